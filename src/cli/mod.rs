@@ -1,0 +1,135 @@
+//! The command line: clap-derived arguments, one module per subcommand, and the
+//! error/exit-code policy (anyhow context at this edge only).
+
+mod export;
+mod ingest;
+mod list;
+mod mark;
+mod parse;
+mod show;
+mod stats;
+
+use std::ffi::OsString;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// regtrack: a queryable history of kernel performance regressions, built from
+/// mailing-list archives.
+#[derive(Debug, Parser)]
+#[command(name = "regtrack", version, about, long_about = None)]
+pub struct Cli {
+    /// Database file (SQLite). Defaults to ./regtrack.db.
+    #[arg(long, global = true, env = "REGTRACK_DB", default_value = "regtrack.db")]
+    pub db: PathBuf,
+    /// No progress bar and no summary chatter on stderr.
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+    /// When to use colours in human output.
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+    /// The command to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Colour policy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// Colours when stdout is a terminal.
+    Auto,
+    /// Always colour.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Read mail (mbox, .mbox.gz, Maildir, .eml, public-inbox git, rendered text, `-`) into the database.
+    #[command(after_help = "Example:\n  regtrack ingest ~/mail/linux-ext4.mbox git/linux-xfs/git/")]
+    Ingest(ingest::Args),
+    /// Counts: messages, threads, date range, per list, per kind, failures.
+    #[command(after_help = "Example:\n  regtrack stats --json")]
+    Stats(stats::Args),
+    /// Print everything extracted from each message as JSON Lines (nothing is stored).
+    #[command(after_help = "Example:\n  regtrack parse corpus/lkp/0001-perf-regression.eml | jq .tables")]
+    Parse(parse::Args),
+    /// Show regression histories matching a subsystem, commit, metric, Message-ID or id.
+    #[command(after_help = "Examples:\n  regtrack show xfs\n  regtrack show 2edf06a50f\n  regtrack show stress-ng.xattr --json")]
+    Show(show::Args),
+    /// One line per regression, newest first, with filters.
+    #[command(after_help = "Example:\n  regtrack list --status discussed --subsystem ext4 --since 2023-01-01")]
+    List(list::Args),
+    /// Write a triage summary (Markdown, JSON, CSV or a static HTML report).
+    #[command(after_help = "Example:\n  regtrack export --format html --out triage.html")]
+    Export(export::Args),
+    /// Record a human decision on a regression's status (wins over inference).
+    #[command(after_help = "Example:\n  regtrack mark 2edf06a50f declined --note \"layout noise, not chasing\"")]
+    Mark(mark::Args),
+}
+
+/// Global settings resolved from the command line and the environment.
+#[derive(Debug, Clone)]
+pub struct Context {
+    /// Database path.
+    pub db: PathBuf,
+    /// Quiet mode.
+    pub quiet: bool,
+    /// Whether human output may use colours.
+    pub color: bool,
+    /// Whether stderr is a terminal (progress bars).
+    pub stderr_tty: bool,
+}
+
+/// Runs the command line; returns the process exit code.
+pub fn run<I, T>(args: I) -> ExitCode
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+        }
+    };
+    let color = match cli.color {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+    };
+    let ctx = Context {
+        db: cli.db.clone(),
+        quiet: cli.quiet,
+        color,
+        stderr_tty: std::io::stderr().is_terminal(),
+    };
+    let result = match cli.command {
+        Command::Ingest(a) => ingest::run(&ctx, a),
+        Command::Stats(a) => stats::run(&ctx, a),
+        Command::Parse(a) => parse::run(&ctx, a),
+        Command::Show(a) => show::run(&ctx, a),
+        Command::List(a) => list::run(&ctx, a),
+        Command::Export(a) => export::run(&ctx, a),
+        Command::Mark(a) => mark::run(&ctx, a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "regtrack: error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}

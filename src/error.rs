@@ -1,0 +1,81 @@
+//! Typed errors of the library. The CLI adds context with anyhow at its edge.
+
+use std::path::PathBuf;
+
+/// Errors the library returns.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A file or folder could not be read.
+    #[error("reading '{path}': {source}")]
+    Io {
+        /// The path that failed.
+        path: PathBuf,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The input exists but is of no form regtrack reads.
+    #[error("'{path}': {reason}")]
+    Unrecognised {
+        /// The path.
+        path: PathBuf,
+        /// Why it was not recognised.
+        reason: String,
+    },
+    /// A git (public-inbox) archive could not be read.
+    #[error("git archive '{path}': {reason}")]
+    Git {
+        /// The git directory.
+        path: PathBuf,
+        /// What went wrong.
+        reason: String,
+    },
+    /// A message could not be parsed.
+    #[error("{origin}: {reason}")]
+    Message {
+        /// Where the message came from.
+        origin: String,
+        /// Why it failed.
+        reason: String,
+    },
+    /// A database error, with the SQL (or operation) that failed.
+    #[error("database: {context}: {source}")]
+    Db {
+        /// The SQL statement or operation.
+        context: String,
+        /// The underlying error.
+        #[source]
+        source: rusqlite::Error,
+    },
+    /// The database was written by a newer regtrack.
+    #[error(
+        "database '{path}' has schema version {found}, newer than this regtrack supports ({supported}); upgrade regtrack"
+    )]
+    SchemaTooNew {
+        /// Database path.
+        path: String,
+        /// Version found in the file.
+        found: i64,
+        /// Highest version this build knows.
+        supported: i64,
+    },
+    /// A query named nothing that exists, or was ambiguous.
+    #[error("{0}")]
+    Query(String),
+}
+
+/// Result alias for the library.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Adds SQL context to rusqlite results.
+pub trait DbContext<T> {
+    /// Wraps an error with the SQL or operation that failed.
+    fn db(self, context: &str) -> Result<T>;
+}
+
+impl<T> DbContext<T> for std::result::Result<T, rusqlite::Error> {
+    fn db(self, context: &str) -> Result<T> {
+        self.map_err(|source| Error::Db { context: context.to_string(), source })
+    }
+}

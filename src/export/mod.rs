@@ -1,0 +1,2 @@
+//! Writes regression histories and triage summaries: human text, JSON, CSV,
+//! Markdown and a self-contained HTML report.

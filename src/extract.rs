@@ -1,0 +1,18 @@
+//! Runs every extractor over one decoded message: the report grammar first
+//! (subject, body, lkp tables, kind), then the evidence extractors (diffs,
+//! trailers, commits, other tables, profiles, reproducers, kconfig, signals),
+//! which may read what the report grammar found (the table signal does).
+
+use crate::model::{Extraction, Message};
+
+/// Version of the extraction logic; stored with each extraction so that a newer
+/// build can tell which messages to re-extract.
+pub const EXTRACTION_VERSION: i64 = 1;
+
+/// Extracts everything regtrack knows how to read from one message. Pure and panic-free.
+pub fn extract(msg: &Message) -> Extraction {
+    let mut ex = Extraction::default();
+    crate::report::extract_report(msg, &mut ex);
+    crate::evidence::extract_evidence(msg, &mut ex);
+    ex
+}

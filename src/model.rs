@@ -1,0 +1,593 @@
+//! Owned domain types shared by every stage of the pipeline.
+//!
+//! Data flows one way: `source` yields [`RawMessage`]s, `mail` turns them into
+//! [`Message`]s, `extract` (with `report` and `evidence`) produces an
+//! [`Extraction`] per message, `store` persists both, `link` builds regression
+//! histories, and `query`/`export` answer users. This module depends on
+//! nothing else in the crate; its serde names are a public interface (the JSON
+//! of `regtrack parse`): fields may be added, never renamed.
+
+use serde::{Deserialize, Serialize};
+
+/// Where a raw message came from, for error reports and provenance.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum Origin {
+    /// A byte offset inside a file (mbox, .eml, Maildir entry, rendered text).
+    File {
+        /// Path as given on the command line (or found in a folder walk).
+        path: String,
+        /// Byte offset of the message's first byte (the `From ` line for mbox).
+        offset: u64,
+    },
+    /// A commit in a public-inbox epoch repository (blob `m`).
+    Git {
+        /// Path of the epoch's git directory.
+        repo: String,
+        /// Hex id of the commit that holds the message.
+        commit: String,
+    },
+    /// Standard input, at a byte offset.
+    Stdin {
+        /// Byte offset inside standard input.
+        offset: u64,
+    },
+}
+
+impl Origin {
+    /// A short human description, e.g. `lkp.mbox:1234` or `git/0.git@abc123`.
+    pub fn describe(&self) -> String {
+        match self {
+            Origin::File { path, offset } => format!("{path}:{offset}"),
+            Origin::Git { repo, commit } => format!("{repo}@{commit}"),
+            Origin::Stdin { offset } => format!("<stdin>:{offset}"),
+        }
+    }
+}
+
+/// How the bytes of a raw message are laid out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RawFormat {
+    /// An RFC 5322 message (headers, blank line, body).
+    Rfc822,
+    /// Archive-rendered text: subject line, `[Name <email>]`, `[-- Attachment #N ... --]`.
+    Rendered,
+    /// A whole message whose newlines were collapsed into spaces.
+    Collapsed,
+}
+
+/// One message's bytes as a source yielded them, before any parsing.
+#[derive(Debug, Clone)]
+pub struct RawMessage {
+    /// Where the bytes came from.
+    pub origin: Origin,
+    /// The message bytes (mbox quoting already undone).
+    pub bytes: Vec<u8>,
+    /// The layout the source detected.
+    pub format: RawFormat,
+}
+
+/// A MIME part kept in the decoded body, as a byte range of [`Message::body`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BodyPart {
+    /// MIME type, e.g. `text/plain` or `text/x-patch`.
+    pub content_type: String,
+    /// Attachment file name, if any.
+    pub filename: Option<String>,
+    /// First byte of the part inside the body.
+    pub start: usize,
+    /// One past the last byte of the part inside the body.
+    pub end: usize,
+}
+
+/// A parsed, decoded message: the unit that is stored and extracted from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Message {
+    /// Message-ID without angle brackets.
+    pub message_id: String,
+    /// True when the id was derived from the content because none was present.
+    pub message_id_derived: bool,
+    /// Subject with header folding undone (white space kept otherwise).
+    pub subject: String,
+    /// Display name of the sender.
+    pub from_name: Option<String>,
+    /// Address of the sender.
+    pub from_email: Option<String>,
+    /// Date as Unix seconds, UTC.
+    pub date: Option<i64>,
+    /// In-Reply-To id, without brackets.
+    pub in_reply_to: Option<String>,
+    /// References ids in order, without brackets.
+    pub references: Vec<String>,
+    /// List-ID values (without brackets); a message seen on several lists remembers each.
+    pub list_ids: Vec<String>,
+    /// Decoded UTF-8 text of all text parts, concatenated in order.
+    pub body: String,
+    /// Part boundaries inside `body`.
+    pub parts: Vec<BodyPart>,
+    /// A content hash of the raw message, to tell duplicates from re-ingests.
+    pub content_hash: String,
+    /// Size of the raw message in bytes.
+    pub raw_size: u64,
+}
+
+/// What kind of message this is, as `regtrack parse` reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    /// A robot performance report (regression or improvement).
+    PerfReport,
+    /// A robot functional report (BUG, WARNING, test failure).
+    FunctionalReport,
+    /// A robot build report.
+    BuildReport,
+    /// A patch (format-patch mail or `[PATCH ...]` subject).
+    Patch,
+    /// A reply by a person to some thread.
+    Reply,
+    /// Anything else.
+    #[default]
+    Other,
+}
+
+impl Kind {
+    /// The kebab-case name used in JSON and the database.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::PerfReport => "perf-report",
+            Kind::FunctionalReport => "functional-report",
+            Kind::BuildReport => "build-report",
+            Kind::Patch => "patch",
+            Kind::Reply => "reply",
+            Kind::Other => "other",
+        }
+    }
+}
+
+/// Whether a report says the metric got worse or better.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Direction {
+    /// The robot's word `regression`.
+    Regression,
+    /// The robot's word `improvement`.
+    Improvement,
+    /// `undefined` in impact tables, or no word at all.
+    Undefined,
+}
+
+impl Direction {
+    /// The kebab-case name used in JSON and the database.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Direction::Regression => "regression",
+            Direction::Improvement => "improvement",
+            Direction::Undefined => "undefined",
+        }
+    }
+}
+
+/// The facts a report subject carries (`[linus:master] [xfs] 2edf06a50f: fsmark... -5.7% regression`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct SubjectReport {
+    /// `tree:branch` as written (`linus:master`), if present.
+    pub branch: Option<String>,
+    /// Subsystem tag (`xfs`, `fs/dax`, `mm, oom`).
+    pub subsystem: Option<String>,
+    /// Culprit short id (8-40 hex) or tag.
+    pub commit: String,
+    /// Metric for perf reports (`fsmark.files_per_sec`).
+    pub metric: Option<String>,
+    /// Change in percent as written (sign kept when present).
+    pub change_percent: Option<f64>,
+    /// From the words `regression`/`improvement`, never from the sign.
+    pub direction: Option<Direction>,
+    /// Failure id for functional reports (`BUG:KASAN:...`, `xfstests.btrfs.020.fail`).
+    pub failure: Option<String>,
+    /// List tags seen before the report part (`LKP`, `lkp-robot`, `RFC`).
+    #[serde(default)]
+    pub tags: Vec<String>,
+    /// Trailing words after the direction (`in mmap1 benchmark`).
+    #[serde(default)]
+    pub trailing: Option<String>,
+    /// True when the subject is a reply/forward (`Re:`, `Fwd:`).
+    #[serde(default)]
+    pub is_reply: bool,
+}
+
+/// One entry of the "In addition to that, the commit also has significant impact" box.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct ImpactEntry {
+    /// Test case (`stress-ng`).
+    pub testcase: Option<String>,
+    /// Metric (`stress-ng.numa.ops_per_sec`).
+    pub metric: Option<String>,
+    /// Change in percent.
+    pub change_percent: Option<f64>,
+    /// Direction word.
+    pub direction: Option<Direction>,
+    /// Test machine description.
+    pub test_machine: Option<String>,
+    /// Parameters (`key=value` rows) in order.
+    pub parameters: Vec<(String, String)>,
+}
+
+/// The robot's own report body.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct ReportBody {
+    /// Full 40-hex culprit id from the `commit:` line.
+    pub commit_full: Option<String>,
+    /// Culprit title from `("...")`.
+    pub commit_title: Option<String>,
+    /// Metric from the lead sentence.
+    pub metric: Option<String>,
+    /// Change from the lead sentence.
+    pub change_percent: Option<f64>,
+    /// Direction from the lead sentence.
+    pub direction: Option<Direction>,
+    /// Tree URL and branch line under `commit:`.
+    pub tree_url: Option<String>,
+    /// `url:` line (patch reports).
+    pub url: Option<String>,
+    /// `base:` line.
+    pub base: Option<String>,
+    /// `patch link:` line.
+    pub patch_link: Option<String>,
+    /// `in testcase:` / `testcase:`.
+    pub testcase: Option<String>,
+    /// `on test machine:` / `test machine:`.
+    pub test_machine: Option<String>,
+    /// `with following parameters:` / `parameters:` block, in order.
+    pub parameters: Vec<(String, String)>,
+    /// `test-description:`.
+    pub test_description: Option<String>,
+    /// `test-url:`.
+    pub test_url: Option<String>,
+    /// The impact box entries.
+    pub also_impacts: Vec<ImpactEntry>,
+    /// Suggested `Reported-by:`/`Closes:`/`Link:` tags (not the mail's own trailers).
+    pub suggested_tags: Vec<Trailer>,
+    /// Reproduce commands or download URL.
+    pub reproduce: Vec<String>,
+}
+
+/// A change cell of a comparison table.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Change {
+    /// Numeric value; null for `+Inf%`/`NaN%`.
+    pub value: Option<f64>,
+    /// `%` for relative changes, `abs` for absolute differences.
+    pub unit: ChangeUnit,
+}
+
+/// Unit of a [`Change`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ChangeUnit {
+    /// Relative change in percent.
+    #[serde(rename = "%")]
+    Percent,
+    /// Absolute difference (percent metrics, perf-profile).
+    #[serde(rename = "abs")]
+    Abs,
+}
+
+/// Table layouts the extractors recognise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TableFormat {
+    /// The robot's `%stddev %change %stddev` table (all dialects).
+    #[serde(rename = "lkp")]
+    Lkp,
+    /// The robot's `fail:runs %reproduction fail:runs` table.
+    #[serde(rename = "lkp-fail")]
+    LkpFail,
+    /// mmtests compare-kernels output.
+    #[serde(rename = "mmtests")]
+    Mmtests,
+    /// stress-ng `metrc:` lines.
+    #[serde(rename = "stress-ng")]
+    StressNg,
+}
+
+impl TableFormat {
+    /// The name used in JSON and the database.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TableFormat::Lkp => "lkp",
+            TableFormat::LkpFail => "lkp-fail",
+            TableFormat::Mmtests => "mmtests",
+            TableFormat::StressNg => "stress-ng",
+        }
+    }
+}
+
+/// One row of a table. Which fields are set depends on the table's format.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct TableRow {
+    /// Metric / stat name (the stressor for stress-ng).
+    pub metric: String,
+    /// One value per column (lkp, mmtests).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<Option<f64>>,
+    /// lkp: relative stddev in percent per column; null when no `±` was printed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stddev_percent: Vec<Option<f64>>,
+    /// lkp: true per column where no `±` was printed because the robot judged the stddev
+    /// small (it prints it only above 2%).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stddev_small: Vec<bool>,
+    /// lkp/mmtests: change per column; the base column's is null.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub changes: Vec<Option<Change>>,
+    /// mmtests: the statistic (`Hmean`, `Amean`, `Stddev`, ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stat: Option<String>,
+    /// mmtests: `*...*` significance marks per column.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub significant: Vec<bool>,
+    /// lkp-fail: failing runs per column.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fails: Vec<Option<u64>>,
+    /// lkp-fail: total runs per column.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub runs: Vec<Option<u64>>,
+    /// lkp-fail: reproduction delta in percent points per column (base null).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reproduction: Vec<Option<f64>>,
+    /// stress-ng: bogo ops.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bogo_ops: Option<f64>,
+    /// stress-ng: real time (s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub real_time: Option<f64>,
+    /// stress-ng: user time (s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usr_time: Option<f64>,
+    /// stress-ng: system time (s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sys_time: Option<f64>,
+    /// stress-ng: bogo ops/s (real time).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bogo_ops_per_sec_real: Option<f64>,
+    /// stress-ng: bogo ops/s (usr+sys time).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bogo_ops_per_sec_cpu: Option<f64>,
+}
+
+/// A table found in a message.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Table {
+    /// Layout of the table.
+    pub format: TableFormat,
+    /// Quote depth of the table's lines (0 = the author's own text).
+    pub quote_depth: u32,
+    /// Group parameters (`compiler` -> `gcc-12`, ...), in order.
+    #[serde(default)]
+    pub params: Vec<(String, String)>,
+    /// Column ids: commit ids / tags (lkp), kernel names (mmtests), run PIDs (stress-ng).
+    #[serde(default)]
+    pub commits: Vec<String>,
+    /// Titles from a `commit:` list, keyed like `commits` where known.
+    #[serde(default)]
+    pub commit_titles: Vec<(String, String)>,
+    /// Parsed rows in order.
+    pub rows: Vec<TableRow>,
+    /// Rows that did not fit the layout and were skipped (never guessed).
+    pub skipped_rows: u32,
+    /// Byte offset in the body where the table starts.
+    #[serde(default)]
+    pub offset: usize,
+}
+
+/// One hunk of a unified diff.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct Hunk {
+    /// `-l` start line.
+    pub old_start: u32,
+    /// `,s` old line count.
+    pub old_lines: u32,
+    /// `+l` start line.
+    pub new_start: u32,
+    /// `,s` new line count.
+    pub new_lines: u32,
+    /// Text after the second `@@` (function context).
+    pub context: String,
+    /// Lines added.
+    pub added: u32,
+    /// Lines removed.
+    pub removed: u32,
+}
+
+/// One file of an inline diff.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct DiffFile {
+    /// Old path (`a/` stripped); null for a hunk quoted without a file header.
+    pub old_path: Option<String>,
+    /// New path (`b/` stripped); null for a hunk quoted without a file header.
+    pub new_path: Option<String>,
+    /// Quote depth of the diff lines.
+    pub quote_depth: u32,
+    /// Hunks in order.
+    pub hunks: Vec<Hunk>,
+    /// `new file mode` seen.
+    #[serde(default)]
+    pub new_file: bool,
+    /// `deleted file mode` seen.
+    #[serde(default)]
+    pub deleted_file: bool,
+}
+
+/// A trailer line (`Fixes:`, `Reported-by:`, ...).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct Trailer {
+    /// Key as written, canonical case (`Reported-by`).
+    pub key: String,
+    /// Value with surrounding white space trimmed.
+    pub value: String,
+    /// True inside the robot's "kindly add following tag" block.
+    #[serde(default)]
+    pub suggested: bool,
+    /// Fixes: the commit id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+    /// Fixes: the commit title.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// Quote depth of the trailer line.
+    #[serde(default)]
+    pub quote_depth: u32,
+}
+
+/// A commit referenced in the text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct CommitRef {
+    /// Hex id (7-40), full when known.
+    pub id: String,
+    /// Title, when given as `("title")`.
+    pub title: Option<String>,
+    /// Smallest quote depth it appeared at.
+    pub quote_depth: u32,
+}
+
+/// One line of a perf report profile or call chain.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct ProfileEntry {
+    /// Percentage, if printed on the line.
+    pub percent: Option<f64>,
+    /// Symbol name.
+    pub symbol: String,
+    /// Module / DSO (`[kernel]`), if printed.
+    pub module: Option<String>,
+    /// Depth in the call-chain tree (0 = top).
+    pub depth: u32,
+    /// Quote depth of the line.
+    pub quote_depth: u32,
+}
+
+/// A command line given to reproduce a result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct Reproducer {
+    /// The command, with any `# `/`$ ` prompt removed.
+    pub command: String,
+    /// Quote depth of the line.
+    pub quote_depth: u32,
+}
+
+/// A Kconfig option change.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct KconfigChange {
+    /// Option name without the `CONFIG_` prefix.
+    pub option: String,
+    /// Value before (`y`, `m`, `"str"`, `not set`), null if absent.
+    pub before: Option<String>,
+    /// Value after, null if removed.
+    pub after: Option<String>,
+}
+
+/// Kinds of sentences that confirm or dispute a regression.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SignalKind {
+    /// A fix restores performance.
+    ConfirmsFix,
+    /// The bisect or the report is doubted.
+    Disputes,
+    /// The result cannot be reproduced.
+    CannotReproduce,
+    /// A maintainer will not chase it.
+    Declines,
+    /// The change is called noise.
+    Noise,
+    /// The change is blamed on code or data layout.
+    Layout,
+}
+
+impl SignalKind {
+    /// The kebab-case name used in JSON and the database.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SignalKind::ConfirmsFix => "confirms-fix",
+            SignalKind::Disputes => "disputes",
+            SignalKind::CannotReproduce => "cannot-reproduce",
+            SignalKind::Declines => "declines",
+            SignalKind::Noise => "noise",
+            SignalKind::Layout => "layout",
+        }
+    }
+}
+
+/// A sentence (or table) that confirms or disputes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Signal {
+    /// What it says.
+    pub kind: SignalKind,
+    /// The sentence, white space folded.
+    pub sentence: String,
+    /// Quote depth; only depth 0 speaks for the mail's author.
+    pub quote_depth: u32,
+    /// For table signals: the commit whose column confirms the fix.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+}
+
+/// Kinds of events read from mail text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EventKind {
+    /// `[still regression on <tree>/<branch> <sha>]`.
+    StillRegression,
+    /// `[test failed on ...]`.
+    TestFailed,
+    /// A `#regzbot ...` command line.
+    Regzbot,
+    /// A `#syz ...` command line.
+    Syz,
+    /// A maintainer's "applied"/"queued" reply.
+    Applied,
+}
+
+/// An event line found in a message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Event {
+    /// What kind of event.
+    pub kind: EventKind,
+    /// Tree/branch (`linus/master`) where given.
+    pub tree: Option<String>,
+    /// Commit id where given.
+    pub sha: Option<String>,
+    /// The line as written.
+    pub text: String,
+    /// Quote depth.
+    pub quote_depth: u32,
+}
+
+/// Everything extracted from one message.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct Extraction {
+    /// Message kind.
+    pub kind: Kind,
+    /// Facts of a report subject (also on replies to reports).
+    pub subject_report: Option<SubjectReport>,
+    /// The robot's own report body.
+    pub report: Option<ReportBody>,
+    /// Tables of every format.
+    pub tables: Vec<Table>,
+    /// Inline diffs.
+    pub diffs: Vec<DiffFile>,
+    /// Trailers (own and suggested).
+    pub trailers: Vec<Trailer>,
+    /// Referenced commits.
+    pub commits: Vec<CommitRef>,
+    /// Profile lines and call chains.
+    pub profiles: Vec<ProfileEntry>,
+    /// Reproducer commands.
+    pub reproducers: Vec<Reproducer>,
+    /// Kconfig changes.
+    pub kconfig: Vec<KconfigChange>,
+    /// Confirming/disputing signals.
+    pub signals: Vec<Signal>,
+    /// Event lines (still-regression, regzbot, syz, applied).
+    pub events: Vec<Event>,
+    /// Lore URLs cited in the unquoted text (message ids they point to).
+    pub lore_links: Vec<String>,
+}

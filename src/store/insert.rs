@@ -1,0 +1,1 @@
+//! Writing messages, extractions, failures and source progress.

@@ -1,0 +1,1 @@
+//! Reading link inputs and writing threads, regressions and timelines.

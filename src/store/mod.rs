@@ -1,0 +1,75 @@
+//! The SQLite store: owns all SQL.
+//!
+//! One file (default `regtrack.db`), bundled SQLite, WAL mode, schema versioned
+//! with `PRAGMA user_version` and forward-only migrations (`sql/NNNN_*.sql`).
+//! A database from an older build is upgraded on open; one from a newer build is
+//! refused.
+//!
+//! # Schema (see `sql/` for the DDL)
+//! - `messages`: one row per Message-ID (the key): headers, decoded body, part
+//!   boundaries, content hash, provenance (`origin_json`), kind.
+//!   `message_refs` (References in order), `message_lists` (every List-ID seen).
+//! - `duplicates`: later copies of a known Message-ID with different content.
+//! - `failures`: messages that could not be parsed: source, offset/commit, reason.
+//! - `sources`: incremental progress (last commit per public-inbox epoch).
+//! - extraction: `extractions` (whole JSON), `reports`, `tables` + `table_rows`,
+//!   `trailers`, `commit_refs`, `diffs`, `signals`, `events`, `lore_links`.
+//! - linking (v2): `threads`, `regressions`, `regression_messages`,
+//!   `regression_events` (the status timeline), `marks` (human overrides, keyed by
+//!   culprit so they survive re-linking).
+
+pub mod insert;
+pub mod links;
+pub mod migrations;
+pub mod query;
+
+use std::path::Path;
+
+use rusqlite::Connection;
+
+use crate::error::{DbContext, Result};
+
+/// An open regtrack database.
+pub struct Store {
+    conn: Connection,
+    path: String,
+}
+
+impl Store {
+    /// Opens (creating if needed) the database at `path`, applies PRAGMAs and migrations.
+    pub fn open(path: &Path) -> Result<Store> {
+        let conn = Connection::open(path).db(&format!("opening {}", path.display()))?;
+        Self::setup(conn, path.display().to_string())
+    }
+
+    /// An in-memory database, for tests.
+    pub fn in_memory() -> Result<Store> {
+        let conn = Connection::open_in_memory().db("opening in-memory database")?;
+        Self::setup(conn, ":memory:".to_string())
+    }
+
+    fn setup(conn: Connection, path: String) -> Result<Store> {
+        conn.busy_timeout(std::time::Duration::from_secs(30)).db("busy_timeout")?;
+        conn.pragma_update(None, "journal_mode", "WAL").db("PRAGMA journal_mode=WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL").db("PRAGMA synchronous=NORMAL")?;
+        conn.pragma_update(None, "foreign_keys", "ON").db("PRAGMA foreign_keys=ON")?;
+        let mut store = Store { conn, path };
+        migrations::migrate(&mut store.conn, &store.path)?;
+        Ok(store)
+    }
+
+    /// The underlying connection (for the store's own submodules and tests).
+    pub fn conn(&self) -> &Connection {
+        &self.conn
+    }
+
+    /// Mutable access to the connection (transactions).
+    pub fn conn_mut(&mut self) -> &mut Connection {
+        &mut self.conn
+    }
+
+    /// The path the store was opened from.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+}

@@ -1,0 +1,1 @@
+//! Typed read queries for `show`, `list`, `stats` and `export`.

@@ -1,0 +1,153 @@
+//! Line views of a decoded body: quote depth, offsets, and the `±` repairs that
+//! every extractor needs. Pure functions over `&str`, shared by `report` and
+//! `evidence` so that both read quoted text the same way.
+
+/// One line of a body with its quote prefix removed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Line<'a> {
+    /// Number of `>` quote markers in front of the text (`> > `, `>>`, `> >>`).
+    pub depth: u32,
+    /// The text after the quote prefix (one space after the last `>` removed).
+    pub text: &'a str,
+    /// Byte offset of the line's first byte in the body.
+    pub offset: usize,
+    /// Line number, from 1.
+    pub number: usize,
+}
+
+/// Splits a quote prefix off one line: returns the depth and the rest.
+///
+/// ```text
+/// quote_prefix := ( ">" " "? )*      ; a space after '>' belongs to the prefix
+/// ```
+/// Leading blanks before the first `>` are allowed (up to 3, as mail clients
+/// indent attributions). The single space after the last `>` is removed; any
+/// further white space (table alignment) is kept.
+pub fn split_quote(line: &str) -> (u32, &str) {
+    let bytes = line.as_bytes();
+    let mut i = 0;
+    let mut lead = 0;
+    while i < bytes.len() && bytes[i] == b' ' && lead < 3 {
+        i += 1;
+        lead += 1;
+    }
+    if i >= bytes.len() || bytes[i] != b'>' {
+        return (0, line);
+    }
+    let mut depth = 0;
+    let mut last_end = 0;
+    while i < bytes.len() && bytes[i] == b'>' {
+        depth += 1;
+        i += 1;
+        last_end = i;
+        if i < bytes.len() && bytes[i] == b' ' && bytes.get(i + 1) == Some(&b'>') {
+            i += 1;
+            last_end = i;
+        }
+    }
+    let mut rest = &line[last_end..];
+    if let Some(stripped) = rest.strip_prefix(' ') {
+        rest = stripped;
+    }
+    (depth, rest)
+}
+
+/// Iterates over the lines of a body (LF or CRLF), with quote depth and offsets.
+pub fn lines(body: &str) -> impl Iterator<Item = Line<'_>> {
+    let mut offset = 0usize;
+    let mut number = 0usize;
+    body.split_inclusive('\n').map(move |raw| {
+        let start = offset;
+        offset += raw.len();
+        number += 1;
+        let trimmed = raw.strip_suffix('\n').unwrap_or(raw);
+        let trimmed = trimmed.strip_suffix('\r').unwrap_or(trimmed);
+        let (depth, text) = split_quote(trimmed);
+        Line { depth, text, offset: start, number }
+    })
+}
+
+/// Rewrites the mangled forms of the robot's `±` into `±`: `Â±`, `Ä…`/`ą`
+/// (iso-8859-2 misread), literal `=C2=B1`/`=B1` (undecoded QP), `A+-`, `+-`, and `~ `
+/// (2014 tables). Returns the input unchanged (borrowed) when nothing needs fixing.
+pub fn normalize_plus_minus(line: &str) -> std::borrow::Cow<'_, str> {
+    const FORMS: [&str; 7] = ["Â±", "Ä…", "=C2=B1", "=C4=85", "A+-", "=B1", "ą"];
+    let needs = FORMS.iter().any(|f| line.contains(f)) || line.contains("+-");
+    if !needs {
+        return std::borrow::Cow::Borrowed(line);
+    }
+    let mut s = line.to_string();
+    for f in FORMS {
+        if s.contains(f) {
+            s = s.replace(f, "±");
+        }
+    }
+    // A bare "+-" is the 2016 dialect's stddev marker when followed by blanks and digits.
+    if s.contains("+-") {
+        s = s.replace("+-", "±");
+    }
+    std::borrow::Cow::Owned(s)
+}
+
+/// Folds runs of white space (including NBSP and U+202F) into single spaces and trims.
+pub fn fold_ws(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut pending = false;
+    for c in s.chars() {
+        if c.is_whitespace() || c == '\u{a0}' || c == '\u{202f}' {
+            pending = !out.is_empty();
+        } else {
+            if pending {
+                out.push(' ');
+                pending = false;
+            }
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// True when a body looks whitespace-collapsed: long, with almost no newlines.
+pub fn looks_collapsed(body: &str) -> bool {
+    body.len() > 2000 && memchr::memchr_iter(b'\n', body.as_bytes()).count() < body.len() / 2000
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quote_prefixes_of_every_client_give_their_depth() {
+        assert_eq!(split_quote("> > foo"), (2, "foo"));
+        assert_eq!(split_quote(">> foo"), (2, "foo"));
+        assert_eq!(split_quote("> >> foo"), (3, "foo"));
+        assert_eq!(split_quote(">foo"), (1, "foo"));
+        assert_eq!(split_quote("plain"), (0, "plain"));
+        assert_eq!(split_quote(">    14484   -6.3%"), (1, "   14484   -6.3%"));
+        assert_eq!(split_quote(">"), (1, ""));
+    }
+
+    #[test]
+    fn lines_carry_offsets_and_numbers() {
+        let v: Vec<_> = lines("a\r\n> b\nc").collect();
+        assert_eq!(v.len(), 3);
+        assert_eq!(v[1].depth, 1);
+        assert_eq!(v[1].text, "b");
+        assert_eq!(v[1].offset, 3);
+        assert_eq!(v[2].number, 3);
+    }
+
+    #[test]
+    fn mangled_plus_minus_forms_are_repaired() {
+        assert_eq!(normalize_plus_minus("1 Â± 4%"), "1 ± 4%");
+        assert_eq!(normalize_plus_minus("1 =C2=B1 4%"), "1 ± 4%");
+        assert_eq!(normalize_plus_minus("1 A+-  4%"), "1 ±  4%");
+        assert_eq!(normalize_plus_minus("1 Ä… 4%"), "1 ± 4%");
+        assert!(matches!(normalize_plus_minus("plain"), std::borrow::Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn fold_ws_collapses_runs_and_nbsp() {
+        assert_eq!(fold_ws("  a \u{a0}\t b  "), "a b");
+    }
+}
