@@ -76,6 +76,9 @@ pub trait DbContext<T> {
 
 impl<T> DbContext<T> for std::result::Result<T, rusqlite::Error> {
     fn db(self, context: &str) -> Result<T> {
-        self.map_err(|source| Error::Db { context: context.to_string(), source })
+        self.map_err(|source| Error::Db {
+            context: context.to_string(),
+            source,
+        })
     }
 }

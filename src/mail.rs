@@ -7,5 +7,8 @@ use crate::model::{Message, RawMessage};
 
 /// Parses one raw message.
 pub fn parse(raw: &RawMessage) -> Result<Message> {
-    Err(Error::Message { origin: raw.origin.describe(), reason: "not implemented".into() })
+    Err(Error::Message {
+        origin: raw.origin.describe(),
+        reason: "not implemented".into(),
+    })
 }

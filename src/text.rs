@@ -63,7 +63,12 @@ pub fn lines(body: &str) -> impl Iterator<Item = Line<'_>> {
         let trimmed = raw.strip_suffix('\n').unwrap_or(raw);
         let trimmed = trimmed.strip_suffix('\r').unwrap_or(trimmed);
         let (depth, text) = split_quote(trimmed);
-        Line { depth, text, offset: start, number }
+        Line {
+            depth,
+            text,
+            offset: start,
+            number,
+        }
     })
 }
 
@@ -143,7 +148,10 @@ mod tests {
         assert_eq!(normalize_plus_minus("1 =C2=B1 4%"), "1 ± 4%");
         assert_eq!(normalize_plus_minus("1 A+-  4%"), "1 ±  4%");
         assert_eq!(normalize_plus_minus("1 Ä… 4%"), "1 ± 4%");
-        assert!(matches!(normalize_plus_minus("plain"), std::borrow::Cow::Borrowed(_)));
+        assert!(matches!(
+            normalize_plus_minus("plain"),
+            std::borrow::Cow::Borrowed(_)
+        ));
     }
 
     #[test]

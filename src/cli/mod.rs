@@ -22,7 +22,12 @@ use clap::{Parser, Subcommand, ValueEnum};
 #[command(name = "regtrack", version, about, long_about = None)]
 pub struct Cli {
     /// Database file (SQLite). Defaults to ./regtrack.db.
-    #[arg(long, global = true, env = "REGTRACK_DB", default_value = "regtrack.db")]
+    #[arg(
+        long,
+        global = true,
+        env = "REGTRACK_DB",
+        default_value = "regtrack.db"
+    )]
     pub db: PathBuf,
     /// No progress bar and no summary chatter on stderr.
     #[arg(short, long, global = true)]
@@ -56,19 +61,27 @@ pub enum Command {
     #[command(after_help = "Example:\n  regtrack stats --json")]
     Stats(stats::Args),
     /// Print everything extracted from each message as JSON Lines (nothing is stored).
-    #[command(after_help = "Example:\n  regtrack parse corpus/lkp/0001-perf-regression.eml | jq .tables")]
+    #[command(
+        after_help = "Example:\n  regtrack parse corpus/lkp/0001-perf-regression.eml | jq .tables"
+    )]
     Parse(parse::Args),
     /// Show regression histories matching a subsystem, commit, metric, Message-ID or id.
-    #[command(after_help = "Examples:\n  regtrack show xfs\n  regtrack show 2edf06a50f\n  regtrack show stress-ng.xattr --json")]
+    #[command(
+        after_help = "Examples:\n  regtrack show xfs\n  regtrack show 2edf06a50f\n  regtrack show stress-ng.xattr --json"
+    )]
     Show(show::Args),
     /// One line per regression, newest first, with filters.
-    #[command(after_help = "Example:\n  regtrack list --status discussed --subsystem ext4 --since 2023-01-01")]
+    #[command(
+        after_help = "Example:\n  regtrack list --status discussed --subsystem ext4 --since 2023-01-01"
+    )]
     List(list::Args),
     /// Write a triage summary (Markdown, JSON, CSV or a static HTML report).
     #[command(after_help = "Example:\n  regtrack export --format html --out triage.html")]
     Export(export::Args),
     /// Record a human decision on a regression's status (wins over inference).
-    #[command(after_help = "Example:\n  regtrack mark 2edf06a50f declined --note \"layout noise, not chasing\"")]
+    #[command(
+        after_help = "Example:\n  regtrack mark 2edf06a50f declined --note \"layout noise, not chasing\""
+    )]
     Mark(mark::Args),
 }
 
@@ -95,13 +108,19 @@ where
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
-            return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
         }
     };
     let color = match cli.color {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+        ColorChoice::Auto => {
+            std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+        }
     };
     let ctx = Context {
         db: cli.db.clone(),
@@ -130,6 +149,7 @@ where
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {
-        c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
     })
 }

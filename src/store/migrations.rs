@@ -5,15 +5,19 @@ use rusqlite::Connection;
 use crate::error::{DbContext, Error, Result};
 
 /// The migrations, in order; migration `i` brings the schema to version `i + 1`.
-pub const MIGRATIONS: &[&str] = &[include_str!("sql/0001_init.sql"), include_str!("sql/0002_link.sql")];
+pub const MIGRATIONS: &[&str] = &[
+    include_str!("sql/0001_init.sql"),
+    include_str!("sql/0002_link.sql"),
+];
 
 /// The schema version this build writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
 /// Brings `conn` up to [`SCHEMA_VERSION`]; refuses a newer database.
 pub fn migrate(conn: &mut Connection, path: &str) -> Result<()> {
-    let version: i64 =
-        conn.pragma_query_value(None, "user_version", |r| r.get(0)).db("PRAGMA user_version")?;
+    let version: i64 = conn
+        .pragma_query_value(None, "user_version", |r| r.get(0))
+        .db("PRAGMA user_version")?;
     if version > SCHEMA_VERSION {
         return Err(Error::SchemaTooNew {
             path: path.to_string(),
@@ -24,7 +28,8 @@ pub fn migrate(conn: &mut Connection, path: &str) -> Result<()> {
     for (i, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
         let tx = conn.transaction().db("begin migration")?;
         tx.execute_batch(sql).db(&format!("migration {}", i + 1))?;
-        tx.pragma_update(None, "user_version", (i + 1) as i64).db("set user_version")?;
+        tx.pragma_update(None, "user_version", (i + 1) as i64)
+            .db("set user_version")?;
         tx.commit().db("commit migration")?;
     }
     Ok(())
@@ -38,7 +43,9 @@ mod tests {
     fn migrations_apply_in_order_and_set_the_version() {
         let mut conn = Connection::open_in_memory().unwrap();
         migrate(&mut conn, ":memory:").unwrap();
-        let v: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0)).unwrap();
+        let v: i64 = conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .unwrap();
         assert_eq!(v, SCHEMA_VERSION);
         migrate(&mut conn, ":memory:").unwrap();
     }
@@ -46,8 +53,13 @@ mod tests {
     #[test]
     fn a_newer_database_is_refused() {
         let mut conn = Connection::open_in_memory().unwrap();
-        conn.pragma_update(None, "user_version", SCHEMA_VERSION + 1).unwrap();
+        conn.pragma_update(None, "user_version", SCHEMA_VERSION + 1)
+            .unwrap();
         let err = migrate(&mut conn, "x.db").unwrap_err();
-        assert!(err.to_string().contains("newer than this regtrack supports"), "{err}");
+        assert!(
+            err.to_string()
+                .contains("newer than this regtrack supports"),
+            "{err}"
+        );
     }
 }

@@ -21,7 +21,7 @@
 pub mod insert;
 pub mod links;
 pub mod migrations;
-pub mod query;
+pub mod stats;
 
 use std::path::Path;
 
@@ -49,10 +49,14 @@ impl Store {
     }
 
     fn setup(conn: Connection, path: String) -> Result<Store> {
-        conn.busy_timeout(std::time::Duration::from_secs(30)).db("busy_timeout")?;
-        conn.pragma_update(None, "journal_mode", "WAL").db("PRAGMA journal_mode=WAL")?;
-        conn.pragma_update(None, "synchronous", "NORMAL").db("PRAGMA synchronous=NORMAL")?;
-        conn.pragma_update(None, "foreign_keys", "ON").db("PRAGMA foreign_keys=ON")?;
+        conn.busy_timeout(std::time::Duration::from_secs(30))
+            .db("busy_timeout")?;
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .db("PRAGMA journal_mode=WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")
+            .db("PRAGMA synchronous=NORMAL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")
+            .db("PRAGMA foreign_keys=ON")?;
         let mut store = Store { conn, path };
         migrations::migrate(&mut store.conn, &store.path)?;
         Ok(store)

@@ -1,1 +1,0 @@
-//! Typed read queries for `show`, `list`, `stats` and `export`.

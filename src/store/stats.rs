@@ -1,0 +1,1 @@
+//! Read queries behind `regtrack stats`.
