@@ -107,6 +107,9 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Message, String> {
                 }
                 continue;
             }
+            if trimmed.is_empty() {
+                continue;
+            }
         }
         after_marker = false;
         body.push_str(line);
@@ -160,7 +163,7 @@ mod tests {
         );
         assert_eq!(m.from_name.as_deref(), Some("Jan Kara"));
         assert_eq!(m.from_email.as_deref(), Some("jack@suse.cz"));
-        assert_eq!(m.body, "\nHello there.\n\necho hi\n");
+        assert_eq!(m.body, "Hello there.\n\necho hi\n");
         assert_eq!(m.parts.len(), 2);
         assert_eq!(m.parts[0].content_type, "text/plain");
         assert_eq!(m.parts[1].content_type, "text/x-sh");

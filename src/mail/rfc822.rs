@@ -168,7 +168,11 @@ fn push_part(
         body.push('\n');
     }
     let start = body.len();
-    body.push_str(text);
+    if text.contains('\r') {
+        body.push_str(&text.replace("\r\n", "\n"));
+    } else {
+        body.push_str(text);
+    }
     parts.push(BodyPart {
         content_type,
         filename: filename.map(str::to_string),
