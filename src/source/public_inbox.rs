@@ -118,7 +118,7 @@ fn walk_new_commits(
 ) -> Result<Vec<ObjectId>> {
     let tree = repo
         .find_commit(head)
-        .and_then(|c| c.tree_id().map(|t| t.detach()).map_err(Into::into))
+        .and_then(|c| c.tree_id().map(|t| t.detach()))
         .map_err(|e| git_err(path, "reading the HEAD commit", e))?;
     let tree = repo
         .find_tree(tree)
