@@ -71,7 +71,7 @@ fn a_message_with_no_headers_fails_with_its_offset_and_the_rest_goes_on() {
     let dir = tempfile::tempdir().unwrap();
     let data = format!("From a Mon Sep 17 00:00:00 2001\n\nno headers here\n\n{GOOD}");
     let p = write(dir.path(), "nohdr.mbox", data.as_bytes());
-    let (s, store) = run(&[p.clone()]);
+    let (s, store) = run(std::slice::from_ref(&p));
     assert_eq!((s.new, s.failed), (1, 1));
     assert_eq!(s.failures[0].place, format!("{}:0", p.display()));
     assert!(
