@@ -263,10 +263,6 @@ pub fn parse_report_body(body: &str) -> Option<ReportBody> {
     let own: Vec<&str> = text::lines(body)
         .filter(|l| l.depth == 0)
         .map(|l| l.text)
-        .take_while(|t| {
-            let t = t.trim();
-            !(t.len() >= 20 && t.bytes().all(|b| b == b'='))
-        })
         .collect();
     let folded = text::fold_ws(&own.join("\n"));
     let lead = lead(&folded);

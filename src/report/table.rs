@@ -52,6 +52,11 @@ fn tokens(s: &str) -> Vec<Tok<'_>> {
 /// and turns NBSP / U+202F into plain spaces.
 pub fn clean_line(s: &str) -> Cow<'_, str> {
     let fixed = text::normalize_plus_minus(s);
+    let fixed = if fixed.contains("ï¿½") {
+        Cow::Owned(fixed.replace("ï¿½", "±"))
+    } else {
+        fixed
+    };
     if fixed.contains(['\u{fffd}', '\u{a0}', '\u{202f}']) {
         Cow::Owned(
             fixed
