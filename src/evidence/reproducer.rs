@@ -60,7 +60,7 @@ pub fn command(text: &str) -> Option<String> {
         Some(b) => (true, b.trim_start()),
         None => (false, t),
     };
-    let body = match body.find("  #") {
+    let body = match body.find(" # ").or_else(|| body.find("\t#")) {
         Some(p) => body.get(..p).unwrap_or(body).trim_end(),
         None => body,
     };
@@ -68,6 +68,10 @@ pub fn command(text: &str) -> Option<String> {
     let mut first = words.next()?;
     if first == "sudo" {
         first = words.next()?;
+    }
+    // `mkfs.xfs: Inode allocation failed` is a program's message, not a command.
+    if first.ends_with(':') {
+        return None;
     }
     let program = first.split_once('.').map_or(first, |(p, _)| p);
     let known = PROGRAMS.iter().any(|p| *p == first || *p == program);
@@ -86,7 +90,8 @@ pub fn command(text: &str) -> Option<String> {
     let lkp = first.ends_with("bin/lkp") && !args.is_empty();
     // Prose such as "mount the disk, then" is not a command.
     let prose = body.ends_with(['.', ':', ',']) && !prompted;
-    ((prompted && !args.is_empty()) || ((arg_like || lkp) && !prose)).then(|| body.to_string())
+    ((prompted && !args.is_empty()) || ((arg_like || lkp) && !prose))
+        .then(|| crate::text::fold_ws(body))
 }
 
 /// Reproducer commands of a body's lines, skipping diff lines.

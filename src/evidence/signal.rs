@@ -61,7 +61,7 @@ static PATTERNS: LazyLock<Vec<(SignalKind, Regex)>> = LazyLock::new(|| {
         p(
             SignalKind::Noise,
             concat!(
-                r"\b(?:just|only|mostly|is|it's|within (?:the )?)(?: \w+)? noise\b",
+                r"\b(?:just|only|mostly|pure|likely|probably|is|be|looks like|within(?: the)?|in the) noise\b",
                 r"|\bnoisy\b",
                 r"|\brun[- ]to[- ]run (?:variation|variance|noise)\b",
                 r"|\bfluctuat(?:es|ion|ing)\b",
@@ -88,8 +88,14 @@ pub fn kinds_of(sentence: &str) -> Vec<SignalKind> {
         .iter()
         .filter(|(k, re)| {
             re.find_iter(sentence).any(|m| {
-                // "the regression is not fixed" confirms nothing.
-                *k != SignalKind::ConfirmsFix || !NEGATION.is_match(m.as_str())
+                // "the regression is not fixed", "not enough to fix the
+                // regression" confirm nothing: no negation in the match or in
+                // the four words before it.
+                let before = sentence.get(..m.start()).unwrap_or("");
+                let window: Vec<&str> = before.split_whitespace().rev().take(4).collect();
+                let negated =
+                    NEGATION.is_match(m.as_str()) || window.iter().any(|w| NEGATION.is_match(w));
+                *k != SignalKind::ConfirmsFix || !negated
             })
         })
         .map(|(k, _)| *k)
@@ -278,6 +284,8 @@ mod tests {
         }
         assert!(kinds_of("Thanks for the report, I will look.").is_empty());
         assert!(kinds_of("The regression is not fixed by it.").is_empty());
+        assert!(kinds_of("But that's not enough to fix the regression.").is_empty());
+        assert!(kinds_of("fwq is a noise benchmark to measure noise levels.").is_empty());
     }
 
     #[test]

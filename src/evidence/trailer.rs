@@ -124,7 +124,8 @@ pub fn trailers_in(view: &BodyView<'_>, in_diff: &[bool]) -> Vec<Trailer> {
             let blank = line.text.trim().is_empty();
             // A blank line before the first tag keeps the block open.
             let keeps = parsed.is_some() || (blank && !seen);
-            if line.depth != d || !keeps {
+            // Some clients turn the block's `| ` into one more `>`.
+            if !(line.depth == d || (line.depth == d + 1 && parsed.is_some())) || !keeps {
                 block = None;
             } else if parsed.is_some() {
                 block = Some((d, true));
