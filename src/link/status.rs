@@ -388,6 +388,13 @@ pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark]) -> Regression {
                 if facts.first_patch_unix.is_none() {
                     facts.first_patch_unix = m.date;
                 }
+                if !is_robot(m) {
+                    facts.human_replies += 1;
+                    facts.last_human_unix = match (facts.last_human_unix, m.date) {
+                        (Some(a), Some(b)) => Some(a.max(b)),
+                        (a, b) => a.or(b),
+                    };
+                }
                 fix_claimed_at = fix_claimed_at.or(m.date);
             }
             _ => {
