@@ -51,7 +51,15 @@ pub fn culprit_title(d: &Draft, msgs: &[LinkMessage]) -> Option<String> {
             }
         }
     }
-    None
+    // A commit reference with its title anywhere in the history (`06c4d00466 ("...")`).
+    d.members
+        .iter()
+        .filter_map(|mem| msgs.get(mem.idx))
+        .flat_map(|m| m.extraction.commits.iter())
+        .find(|c| {
+            same_commit(&c.id, &d.key) && c.title.as_deref().is_some_and(|t| !t.trim().is_empty())
+        })
+        .and_then(|c| c.title.clone())
 }
 
 fn who(m: &LinkMessage) -> Option<String> {

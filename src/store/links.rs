@@ -16,7 +16,8 @@ use crate::error::{DbContext, Result};
 use crate::link::culprit::same_commit;
 use crate::link::{LinkInput, LinkMessage, LinkOutput, Mark};
 use crate::model::{
-    DiffFile, Event, EventKind, Extraction, Kind, Signal, SignalKind, SubjectReport, Trailer,
+    CommitRef, DiffFile, Event, EventKind, Extraction, Kind, Signal, SignalKind, SubjectReport,
+    Trailer,
 };
 
 /// Parses a stored kind name (`perf-report`, ...); unknown names are `Other`.
@@ -211,6 +212,20 @@ fn load_parts(
             continue;
         };
         messages[i].extraction.lore_links.push(r.get(1).db(sql)?);
+    }
+
+    let sql = "SELECT message, commit_id, title, quote_depth FROM commit_refs";
+    let mut stmt = conn.prepare(sql).db(sql)?;
+    let mut rows = stmt.query([]).db(sql)?;
+    while let Some(r) = rows.next().db(sql)? {
+        let Some(i) = idx(r.get(0).db(sql)?) else {
+            continue;
+        };
+        messages[i].extraction.commits.push(CommitRef {
+            id: r.get(1).db(sql)?,
+            title: r.get(2).db(sql)?,
+            quote_depth: r.get::<_, i64>(3).db(sql)?.max(0) as u32,
+        });
     }
 
     // Only whether a message carries its own diff matters to linking.
