@@ -435,7 +435,8 @@ pub fn write_output(store: &mut Store, input: &LinkInput, output: &LinkOutput) -
                 .db(sql_ev)?;
             }
             for r in &reg.reports {
-                if let Some(m) = &r.metric {
+                let impacts = r.also_impacts.iter().filter_map(|i| i.metric.as_ref());
+                for m in r.metric.iter().chain(impacts) {
                     s_met.execute(params![id, m]).db(sql_met)?;
                 }
             }
