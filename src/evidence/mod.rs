@@ -1,10 +1,194 @@
 //! The other evidence a thread carries: inline diffs, trailers, commit
 //! references, mmtests and stress-ng tables, perf profiles, reproducer commands,
 //! Kconfig changes, confirming/disputing signals, tracker commands and lore links.
+//!
+//! Every extractor is a pure function over the decoded body (one file each; the
+//! grammars are in `grammar/evidence-*.md`). They share one [`BodyView`]: the
+//! body's lines with their quote depth, whether the body is whitespace-collapsed
+//! (`seeds/000_*`: the whole mail on one line), and which lines belong to a diff,
+//! so that prose extractors (signals, trailers, reproducers) never read patch text.
+
+pub mod commits;
+pub mod diff;
+pub mod events;
+pub mod kconfig;
+pub mod lore;
+pub mod mmtests;
+pub mod profile;
+pub mod reproducer;
+pub mod signal;
+pub mod stressng;
+pub mod trailer;
+
+use std::sync::LazyLock;
+
+use regex::Regex;
 
 use crate::model::{Extraction, Message};
+use crate::text::{self, Line};
 
 /// Fills the evidence fields of `ex`; runs after [`crate::report::extract_report`].
+///
+/// Appends `mmtests`/`stress-ng` tables to `ex.tables` and evidence events to
+/// `ex.events` (keeping what the report grammar put there), and reads the lkp
+/// tables already in `ex.tables` for the table signal.
 pub fn extract_evidence(msg: &Message, ex: &mut Extraction) {
-    let _ = (msg, ex);
+    let view = BodyView::new(&msg.body);
+    let scan = diff::scan(&view);
+    let trailers = trailer::trailers_in(&view, &scan.in_diff);
+    ex.commits = commits::commits_in(&view, &scan.in_diff);
+    ex.tables.extend(mmtests::tables_in(&view));
+    ex.tables.extend(stressng::tables_in(&view));
+    ex.profiles = profile::profiles_in(&view);
+    ex.reproducers = reproducer::reproducers_in(&view, &scan.in_diff);
+    ex.kconfig = kconfig::changes_in(&view);
+    let mut signals = signal::sentence_signals(&view, &scan.in_diff);
+    signals.extend(signal::trailer_signals(&trailers));
+    signals.extend(signal::table_signals(ex));
+    ex.signals = signals;
+    ex.events.extend(events::events_in(&view, &scan.in_diff));
+    ex.lore_links = lore::links_in(&view, &scan.in_diff);
+    ex.trailers = trailers;
+    ex.diffs = scan.files;
+}
+
+/// The body as every extractor reads it: lines with quote depth, and the
+/// collapsed flag.
+#[derive(Debug, Clone)]
+pub struct BodyView<'a> {
+    /// The decoded body.
+    pub body: &'a str,
+    /// Its lines (see [`crate::text::lines`]).
+    pub lines: Vec<Line<'a>>,
+    /// True when the body is whitespace-collapsed (one long line).
+    pub collapsed: bool,
+}
+
+impl<'a> BodyView<'a> {
+    /// Splits `body` into lines and detects the collapsed form.
+    pub fn new(body: &'a str) -> Self {
+        BodyView {
+            body,
+            lines: text::lines(body).collect(),
+            collapsed: text::looks_collapsed(body),
+        }
+    }
+
+    /// Runs of consecutive lines at one quote depth, skipping lines marked in
+    /// `skip` and blank lines (which end a run): `(depth, first line index,
+    /// joined text)`. Wrapped sentences and titles come back on one line.
+    pub fn paragraphs(&self, skip: &[bool]) -> Vec<Paragraph> {
+        let mut out: Vec<Paragraph> = Vec::new();
+        let mut cur: Option<Paragraph> = None;
+        for (i, line) in self.lines.iter().enumerate() {
+            let skipped = skip.get(i).copied().unwrap_or(false);
+            let blank = line.text.trim().is_empty();
+            let continues = matches!(&cur, Some(p) if p.depth == line.depth);
+            if skipped || blank || !continues {
+                if let Some(p) = cur.take() {
+                    out.push(p);
+                }
+            }
+            if skipped || blank {
+                continue;
+            }
+            match cur.as_mut() {
+                Some(p) => {
+                    p.text.push(' ');
+                    p.text.push_str(line.text.trim());
+                }
+                None => {
+                    cur = Some(Paragraph {
+                        depth: line.depth,
+                        line: i,
+                        text: line.text.trim().to_string(),
+                    })
+                }
+            }
+        }
+        if let Some(p) = cur {
+            out.push(p);
+        }
+        out
+    }
+}
+
+/// A run of lines at one quote depth joined with single spaces.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Paragraph {
+    /// Quote depth of the run.
+    pub depth: u32,
+    /// Index of its first line in [`BodyView::lines`].
+    pub line: usize,
+    /// The lines' text joined by spaces.
+    pub text: String,
+}
+
+/// A standalone run of `>` tokens inside collapsed text: an old quote prefix.
+static RE_COLLAPSED_QUOTE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?:^|\s)((?:>+\s+)*>+)\s").expect("valid regex"));
+
+/// In a whitespace-collapsed body, the quote depth that held at byte `pos`:
+/// the depth of the nearest `>` prefix before `pos` when `pos` lies within one
+/// line width (72 bytes) after it, else 0.
+pub fn collapsed_depth_at(text: &str, pos: usize) -> u32 {
+    let mut depth = 0;
+    for m in RE_COLLAPSED_QUOTE.captures_iter(text) {
+        let Some(g) = m.get(1) else { continue };
+        if g.start() > pos {
+            break;
+        }
+        let d = g.as_str().bytes().filter(|&b| b == b'>').count() as u32;
+        depth = if pos.saturating_sub(g.end()) <= 72 {
+            d
+        } else {
+            0
+        };
+    }
+    depth
+}
+
+/// Removes collapsed quote prefixes (` > `, ` > > `) from a phrase and folds
+/// white space.
+pub fn strip_collapsed_quotes(s: &str) -> String {
+    static RE: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"(?:^|\s)(?:>+\s+)*>+(?:\s|$)").expect("valid regex"));
+    text::fold_ws(&RE.replace_all(s, " "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paragraphs_join_lines_of_one_depth_and_break_on_blank_or_depth() {
+        let v = BodyView::new("a b\nc\n> d\n> e\n\nf\n");
+        let p = v.paragraphs(&[]);
+        assert_eq!(p.len(), 3);
+        assert_eq!(p[0].text, "a b c");
+        assert_eq!((p[1].depth, p[1].text.as_str()), (1, "d e"));
+        assert_eq!(p[2].line, 5);
+    }
+
+    #[test]
+    fn collapsed_depth_follows_the_nearest_quote_marker() {
+        let t = "Hi Dave, On x wrote: > A huge amount > went away. Hence I think so. \
+                 We did some investigation and got a long answer that runs on and on and on \
+                 and on well past one line.";
+        assert_eq!(collapsed_depth_at(t, 3), 0);
+        let p = t.find("Hence").unwrap_or(0);
+        assert_eq!(collapsed_depth_at(t, p), 1);
+        let q = t.find("well past").unwrap_or(0);
+        assert_eq!(collapsed_depth_at(t, q), 0);
+        assert_eq!(collapsed_depth_at("a > > b", 6), 2);
+    }
+
+    #[test]
+    fn collapsed_quote_prefixes_are_stripped_from_phrases() {
+        assert_eq!(
+            strip_collapsed_quotes("xfs: > convert CIL to > > unordered"),
+            "xfs: convert CIL to unordered"
+        );
+        assert_eq!(strip_collapsed_quotes("a->b"), "a->b");
+    }
 }

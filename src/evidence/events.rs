@@ -1,0 +1,189 @@
+//! Tracker commands and maintainer replies (grammar: `grammar/evidence-events.md`):
+//! `#regzbot ...` and `#syz ...` lines at any depth, and a maintainer's own
+//! (unquoted) `Applied`, `Queued`, `Thanks, applied` line, including b4's
+//! thank-you (`Applied to <branch>, thanks!`, then `[1/1] subject` entries with
+//! `commit: <sha>` or a `.../c/<sha>` link), keeping the sha when one is named.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::BodyView;
+use crate::model::{Event, EventKind};
+
+/// An applied/queued line, whole: `Thanks, applied to for-next.`, `Applied to the
+/// vfs.fixes branch of the vfs/vfs.git tree.`, `Queued for 6.10, thanks!`.
+static RE_APPLIED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"^(?:(?:Thanks|Thank you)[,!.]?\s+)?(?:[Aa]pplied|[Qq]ueued|[Pp]ushed|[Pp]icked up)",
+        r"(?:\s+(?:it|this|the patch|the series|both|all|patches \d+-\d+))?",
+        r"(?:\s+(?:to|into|in|on|for)\s+(?:the\s+)?(?P<tree>[\w./:+-]+?))?",
+        r"(?:\s+(?:branch|tree|queue))?(?:\s+of\s+the\s+\S+?\s+tree)?",
+        r"(?:\s+(?:as|with)\s+(?:commit\s+)?(?P<sha>[0-9a-f]{7,40}))?",
+        r"(?:\s*(?:as well|now|already))?[\s,.!;:]*(?:(?:[Tt]hanks|[Tt]hank you)[\s,.!]*)?$",
+    ))
+    .expect("valid regex")
+});
+
+/// A first word that cannot start a maintainer's applied line.
+fn starts_lowercase_bare(t: &str) -> bool {
+    t.starts_with("applied") || t.starts_with("queued")
+}
+
+/// `[1/3] subject` entry of a b4 thank-you.
+static RE_ENTRY: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\[\d+/\d+\]\s+\S").expect("valid regex"));
+
+/// `commit: <sha>` or a cgit/git.kernel.org `/c/<sha>` or `commit/?id=<sha>` link.
+static RE_ENTRY_SHA: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*(?:commit:\s+([0-9a-f]{7,40})\b|https?://\S+?(?:/c/|[?&]id=|/commit/)([0-9a-f]{7,40})\b)")
+        .expect("valid regex")
+});
+
+static RE_HEX: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b[0-9a-f]{7,40}\b").expect("valid regex"));
+
+/// A regzbot or syz command line: kind, sha (a hex id in it, if any), tree
+/// (`#syz test: <repo> <branch>`).
+pub fn command_line(text: &str) -> Option<(EventKind, Option<String>, Option<String>)> {
+    let t = text.trim();
+    let kind = if t.starts_with("#regzbot") {
+        EventKind::Regzbot
+    } else if t.starts_with("#syz") {
+        EventKind::Syz
+    } else {
+        return None;
+    };
+    let sha = RE_HEX
+        .find_iter(t)
+        .map(|m| m.as_str())
+        .find(|h| h.bytes().any(|b| b.is_ascii_digit()))
+        .map(str::to_string);
+    let tree = (kind == EventKind::Syz)
+        .then(|| t.strip_prefix("#syz test:"))
+        .flatten()
+        .map(|r| r.trim().to_string())
+        .filter(|r| !r.is_empty());
+    Some((kind, sha, tree))
+}
+
+/// Events of a body's lines, skipping diff lines.
+pub fn events_in(view: &BodyView<'_>, in_diff: &[bool]) -> Vec<Event> {
+    let mut out = Vec::new();
+    let lines = &view.lines;
+    let mut i = 0;
+    while let Some(line) = lines.get(i) {
+        if in_diff.get(i).copied().unwrap_or(false) {
+            i += 1;
+            continue;
+        }
+        if let Some((kind, sha, tree)) = command_line(line.text) {
+            out.push(Event {
+                kind,
+                tree,
+                sha,
+                text: line.text.trim().to_string(),
+                quote_depth: line.depth,
+            });
+            i += 1;
+            continue;
+        }
+        let t = line.text.trim();
+        let applied = (line.depth == 0 && !starts_lowercase_bare(t))
+            .then(|| RE_APPLIED.captures(t))
+            .flatten();
+        let Some(c) = applied else {
+            i += 1;
+            continue;
+        };
+        let tree = c.name("tree").map(|m| m.as_str().to_string());
+        let sha = c.name("sha").map(|m| m.as_str().to_string());
+        // b4 thank-you entries within the next lines of the author's text.
+        let mut entries: Vec<Event> = Vec::new();
+        let mut j = i + 1;
+        while let Some(l) = lines.get(j).filter(|l| l.depth == 0 && j < i + 40) {
+            let lt = l.text.trim();
+            if RE_ENTRY.is_match(lt) {
+                entries.push(Event {
+                    kind: EventKind::Applied,
+                    tree: tree.clone(),
+                    sha: None,
+                    text: lt.to_string(),
+                    quote_depth: 0,
+                });
+            } else if let Some(sc) = RE_ENTRY_SHA.captures(lt) {
+                if let Some(e) = entries.last_mut().filter(|e| e.sha.is_none()) {
+                    e.sha = sc
+                        .get(1)
+                        .or_else(|| sc.get(2))
+                        .map(|m| m.as_str().to_string());
+                }
+            } else if lt == "--" || lt.starts_with("Best regards") {
+                break;
+            }
+            j += 1;
+        }
+        if entries.is_empty() {
+            out.push(Event {
+                kind: EventKind::Applied,
+                tree,
+                sha,
+                text: t.to_string(),
+                quote_depth: 0,
+            });
+            i += 1;
+        } else {
+            out.extend(entries);
+            i = j;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn events(body: &str) -> Vec<Event> {
+        events_in(&BodyView::new(body), &[])
+    }
+
+    #[test]
+    fn regzbot_and_syz_lines_at_any_depth() {
+        let e =
+            events("#regzbot introduced: ca6dee6b79\n> #syz test: git://x.org/linux.git master\n");
+        assert_eq!(e.len(), 2);
+        assert_eq!(e[0].kind, EventKind::Regzbot);
+        assert_eq!(e[0].sha.as_deref(), Some("ca6dee6b79"));
+        assert_eq!(e[1].kind, EventKind::Syz);
+        assert_eq!(e[1].tree.as_deref(), Some("git://x.org/linux.git master"));
+        assert_eq!(e[1].quote_depth, 1);
+    }
+
+    #[test]
+    fn applied_lines_of_maintainers_and_not_of_testers() {
+        let e = events("Thanks, applied.\n");
+        assert_eq!(e.len(), 1);
+        let e = events("Applied to for-next, thanks!\n");
+        assert_eq!(e[0].tree.as_deref(), Some("for-next"));
+        let e = events("Queued for 6.10.\n");
+        assert_eq!(e[0].tree.as_deref(), Some("6.10"));
+        assert!(events("applied it on 6.9-rc4. This patch is not a fix\n").is_empty());
+        assert!(events("Applied the patch on top of v6.9 and ran the test again.\n").is_empty());
+        assert!(events("> Thanks, applied.\n").is_empty());
+    }
+
+    #[test]
+    fn b4_thank_you_entries_keep_their_sha() {
+        let body = "On Mon, A wrote:\n> patch\n\nApplied to the vfs.fixes branch of the vfs/vfs.git tree.\n\
+                    Patches in the vfs.fixes branch should appear in linux-next soon.\n\n\
+                    [1/2] fs: fix foo\n      https://git.kernel.org/vfs/vfs/c/0123456789ab\n\
+                    [2/2] fs: fix bar\n      commit: abcdef0123456\n";
+        let e = events(body);
+        assert_eq!(e.len(), 2);
+        assert_eq!(e[0].text, "[1/2] fs: fix foo");
+        assert_eq!(e[0].sha.as_deref(), Some("0123456789ab"));
+        assert_eq!(e[0].tree.as_deref(), Some("vfs.fixes"));
+        assert_eq!(e[1].sha.as_deref(), Some("abcdef0123456"));
+    }
+}

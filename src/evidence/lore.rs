@@ -1,0 +1,146 @@
+//! Lore URLs to Message-IDs (grammar: `grammar/evidence-lore.md`): the ids of
+//! `https://lore.kernel.org/<list>/<id>[/...]`, `/r/<id>`, `/all/<id>/`,
+//! `/<list>/<id>/T/#u` links cited in the author's own unquoted text (trailers
+//! and `[1] https://...` footnotes included), percent-encoded ids decoded.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::BodyView;
+
+/// A lore URL up to the end of its path.
+static RE_LORE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"https?://lore\.kernel\.org/([^\s<>"'()\[\]]+)"#).expect("valid regex")
+});
+
+/// Decodes `%XX` escapes; invalid escapes and non-UTF-8 results stay as written.
+pub fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        if c == b'%' {
+            let hex = b
+                .get(i + 1..i + 3)
+                .and_then(|h| std::str::from_utf8(h).ok())
+                .and_then(|h| u8::from_str_radix(h, 16).ok());
+            if let Some(v) = hex {
+                out.push(v);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(c);
+        i += 1;
+    }
+    String::from_utf8(out).unwrap_or_else(|_| s.to_string())
+}
+
+/// ```text
+/// lore_url := "http" "s"? "://lore.kernel.org/" (list "/")? id ("/" tail)?
+/// list := "r" | "all" | name
+/// ```
+/// The Message-ID of one lore URL path (the part after the host), if it names one.
+pub fn message_id(path: &str) -> Option<String> {
+    let path = path.split(['#', '?']).next().unwrap_or(path);
+    let path = path.trim_end_matches(['.', ',', ';', ':', '!']);
+    let segs: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    let candidate = match segs.as_slice() {
+        [] => return None,
+        [only] => *only,
+        [first, second, ..] => {
+            let first_decoded = percent_decode(first);
+            if first_decoded.contains('@') {
+                first
+            } else {
+                second
+            }
+        }
+    };
+    let id = percent_decode(candidate);
+    let id = id.trim_start_matches('<').trim_end_matches('>');
+    (id.contains('@') && !id.starts_with('@') && !id.ends_with('@')).then(|| id.to_string())
+}
+
+/// Message-IDs of the lore links in the unquoted, non-diff lines of a body, in
+/// order, without duplicates.
+pub fn links_in(view: &BodyView<'_>, in_diff: &[bool]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (i, line) in view.lines.iter().enumerate() {
+        if line.depth != 0 || in_diff.get(i).copied().unwrap_or(false) {
+            continue;
+        }
+        // In a collapsed body, skip URLs inside old quotes.
+        for c in RE_LORE.captures_iter(line.text) {
+            let Some(path) = c.get(1) else { continue };
+            if view.collapsed && super::collapsed_depth_at(line.text, path.start()) > 0 {
+                continue;
+            }
+            if let Some(id) = message_id(path.as_str()) {
+                if !out.contains(&id) {
+                    out.push(id);
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_url_form_gives_its_id() {
+        let cases = [
+            (
+                "oe-lkp/202401221624.cb53a8ca-oliver.sang@intel.com",
+                "202401221624.cb53a8ca-oliver.sang@intel.com",
+            ),
+            (
+                "r/167305163159.1521586.9460968250704377087.stgit@warthog.procyon.org.uk",
+                "167305163159.1521586.9460968250704377087.stgit@warthog.procyon.org.uk",
+            ),
+            (
+                "all/202403011511.24defbbd-oliver.sang@intel.com/",
+                "202403011511.24defbbd-oliver.sang@intel.com",
+            ),
+            (
+                "lkml/ZgsynV536q1L17IS@pavilion.home/T/#u",
+                "ZgsynV536q1L17IS@pavilion.home",
+            ),
+            (
+                "linux-xfs/20230509065433.GT3223426%40dread.disaster.area/",
+                "20230509065433.GT3223426@dread.disaster.area",
+            ),
+            (
+                "CAFd5g44-RMaH0kwb+=mW41HO_CgBZ3wK0vnr=Yvb_rE68JazWg@mail.gmail.com",
+                "CAFd5g44-RMaH0kwb+=mW41HO_CgBZ3wK0vnr=Yvb_rE68JazWg@mail.gmail.com",
+            ),
+            (
+                "all/20250512063319.3539411-9-yi.zhang@huaweicloud.com/raw",
+                "20250512063319.3539411-9-yi.zhang@huaweicloud.com",
+            ),
+        ];
+        for (path, id) in cases {
+            assert_eq!(message_id(path).as_deref(), Some(id), "{path}");
+        }
+        assert_eq!(message_id("all/?q=foo"), None);
+        assert_eq!(message_id("linux-nfs/"), None);
+    }
+
+    #[test]
+    fn only_unquoted_links_count_and_footnotes_do() {
+        let body = "> Closes: https://lore.kernel.org/oe-lkp/q@x\n\
+                    Closes: https://lore.kernel.org/oe-lkp/a@x\n\
+                    [1] https://lore.kernel.org/linux-xfs/b@y/\nsee <https://lore.kernel.org/r/a@x>.\n";
+        let l = links_in(&BodyView::new(body), &[]);
+        assert_eq!(l, ["a@x", "b@y"]);
+    }
+
+    #[test]
+    fn percent_decode_keeps_bad_escapes() {
+        assert_eq!(percent_decode("a%40b%2Bc%zz%4"), "a@b+c%zz%4");
+    }
+}

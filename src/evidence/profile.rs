@@ -1,0 +1,259 @@
+//! perf report lines and call chains (grammar: `grammar/evidence-profile.md`):
+//! flat lines `31.18%  [kernel]  [k] symbol`, `--children` lines with two
+//! percentages, chain entries `- 30.29% kswapd` whose tree depth follows from
+//! the column of the `-`/`+` marker, bare leaf symbols under the last entry, and
+//! `perf report --stdio` graph lines `|--22.27%--symbol`.
+
+use nom::{
+    IResult, Parser,
+    bytes::complete::{take_till1, take_while1},
+    character::complete::{char, digit1, one_of, space0, space1},
+    combinator::{opt, recognize},
+    sequence::{preceded, terminated},
+};
+
+use super::BodyView;
+use crate::model::ProfileEntry;
+
+/// ```text
+/// percent := digit+ "." digit digit "%"        ; perf prints two decimals
+/// ```
+pub fn percent(i: &str) -> IResult<&str, f64> {
+    let (r, s) = terminated(
+        recognize((digit1, char('.'), take_while1(|c: char| c.is_ascii_digit()))),
+        char('%'),
+    )
+    .parse(i)?;
+    let decimals = s.split('.').nth(1).map_or(0, str::len);
+    if decimals != 2 {
+        return Err(nom::Err::Error(nom::error::Error::new(
+            i,
+            nom::error::ErrorKind::Digit,
+        )));
+    }
+    Ok((r, s.parse().unwrap_or(0.0)))
+}
+
+/// ```text
+/// symbol := (alnum | "_" | "." | "$" | "@" | ":" | "[" | "]")+   ; no "%"
+/// ```
+pub fn symbol(i: &str) -> IResult<&str, &str> {
+    let (r, s) = take_while1(|c: char| {
+        c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '$' | '@' | ':' | '[' | ']')
+    })
+    .parse(i)?;
+    if !s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '[') {
+        return Err(nom::Err::Error(nom::error::Error::new(
+            i,
+            nom::error::ErrorKind::Alpha,
+        )));
+    }
+    Ok((r, s))
+}
+
+/// ```text
+/// flat_entry := ws* percent (ws+ percent)? ws+ (comm ws+)? dso ws+ "[" ("k"|".") "]" ws+ symbol
+/// ```
+/// Returns `(percent, dso, symbol)`.
+pub fn flat_entry(i: &str) -> IResult<&str, (f64, &str, &str)> {
+    let word = || take_till1(|c: char| c.is_whitespace());
+    let (r, (pct, _, first, second)) = (
+        preceded(space0, percent),
+        opt(preceded(space1, percent)),
+        preceded(space1, word()),
+        opt(preceded(space1, word())),
+    )
+        .parse(i)?;
+    // Either `dso [k]` or `comm dso [k]`.
+    let (dso, r) = match second {
+        Some(s) if s == "[k]" || s == "[.]" => (first, Some(r)),
+        Some(s) => {
+            let (r2, mark) = preceded(space1, word()).parse(r)?;
+            (s, (mark == "[k]" || mark == "[.]").then_some(r2))
+        }
+        None => (first, None),
+    };
+    let Some(r) = r else {
+        return Err(nom::Err::Error(nom::error::Error::new(
+            i,
+            nom::error::ErrorKind::Tag,
+        )));
+    };
+    let (r, sym) = terminated(preceded(space1, symbol), space0).parse(r)?;
+    Ok((r, (pct, dso, sym)))
+}
+
+/// ```text
+/// chain_entry := indent ("-" | "+") ws+ percent ws+ symbol ws*
+/// ```
+/// Returns `(marker column, percent, symbol)`.
+pub fn chain_entry(i: &str) -> IResult<&str, (usize, f64, &str)> {
+    let (r, (ind, _, _, pct, _, sym, _)) = (
+        space0,
+        one_of("-+"),
+        space1,
+        percent,
+        space1,
+        symbol,
+        space0,
+    )
+        .parse(i)?;
+    Ok((r, (ind.chars().count(), pct, sym)))
+}
+
+/// ```text
+/// graph_entry := indent ("|" ws*)* "|"? "--" percent "--" symbol ws*
+/// ```
+/// Returns `(bars before the entry, percent, symbol)`.
+pub fn graph_entry(i: &str) -> IResult<&str, (usize, f64, &str)> {
+    let (r, bars) =
+        recognize((space0, opt(take_while1(|c: char| c == '|' || c == ' ')))).parse(i)?;
+    let (r, (_, pct, _, sym, _)) = (
+        nom::bytes::complete::tag("--"),
+        percent,
+        nom::bytes::complete::tag("--"),
+        symbol,
+        space0,
+    )
+        .parse(r)?;
+    Ok((r, (bars.matches('|').count(), pct, sym)))
+}
+
+/// Profile entries of a body's lines, in order.
+pub fn profiles_in(view: &BodyView<'_>) -> Vec<ProfileEntry> {
+    let mut out = Vec::new();
+    // Marker columns of the open chain, outermost first, and its quote depth.
+    let mut stack: Vec<usize> = Vec::new();
+    let mut chain_depth: Option<u32> = None;
+    for line in &view.lines {
+        let t = line.text;
+        if let Ok(("", (pct, dso, sym))) = flat_entry(t) {
+            stack.clear();
+            chain_depth = None;
+            out.push(ProfileEntry {
+                percent: Some(pct),
+                symbol: sym.to_string(),
+                module: Some(dso.to_string()),
+                depth: 0,
+                quote_depth: line.depth,
+            });
+            continue;
+        }
+        if let Ok(("", (col, pct, sym))) = chain_entry(t) {
+            if chain_depth != Some(line.depth) {
+                stack.clear();
+            }
+            while stack.last().is_some_and(|&c| c >= col) {
+                stack.pop();
+            }
+            out.push(ProfileEntry {
+                percent: Some(pct),
+                symbol: sym.to_string(),
+                module: None,
+                depth: stack.len() as u32,
+                quote_depth: line.depth,
+            });
+            stack.push(col);
+            chain_depth = Some(line.depth);
+            continue;
+        }
+        if let Ok(("", (bars, pct, sym))) = graph_entry(t) {
+            out.push(ProfileEntry {
+                percent: Some(pct),
+                symbol: sym.to_string(),
+                module: None,
+                depth: bars as u32,
+                quote_depth: line.depth,
+            });
+            continue;
+        }
+        // A bare leaf symbol, indented past the open chain's last marker.
+        if chain_depth == Some(line.depth) {
+            let indent = t.len() - t.trim_start().len();
+            let leaf = (space0, symbol, space0).parse(t);
+            if let (Ok(("", (_, sym, _))), Some(&last)) = (leaf, stack.last()) {
+                if indent > last {
+                    out.push(ProfileEntry {
+                        percent: None,
+                        symbol: sym.to_string(),
+                        module: None,
+                        depth: stack.iter().filter(|&&c| c < indent).count() as u32,
+                        quote_depth: line.depth,
+                    });
+                    continue;
+                }
+            }
+        }
+        if !t.trim().is_empty() || chain_depth != Some(line.depth) {
+            stack.clear();
+            chain_depth = None;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percent_needs_two_decimals() {
+        assert_eq!(percent("31.18% x"), Ok((" x", 31.18)));
+        assert!(percent("30% x").is_err());
+        assert!(percent("3.1% x").is_err());
+    }
+
+    #[test]
+    fn flat_entries_with_and_without_comm_column() {
+        assert_eq!(
+            flat_entry("  31.18%  [kernel]  [k] __pv_queued_spin_lock_slowpath"),
+            Ok(("", (31.18, "[kernel]", "__pv_queued_spin_lock_slowpath")))
+        );
+        assert_eq!(
+            flat_entry("  12.00%  1.00%  fio  [kernel.kallsyms]  [k] do_syscall_64"),
+            Ok(("", (12.0, "[kernel.kallsyms]", "do_syscall_64")))
+        );
+        assert!(flat_entry("  12.00% of the time").is_err());
+    }
+
+    #[test]
+    fn chain_and_graph_entries_give_columns() {
+        assert_eq!(
+            chain_entry("   - 30.29% kswapd"),
+            Ok(("", (3, 30.29, "kswapd")))
+        );
+        assert_eq!(
+            graph_entry("   |          |--22.27%--_raw_spin_lock"),
+            Ok(("", (2, 22.27, "_raw_spin_lock")))
+        );
+        // Prose leaves a remainder, so it is no entry.
+        assert_eq!(
+            chain_entry("- 30.29% faster than before").map(|(r, _)| r),
+            Ok("than before")
+        );
+    }
+
+    #[test]
+    fn a_call_chain_gets_tree_depths_from_its_indentation() {
+        let body = "> >   31.18%  [kernel]  [k] slow\n> \n> text\n> \n\
+                    > >    - 30.29% kswapd\n> >       - 30.23% shrink_node\n\
+                    > >          - 22.27% lock\n> >               slow\n\
+                    > >       - 1.00% other\n";
+        let p = profiles_in(&BodyView::new(body));
+        let got: Vec<_> = p.iter().map(|e| (e.symbol.as_str(), e.depth)).collect();
+        assert_eq!(
+            got,
+            [
+                ("slow", 0),
+                ("kswapd", 0),
+                ("shrink_node", 1),
+                ("lock", 2),
+                ("slow", 3),
+                ("other", 1)
+            ]
+        );
+        assert_eq!(p[4].percent, None);
+        assert_eq!(p[0].module.as_deref(), Some("[kernel]"));
+        assert!(p.iter().all(|e| e.quote_depth == 2));
+    }
+}

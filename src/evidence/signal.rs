@@ -1,0 +1,350 @@
+//! Sentences that confirm or dispute a regression (grammar:
+//! `grammar/evidence-signal.md`), at any quote depth; a `Tested-by:` trailer;
+//! and the table signal: a 3+-commit lkp table whose last column returns to
+//! within the base column's noise on the headline metric confirms a fix for the
+//! commit of that column. Sentences are loose free text, so regexes match them.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::{BodyView, collapsed_depth_at, strip_collapsed_quotes};
+use crate::model::{ChangeUnit, Extraction, Signal, SignalKind, Table, TableFormat, Trailer};
+
+/// The robot prints `±` only when the relative stddev exceeds this (percent).
+pub const SMALL_STDDEV: f64 = 2.0;
+
+/// Patterns per kind, tried in this order; a sentence may give several kinds.
+static PATTERNS: LazyLock<Vec<(SignalKind, Regex)>> = LazyLock::new(|| {
+    let p = |k, re: &str| (k, Regex::new(&format!("(?i){re}")).expect("valid regex"));
+    vec![
+        p(
+            SignalKind::ConfirmsFix,
+            concat!(
+                r"\bperformance (?:is|was|has been|got|gets)? ?(?:fully |mostly |largely )?(?:restored|recovered|back)\b",
+                r"|\b(?:regression|drop|issue|problem)s?(?: [\w']+){0,3} (?:gone|reclaimed|recovered|fixed|resolved|disappear(?:s|ed)?|vanish(?:es|ed)?)\b",
+                r"|\b(?:can|could|does|did|will|should) (?:\w+ )?fix (?:the|this) (?:regression|issue)\b",
+                r"|\bfix(?:es|ed)? the regression\b",
+                r"|\brecover(?:s|ed)? (?:the )?(?:performance|regression)\b",
+                r"|\brestores? (?:the )?performance\b",
+                r"|\bhelps? recover\b",
+                r"|\bregression disappears\b",
+            ),
+        ),
+        p(
+            SignalKind::Disputes,
+            concat!(
+                r"\bbisect(?:ion)? (?:went|has gone|is|was|must be|seems|looks) (?:\w+ )?(?:wrong|bogus|incorrect|off)\b",
+                r"|\bnot (?:a )?real regression\b",
+                r"|\b(?:wrong|bogus) (?:bisect(?:ion)?|commit)\b",
+                r"|\bcan(?:'t|not) be (?:caused|responsible)\b",
+                r"|\bdon'?t (?:think|believe) (?:this|that|the) (?:commit|patch|change) (?:is|can|could|would|should)\b",
+            ),
+        ),
+        p(
+            SignalKind::CannotReproduce,
+            concat!(
+                r"\b(?:can'?t|cannot|can not|couldn'?t|could not|unable to|not able to|fail(?:ed)? to) (?:\w+ )?(?:reproduce|repro)\b",
+                r"|\b(?:doesn'?t|does not|didn'?t|did not) reproduce\b",
+                r"|\bnot reproducible\b",
+            ),
+        ),
+        p(
+            SignalKind::Declines,
+            concat!(
+                r"\b(?:won'?t|will not|not going to|don'?t plan to|no plans? to) (?:\w+ )?(?:fix|chase|look into|investigate|bother|worry)\b",
+                r"|\bnot worth (?:it|fixing|chasing|the effort|worrying)\b",
+                r"|\bdon'?t want to (?:jump through|chase|spend|bother|worry|optimi[sz]e)\b",
+                r"|\b(?:please )?ignore (?:this|the) (?:report|regression)\b",
+            ),
+        ),
+        p(
+            SignalKind::Noise,
+            concat!(
+                r"\b(?:just|only|mostly|pure|likely|probably|is|be|looks like|within(?: the)?|in the) noise\b",
+                r"|\bnoisy\b",
+                r"|\brun[- ]to[- ]run (?:variation|variance|noise)\b",
+                r"|\bfluctuat(?:es|ion|ing)\b",
+            ),
+        ),
+        p(
+            SignalKind::Layout,
+            concat!(
+                r"\blayout (?:\w+ )?(?:change|changes|changed|shift|shifts|difference|differences|effect|issue)\b",
+                r"|\b(?:code|data|section|text|cache ?line|function|kernel|struct(?:ure)?) (?:section )?(?:layout|alignment|placement)\b",
+                r"|\b(?:alignment|placement) (?:change|changes|changed|issue|effect)\b",
+                r"|\b(?:aligned|placed|placing \w+) differently\b",
+            ),
+        ),
+    ]
+});
+
+/// Kinds a sentence expresses (empty when none).
+pub fn kinds_of(sentence: &str) -> Vec<SignalKind> {
+    static NEGATION: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)\bnot\b|n't\b|\bnever\b|\bno longer\b").expect("valid regex")
+    });
+    PATTERNS
+        .iter()
+        .filter(|(k, re)| {
+            re.find_iter(sentence).any(|m| {
+                // "the regression is not fixed", "not enough to fix the
+                // regression" confirm nothing: no negation in the match or in
+                // the four words before it.
+                let before = sentence.get(..m.start()).unwrap_or("");
+                let window: Vec<&str> = before.split_whitespace().rev().take(4).collect();
+                let negated =
+                    NEGATION.is_match(m.as_str()) || window.iter().any(|w| NEGATION.is_match(w));
+                *k != SignalKind::ConfirmsFix || !negated
+            })
+        })
+        .map(|(k, _)| *k)
+        .collect()
+}
+
+/// Splits a paragraph into sentences at `.`, `!`, `?` (and `:`) followed by
+/// white space, keeping the byte offset of each sentence.
+pub fn sentences(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let bytes = text.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        let end_mark = matches!(b, b'.' | b'!' | b'?' | b':');
+        let next_ws = bytes.get(i + 1).is_none_or(|c| c.is_ascii_whitespace());
+        if end_mark && next_ws {
+            if let Some(s) = text.get(start..=i) {
+                if !s.trim().is_empty() {
+                    out.push((start + (s.len() - s.trim_start().len()), s.trim()));
+                }
+            }
+            start = i + 1;
+        }
+    }
+    if let Some(s) = text.get(start..) {
+        if !s.trim().is_empty() {
+            out.push((start + (s.len() - s.trim_start().len()), s.trim()));
+        }
+    }
+    out
+}
+
+/// Sentence signals of a body, skipping diff lines.
+pub fn sentence_signals(view: &BodyView<'_>, in_diff: &[bool]) -> Vec<Signal> {
+    let mut out: Vec<Signal> = Vec::new();
+    for p in view.paragraphs(in_diff) {
+        for (pos, s) in sentences(&p.text) {
+            let kinds = kinds_of(s);
+            if kinds.is_empty() {
+                continue;
+            }
+            let (sentence, depth) = if view.collapsed {
+                (strip_collapsed_quotes(s), collapsed_depth_at(&p.text, pos))
+            } else {
+                (crate::text::fold_ws(s), p.depth)
+            };
+            for kind in kinds {
+                if !out
+                    .iter()
+                    .any(|o| o.kind == kind && o.sentence == sentence && o.quote_depth == depth)
+                {
+                    out.push(Signal {
+                        kind,
+                        sentence: sentence.clone(),
+                        quote_depth: depth,
+                        commit: None,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A `Tested-by:` trailer of the mail's own (not a suggestion) confirms a fix.
+pub fn trailer_signals(trailers: &[Trailer]) -> Vec<Signal> {
+    trailers
+        .iter()
+        .filter(|t| t.key == "Tested-by" && !t.suggested)
+        .map(|t| Signal {
+            kind: SignalKind::ConfirmsFix,
+            sentence: format!("Tested-by: {}", t.value),
+            quote_depth: t.quote_depth,
+            commit: None,
+        })
+        .collect()
+}
+
+/// Table signals of the lkp tables already in `ex.tables`.
+pub fn table_signals(ex: &Extraction) -> Vec<Signal> {
+    let headline = ex
+        .subject_report
+        .as_ref()
+        .and_then(|s| s.metric.clone())
+        .or_else(|| ex.report.as_ref().and_then(|r| r.metric.clone()));
+    ex.tables
+        .iter()
+        .filter_map(|t| table_signal(t, headline.as_deref()))
+        .collect()
+}
+
+/// The table signal of one table: with 3+ columns, the headline row (else the
+/// row with the largest change in the culprit column) must move beyond the base
+/// column's noise in the culprit column and come back within it in the last.
+pub fn table_signal(t: &Table, headline: Option<&str>) -> Option<Signal> {
+    if t.format != TableFormat::Lkp || t.commits.len() < 3 {
+        return None;
+    }
+    let pct = |row: &crate::model::TableRow, col: usize| -> Option<f64> {
+        row.changes
+            .get(col)?
+            .as_ref()
+            .filter(|c| c.unit == ChangeUnit::Percent)?
+            .value
+    };
+    let last = t.commits.len() - 1;
+    let row = headline
+        .and_then(|m| t.rows.iter().find(|r| r.metric == m))
+        .or_else(|| {
+            t.rows
+                .iter()
+                .filter(|r| pct(r, 1).is_some() && pct(r, last).is_some())
+                .max_by(|a, b| {
+                    let x = pct(a, 1).unwrap_or(0.0).abs();
+                    let y = pct(b, 1).unwrap_or(0.0).abs();
+                    x.total_cmp(&y)
+                })
+        })?;
+    let noise = row
+        .stddev_percent
+        .first()
+        .copied()
+        .flatten()
+        .unwrap_or(SMALL_STDDEV)
+        .max(SMALL_STDDEV);
+    let culprit = pct(row, 1)?;
+    let fixed = pct(row, last)?;
+    if culprit.abs() <= noise || fixed.abs() > noise {
+        return None;
+    }
+    let commit = t.commits.get(last)?.clone();
+    Some(Signal {
+        kind: SignalKind::ConfirmsFix,
+        sentence: format!(
+            "{}: {:+.1}% with {}, {:+.1}% with {} (base noise {:.1}%)",
+            row.metric,
+            culprit,
+            t.commits.get(1).map_or("", String::as_str),
+            fixed,
+            commit,
+            noise
+        ),
+        quote_depth: t.quote_depth,
+        commit: Some(commit),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Change, TableRow};
+
+    #[test]
+    fn each_kind_has_its_sentences() {
+        use SignalKind::*;
+        let cases = [
+            (
+                "With the debug below, the performance is restored.",
+                ConfirmsFix,
+            ),
+            ("With that, the regression there is reclaimed.", ConfirmsFix),
+            ("The regression is gone:", ConfirmsFix),
+            ("The patch can fix the regression.", ConfirmsFix),
+            ("Hence I think the bisect went wrong somewhere...", Disputes),
+            ("This is not a real regression.", Disputes),
+            ("I can't reproduce this on my machine.", CannotReproduce),
+            ("We could not reproduce it.", CannotReproduce),
+            (
+                "I don't want to jump through too big hoops for this.",
+                Declines,
+            ),
+            ("I won't chase this one.", Declines),
+            ("This looks like noise to me, it's just noise.", Noise),
+            ("The test is noisy.", Noise),
+            (
+                "I did confirm via System.map that layout drastically changes.",
+                Layout,
+            ),
+            (
+                "this code update changed the data section layout of the kernel.",
+                Layout,
+            ),
+        ];
+        for (s, k) in cases {
+            assert!(kinds_of(s).contains(&k), "{s:?} should be {k:?}");
+        }
+        assert!(kinds_of("Thanks for the report, I will look.").is_empty());
+        assert!(kinds_of("The regression is not fixed by it.").is_empty());
+        assert!(kinds_of("But that's not enough to fix the regression.").is_empty());
+        assert!(kinds_of("fwq is a noise benchmark to measure noise levels.").is_empty());
+    }
+
+    #[test]
+    fn sentences_split_at_marks_followed_by_space() {
+        let s = sentences("See System.map now. Done! ok");
+        let texts: Vec<_> = s.iter().map(|(_, t)| *t).collect();
+        assert_eq!(texts, ["See System.map now.", "Done!", "ok"]);
+        assert_eq!(s[1].0, 20);
+    }
+
+    #[test]
+    fn signals_keep_their_quote_depth_and_skip_nothing_else() {
+        let v = BodyView::new(
+            "> With that, the regression there is\n> reclaimed.\n\nI can't reproduce it.\n",
+        );
+        let s = sentence_signals(&v, &[]);
+        assert_eq!(s.len(), 2);
+        assert_eq!((s[0].kind, s[0].quote_depth), (SignalKind::ConfirmsFix, 1));
+        assert_eq!(
+            s[0].sentence,
+            "With that, the regression there is reclaimed."
+        );
+        assert_eq!(
+            (s[1].kind, s[1].quote_depth),
+            (SignalKind::CannotReproduce, 0)
+        );
+    }
+
+    fn lkp(changes: [f64; 2], base_sd: Option<f64>) -> Table {
+        let ch = |v| {
+            Some(Change {
+                value: Some(v),
+                unit: ChangeUnit::Percent,
+            })
+        };
+        Table {
+            format: TableFormat::Lkp,
+            quote_depth: 0,
+            params: vec![],
+            commits: vec!["a".into(), "b".into(), "c".into()],
+            commit_titles: vec![],
+            rows: vec![TableRow {
+                metric: "fsmark.files_per_sec".into(),
+                values: vec![Some(14349.0), Some(13527.0), Some(14437.0)],
+                stddev_percent: vec![base_sd, None, None],
+                changes: vec![None, ch(changes[0]), ch(changes[1])],
+                ..TableRow::default()
+            }],
+            skipped_rows: 0,
+            offset: 0,
+        }
+    }
+
+    #[test]
+    fn a_last_column_back_within_noise_confirms_its_commit() {
+        let s = table_signal(&lkp([-5.7, 0.6], None), Some("fsmark.files_per_sec"));
+        assert_eq!(s.and_then(|s| s.commit).as_deref(), Some("c"));
+        assert!(table_signal(&lkp([-5.7, -4.0], None), None).is_none());
+        assert!(table_signal(&lkp([-5.7, -4.0], Some(8.0)), None).is_none());
+        assert!(table_signal(&lkp([-5.7, -4.0], Some(4.5)), None).is_some());
+    }
+}

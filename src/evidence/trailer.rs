@@ -1,0 +1,236 @@
+//! Trailers (grammar: `grammar/evidence-trailer.md`): `Fixes:` (with the commit
+//! id and title split out), `Reported-by:`, `Closes:`, `Link:`, `Tested-by:`,
+//! `Reviewed-by:`, `Acked-by:`, `Signed-off-by:`, `Suggested-by:`, `Cc:` and a
+//! few more, at any quote depth. The robot's "kindly add following tag(s)"
+//! block (also with `| `-prefixed lines) holds suggestions: `suggested: true`.
+
+use nom::{
+    IResult, Parser,
+    bytes::complete::{tag, take_till, take_while_m_n, take_while1},
+    character::complete::{char, space0, space1},
+    combinator::{recognize, rest},
+    sequence::preceded,
+};
+
+use super::BodyView;
+use crate::model::Trailer;
+
+/// Trailer keys regtrack recognises, in canonical case.
+pub const KEYS: [&str; 14] = [
+    "Fixes",
+    "Reported-by",
+    "Closes",
+    "Link",
+    "Tested-by",
+    "Reviewed-by",
+    "Acked-by",
+    "Signed-off-by",
+    "Suggested-by",
+    "Cc",
+    "Co-developed-by",
+    "Reported-and-tested-by",
+    "Suggested-and-reviewed-by",
+    "Debugged-by",
+];
+
+/// Parses every trailer of `body` (pure entry point for fuzzing and benches).
+pub fn parse_trailers(body: &str) -> Vec<Trailer> {
+    let view = BodyView::new(body);
+    let scan = super::diff::scan(&view);
+    trailers_in(&view, &scan.in_diff)
+}
+
+/// ```text
+/// key := alpha ( alnum | "-" )*
+/// ```
+pub fn key(i: &str) -> IResult<&str, &str> {
+    recognize((
+        take_while_m_n(1, 1, |c: char| c.is_ascii_alphabetic()),
+        take_till(|c: char| !(c.is_ascii_alphanumeric() || c == '-')),
+    ))
+    .parse(i)
+}
+
+/// ```text
+/// trailer := ws* ("| ")? key ":" ws+ value
+/// ```
+/// Returns the canonical key (only known keys) and the trimmed value.
+pub fn trailer(i: &str) -> IResult<&str, (&'static str, &str)> {
+    let (r, _) = space0.parse(i)?;
+    let r = r.strip_prefix("| ").unwrap_or(r);
+    let (r, (k, _, _, v)) = (key, char(':'), space1, rest).parse(r)?;
+    let canonical = KEYS
+        .iter()
+        .find(|c| c.eq_ignore_ascii_case(k))
+        .ok_or_else(|| nom::Err::Error(nom::error::Error::new(i, nom::error::ErrorKind::Tag)))?;
+    let v = v.trim();
+    if v.is_empty() {
+        return Err(nom::Err::Error(nom::error::Error::new(
+            i,
+            nom::error::ErrorKind::Eof,
+        )));
+    }
+    Ok((r, (canonical, v)))
+}
+
+/// ```text
+/// fixes_value := hex{7,40} ws+ "(" '"' title '"' ")"
+/// ```
+/// The title runs to the last `")`, so titles holding quotes (`Revert "x"`) stay whole.
+pub fn fixes_value(i: &str) -> IResult<&str, (&str, Option<&str>)> {
+    let (r, id) = take_while1(|c: char| c.is_ascii_hexdigit()).parse(i)?;
+    if !(7..=40).contains(&id.len()) {
+        return Err(nom::Err::Error(nom::error::Error::new(
+            i,
+            nom::error::ErrorKind::HexDigit,
+        )));
+    }
+    let titled: IResult<&str, &str> = preceded((space1, tag("(\"")), rest).parse(r);
+    match titled {
+        Ok((_, inner)) => {
+            let inner = inner.trim_end();
+            match inner.rfind("\")") {
+                Some(p) => Ok((inner.get(p + 2..).unwrap_or(""), (id, inner.get(..p)))),
+                None => Ok((r, (id, None))),
+            }
+        }
+        Err(_) => Ok((r, (id, None))),
+    }
+}
+
+/// True when a line opens the robot's suggestion block.
+fn opens_suggestions(text: &str) -> bool {
+    let l = text.to_ascii_lowercase();
+    l.contains("kindly add") && l.contains("tag")
+}
+
+/// Trailers of a body's lines, skipping diff lines.
+pub fn trailers_in(view: &BodyView<'_>, in_diff: &[bool]) -> Vec<Trailer> {
+    let mut out = Vec::new();
+    // (depth, seen a trailer yet) while inside a suggestion block.
+    let mut block: Option<(u32, bool)> = None;
+    let lines = &view.lines;
+    for (i, line) in lines.iter().enumerate() {
+        if in_diff.get(i).copied().unwrap_or(false) {
+            block = None;
+            continue;
+        }
+        if opens_suggestions(line.text) {
+            block = Some((line.depth, false));
+            continue;
+        }
+        let parsed = trailer(line.text).ok().map(|(_, kv)| kv);
+        if let Some((d, seen)) = block {
+            let blank = line.text.trim().is_empty();
+            // A blank line before the first tag keeps the block open.
+            let keeps = parsed.is_some() || (blank && !seen);
+            // Some clients turn the block's `| ` into one more `>`.
+            if !(line.depth == d || (line.depth == d + 1 && parsed.is_some())) || !keeps {
+                block = None;
+            } else if parsed.is_some() {
+                block = Some((d, true));
+            }
+        }
+        let Some((k, v)) = parsed else { continue };
+        let mut value = v.to_string();
+        // A Fixes title wrapped onto the next line(s).
+        if k == "Fixes" && value.contains("(\"") && !value.contains("\")") {
+            for next in lines.iter().skip(i + 1).take(2) {
+                if next.depth != line.depth || next.text.trim().is_empty() {
+                    break;
+                }
+                value.push(' ');
+                value.push_str(next.text.trim());
+                if value.contains("\")") {
+                    break;
+                }
+            }
+        }
+        let (commit, title) = if k == "Fixes" {
+            match fixes_value(&value) {
+                Ok((_, (id, t))) => (Some(id.to_ascii_lowercase()), t.map(str::to_string)),
+                Err(_) => (None, None),
+            }
+        } else {
+            (None, None)
+        };
+        out.push(Trailer {
+            key: k.to_string(),
+            value,
+            suggested: block.is_some(),
+            commit,
+            title,
+            quote_depth: line.depth,
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_trailer_line_gives_canonical_key_and_value() {
+        assert_eq!(
+            trailer("reported-BY:  kernel test robot <lkp@intel.com> "),
+            Ok(("", ("Reported-by", "kernel test robot <lkp@intel.com>")))
+        );
+        assert_eq!(
+            trailer("| Closes: https://lore.kernel.org/oe-lkp/x@y"),
+            Ok(("", ("Closes", "https://lore.kernel.org/oe-lkp/x@y")))
+        );
+        assert!(trailer("Hello: world").is_err());
+        assert!(trailer("Fixes:").is_err());
+    }
+
+    #[test]
+    fn key_stops_at_the_colon() {
+        assert_eq!(key("Signed-off-by: x"), Ok((": x", "Signed-off-by")));
+    }
+
+    #[test]
+    fn fixes_value_splits_id_and_title_even_with_inner_quotes() {
+        assert_eq!(
+            fixes_value("8d59d2214c23 (\"mm: memcg: make stats flushing threshold per-memcg\")"),
+            Ok((
+                "",
+                (
+                    "8d59d2214c23",
+                    Some("mm: memcg: make stats flushing threshold per-memcg")
+                )
+            ))
+        );
+        assert_eq!(
+            fixes_value("abcdef1 (\"Revert \"x\"\")").map(|(_, v)| v),
+            Ok(("abcdef1", Some("Revert \"x\"")))
+        );
+        assert_eq!(fixes_value("abcdef1234"), Ok(("", ("abcdef1234", None))));
+        assert!(fixes_value("abc").is_err());
+    }
+
+    #[test]
+    fn the_robot_block_is_suggested_and_own_trailers_are_not() {
+        let body = "If you fix the issue, kindly add following tag\n\
+                    | Reported-by: kernel test robot <oliver.sang@intel.com>\n\
+                    | Closes: https://lore.kernel.org/oe-lkp/1@intel.com\n\n\
+                    Details\n\nSigned-off-by: A <a@b>\n";
+        let t = parse_trailers(body);
+        assert_eq!(t.len(), 3);
+        assert!(t[0].suggested && t[1].suggested);
+        assert_eq!(t[1].key, "Closes");
+        assert!(!t[2].suggested);
+    }
+
+    #[test]
+    fn a_wrapped_fixes_title_is_joined_and_depth_kept() {
+        let t = parse_trailers("> Fixes: 8d59d2214c23 (\"mm: memcg: make stats\n> flushing\")\n");
+        assert_eq!(t.len(), 1);
+        assert_eq!(t[0].commit.as_deref(), Some("8d59d2214c23"));
+        assert_eq!(
+            t[0].title.as_deref(),
+            Some("mm: memcg: make stats flushing")
+        );
+        assert_eq!(t[0].quote_depth, 1);
+    }
+}
