@@ -1,2 +1,378 @@
 //! The ingest pipeline: sources -> parse (in parallel) -> extract -> store (one
 //! writer thread, large transactions), with counts, failures and progress.
+//!
+//! ```text
+//! reader thread ──batches of RawMessage──▶ parse thread (rayon: mail::parse,
+//!   (source::open, public-inbox walk)       extract::extract, JSON) ──▶ writer
+//!                                                          (this thread, one
+//!                                                     transaction per batch)
+//! ```
+//! Channels are bounded (a few batches of at most [`BATCH_BYTES`]), so memory
+//! does not grow with the archive. Every batch is one transaction: killing the
+//! process leaves whole batches, and a re-run skips what is stored
+//! (Message-ID is the key) and finishes the rest. Public-inbox progress (last
+//! commit per epoch) is written in the same transaction as its messages.
+
+use std::collections::HashMap;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::time::Instant;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::error::{DbContext, Error, Result};
+use crate::model::RawMessage;
+use crate::store::Store;
+use crate::store::insert::{self, FailureAt, Outcome, Record};
+
+/// Largest batch handed from the reader to the parsers (bytes of raw mail).
+pub const BATCH_BYTES: usize = 8 << 20;
+/// Largest batch in messages.
+pub const BATCH_MESSAGES: usize = 4096;
+/// How many failures the summary keeps for display (all are stored).
+pub const MAX_FAILURE_NOTES: usize = 200;
+
+/// What one ingest did.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Summary {
+    /// Messages stored for the first time.
+    pub new: u64,
+    /// Messages already stored (same content, or another list's copy).
+    pub known: u64,
+    /// Different messages under a known Message-ID.
+    pub duplicates: u64,
+    /// Messages that could not be parsed.
+    pub failed: u64,
+    /// Bytes of mail read.
+    pub bytes: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// The first failures, for display.
+    #[serde(skip)]
+    pub failures: Vec<FailureNote>,
+    /// Inputs that could not be opened or read at all.
+    #[serde(skip)]
+    pub input_errors: Vec<FailureNote>,
+}
+
+impl Summary {
+    /// Messages seen (new, known, duplicate or failed).
+    pub fn messages(&self) -> u64 {
+        self.new + self.known + self.duplicates + self.failed
+    }
+}
+
+/// One failure: where, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FailureNote {
+    /// `path:offset`, `repo@commit` or the input path.
+    pub place: String,
+    /// Why it failed.
+    pub reason: String,
+}
+
+/// An item flowing from the reader to the writer.
+#[derive(Debug)]
+pub(crate) enum Item {
+    /// A raw message or a stream error.
+    Raw(Result<RawMessage>),
+    /// An input that could not be opened.
+    InputError {
+        /// The input path.
+        path: String,
+        /// Why.
+        reason: String,
+    },
+    /// Progress of an incremental source, recorded after the messages before it.
+    #[allow(dead_code)]
+    Mark {
+        /// The epoch's git directory.
+        source: String,
+        /// Source kind (`public-inbox`).
+        kind: String,
+        /// Last commit read.
+        last_commit: String,
+    },
+}
+
+/// An item after the parallel stage.
+enum Done {
+    Record(Box<Record>),
+    Failed {
+        at: FailureAt,
+        place: String,
+        message_id: Option<String>,
+        reason: String,
+        bytes: u64,
+    },
+    InputError(FailureNote),
+    Mark {
+        source: String,
+        kind: String,
+        last_commit: String,
+    },
+}
+
+/// Callback after each written batch: total bytes and messages so far.
+pub type ProgressFn<'a> = &'a (dyn Fn(u64, u64) + Sync);
+
+/// Ingests `inputs` into `store`. Per-message and per-input failures are
+/// counted and reported in the summary; only database errors end the run.
+pub fn ingest(store: &mut Store, inputs: &[PathBuf], progress: ProgressFn<'_>) -> Result<Summary> {
+    let started = Instant::now();
+    let known_sources = load_sources(store)?;
+    let mut summary = Summary::default();
+    let (raw_tx, raw_rx) = sync_channel::<Vec<Item>>(2);
+    let (done_tx, done_rx) = sync_channel::<Vec<Done>>(2);
+    let result = std::thread::scope(|scope| {
+        scope.spawn(move || read_inputs(inputs, &known_sources, raw_tx));
+        scope.spawn(move || parse_batches(raw_rx, done_tx));
+        write_batches(store, done_rx, &mut summary, progress)
+    });
+    result?;
+    summary.seconds = started.elapsed().as_secs_f64();
+    Ok(summary)
+}
+
+fn load_sources(store: &Store) -> Result<HashMap<String, String>> {
+    let mut st = store
+        .conn()
+        .prepare("SELECT source, last_commit FROM sources WHERE last_commit IS NOT NULL")
+        .db("reading sources")?;
+    let rows = st
+        .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
+        .db("reading sources")?;
+    rows.collect::<std::result::Result<HashMap<_, _>, _>>()
+        .db("reading sources")
+}
+
+/// Reader stage: opens each input in turn and sends batches.
+fn read_inputs(inputs: &[PathBuf], known: &HashMap<String, String>, tx: SyncSender<Vec<Item>>) {
+    let mut batch = Vec::new();
+    let mut batch_bytes = 0usize;
+    let send = |item: Item, batch: &mut Vec<Item>, batch_bytes: &mut usize| -> bool {
+        if let Item::Raw(Ok(raw)) = &item {
+            *batch_bytes += raw.bytes.len();
+        }
+        batch.push(item);
+        if *batch_bytes >= BATCH_BYTES || batch.len() >= BATCH_MESSAGES {
+            *batch_bytes = 0;
+            return tx.send(std::mem::take(batch)).is_ok();
+        }
+        true
+    };
+    for path in inputs {
+        let items: Box<dyn Iterator<Item = Item> + Send> = match open_input(path, known) {
+            Ok(items) => items,
+            Err(e) => Box::new(std::iter::once(Item::InputError {
+                path: path.display().to_string(),
+                reason: e.to_string(),
+            })),
+        };
+        for item in items {
+            if !send(item, &mut batch, &mut batch_bytes) {
+                return;
+            }
+        }
+    }
+    if !batch.is_empty() {
+        let _ = tx.send(batch);
+    }
+}
+
+/// Opens one input as a stream of items (public-inbox archives incrementally).
+fn open_input(
+    path: &Path,
+    known: &HashMap<String, String>,
+) -> Result<Box<dyn Iterator<Item = Item> + Send>> {
+    if path != Path::new("-") && path.is_dir() {
+        if let Some(epochs) = crate::source::public_inbox::epochs(path) {
+            return crate::source::public_inbox::items(epochs, known);
+        }
+    }
+    let stream = crate::source::open(path)?;
+    Ok(Box::new(stream.map(Item::Raw)))
+}
+
+/// Parse stage: parses and extracts each batch in parallel, keeping order.
+fn parse_batches(rx: Receiver<Vec<Item>>, tx: SyncSender<Vec<Done>>) {
+    for batch in rx {
+        let done: Vec<Done> = batch.into_par_iter().map(process).collect();
+        if tx.send(done).is_err() {
+            return;
+        }
+    }
+}
+
+fn process(item: Item) -> Done {
+    match item {
+        Item::Raw(Ok(raw)) => {
+            let bytes = raw.bytes.len() as u64;
+            let parsed = catch_unwind(AssertUnwindSafe(|| crate::mail::parse(&raw)))
+                .unwrap_or_else(|_| {
+                    Err(Error::Message {
+                        origin: raw.origin.describe(),
+                        reason: "the mail parser panicked".into(),
+                    })
+                });
+            match parsed {
+                Ok(msg) => {
+                    let extraction =
+                        catch_unwind(AssertUnwindSafe(|| crate::extract::extract(&msg)))
+                            .unwrap_or_default();
+                    Done::Record(Box::new(Record::new(msg, raw.origin, extraction)))
+                }
+                Err(e) => Done::Failed {
+                    at: FailureAt::of(&raw.origin),
+                    place: raw.origin.describe(),
+                    message_id: None,
+                    reason: reason_of(&e),
+                    bytes,
+                },
+            }
+        }
+        Item::Raw(Err(e)) => {
+            let (source, place) = match &e {
+                Error::Io { path, .. }
+                | Error::Unrecognised { path, .. }
+                | Error::Git { path, .. } => {
+                    (path.display().to_string(), path.display().to_string())
+                }
+                Error::Message { origin, .. } => (origin.clone(), origin.clone()),
+                other => (String::from("<input>"), other.to_string()),
+            };
+            let at = split_place(&source);
+            Done::Failed {
+                at,
+                place,
+                message_id: None,
+                reason: reason_of(&e),
+                bytes: 0,
+            }
+        }
+        Item::InputError { path, reason } => Done::InputError(FailureNote {
+            place: path,
+            reason,
+        }),
+        Item::Mark {
+            source,
+            kind,
+            last_commit,
+        } => Done::Mark {
+            source,
+            kind,
+            last_commit,
+        },
+    }
+}
+
+/// The reason of an error without its place.
+fn reason_of(e: &Error) -> String {
+    match e {
+        Error::Message { reason, .. } => reason.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// `path:offset` (as [`Origin::describe`] writes it) back into a place.
+fn split_place(place: &str) -> FailureAt {
+    if let Some((path, off)) = place.rsplit_once(':') {
+        if let Ok(offset) = off.parse::<u64>() {
+            return FailureAt {
+                source: path.to_string(),
+                offset: Some(offset),
+                git_commit: None,
+            };
+        }
+    }
+    if let Some((repo, commit)) = place.rsplit_once('@') {
+        if commit.len() >= 40 && commit.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return FailureAt {
+                source: repo.to_string(),
+                offset: None,
+                git_commit: Some(commit.to_string()),
+            };
+        }
+    }
+    FailureAt {
+        source: place.to_string(),
+        offset: None,
+        git_commit: None,
+    }
+}
+
+/// Writer stage: one transaction per batch.
+fn write_batches(
+    store: &mut Store,
+    rx: Receiver<Vec<Done>>,
+    summary: &mut Summary,
+    progress: ProgressFn<'_>,
+) -> Result<()> {
+    for batch in rx {
+        let now = insert::now();
+        let tx = store
+            .conn_mut()
+            .transaction()
+            .db("begin ingest transaction")?;
+        for done in batch {
+            match done {
+                Done::Record(rec) => {
+                    summary.bytes += rec.message.raw_size;
+                    match insert::insert_record(&tx, &rec, now)? {
+                        Outcome::New(_) => summary.new += 1,
+                        Outcome::Known => summary.known += 1,
+                        Outcome::Duplicate => summary.duplicates += 1,
+                    }
+                }
+                Done::Failed {
+                    at,
+                    place,
+                    message_id,
+                    reason,
+                    bytes,
+                } => {
+                    summary.bytes += bytes;
+                    summary.failed += 1;
+                    insert::insert_failure(&tx, &at, message_id.as_deref(), &reason, now)?;
+                    if summary.failures.len() < MAX_FAILURE_NOTES {
+                        summary.failures.push(FailureNote { place, reason });
+                    }
+                }
+                Done::InputError(note) => summary.input_errors.push(note),
+                Done::Mark {
+                    source,
+                    kind,
+                    last_commit,
+                } => insert::set_source(&tx, &source, &kind, Some(&last_commit), now)?,
+            }
+        }
+        tx.commit().db("commit ingest transaction")?;
+        progress(summary.bytes, summary.messages());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn places_are_split_back_into_path_and_offset_or_commit() {
+        assert_eq!(
+            split_place("a/b.mbox:123"),
+            FailureAt {
+                source: "a/b.mbox".into(),
+                offset: Some(123),
+                git_commit: None
+            }
+        );
+        let c = "0123456789012345678901234567890123456789";
+        assert_eq!(
+            split_place(&format!("git/0.git@{c}")).git_commit.as_deref(),
+            Some(c)
+        );
+        assert_eq!(split_place("plain").source, "plain");
+    }
+}

@@ -1,15 +1,53 @@
-//! `regtrack show`.
+//! `regtrack show`: every regression matching a subsystem, commit id or
+//! prefix, metric or metric prefix, Message-ID or regression id.
 
+use std::io::Write;
 use std::process::ExitCode;
 
+use anyhow::Context as _;
+
 use super::Context;
+use crate::export;
+use crate::store::Store;
 
 /// Arguments of `regtrack show`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Subsystem (`xfs`), commit id or prefix, metric or metric prefix
+    /// (`stress-ng.xattr`), Message-ID, or regression id.
+    pub query: String,
+    /// Print JSON (a list of regressions; see docs/json.md).
+    #[arg(long)]
+    pub json: bool,
+    /// Days without a human reply before a regression is flagged.
+    #[arg(long, default_value_t = 14)]
+    pub days: u32,
+}
 
 /// Runs `regtrack show`.
 pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
-    let _ = (ctx, args);
-    anyhow::bail!("'show' is not implemented yet")
+    let store =
+        Store::open(&ctx.db).with_context(|| format!("opening database '{}'", ctx.db.display()))?;
+    let (_, mut regs) = crate::query::resolve(&store, &args.query)?;
+    let now = chrono::Utc::now().timestamp();
+    for r in &mut regs {
+        r.flags = crate::query::flags(r, now, args.days);
+    }
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if args.json {
+        export::json::write(&mut out, &regs)?;
+    } else if regs.is_empty() {
+        if !ctx.quiet {
+            eprintln!("regtrack: no regression matches '{}'", args.query);
+        }
+    } else {
+        export::human::show(&mut out, &regs, ctx.color)?;
+    }
+    out.flush()?;
+    Ok(if regs.is_empty() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

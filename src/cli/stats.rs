@@ -1,15 +1,70 @@
-//! `regtrack stats`.
+//! `regtrack stats`: messages, threads, date range, per list, per kind, failures.
 
+use std::io::Write;
 use std::process::ExitCode;
 
+use anyhow::Context as _;
+
 use super::Context;
+use crate::store::Store;
 
 /// Arguments of `regtrack stats`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Print the counts as JSON (at least `{messages, failed}`).
+    #[arg(long)]
+    pub json: bool,
+}
 
 /// Runs `regtrack stats`.
 pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
-    let _ = (ctx, args);
-    anyhow::bail!("'stats' is not implemented yet")
+    let store =
+        Store::open(&ctx.db).with_context(|| format!("opening database '{}'", ctx.db.display()))?;
+    let s = crate::store::stats::stats(store.conn()).context("reading counts")?;
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        serde_json::to_writer(&mut out, &s)?;
+        writeln!(out)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let day = |t: Option<i64>| {
+        t.and_then(|t| chrono::DateTime::from_timestamp(t, 0))
+            .map_or_else(|| "-".to_string(), |d| d.format("%Y-%m-%d").to_string())
+    };
+    writeln!(out, "messages     {}", s.messages)?;
+    writeln!(out, "threads      {}", s.threads)?;
+    writeln!(
+        out,
+        "dates        {} .. {}",
+        day(s.first_date),
+        day(s.last_date)
+    )?;
+    writeln!(out, "failed       {}", s.failed)?;
+    writeln!(out, "duplicates   {}", s.duplicates)?;
+    writeln!(out, "derived ids  {}", s.derived_ids)?;
+    writeln!(out, "regressions  {}", s.regressions)?;
+    if !s.lists.is_empty() {
+        writeln!(out, "per list:")?;
+        for c in &s.lists {
+            writeln!(out, "  {:>8}  {}", c.messages, c.name)?;
+        }
+    }
+    if !s.kinds.is_empty() {
+        writeln!(out, "per kind:")?;
+        for c in &s.kinds {
+            writeln!(out, "  {:>8}  {}", c.messages, c.name)?;
+        }
+    }
+    if !s.sources.is_empty() {
+        writeln!(out, "public-inbox epochs:")?;
+        for src in &s.sources {
+            writeln!(
+                out,
+                "  {}  {}",
+                src.last_commit.as_deref().unwrap_or("-"),
+                src.source
+            )?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -1,2 +1,246 @@
 //! Resolves user queries (subsystem, commit, metric, Message-ID, regression id)
-//! into regression histories read from the store.
+//! into regression histories read from the store, filters them for `list` and
+//! `export`, and computes the triage flags relative to the current date.
+
+use crate::error::{Error, Result};
+use crate::link::culprit::{canonical_form, is_hex_id, same_commit};
+use crate::link::{Regression, Status};
+use crate::store::Store;
+use crate::store::history;
+
+/// What a query string was understood as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QueryKind {
+    /// A regression id.
+    Id,
+    /// A Message-ID.
+    MessageId,
+    /// A commit id or prefix.
+    Commit,
+    /// A subsystem.
+    Subsystem,
+    /// A metric or metric prefix.
+    Metric,
+}
+
+/// Finds every regression matching `q`; returns what `q` was taken for.
+///
+/// Order of interpretation: a Message-ID (contains `@`), a regression id
+/// (1-6 digits), a commit id or prefix (7-40 hex), a subsystem (exact, then a
+/// component such as `mm` of `mm, oom`), a metric or metric prefix.
+pub fn resolve(store: &Store, q: &str) -> Result<(QueryKind, Vec<Regression>)> {
+    let q = q.trim();
+    if q.is_empty() {
+        return Err(Error::Query("empty query".into()));
+    }
+    if q.contains('@') {
+        return Ok((QueryKind::MessageId, history::by_message(store, q)?));
+    }
+    if q.len() <= 6
+        && q.bytes().all(|b| b.is_ascii_digit())
+        && let Ok(id) = q.parse::<i64>()
+    {
+        let v = history::by_id(store, id)?;
+        if !v.is_empty() {
+            return Ok((QueryKind::Id, v));
+        }
+    }
+    if is_hex_id(q) {
+        let c = canonical_form(q);
+        let mut v = history::by_culprit_prefix(store, &c)?;
+        if v.is_empty() {
+            // An alias longer than the stored key (ambiguous culprit), or an
+            // abbreviation known only as an alias.
+            v = history::all(store)?
+                .into_iter()
+                .filter(|r| {
+                    same_commit(&r.culprit.commit, &c)
+                        || r.culprit.aliases.iter().any(|a| same_commit(a, &c))
+                })
+                .collect();
+        }
+        if !v.is_empty() {
+            return Ok((QueryKind::Commit, v));
+        }
+    }
+    let v = history::by_subsystem(store, q)?;
+    if !v.is_empty() {
+        return Ok((QueryKind::Subsystem, v));
+    }
+    let ql = q.to_lowercase();
+    let comps: Vec<String> = history::subsystems(store)?
+        .into_iter()
+        .filter(|s| {
+            s.to_lowercase()
+                .split([',', '/', ' '])
+                .any(|part| part.trim() == ql)
+        })
+        .collect();
+    if !comps.is_empty() {
+        let mut v = Vec::new();
+        for s in comps {
+            v.extend(history::by_subsystem(store, &s)?);
+        }
+        sort_newest_first(&mut v);
+        v.dedup_by_key(|r| r.id);
+        return Ok((QueryKind::Subsystem, v));
+    }
+    Ok((QueryKind::Metric, history::by_metric_prefix(store, q)?))
+}
+
+/// Sorts newest first report first.
+pub fn sort_newest_first(v: &mut [Regression]) {
+    v.sort_by(|a, b| {
+        (b.facts.first_unix.unwrap_or(i64::MIN), b.id)
+            .cmp(&(a.facts.first_unix.unwrap_or(i64::MIN), a.id))
+    });
+}
+
+/// Filters of `list` and `export`.
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    /// Only this status.
+    pub status: Option<Status>,
+    /// Only this subsystem (exact, case-insensitive, or a component of it).
+    pub subsystem: Option<String>,
+    /// First report on or after (Unix seconds).
+    pub since: Option<i64>,
+    /// First report before (Unix seconds).
+    pub until: Option<i64>,
+    /// `regression` or `improvement`.
+    pub direction: Option<String>,
+    /// |headline change| at least this many percent.
+    pub min_change: Option<f64>,
+}
+
+impl Filter {
+    /// True when `r` passes.
+    pub fn matches(&self, r: &Regression) -> bool {
+        if let Some(s) = self.status
+            && r.status != s.as_str()
+        {
+            return false;
+        }
+        if let Some(sub) = &self.subsystem {
+            let have = r.subsystem.as_deref().unwrap_or("").to_lowercase();
+            let want = sub.to_lowercase();
+            if have != want && !have.split([',', '/', ' ']).any(|p| p.trim() == want) {
+                return false;
+            }
+        }
+        let first = r.facts.first_unix;
+        if let Some(s) = self.since
+            && first.is_none_or(|f| f < s)
+        {
+            return false;
+        }
+        if let Some(u) = self.until
+            && first.is_none_or(|f| f >= u)
+        {
+            return false;
+        }
+        if let Some(d) = &self.direction
+            && !r.direction.eq_ignore_ascii_case(d)
+        {
+            return false;
+        }
+        if let Some(min) = self.min_change {
+            let c = r
+                .headline
+                .as_ref()
+                .and_then(|h| h.change_percent)
+                .map(f64::abs);
+            if c.is_none_or(|c| c < min) {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// Parses `YYYY-MM-DD` (or `YYYY-MM`, `YYYY`) as the start of that day, UTC.
+pub fn parse_date(s: &str) -> Result<i64> {
+    let s = s.trim();
+    let full = match s.len() {
+        4 => format!("{s}-01-01"),
+        7 => format!("{s}-01"),
+        _ => s.to_string(),
+    };
+    chrono::NaiveDate::parse_from_str(&full, "%Y-%m-%d")
+        .ok()
+        .and_then(|d| d.and_hms_opt(0, 0, 0))
+        .map(|dt| dt.and_utc().timestamp())
+        .ok_or_else(|| Error::Query(format!("not a date (YYYY-MM-DD): '{s}'")))
+}
+
+/// Every regression passing `filter`, newest first, with flags.
+pub fn list(store: &Store, filter: &Filter, now: i64, days: u32) -> Result<Vec<Regression>> {
+    let mut v: Vec<Regression> = history::all(store)?
+        .into_iter()
+        .filter(|r| filter.matches(r))
+        .collect();
+    sort_newest_first(&mut v);
+    for r in &mut v {
+        r.flags = flags(r, now, days);
+    }
+    Ok(v)
+}
+
+/// Triage flags of a regression, relative to `now`, with `days` as the patience.
+///
+/// - `no-human-reply`: only the robot spoke, for more than `days` days;
+/// - `acknowledged-no-patch`: a person replied but no patch was linked after `days` days;
+/// - `patch-not-applied`: a patch was posted more than `days` days ago and never applied;
+/// - `still-regression-after-fix`: a robot `still regression` line came after a fix was claimed;
+/// - `likely-noise`: a report's change does not exceed its stddev and nothing moved with it;
+/// - `ambiguous-culprit`: the culprit id is a prefix of several commits.
+pub fn flags(r: &Regression, now: i64, days: u32) -> Vec<String> {
+    let mut f = Vec::new();
+    let limit = i64::from(days) * 86_400;
+    let status = Status::parse(&r.status).unwrap_or(Status::Reported);
+    let open = !status.is_closed() && r.direction != "improvement";
+    let old = |t: Option<i64>| t.is_some_and(|t| now - t > limit);
+    if open && r.facts.human_replies == 0 && old(r.facts.first_unix) {
+        f.push(format!("no-human-reply-{days}d"));
+    }
+    if open && status == Status::Discussed && old(r.facts.first_unix) {
+        f.push("acknowledged-no-patch".into());
+    }
+    if matches!(status, Status::FixProposed | Status::FixConfirmed) && old(r.facts.first_patch_unix)
+    {
+        f.push("patch-not-applied".into());
+    }
+    if r.facts.still_regression_after_fix {
+        f.push("still-regression-after-fix".into());
+    }
+    if r.reports.iter().any(|x| {
+        x.direction == "regression" && x.confidence.as_ref().is_some_and(|c| c.likely_noise)
+    }) {
+        f.push("likely-noise".into());
+    }
+    if !r.culprit.ambiguous_with.is_empty() {
+        f.push("ambiguous-culprit".into());
+    }
+    f
+}
+
+/// Resolves a `mark` target to exactly one regression.
+pub fn resolve_one(store: &Store, q: &str) -> Result<Regression> {
+    let (_, v) = resolve(store, q)?;
+    match v.len() {
+        0 => Err(Error::Query(format!("no regression matches '{q}'"))),
+        1 => Ok(v.into_iter().next().expect("one element")),
+        n => Err(Error::Query(format!(
+            "'{q}' matches {n} regressions ({}); name one by id or culprit",
+            v.iter()
+                .map(|r| format!("#{} {}", r.id, short(&r.culprit.commit)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
+    }
+}
+
+/// The 12-character abbreviation of a commit id.
+pub fn short(id: &str) -> &str {
+    id.get(..12).unwrap_or(id)
+}

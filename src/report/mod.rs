@@ -1,9 +1,38 @@
-//! The kernel test robot's report grammar (see `grammar/`): subjects, report
-//! bodies and comparison tables, implemented with nom, one function per rule.
+//! The kernel test robot's report grammar (see `grammar/`): subjects
+//! ([`subject`]), report bodies ([`body`]), comparison tables ([`table`], with
+//! the cell tokens in [`cells`]) and message kinds ([`classify`]), implemented
+//! with nom, one function per rule.
+//!
+//! ```
+//! let s = regtrack::report::subject::parse_subject(
+//!     "[linus:master] [xfs]  2edf06a50f:  fsmark.files_per_sec -5.7% regression",
+//! )
+//! .unwrap();
+//! assert_eq!(s.commit, "2edf06a50f");
+//! ```
 
-use crate::model::{Extraction, Message};
+pub mod body;
+pub mod cells;
+pub mod classify;
+pub mod subject;
+pub mod table;
+
+use crate::model::{Extraction, Kind, Message};
+use crate::text;
 
 /// Fills `subject_report`, `report`, the lkp tables, the report events and `kind`.
 pub fn extract_report(msg: &Message, ex: &mut Extraction) {
-    let _ = (msg, ex);
+    ex.subject_report = subject::parse_subject(&msg.subject);
+    let own_text: String = text::lines(&msg.body)
+        .filter(|l| l.depth == 0)
+        .map(|l| l.text)
+        .collect::<Vec<_>>()
+        .join("\n");
+    let lead = body::lead(&text::fold_ws(&own_text));
+    ex.kind = classify::classify(msg, ex.subject_report.as_ref(), &own_text, lead.as_ref());
+    if matches!(ex.kind, Kind::PerfReport | Kind::FunctionalReport) {
+        ex.report = body::parse_report_body(&msg.body);
+    }
+    ex.tables.extend(table::parse_tables(&msg.body));
+    ex.events.extend(body::parse_events(&msg.body));
 }

@@ -1,7 +1,17 @@
 //! Readers for every input form: mbox (mboxrd/mboxo, gzip), Maildir, `.eml`
 //! folders, single files, standard input, public-inbox git archives, and
 //! archive-rendered text. Each yields [`crate::model::RawMessage`]s with their origin.
+//!
+//! [`open`] detects the form by content (see `detect.rs`) and returns a
+//! [`RawStream`]: a lazy iterator that holds at most one message (plus a read
+//! buffer) in memory, so that memory does not grow with the archive.
 
+pub mod detect;
+pub mod files;
+pub mod mbox;
+pub mod public_inbox;
+
+use std::io::Read;
 use std::path::Path;
 
 use crate::error::{Error, Result};
@@ -13,8 +23,24 @@ pub type RawStream = Box<dyn Iterator<Item = Result<RawMessage>> + Send>;
 /// Opens any input `ingest` reads (detected by content; `-` is standard input)
 /// and streams its raw messages in order.
 pub fn open(path: &Path) -> Result<RawStream> {
-    Err(Error::Unrecognised {
+    if path == Path::new("-") {
+        let stdin: Box<dyn Read + Send> = Box::new(std::io::stdin());
+        return files::open_reader(stdin, mbox::Place::Stdin, path, 0);
+    }
+    let meta = std::fs::metadata(path).map_err(|source| Error::Io {
         path: path.to_path_buf(),
-        reason: "not implemented".into(),
+        source,
+    })?;
+    if meta.is_dir() {
+        return files::open_dir(path);
+    }
+    files::open_file(path)
+}
+
+/// Opens a public-inbox archive (v2 folder or one epoch repository).
+fn open_git(path: &Path) -> Result<RawStream> {
+    Err(Error::Git {
+        path: path.to_path_buf(),
+        reason: "public-inbox reading is not implemented yet".into(),
     })
 }

@@ -1,1 +1,505 @@
 //! Writing messages, extractions, failures and source progress.
+//!
+//! The ingest pipeline builds a [`Record`] per message on its parallel stage
+//! (every JSON column serialised there), and the single writer thread calls
+//! [`insert_record`] inside a large transaction; statements are prepared once
+//! per connection (`prepare_cached`).
+//!
+//! Message-ID is the key. A known id with the same content (or seen on a new
+//! list) is *known*: its new List-IDs are added. A known id with different
+//! content is a *duplicate*: recorded once per content hash in `duplicates`.
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use crate::error::{DbContext, Result};
+use crate::mail::normalize_subject;
+use crate::model::{Extraction, Message, Origin};
+
+/// One message ready to be written, with its JSON columns serialised.
+#[derive(Debug, Clone)]
+pub struct Record {
+    /// The decoded message.
+    pub message: Message,
+    /// Where it came from.
+    pub origin: Origin,
+    /// What the extractors found.
+    pub extraction: Extraction,
+    /// Version of the extraction logic.
+    pub extraction_version: i64,
+    norm_subject: String,
+    origin_json: String,
+    parts_json: String,
+    extraction_json: String,
+}
+
+impl Record {
+    /// Builds a record (serialises the JSON columns; meant for the parallel stage).
+    pub fn new(message: Message, origin: Origin, extraction: Extraction) -> Record {
+        let norm_subject = normalize_subject(&message.subject);
+        let origin_json = to_json(&origin);
+        let parts_json = to_json(&message.parts);
+        let extraction_json = to_json(&extraction);
+        Record {
+            message,
+            origin,
+            extraction,
+            extraction_version: crate::extract::EXTRACTION_VERSION,
+            norm_subject,
+            origin_json,
+            parts_json,
+            extraction_json,
+        }
+    }
+}
+
+fn to_json<T: serde::Serialize>(v: &T) -> String {
+    serde_json::to_string(v).unwrap_or_else(|_| "null".to_string())
+}
+
+/// What [`insert_record`] did with a message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// A new message, with its row id.
+    New(i64),
+    /// Already stored (same content, or the same message seen on another list).
+    Known,
+    /// A different message under a known Message-ID (first time seen).
+    Duplicate,
+}
+
+/// Writes one message and everything extracted from it.
+pub fn insert_record(conn: &Connection, rec: &Record, now: i64) -> Result<Outcome> {
+    let msg = &rec.message;
+    let existing: Option<(i64, String)> = conn
+        .prepare_cached("SELECT id, content_hash FROM messages WHERE message_id = ?1")
+        .db("prepare message lookup")?
+        .query_row([&msg.message_id], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()
+        .db("message lookup")?;
+    if let Some((id, hash)) = existing {
+        let added = insert_lists(conn, id, &msg.list_ids)?;
+        if hash == msg.content_hash || added > 0 {
+            return Ok(Outcome::Known);
+        }
+        let n = conn
+            .prepare_cached(
+                "INSERT OR IGNORE INTO duplicates (message_id, content_hash, origin_json, seen_at)
+                 VALUES (?1, ?2, ?3, ?4)",
+            )
+            .db("prepare duplicate insert")?
+            .execute(params![
+                msg.message_id,
+                msg.content_hash,
+                rec.origin_json,
+                now
+            ])
+            .db("duplicate insert")?;
+        return Ok(if n > 0 {
+            Outcome::Duplicate
+        } else {
+            Outcome::Known
+        });
+    }
+
+    conn.prepare_cached(
+        "INSERT INTO messages (message_id, message_id_derived, subject, norm_subject, from_name,
+             from_email, date, in_reply_to, kind, body, parts_json, content_hash, raw_size,
+             origin_json, ingested_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+    )
+    .db("prepare message insert")?
+    .execute(params![
+        msg.message_id,
+        msg.message_id_derived,
+        msg.subject,
+        rec.norm_subject,
+        msg.from_name,
+        msg.from_email,
+        msg.date,
+        msg.in_reply_to,
+        rec.extraction.kind.as_str(),
+        msg.body,
+        rec.parts_json,
+        msg.content_hash,
+        msg.raw_size as i64,
+        rec.origin_json,
+        now,
+    ])
+    .db("message insert")?;
+    let id = conn.last_insert_rowid();
+    {
+        let mut st = conn
+            .prepare_cached(
+                "INSERT OR IGNORE INTO message_refs (message, pos, ref_id) VALUES (?1, ?2, ?3)",
+            )
+            .db("prepare reference insert")?;
+        for (pos, r) in msg.references.iter().enumerate() {
+            st.execute(params![id, pos as i64, r])
+                .db("reference insert")?;
+        }
+    }
+    insert_lists(conn, id, &msg.list_ids)?;
+    insert_extraction(conn, id, rec)?;
+    Ok(Outcome::New(id))
+}
+
+/// Adds List-IDs to a message; returns how many were new.
+fn insert_lists(conn: &Connection, id: i64, lists: &[String]) -> Result<usize> {
+    let mut st = conn
+        .prepare_cached("INSERT OR IGNORE INTO message_lists (message, list_id) VALUES (?1, ?2)")
+        .db("prepare list insert")?;
+    let mut added = 0;
+    for l in lists {
+        added += st.execute(params![id, l]).db("list insert")?;
+    }
+    Ok(added)
+}
+
+/// Writes the extraction of message `id` into every extraction table.
+fn insert_extraction(conn: &Connection, id: i64, rec: &Record) -> Result<()> {
+    let ex = &rec.extraction;
+    conn.prepare_cached(
+        "INSERT OR REPLACE INTO extractions (message, version, json) VALUES (?1, ?2, ?3)",
+    )
+    .db("prepare extraction insert")?
+    .execute(params![id, rec.extraction_version, rec.extraction_json])
+    .db("extraction insert")?;
+
+    let mut report = conn
+        .prepare_cached(
+            "INSERT INTO reports (message, origin, branch, subsystem, commit_short, commit_full,
+                 commit_title, metric, change_percent, direction, failure, testcase, test_machine,
+                 params_json)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+        )
+        .db("prepare report insert")?;
+    let subj = ex.subject_report.as_ref();
+    let branch = subj.and_then(|s| s.branch.clone());
+    let subsystem = subj.and_then(|s| s.subsystem.clone());
+    let commit_short = subj.map(|s| s.commit.clone()).filter(|c| !c.is_empty());
+    if let Some(s) = subj {
+        report
+            .execute(params![
+                id,
+                "subject",
+                s.branch,
+                s.subsystem,
+                commit_short,
+                ex.report.as_ref().and_then(|b| b.commit_full.clone()),
+                ex.report.as_ref().and_then(|b| b.commit_title.clone()),
+                s.metric,
+                s.change_percent,
+                s.direction.map(|d| d.as_str()),
+                s.failure,
+                Option::<String>::None,
+                Option::<String>::None,
+                "[]",
+            ])
+            .db("report insert (subject)")?;
+    }
+    if let Some(b) = &ex.report {
+        let short = commit_short.clone().or_else(|| b.commit_full.clone());
+        report
+            .execute(params![
+                id,
+                "body",
+                branch,
+                subsystem,
+                short,
+                b.commit_full,
+                b.commit_title,
+                b.metric,
+                b.change_percent,
+                b.direction.map(|d| d.as_str()),
+                subj.and_then(|s| s.failure.clone()),
+                b.testcase,
+                b.test_machine,
+                to_json(&b.parameters),
+            ])
+            .db("report insert (body)")?;
+        for imp in &b.also_impacts {
+            report
+                .execute(params![
+                    id,
+                    "impact",
+                    branch,
+                    subsystem,
+                    short,
+                    b.commit_full,
+                    b.commit_title,
+                    imp.metric,
+                    imp.change_percent,
+                    imp.direction.map(|d| d.as_str()),
+                    Option::<String>::None,
+                    imp.testcase,
+                    imp.test_machine,
+                    to_json(&imp.parameters),
+                ])
+                .db("report insert (impact)")?;
+        }
+    }
+
+    if !ex.tables.is_empty() {
+        let mut table = conn
+            .prepare_cached(
+                "INSERT INTO tables (message, idx, format, quote_depth, params_json, commits_json,
+                     skipped_rows) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            )
+            .db("prepare table insert")?;
+        let mut row = conn
+            .prepare_cached(
+                "INSERT INTO table_rows (tbl, idx, metric, max_abs_change, row_json)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )
+            .db("prepare table row insert")?;
+        for (i, t) in ex.tables.iter().enumerate() {
+            table
+                .execute(params![
+                    id,
+                    i as i64,
+                    t.format.as_str(),
+                    t.quote_depth,
+                    to_json(&t.params),
+                    to_json(&t.commits),
+                    t.skipped_rows,
+                ])
+                .db("table insert")?;
+            let tbl = conn.last_insert_rowid();
+            for (j, r) in t.rows.iter().enumerate() {
+                let max_abs = r
+                    .changes
+                    .iter()
+                    .flatten()
+                    .filter_map(|c| c.value)
+                    .filter(|v| v.is_finite())
+                    .map(f64::abs)
+                    .fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v))));
+                row.execute(params![tbl, j as i64, r.metric, max_abs, to_json(r)])
+                    .db("table row insert")?;
+            }
+        }
+    }
+
+    if !ex.trailers.is_empty() {
+        let mut st = conn
+            .prepare_cached(
+                "INSERT INTO trailers (message, idx, key, value, suggested, commit_id, title,
+                     quote_depth) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            )
+            .db("prepare trailer insert")?;
+        for (i, t) in ex.trailers.iter().enumerate() {
+            st.execute(params![
+                id,
+                i as i64,
+                t.key,
+                t.value,
+                t.suggested,
+                t.commit,
+                t.title,
+                t.quote_depth
+            ])
+            .db("trailer insert")?;
+        }
+    }
+
+    if !ex.commits.is_empty() {
+        let mut st = conn
+            .prepare_cached(
+                "INSERT OR IGNORE INTO commit_refs (message, commit_id, title, quote_depth)
+                 VALUES (?1, ?2, ?3, ?4)",
+            )
+            .db("prepare commit ref insert")?;
+        for c in &ex.commits {
+            st.execute(params![id, c.id, c.title, c.quote_depth])
+                .db("commit ref insert")?;
+        }
+    }
+
+    if !ex.diffs.is_empty() {
+        let mut st = conn
+            .prepare_cached(
+                "INSERT INTO diffs (message, idx, old_path, new_path, quote_depth, hunks_json)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )
+            .db("prepare diff insert")?;
+        for (i, d) in ex.diffs.iter().enumerate() {
+            st.execute(params![
+                id,
+                i as i64,
+                d.old_path,
+                d.new_path,
+                d.quote_depth,
+                to_json(&d.hunks)
+            ])
+            .db("diff insert")?;
+        }
+    }
+
+    if !ex.signals.is_empty() {
+        let mut st = conn
+            .prepare_cached(
+                "INSERT INTO signals (message, idx, kind, sentence, quote_depth, commit_id)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )
+            .db("prepare signal insert")?;
+        for (i, s) in ex.signals.iter().enumerate() {
+            st.execute(params![
+                id,
+                i as i64,
+                s.kind.as_str(),
+                s.sentence,
+                s.quote_depth,
+                s.commit
+            ])
+            .db("signal insert")?;
+        }
+    }
+
+    if !ex.events.is_empty() {
+        let mut st = conn
+            .prepare_cached(
+                "INSERT INTO events (message, idx, kind, tree, sha, text, quote_depth)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            )
+            .db("prepare event insert")?;
+        for (i, e) in ex.events.iter().enumerate() {
+            let kind = serde_json::to_value(e.kind)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default();
+            st.execute(params![
+                id,
+                i as i64,
+                kind,
+                e.tree,
+                e.sha,
+                e.text,
+                e.quote_depth
+            ])
+            .db("event insert")?;
+        }
+    }
+
+    if !ex.lore_links.is_empty() {
+        let mut st = conn
+            .prepare_cached("INSERT OR IGNORE INTO lore_links (message, target_id) VALUES (?1, ?2)")
+            .db("prepare lore link insert")?;
+        for l in &ex.lore_links {
+            st.execute(params![id, l]).db("lore link insert")?;
+        }
+    }
+    Ok(())
+}
+
+/// Where a failed message was.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FailureAt {
+    /// File path or git directory.
+    pub source: String,
+    /// Byte offset in a file.
+    pub offset: Option<u64>,
+    /// Commit in a public-inbox epoch.
+    pub git_commit: Option<String>,
+}
+
+impl FailureAt {
+    /// The place of an [`Origin`].
+    pub fn of(origin: &Origin) -> FailureAt {
+        match origin {
+            Origin::File { path, offset } => FailureAt {
+                source: path.clone(),
+                offset: Some(*offset),
+                git_commit: None,
+            },
+            Origin::Git { repo, commit } => FailureAt {
+                source: repo.clone(),
+                offset: None,
+                git_commit: Some(commit.clone()),
+            },
+            Origin::Stdin { offset } => FailureAt {
+                source: "<stdin>".into(),
+                offset: Some(*offset),
+                git_commit: None,
+            },
+        }
+    }
+}
+
+/// Records a message that could not be parsed (once per place); returns true when new.
+pub fn insert_failure(
+    conn: &Connection,
+    at: &FailureAt,
+    message_id: Option<&str>,
+    reason: &str,
+    now: i64,
+) -> Result<bool> {
+    let offset = at.offset.map(|o| o as i64);
+    let exists: Option<i64> = conn
+        .prepare_cached(
+            "SELECT id FROM failures WHERE source = ?1 AND offset IS ?2 AND git_commit IS ?3",
+        )
+        .db("prepare failure lookup")?
+        .query_row(params![at.source, offset, at.git_commit], |r| r.get(0))
+        .optional()
+        .db("failure lookup")?;
+    if let Some(id) = exists {
+        conn.prepare_cached(
+            "UPDATE failures SET reason = ?2, message_id = ?3, at = ?4 WHERE id = ?1",
+        )
+        .db("prepare failure update")?
+        .execute(params![id, reason, message_id, now])
+        .db("failure update")?;
+        return Ok(false);
+    }
+    conn.prepare_cached(
+        "INSERT INTO failures (source, offset, git_commit, message_id, reason, at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )
+    .db("prepare failure insert")?
+    .execute(params![
+        at.source,
+        offset,
+        at.git_commit,
+        message_id,
+        reason,
+        now
+    ])
+    .db("failure insert")?;
+    Ok(true)
+}
+
+/// Progress of an incremental source (last commit of a public-inbox epoch).
+pub fn source_last_commit(conn: &Connection, source: &str) -> Result<Option<String>> {
+    conn.prepare_cached("SELECT last_commit FROM sources WHERE source = ?1")
+        .db("prepare source lookup")?
+        .query_row([source], |r| r.get::<_, Option<String>>(0))
+        .optional()
+        .db("source lookup")
+        .map(Option::flatten)
+}
+
+/// Records the progress of an incremental source.
+pub fn set_source(
+    conn: &Connection,
+    source: &str,
+    kind: &str,
+    last_commit: Option<&str>,
+    now: i64,
+) -> Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO sources (source, kind, last_commit, updated_at) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT(source) DO UPDATE SET kind = excluded.kind,
+             last_commit = excluded.last_commit, updated_at = excluded.updated_at",
+    )
+    .db("prepare source update")?
+    .execute(params![source, kind, last_commit, now])
+    .db("source update")?;
+    Ok(())
+}
+
+/// The current time in Unix seconds.
+pub fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}

@@ -1,1 +1,256 @@
 //! Reading link inputs and writing threads, regressions and timelines.
+//!
+//! [`load_input`] reads every message's headers, References and extraction
+//! (the `extractions.json` column, parsed in parallel) plus the marks;
+//! [`write_output`] replaces the v2 tables in one short write transaction, so
+//! readers (WAL) keep answering from the previous snapshot meanwhile.
+//! Regression ids stay stable across re-linking: a culprit keeps the id it had.
+
+use std::collections::{HashMap, HashSet};
+
+use rayon::prelude::*;
+use rusqlite::params;
+
+use super::Store;
+use crate::error::{DbContext, Result};
+use crate::link::culprit::same_commit;
+use crate::link::{LinkInput, LinkMessage, LinkOutput, Mark};
+use crate::model::{Extraction, Kind};
+
+/// Parses a stored kind name (`perf-report`, ...); unknown names are `Other`.
+pub fn parse_kind(s: &str) -> Kind {
+    serde_json::from_value(serde_json::Value::String(s.to_string())).unwrap_or_default()
+}
+
+/// Reads everything linking needs from the store.
+pub fn load_input(store: &Store) -> Result<LinkInput> {
+    let conn = store.conn();
+    let sql = "SELECT m.id, m.message_id, m.subject, m.from_name, m.from_email, m.date, \
+               m.in_reply_to, m.kind, e.json FROM messages m \
+               LEFT JOIN extractions e ON e.message = m.id ORDER BY m.id";
+    let mut stmt = conn.prepare(sql).db(sql)?;
+    type Row = (
+        i64,
+        String,
+        String,
+        Option<String>,
+        Option<String>,
+        Option<i64>,
+        Option<String>,
+        String,
+        Option<String>,
+    );
+    let rows: Vec<Row> = stmt
+        .query_map([], |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+                r.get(6)?,
+                r.get(7)?,
+                r.get(8)?,
+            ))
+        })
+        .db(sql)?
+        .collect::<std::result::Result<_, _>>()
+        .db(sql)?;
+    let mut messages: Vec<LinkMessage> = rows
+        .into_par_iter()
+        .map(
+            |(id, mid, subject, from_name, from_email, date, irt, kind, json)| {
+                let extraction: Extraction = json
+                    .as_deref()
+                    .and_then(|j| serde_json::from_str(j).ok())
+                    .unwrap_or_default();
+                LinkMessage {
+                    db_id: id,
+                    message_id: mid,
+                    subject,
+                    from_name,
+                    from_email,
+                    date,
+                    in_reply_to: irt,
+                    references: Vec::new(),
+                    kind: parse_kind(&kind),
+                    extraction,
+                }
+            },
+        )
+        .collect();
+    let pos: HashMap<i64, usize> = messages
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (m.db_id, i))
+        .collect();
+    let sql = "SELECT message, ref_id FROM message_refs ORDER BY message, pos";
+    let mut stmt = conn.prepare(sql).db(sql)?;
+    let mut rows = stmt.query([]).db(sql)?;
+    while let Some(r) = rows.next().db(sql)? {
+        let (msg, rid): (i64, String) = (r.get(0).db(sql)?, r.get(1).db(sql)?);
+        if let Some(&i) = pos.get(&msg) {
+            messages[i].references.push(rid);
+        }
+    }
+    let marks = load_marks(store)?;
+    Ok(LinkInput { messages, marks })
+}
+
+/// Every mark, oldest first.
+pub fn load_marks(store: &Store) -> Result<Vec<Mark>> {
+    let sql = "SELECT culprit, status, note, author, at FROM marks ORDER BY at, id";
+    let mut stmt = store.conn().prepare(sql).db(sql)?;
+    let v = stmt
+        .query_map([], |r| {
+            Ok(Mark {
+                culprit: r.get(0)?,
+                status: r.get(1)?,
+                note: r.get(2)?,
+                author: r.get(3)?,
+                at: r.get(4)?,
+            })
+        })
+        .db(sql)?
+        .collect::<std::result::Result<Vec<_>, _>>()
+        .db(sql)?;
+    Ok(v)
+}
+
+/// Stores a mark (a human decision keyed by culprit).
+pub fn insert_mark(store: &mut Store, mark: &Mark) -> Result<()> {
+    let sql = "INSERT INTO marks (culprit, status, note, author, at) VALUES (?1, ?2, ?3, ?4, ?5)";
+    store
+        .conn()
+        .execute(
+            sql,
+            params![mark.culprit, mark.status, mark.note, mark.author, mark.at],
+        )
+        .db(sql)?;
+    Ok(())
+}
+
+/// Replaces threads and regressions with `output`, in one transaction.
+pub fn write_output(store: &mut Store, input: &LinkInput, output: &LinkOutput) -> Result<()> {
+    let db_id_of: HashMap<&str, i64> = input
+        .messages
+        .iter()
+        .map(|m| (m.message_id.as_str(), m.db_id))
+        .collect();
+    let tx = store.conn_mut().transaction().db("begin relink")?;
+    let old: Vec<(i64, String)> = {
+        let sql = "SELECT id, culprit FROM regressions";
+        let mut stmt = tx.prepare(sql).db(sql)?;
+        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .db(sql)?
+            .collect::<std::result::Result<_, _>>()
+            .db(sql)?
+    };
+    let old_exact: HashMap<&str, i64> = old.iter().map(|(i, c)| (c.as_str(), *i)).collect();
+    let mut next_id = old.iter().map(|(i, _)| *i).max().unwrap_or(0) + 1;
+    for sql in [
+        "DELETE FROM regression_metrics",
+        "DELETE FROM regression_events",
+        "DELETE FROM regression_messages",
+        "DELETE FROM regressions",
+        "DELETE FROM threads",
+    ] {
+        tx.execute(sql, []).db(sql)?;
+    }
+    {
+        let sql =
+            "INSERT INTO threads (message, root_id, parent_id, depth) VALUES (?1, ?2, ?3, ?4)";
+        let mut stmt = tx.prepare(sql).db(sql)?;
+        for (m, t) in input.messages.iter().zip(&output.threads) {
+            if m.db_id == 0 {
+                continue;
+            }
+            stmt.execute(params![m.db_id, t.root_id, t.parent_id, t.depth])
+                .db(sql)?;
+        }
+    }
+    let mut used: HashSet<i64> = HashSet::new();
+    let sql_reg = "INSERT INTO regressions (id, culprit, title, subsystem, branch, status, \
+                   first_date, last_date, headline_metric, headline_change, direction, summary_json) \
+                   VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)";
+    let sql_msg = "INSERT OR IGNORE INTO regression_messages (regression, message, role, reason) \
+                   VALUES (?1, ?2, ?3, ?4)";
+    let sql_ev = "INSERT INTO regression_events (regression, date, who, event, status, message_id, reason) \
+                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
+    let sql_met = "INSERT OR IGNORE INTO regression_metrics (regression, metric) VALUES (?1, ?2)";
+    {
+        let mut s_reg = tx.prepare(sql_reg).db(sql_reg)?;
+        let mut s_msg = tx.prepare(sql_msg).db(sql_msg)?;
+        let mut s_ev = tx.prepare(sql_ev).db(sql_ev)?;
+        let mut s_met = tx.prepare(sql_met).db(sql_met)?;
+        for reg in &output.regressions {
+            let key = reg.culprit.commit.as_str();
+            let id = old_exact
+                .get(key)
+                .copied()
+                .filter(|i| !used.contains(i))
+                .or_else(|| {
+                    old.iter()
+                        .find(|(i, c)| !used.contains(i) && same_commit(c, key))
+                        .map(|(i, _)| *i)
+                })
+                .unwrap_or_else(|| {
+                    let i = next_id;
+                    next_id += 1;
+                    i
+                });
+            used.insert(id);
+            let mut reg = reg.clone();
+            reg.id = id;
+            let json = serde_json::to_string(&reg).unwrap_or_else(|_| "{}".into());
+            s_reg
+                .execute(params![
+                    id,
+                    key,
+                    reg.culprit.title,
+                    reg.subsystem,
+                    reg.branch,
+                    reg.status,
+                    reg.facts.first_unix,
+                    reg.facts.last_unix,
+                    reg.headline.as_ref().map(|h| h.metric.clone()),
+                    reg.headline.as_ref().and_then(|h| h.change_percent),
+                    reg.direction,
+                    json
+                ])
+                .db(sql_reg)?;
+            for a in &reg.attached {
+                if let Some(&mid) = db_id_of.get(a.message_id.as_str())
+                    && mid != 0
+                {
+                    s_msg
+                        .execute(params![id, mid, a.role, a.reason])
+                        .db(sql_msg)?;
+                }
+            }
+            for e in &reg.timeline {
+                s_ev.execute(params![
+                    id,
+                    e.unix,
+                    e.from,
+                    e.event,
+                    e.status,
+                    e.message_id,
+                    Option::<String>::None
+                ])
+                .db(sql_ev)?;
+            }
+            for r in &reg.reports {
+                if let Some(m) = &r.metric {
+                    s_met.execute(params![id, m]).db(sql_met)?;
+                }
+            }
+            if let Some(h) = &reg.headline {
+                s_met.execute(params![id, h.metric]).db(sql_met)?;
+            }
+        }
+    }
+    tx.commit().db("commit relink")?;
+    Ok(())
+}

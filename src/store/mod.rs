@@ -18,6 +18,7 @@
 //!   `regression_events` (the status timeline), `marks` (human overrides, keyed by
 //!   culprit so they survive re-linking).
 
+pub mod history;
 pub mod insert;
 pub mod links;
 pub mod migrations;

@@ -1,1 +1,123 @@
 //! Read queries behind `regtrack stats`.
+
+use rusqlite::Connection;
+use serde::Serialize;
+
+use crate::error::{DbContext, Result};
+
+/// Counts over the whole database (the JSON of `regtrack stats --json`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Stats {
+    /// Stored messages.
+    pub messages: i64,
+    /// Messages whose Message-ID was derived from the content.
+    pub derived_ids: i64,
+    /// Threads (distinct roots after linking; messages without a parent before).
+    pub threads: i64,
+    /// Recorded parse failures.
+    pub failed: i64,
+    /// Later copies of known Message-IDs with different content.
+    pub duplicates: i64,
+    /// Earliest message date (Unix seconds).
+    pub first_date: Option<i64>,
+    /// Latest message date (Unix seconds).
+    pub last_date: Option<i64>,
+    /// Messages per List-ID, most first.
+    pub lists: Vec<Count>,
+    /// Messages per kind, most first.
+    pub kinds: Vec<Count>,
+    /// Regression histories (after linking).
+    pub regressions: i64,
+    /// Incremental sources (public-inbox epochs) and their last commit.
+    pub sources: Vec<SourceProgress>,
+}
+
+/// A name with a count.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Count {
+    /// The List-ID or kind.
+    pub name: String,
+    /// How many messages.
+    pub messages: i64,
+}
+
+/// Progress of one incremental source.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SourceProgress {
+    /// Git directory of the epoch.
+    pub source: String,
+    /// Last commit ingested.
+    pub last_commit: Option<String>,
+}
+
+fn count(conn: &Connection, sql: &str) -> Result<i64> {
+    conn.query_row(sql, [], |r| r.get(0)).db(sql)
+}
+
+fn counts(conn: &Connection, sql: &str) -> Result<Vec<Count>> {
+    let mut st = conn.prepare(sql).db(sql)?;
+    let rows = st
+        .query_map([], |r| {
+            Ok(Count {
+                name: r.get(0)?,
+                messages: r.get(1)?,
+            })
+        })
+        .db(sql)?;
+    rows.collect::<std::result::Result<Vec<_>, _>>().db(sql)
+}
+
+/// Computes [`Stats`].
+pub fn stats(conn: &Connection) -> Result<Stats> {
+    let messages = count(conn, "SELECT count(*) FROM messages")?;
+    let linked = count(conn, "SELECT count(*) FROM threads")?;
+    let threads = if linked > 0 {
+        count(conn, "SELECT count(DISTINCT root_id) FROM threads")?
+    } else {
+        count(
+            conn,
+            "SELECT count(*) FROM messages m WHERE m.in_reply_to IS NULL
+                OR NOT EXISTS (SELECT 1 FROM messages p WHERE p.message_id = m.in_reply_to)",
+        )?
+    };
+    let (first_date, last_date) = conn
+        .query_row("SELECT min(date), max(date) FROM messages", [], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .db("date range")?;
+    let mut st = conn
+        .prepare("SELECT source, last_commit FROM sources ORDER BY source")
+        .db("sources")?;
+    let sources = st
+        .query_map([], |r| {
+            Ok(SourceProgress {
+                source: r.get(0)?,
+                last_commit: r.get(1)?,
+            })
+        })
+        .db("sources")?
+        .collect::<std::result::Result<Vec<_>, _>>()
+        .db("sources")?;
+    Ok(Stats {
+        messages,
+        derived_ids: count(
+            conn,
+            "SELECT count(*) FROM messages WHERE message_id_derived",
+        )?,
+        threads,
+        failed: count(conn, "SELECT count(*) FROM failures")?,
+        duplicates: count(conn, "SELECT count(*) FROM duplicates")?,
+        first_date,
+        last_date,
+        lists: counts(
+            conn,
+            "SELECT list_id, count(*) AS n FROM message_lists GROUP BY list_id ORDER BY n DESC, list_id",
+        )?,
+        kinds: counts(
+            conn,
+            "SELECT kind, count(*) AS n FROM messages GROUP BY kind ORDER BY n DESC, kind",
+        )?,
+        regressions: count(conn, "SELECT count(*) FROM regressions")?,
+        sources,
+    })
+}

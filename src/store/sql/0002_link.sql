@@ -59,3 +59,11 @@ CREATE TABLE marks (
     at         INTEGER NOT NULL
 );
 CREATE INDEX marks_culprit ON marks(culprit);
+
+-- Every metric a regression's reports name (for `show <metric prefix>`).
+CREATE TABLE regression_metrics (
+    regression INTEGER NOT NULL REFERENCES regressions(id) ON DELETE CASCADE,
+    metric     TEXT NOT NULL,
+    PRIMARY KEY (regression, metric)
+) WITHOUT ROWID;
+CREATE INDEX regression_metrics_metric ON regression_metrics(metric);

@@ -1,0 +1,279 @@
+//! A self-contained HTML triage report: one file, no network fetches. A
+//! sortable (click a column header), filterable table; per regression a
+//! `<details>` cell with its timeline and a small inline SVG chart of the
+//! headline metric across the table's commits, with stddev error bars.
+
+use std::fmt::Write as _;
+use std::io::Write;
+
+use super::{age_days, day, fix_summary, fmt_change};
+use crate::link::{Headline, Regression, Status};
+
+/// Escapes text for HTML element content and attribute values.
+pub fn esc(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => o.push_str("&amp;"),
+            '<' => o.push_str("&lt;"),
+            '>' => o.push_str("&gt;"),
+            '"' => o.push_str("&quot;"),
+            '\'' => o.push_str("&#39;"),
+            _ => o.push(c),
+        }
+    }
+    o
+}
+
+/// An inline SVG chart of the headline values with ± stddev error bars, or
+/// `None` when the table gave fewer than two values.
+pub fn chart(h: &Headline) -> Option<String> {
+    let pts: Vec<(usize, f64, f64)> = h
+        .values
+        .iter()
+        .enumerate()
+        .filter_map(|(i, v)| {
+            v.map(|v| {
+                let sd = h.stddev_percent.get(i).copied().flatten().unwrap_or(0.0);
+                (i, v, (v * sd / 100.0).abs())
+            })
+        })
+        .collect();
+    if pts.len() < 2 {
+        return None;
+    }
+    let (w, hgt, pad_l, pad_b, pad_t) = (240.0_f64, 110.0_f64, 8.0, 22.0, 10.0);
+    let lo = pts.iter().map(|p| p.1 - p.2).fold(f64::INFINITY, f64::min);
+    let hi = pts
+        .iter()
+        .map(|p| p.1 + p.2)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let span = if (hi - lo).abs() < f64::EPSILON {
+        1.0
+    } else {
+        hi - lo
+    };
+    let n = h.values.len().max(2);
+    let x = |i: usize| pad_l + 20.0 + (i as f64) * (w - pad_l - 40.0) / ((n - 1) as f64);
+    let y = |v: f64| pad_t + (hi - v) / span * (hgt - pad_t - pad_b);
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        "<svg class=\"chart\" width=\"{w}\" height=\"{hgt}\" \
+         viewBox=\"0 0 {w} {hgt}\" role=\"img\"><title>{} across the table's commits (± stddev)</title>",
+        esc(&h.metric)
+    );
+    let line: Vec<String> = pts
+        .iter()
+        .map(|&(i, v, _)| format!("{:.1},{:.1}", x(i), y(v)))
+        .collect();
+    let _ = write!(
+        s,
+        "<polyline fill=\"none\" stroke=\"#888\" stroke-width=\"1\" points=\"{}\"/>",
+        line.join(" ")
+    );
+    for &(i, v, e) in &pts {
+        let (cx, top, bot) = (x(i), y(v + e), y(v - e));
+        let _ = write!(
+            s,
+            "<line class=\"err\" x1=\"{cx:.1}\" y1=\"{top:.1}\" x2=\"{cx:.1}\" y2=\"{bot:.1}\" stroke=\"#c33\"/>\
+             <line x1=\"{:.1}\" y1=\"{top:.1}\" x2=\"{:.1}\" y2=\"{top:.1}\" stroke=\"#c33\"/>\
+             <line x1=\"{:.1}\" y1=\"{bot:.1}\" x2=\"{:.1}\" y2=\"{bot:.1}\" stroke=\"#c33\"/>\
+             <circle cx=\"{cx:.1}\" cy=\"{:.1}\" r=\"3\" fill=\"#24a\"><title>{}: {}</title></circle>",
+            cx - 3.0,
+            cx + 3.0,
+            cx - 3.0,
+            cx + 3.0,
+            y(v),
+            esc(h.commits.get(i).map(|c| c.as_str()).unwrap_or("?")),
+            v
+        );
+        let label = h
+            .commits
+            .get(i)
+            .map(|c| c.get(..8).unwrap_or(c))
+            .unwrap_or("");
+        let _ = write!(
+            s,
+            "<text x=\"{cx:.1}\" y=\"{:.1}\" font-size=\"9\" text-anchor=\"middle\">{}</text>",
+            hgt - 6.0,
+            esc(label)
+        );
+    }
+    s.push_str("</svg>");
+    Some(s)
+}
+
+const STYLE: &str = r#"
+body{font-family:system-ui,sans-serif;margin:1em;color:#222}
+table{border-collapse:collapse;width:100%}
+th,td{border:1px solid #ccc;padding:3px 6px;vertical-align:top;font-size:13px}
+th{background:#eee;cursor:pointer;user-select:none;position:sticky;top:0}
+th[aria-sort=ascending]::after{content:" \25B2"}
+th[aria-sort=descending]::after{content:" \25BC"}
+tr.closed td{color:#777}
+.st{font-weight:bold}
+.st-reported,.st-discussed{color:#b00}
+.st-fix-proposed,.st-fix-confirmed{color:#a60}
+.st-fix-applied,.st-improvement{color:#070}
+.st-disputed,.st-declined{color:#708}
+code{font-size:12px}
+details ul{margin:2px 0;padding-left:1.2em}
+#controls{margin-bottom:8px}
+"#;
+
+const SCRIPT: &str = r#"
+(function(){
+  var table=document.getElementById('regs');
+  var tbody=table.tBodies[0];
+  function key(td,type){
+    var v=td.getAttribute('data-value');
+    if(v===null){v=td.textContent.trim();}
+    if(type==='num'){var n=parseFloat(v);return isNaN(n)?-Infinity:n;}
+    return v.toLowerCase();
+  }
+  Array.prototype.forEach.call(table.tHead.rows[0].cells,function(th,idx){
+    th.addEventListener('click',function(){
+      var asc=th.getAttribute('aria-sort')!=='ascending';
+      Array.prototype.forEach.call(table.tHead.rows[0].cells,function(o){o.removeAttribute('aria-sort');});
+      th.setAttribute('aria-sort',asc?'ascending':'descending');
+      var type=th.getAttribute('data-type')||'text';
+      var rows=Array.prototype.slice.call(tbody.rows);
+      rows.sort(function(a,b){
+        var x=key(a.cells[idx],type),y=key(b.cells[idx],type);
+        if(x<y){return asc?-1:1;} if(x>y){return asc?1:-1;} return 0;
+      });
+      rows.forEach(function(r){tbody.appendChild(r);});
+    });
+  });
+  var q=document.getElementById('filter'),st=document.getElementById('status'),op=document.getElementById('openonly');
+  function apply(){
+    var text=q.value.toLowerCase(),s=st.value,o=op.checked,shown=0;
+    Array.prototype.forEach.call(tbody.rows,function(r){
+      var ok=(!text||r.textContent.toLowerCase().indexOf(text)>=0)&&(!s||r.getAttribute('data-status')===s)&&(!o||r.getAttribute('data-open')==='1');
+      r.style.display=ok?'':'none'; if(ok){shown++;}
+    });
+    document.getElementById('count').textContent=shown;
+  }
+  q.addEventListener('input',apply);st.addEventListener('change',apply);op.addEventListener('change',apply);
+  apply();
+})();
+"#;
+
+/// Writes the report; `regs` should be in triage order.
+pub fn write(out: &mut dyn Write, regs: &[Regression], now: i64) -> std::io::Result<()> {
+    let mut h = String::new();
+    h.push_str("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">");
+    h.push_str("<title>regtrack: performance regression triage</title>");
+    let _ = write!(h, "<style>{STYLE}</style></head><body>");
+    let open = regs.iter().filter(|r| !super::is_closed(r)).count();
+    let _ = write!(
+        h,
+        "<h1>Performance regression triage</h1><p>{} regressions, {} open. Click a column header to sort.</p>",
+        regs.len(),
+        open
+    );
+    h.push_str("<div id=\"controls\"><input id=\"filter\" type=\"search\" placeholder=\"filter (any text)\"> ");
+    h.push_str("<select id=\"status\"><option value=\"\">any status</option>");
+    for s in Status::ALL {
+        let _ = write!(h, "<option value=\"{0}\">{0}</option>", s.as_str());
+    }
+    h.push_str("</select> <label><input id=\"openonly\" type=\"checkbox\"> open only</label> ");
+    h.push_str("<span id=\"count\"></span> shown</div>");
+    h.push_str("<table id=\"regs\"><thead><tr>");
+    for (name, ty) in [
+        ("ID", "num"),
+        ("Subsystem", "text"),
+        ("Status", "text"),
+        ("Age (days)", "num"),
+        ("First report", "text"),
+        ("Culprit", "text"),
+        ("Metric", "text"),
+        ("Change", "num"),
+        ("Fix", "text"),
+        ("Flags", "text"),
+        ("History", "text"),
+    ] {
+        let _ = write!(h, "<th data-type=\"{ty}\">{name}</th>");
+    }
+    h.push_str("</tr></thead><tbody>");
+    for r in regs {
+        let closed = super::is_closed(r);
+        let _ = write!(
+            h,
+            "<tr id=\"reg-{}\" data-status=\"{}\" data-open=\"{}\"{}>",
+            r.id,
+            esc(&r.status),
+            if closed { 0 } else { 1 },
+            if closed { " class=\"closed\"" } else { "" }
+        );
+        let _ = write!(h, "<td data-value=\"{0}\">{0}</td>", r.id);
+        let _ = write!(h, "<td>{}</td>", esc(r.subsystem.as_deref().unwrap_or("-")));
+        let _ = write!(
+            h,
+            "<td><span class=\"st st-{0}\">{0}</span></td>",
+            esc(&r.status)
+        );
+        let age = age_days(r, now);
+        let _ = write!(
+            h,
+            "<td data-value=\"{}\">{}</td>",
+            age.unwrap_or(-1),
+            age.map(|a| a.to_string()).unwrap_or_default()
+        );
+        let _ = write!(h, "<td>{}</td>", day(r.first_date.as_deref()));
+        let _ = write!(
+            h,
+            "<td><code>{}</code> {}</td>",
+            esc(crate::query::short(&r.culprit.commit)),
+            esc(r.culprit.title.as_deref().unwrap_or(""))
+        );
+        let hl = r.headline.as_ref();
+        let _ = write!(
+            h,
+            "<td>{}</td>",
+            esc(hl.map(|x| x.metric.as_str()).unwrap_or("-"))
+        );
+        let ch = hl.and_then(|x| x.change_percent);
+        let _ = write!(
+            h,
+            "<td data-value=\"{}\">{}</td>",
+            ch.map(|c| c.to_string()).unwrap_or_else(|| "NaN".into()),
+            esc(&fmt_change(ch))
+        );
+        let _ = write!(
+            h,
+            "<td>{}</td>",
+            fix_summary(r)
+                .map(|(s, st)| format!("{} ({})", esc(&s), esc(&st)))
+                .unwrap_or_default()
+        );
+        let _ = write!(h, "<td>{}</td>", esc(&r.flags.join(", ")));
+        h.push_str("<td><details><summary>timeline</summary>");
+        if let Some(svg) = hl.and_then(chart) {
+            h.push_str(&svg);
+        }
+        h.push_str("<ul>");
+        for e in &r.timeline {
+            let _ = write!(
+                h,
+                "<li>{} {}: {}{}</li>",
+                day(e.date.as_deref()),
+                esc(e.from.as_deref().unwrap_or("-")),
+                esc(&e.event),
+                e.status
+                    .as_deref()
+                    .map(|s| format!(" <b>[{}]</b>", esc(s)))
+                    .unwrap_or_default()
+            );
+        }
+        h.push_str("</ul>");
+        if let Some(l) = &r.regzbot {
+            let _ = write!(h, "<p><code>{}</code></p>", esc(l));
+        }
+        h.push_str("</details></td></tr>\n");
+    }
+    h.push_str("</tbody></table>");
+    let _ = writeln!(h, "<script>{SCRIPT}</script></body></html>");
+    out.write_all(h.as_bytes())
+}

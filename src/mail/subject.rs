@@ -1,0 +1,107 @@
+//! Subject normalisation so that a report and every reply to it share one key.
+
+/// Normalises a subject: strips reply/forward prefixes (`Re:`, `RE:`, `Fwd:`,
+/// `Fw:`, `Aw:`, `Re[2]:`) and list tags (`[LKP]`, `[lkp-robot]`,
+/// `[Jfs-discussion]`, ...) at the front, repeatedly, and folds white space.
+/// The report part (`[linus:master] [xfs] 2edf06a50f: ...`) and patch tags are kept.
+///
+/// ```
+/// use regtrack::mail::normalize_subject;
+/// assert_eq!(
+///     normalize_subject("Re: [LKP] Re: [xfs]  016a23388c:\n stress-ng.xattr.ops_per_sec 58.4% improvement"),
+///     "[xfs] 016a23388c: stress-ng.xattr.ops_per_sec 58.4% improvement"
+/// );
+/// ```
+pub fn normalize_subject(subject: &str) -> String {
+    let folded = subject.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut s = folded.as_str();
+    loop {
+        let before = s.len();
+        s = s.trim_start();
+        if let Some(rest) = strip_reply_prefix(s) {
+            s = rest;
+        }
+        if let Some(rest) = strip_list_tag(s) {
+            s = rest;
+        }
+        if s.len() == before {
+            break;
+        }
+    }
+    s.trim().to_string()
+}
+
+/// `Re:`, `RE :`, `Re[2]:`, `Fwd:`, `Fw:`, `Aw:`, `Sv:` (case-insensitive).
+fn strip_reply_prefix(s: &str) -> Option<&str> {
+    let word_end = s
+        .find(|c: char| !c.is_ascii_alphabetic())
+        .unwrap_or(s.len());
+    let word = s.get(..word_end)?;
+    let known = ["re", "fwd", "fw", "aw", "sv", "antw"];
+    if !known.iter().any(|k| word.eq_ignore_ascii_case(k)) {
+        return None;
+    }
+    let mut rest = s.get(word_end..)?;
+    if let Some(r) = rest.strip_prefix('[') {
+        let close = r.find(']')?;
+        if !r.get(..close)?.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        rest = r.get(close + 1..)?;
+    }
+    let rest = rest.trim_start_matches(' ');
+    rest.strip_prefix(':')
+}
+
+/// A leading `[tag]` that a list server or the robot's list adds.
+fn strip_list_tag(s: &str) -> Option<&str> {
+    let inner_and_rest = s.strip_prefix('[')?;
+    let close = inner_and_rest.find(']')?;
+    let tag = inner_and_rest.get(..close)?.trim();
+    if is_list_tag(tag) {
+        inner_and_rest.get(close + 1..)
+    } else {
+        None
+    }
+}
+
+fn is_list_tag(tag: &str) -> bool {
+    let t = tag.to_ascii_lowercase();
+    matches!(t.as_str(), "lkp" | "lkp-robot" | "lkp-tests" | "0day-ci")
+        || t.ends_with("-discussion")
+        || t.ends_with("-devel")
+        || t.ends_with("-users")
+        || t.ends_with("-announce")
+        || t.ends_with("-general")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reply_prefixes_and_list_tags_are_stripped_but_the_report_part_is_kept() {
+        let report = "[linus:master] [xfs] 2edf06a50f: fsmark.files_per_sec -5.7% regression";
+        assert_eq!(normalize_subject(report), report);
+        assert_eq!(
+            normalize_subject(
+                "Re: [linus:master] [xfs]  2edf06a50f:  fsmark.files_per_sec -5.7%\n regression"
+            ),
+            report
+        );
+        assert_eq!(
+            normalize_subject("RE: [lkp] [xfs] 2edf06a50f: x 1% regression"),
+            "[xfs] 2edf06a50f: x 1% regression"
+        );
+        assert_eq!(
+            normalize_subject("Fwd: Aw: [lkp-robot] [Jfs-discussion] Re[2]: [fs] abc: y"),
+            "[fs] abc: y"
+        );
+        assert_eq!(
+            normalize_subject("Re: [PATCH v2 1/3] ext4: fix"),
+            "[PATCH v2 1/3] ext4: fix"
+        );
+        assert_eq!(normalize_subject("Reply: hello"), "Reply: hello");
+        assert_eq!(normalize_subject("  "), "");
+    }
+}

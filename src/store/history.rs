@@ -1,0 +1,109 @@
+//! Read queries behind `show`, `list` and `export`: regression histories as
+//! written by linking (the `summary_json` column holds the public JSON form),
+//! found through the v2 indexes (subsystem, status, dates, metrics, messages).
+
+use rusqlite::params;
+
+use super::Store;
+use crate::error::{DbContext, Result};
+use crate::link::Regression;
+
+fn decode(rows: Vec<(i64, String)>) -> Vec<Regression> {
+    rows.into_iter()
+        .filter_map(|(id, json)| {
+            let mut r: Regression = serde_json::from_str(&json).ok()?;
+            r.id = id;
+            Some(r)
+        })
+        .collect()
+}
+
+fn query(store: &Store, sql: &str, p: impl rusqlite::Params) -> Result<Vec<Regression>> {
+    let mut stmt = store.conn().prepare_cached(sql).db(sql)?;
+    let rows: Vec<(i64, String)> = stmt
+        .query_map(p, |r| Ok((r.get(0)?, r.get(1)?)))
+        .db(sql)?
+        .collect::<std::result::Result<_, _>>()
+        .db(sql)?;
+    Ok(decode(rows))
+}
+
+/// Every regression, newest first report first.
+pub fn all(store: &Store) -> Result<Vec<Regression>> {
+    query(
+        store,
+        "SELECT id, summary_json FROM regressions ORDER BY first_date DESC, id DESC",
+        [],
+    )
+}
+
+/// The regression with this id.
+pub fn by_id(store: &Store, id: i64) -> Result<Vec<Regression>> {
+    query(
+        store,
+        "SELECT id, summary_json FROM regressions WHERE id = ?1",
+        params![id],
+    )
+}
+
+/// Regressions whose subsystem is `subsystem` (case-insensitive).
+pub fn by_subsystem(store: &Store, subsystem: &str) -> Result<Vec<Regression>> {
+    query(
+        store,
+        "SELECT id, summary_json FROM regressions WHERE subsystem = ?1 COLLATE NOCASE \
+         ORDER BY first_date DESC, id DESC",
+        params![subsystem],
+    )
+}
+
+/// Every distinct subsystem.
+pub fn subsystems(store: &Store) -> Result<Vec<String>> {
+    let sql = "SELECT DISTINCT subsystem FROM regressions WHERE subsystem IS NOT NULL";
+    let mut stmt = store.conn().prepare_cached(sql).db(sql)?;
+    let v = stmt
+        .query_map([], |r| r.get(0))
+        .db(sql)?
+        .collect::<std::result::Result<Vec<String>, _>>()
+        .db(sql)?;
+    Ok(v)
+}
+
+/// Regressions that a message belongs to (Message-ID, with or without brackets).
+pub fn by_message(store: &Store, message_id: &str) -> Result<Vec<Regression>> {
+    let mid = message_id
+        .trim()
+        .trim_start_matches('<')
+        .trim_end_matches('>');
+    query(
+        store,
+        "SELECT r.id, r.summary_json FROM regressions r \
+         JOIN regression_messages rm ON rm.regression = r.id \
+         JOIN messages m ON m.id = rm.message WHERE m.message_id = ?1 \
+         ORDER BY r.first_date DESC, r.id DESC",
+        params![mid],
+    )
+}
+
+/// Regressions with a report metric starting with `prefix`.
+pub fn by_metric_prefix(store: &Store, prefix: &str) -> Result<Vec<Regression>> {
+    // A range scan on the metric index: [prefix, prefix + U+10FFFF).
+    let upper = format!("{prefix}\u{10FFFF}");
+    query(
+        store,
+        "SELECT id, summary_json FROM regressions WHERE id IN \
+         (SELECT regression FROM regression_metrics WHERE metric >= ?1 AND metric < ?2) \
+         ORDER BY first_date DESC, id DESC",
+        params![prefix, upper],
+    )
+}
+
+/// Regressions whose culprit id starts with `prefix` (lower-case hex).
+pub fn by_culprit_prefix(store: &Store, prefix: &str) -> Result<Vec<Regression>> {
+    let upper = format!("{prefix}\u{10FFFF}");
+    query(
+        store,
+        "SELECT id, summary_json FROM regressions WHERE culprit >= ?1 AND culprit < ?2 \
+         ORDER BY first_date DESC, id DESC",
+        params![prefix, upper],
+    )
+}

@@ -1,0 +1,211 @@
+//! `regtrack ingest` and `regtrack stats` end to end through the binary.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_regtrack"));
+    c.env_remove("REGTRACK_DB");
+    c
+}
+
+fn corpus(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("corpus/ingest")
+        .join(name)
+}
+
+fn run(db: &Path, args: &[&str]) -> Output {
+    bin().arg("--db").arg(db).args(args).output().unwrap()
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    let text = String::from_utf8_lossy(&out.stdout);
+    serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+fn counts(v: &serde_json::Value) -> (u64, u64, u64, u64) {
+    (
+        v["new"].as_u64().unwrap(),
+        v["known"].as_u64().unwrap(),
+        v["duplicates"].as_u64().unwrap(),
+        v["failed"].as_u64().unwrap(),
+    )
+}
+
+fn all_fixtures() -> Vec<String> {
+    [
+        "thread.mbox",
+        "mboxo.mbox",
+        "single.eml",
+        "rendered.txt",
+        "collapsed.txt",
+    ]
+    .iter()
+    .map(|f| corpus(f).display().to_string())
+    .collect()
+}
+
+#[test]
+fn ingesting_twice_adds_nothing_the_second_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.db");
+    let mut args = vec!["ingest", "--json"];
+    let files = all_fixtures();
+    args.extend(files.iter().map(String::as_str));
+    let first = run(&db, &args);
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let v = json(&first);
+    assert_eq!(counts(&v), (7, 0, 0, 0));
+    assert!(v["bytes"].as_u64().unwrap() > 4000);
+    assert!(v["seconds"].as_f64().is_some());
+    let second = json(&run(&db, &args));
+    assert_eq!(counts(&second), (0, 7, 0, 0));
+
+    let stats = json(&run(&db, &["stats", "--json"]));
+    assert_eq!(stats["messages"], 7);
+    assert_eq!(stats["failed"], 0);
+    assert_eq!(stats["derived_ids"], 1);
+    let human = run(&db, &["stats"]);
+    let text = String::from_utf8_lossy(&human.stdout);
+    assert!(text.contains("linux-ext4.vger.kernel.org"), "{text}");
+    assert!(text.contains("2023-05-09 .. 2023-05-16"), "{text}");
+}
+
+#[test]
+fn the_summary_line_names_every_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.db");
+    let out = run(
+        &db,
+        &["ingest", &corpus("thread.mbox").display().to_string()],
+    );
+    let line = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        line.starts_with("ingested 2 messages: 2 new, 0 known, 0 duplicates, 0 failed;"),
+        "{line}"
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "no progress bar when stderr is not a terminal"
+    );
+}
+
+#[test]
+fn standard_input_is_read_with_a_dash() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.db");
+    let mut child = bin()
+        .arg("--db")
+        .arg(&db)
+        .args(["ingest", "--json", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let data = std::fs::read(corpus("thread.mbox")).unwrap();
+    child.stdin.take().unwrap().write_all(&data).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(counts(&json(&out)), (2, 0, 0, 0));
+}
+
+#[test]
+fn a_missing_path_fails_only_when_nothing_could_be_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.db");
+    let out = run(&db, &["ingest", "/no/such/file.mbox"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("/no/such/file.mbox") && err.contains("No such file"),
+        "{err}"
+    );
+
+    let out = run(
+        &db,
+        &[
+            "ingest",
+            "/no/such/file.mbox",
+            &corpus("single.eml").display().to_string(),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/no/such/file.mbox"));
+}
+
+#[test]
+fn a_different_message_under_a_known_id_is_counted_as_a_duplicate() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.db");
+    let a = dir.path().join("a.eml");
+    let b = dir.path().join("b.eml");
+    std::fs::write(&a, "Message-ID: <same@x>\nSubject: one\n\nfirst body\n").unwrap();
+    std::fs::write(&b, "Message-ID: <same@x>\nSubject: two\n\nsecond body\n").unwrap();
+    let v = json(&run(
+        &db,
+        &["ingest", "--json", a.to_str().unwrap(), b.to_str().unwrap()],
+    ));
+    assert_eq!(counts(&v), (1, 0, 1, 0));
+    let v = json(&run(&db, &["ingest", "--json", b.to_str().unwrap()]));
+    assert_eq!(counts(&v), (0, 1, 0, 0));
+    assert_eq!(json(&run(&db, &["stats", "--json"]))["duplicates"], 1);
+}
+
+#[test]
+fn the_same_message_on_two_lists_is_one_message_that_remembers_both() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.db");
+    let a = dir.path().join("a.eml");
+    let b = dir.path().join("b.eml");
+    std::fs::write(
+        &a,
+        "Message-ID: <x@y>\nList-Id: <linux-ext4.vger.kernel.org>\nSubject: s\n\nbody\n",
+    )
+    .unwrap();
+    std::fs::write(
+        &b,
+        "Received: by other\nMessage-ID: <x@y>\nList-Id: Linux MM <linux-mm.kvack.org>\nSubject: s\n\nbody\n",
+    )
+    .unwrap();
+    let v = json(&run(
+        &db,
+        &["ingest", "--json", a.to_str().unwrap(), b.to_str().unwrap()],
+    ));
+    assert_eq!(counts(&v), (1, 1, 0, 0));
+    let stats = json(&run(&db, &["stats", "--json"]));
+    assert_eq!(stats["messages"], 1);
+    let lists: Vec<&str> = stats["lists"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        lists,
+        vec!["linux-ext4.vger.kernel.org", "linux-mm.kvack.org"]
+    );
+}
+
+#[test]
+fn a_message_with_no_headers_is_a_recorded_failure_with_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.db");
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, "just some words\nand more words\n").unwrap();
+    let out = run(&db, &["ingest", "--json", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(counts(&json(&out)), (0, 0, 0, 1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bad.txt:0") && err.contains("no header block"),
+        "{err}"
+    );
+    // Failing again does not store the failure twice.
+    run(&db, &["ingest", bad.to_str().unwrap()]);
+    assert_eq!(json(&run(&db, &["stats", "--json"]))["failed"], 1);
+}
