@@ -553,13 +553,16 @@ fn scan(body: &str, diag: &mut Vec<ReportError>) -> Vec<Table> {
             i += 1;
             continue;
         }
-        if trimmed == "commit:" {
+        if let Some(rest) = trimmed.strip_prefix("commit:") {
             c.in_commit_list = true;
             c.titles.clear();
+            // 2019 follow-ups: `commit: f1f8555dfb9 drm/bochs: ...` on one line.
+            c.titles.extend(commit_entry(rest));
             i += 1;
             continue;
         }
-        if c.in_commit_list {
+        if c.in_commit_list || trimmed.ends_with("\")") {
+            // A `commit:` list entry, or a `<id> ("title")` line with no heading (2019).
             if let Some(e) = commit_entry(trimmed) {
                 c.titles.push(e);
                 i += 1;
@@ -883,6 +886,22 @@ So this is prose.
         assert_eq!(d.len(), 1);
         assert_eq!(d[0].position.line, 4);
         assert!(d[0].to_string().contains("`14484    garbage`"), "{}", d[0]);
+    }
+
+    #[test]
+    fn commit_titles_come_from_lists_with_or_without_heading() {
+        let body = "\
+commit: f1f8555dfb9 drm/bochs: use the new helper
+db9adbcbe7 (\"mm: a (\"quoted\") title\")
+
+db9adbcbe7401629  f1f8555dfb9aa5b1a2b3c4d5e6  
+----------------  --------------------------  
+      7522             -37%       4744        a.b
+";
+        let t = parse_tables(body);
+        assert_eq!(t[0].commit_titles.len(), 2);
+        assert_eq!(t[0].commit_titles[0].1, "mm: a (\"quoted\") title");
+        assert_eq!(t[0].commit_titles[1].1, "drm/bochs: use the new helper");
     }
 
     #[test]
