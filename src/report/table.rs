@@ -462,10 +462,19 @@ fn row_in_lines(o: &Open, line: &str, next: Option<&str>) -> Option<(TableRow, u
     if let Some(r) = parse(&words, &rest_of_line) {
         return Some(r);
     }
-    // Wrapped: the metric (or the row's tail) landed on the next line.
     let next = next?;
     let ntoks = tokens(next);
     let nwords: Vec<&str> = ntoks.iter().map(|t| t.text).collect();
+    // A long label on a line by itself, its cells on the next line (GEO-MEAN dialect).
+    if let [label] = words.as_slice()
+        && metric_ok(label)
+    {
+        let label_only = |i: usize| (i == nwords.len()).then(|| (label.to_string(), 1));
+        if let Some(r) = parse(&nwords, &label_only) {
+            return Some(r);
+        }
+    }
+    // Wrapped: the metric (or the row's tail) landed on the next line.
     if nwords.is_empty()
         || parse(&nwords, &|i| (i < nwords.len()).then(|| (String::new(), 0))).is_some()
     {
@@ -826,6 +835,28 @@ Disclaimer:
             t[0].rows[0].metric,
             "perf-profile.children.cycles-pp.unmap_page_range"
         );
+    }
+
+    #[test]
+    fn a_label_on_its_own_line_names_the_cells_below_it() {
+        let body = "\
+516e5ae0c9401629  ed93dfc6bc0084485ccad1ff6b  testcase/testparams/testbox
+----------------  --------------------------  ---------------------------
+         %stddev      change         %stddev
+phoronix-test-suite/performance-fio-SequentialWrite-Sync-Yes-No-4KB/lkp-csl-2sp7
+      7522             -37%       4744 ±  9%
+      7522             -37%       4744        GEO-MEAN phoronix-test-suite.fio.mb_s
+";
+        let t = parse_tables(body);
+        assert_eq!(t[0].commits.len(), 2);
+        assert_eq!(t[0].rows.len(), 2);
+        assert!(
+            t[0].rows[0]
+                .metric
+                .starts_with("phoronix-test-suite/performance")
+        );
+        assert_eq!(t[0].rows[0].stddev_percent, [None, Some(9.0)]);
+        assert_eq!(t[0].skipped_rows, 0);
     }
 
     #[test]
