@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::{BodyView, collapsed_depth_at, strip_collapsed_quotes};
+use super::{BodyView, QuoteMarks, strip_collapsed_quotes};
 use crate::model::CommitRef;
 
 /// `<hex> ("title")`: the title runs to the first `")`.
@@ -36,13 +36,8 @@ fn plausible(id: &str) -> bool {
 /// Finds the references of one text block at `depth` (`collapsed` bodies get
 /// the depth per match and their titles cleaned of quote prefixes).
 pub fn refs_in_text(text: &str, depth: u32, collapsed: bool, out: &mut Vec<CommitRef>) {
-    let depth_at = |pos: usize| {
-        if collapsed {
-            collapsed_depth_at(text, pos)
-        } else {
-            depth
-        }
-    };
+    let marks = collapsed.then(|| QuoteMarks::new(text));
+    let depth_at = |pos: usize| marks.as_ref().map_or(depth, |m| m.depth_at(pos));
     let mut found: Vec<(usize, CommitRef)> = Vec::new();
     for c in RE_TITLED.captures_iter(text) {
         let (Some(id), Some(title)) = (c.get(1), c.get(2)) else {

@@ -72,9 +72,10 @@ pub fn links_in(view: &BodyView<'_>, in_diff: &[bool]) -> Vec<String> {
             continue;
         }
         // In a collapsed body, skip URLs inside old quotes.
+        let marks = view.collapsed.then(|| super::QuoteMarks::new(line.text));
         for c in RE_LORE.captures_iter(line.text) {
             let Some(path) = c.get(1) else { continue };
-            if view.collapsed && super::collapsed_depth_at(line.text, path.start()) > 0 {
+            if marks.as_ref().is_some_and(|m| m.depth_at(path.start()) > 0) {
                 continue;
             }
             if let Some(id) = message_id(path.as_str()) {

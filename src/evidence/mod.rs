@@ -128,24 +128,43 @@ pub struct Paragraph {
 static RE_COLLAPSED_QUOTE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?:^|\s)((?:>+\s+)*>+)\s").expect("valid regex"));
 
-/// In a whitespace-collapsed body, the quote depth that held at byte `pos`:
-/// the depth of the nearest `>` prefix before `pos` when `pos` lies within one
-/// line width (72 bytes) after it, else 0.
-pub fn collapsed_depth_at(text: &str, pos: usize) -> u32 {
-    let mut depth = 0;
-    for m in RE_COLLAPSED_QUOTE.captures_iter(text) {
-        let Some(g) = m.get(1) else { continue };
-        if g.start() > pos {
-            break;
-        }
-        let d = g.as_str().bytes().filter(|&b| b == b'>').count() as u32;
-        depth = if pos.saturating_sub(g.end()) <= 72 {
-            d
-        } else {
-            0
-        };
+/// The old quote prefixes of a collapsed text, for depth look-ups by offset.
+#[derive(Debug, Clone, Default)]
+pub struct QuoteMarks {
+    /// `(end of the marker run, depth)` in text order.
+    marks: Vec<(usize, u32)>,
+}
+
+impl QuoteMarks {
+    /// Finds the standalone `>` runs of `text` (one pass).
+    pub fn new(text: &str) -> Self {
+        let marks = RE_COLLAPSED_QUOTE
+            .captures_iter(text)
+            .filter_map(|c| c.get(1))
+            .map(|g| {
+                let d = g.as_str().bytes().filter(|&b| b == b'>').count() as u32;
+                (g.end(), d)
+            })
+            .collect();
+        QuoteMarks { marks }
     }
-    depth
+
+    /// The quote depth that held at byte `pos`: the depth of the nearest marker
+    /// run ending at or before `pos` when `pos` lies within one line width (72
+    /// bytes) after it, else 0.
+    pub fn depth_at(&self, pos: usize) -> u32 {
+        let k = self.marks.partition_point(|&(end, _)| end <= pos);
+        match k.checked_sub(1).and_then(|i| self.marks.get(i)) {
+            Some(&(end, d)) if pos - end <= 72 => d,
+            _ => 0,
+        }
+    }
+}
+
+/// In a whitespace-collapsed body, the quote depth that held at byte `pos`
+/// (see [`QuoteMarks::depth_at`]; build a [`QuoteMarks`] for repeated look-ups).
+pub fn collapsed_depth_at(text: &str, pos: usize) -> u32 {
+    QuoteMarks::new(text).depth_at(pos)
 }
 
 /// Removes collapsed quote prefixes (` > `, ` > > `) from a phrase and folds

@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::{BodyView, collapsed_depth_at, strip_collapsed_quotes};
+use super::{BodyView, QuoteMarks, strip_collapsed_quotes};
 use crate::model::{ChangeUnit, Extraction, Signal, SignalKind, Table, TableFormat, Trailer};
 
 /// The robot prints `±` only when the relative stddev exceeds this (percent).
@@ -132,15 +132,15 @@ pub fn sentences(text: &str) -> Vec<(usize, &str)> {
 pub fn sentence_signals(view: &BodyView<'_>, in_diff: &[bool]) -> Vec<Signal> {
     let mut out: Vec<Signal> = Vec::new();
     for p in view.paragraphs(in_diff) {
+        let marks = view.collapsed.then(|| QuoteMarks::new(&p.text));
         for (pos, s) in sentences(&p.text) {
             let kinds = kinds_of(s);
             if kinds.is_empty() {
                 continue;
             }
-            let (sentence, depth) = if view.collapsed {
-                (strip_collapsed_quotes(s), collapsed_depth_at(&p.text, pos))
-            } else {
-                (crate::text::fold_ws(s), p.depth)
+            let (sentence, depth) = match &marks {
+                Some(m) => (strip_collapsed_quotes(s), m.depth_at(pos)),
+                None => (crate::text::fold_ws(s), p.depth),
             };
             for kind in kinds {
                 if !out
