@@ -56,6 +56,24 @@ const PROMPT_ONLY: [&str; 4] = ["echo", "cat", "time", "git"];
 /// after two or more spaces), or `None` when the line is no command.
 pub fn command(text: &str) -> Option<String> {
     let t = text.trim();
+    // Cheap rejection: the program (after an optional prompt and sudo) must be
+    // one of the known ones.
+    let mut w = t.split_ascii_whitespace();
+    let mut head = w.next()?;
+    if head == "#" || head == "$" {
+        head = w.next()?;
+    }
+    if head == "sudo" {
+        head = w.next()?;
+    }
+    let head_program = head.split_once('.').map_or(head, |(p, _)| p);
+    if !PROGRAMS
+        .iter()
+        .chain(PROMPT_ONLY.iter())
+        .any(|p| *p == head || *p == head_program)
+    {
+        return None;
+    }
     let (prompted, body) = match t.strip_prefix("# ").or_else(|| t.strip_prefix("$ ")) {
         Some(b) => (true, b.trim_start()),
         None => (false, t),

@@ -100,8 +100,18 @@ pub fn fixes_value(i: &str) -> IResult<&str, (&str, Option<&str>)> {
 
 /// True when a line opens the robot's suggestion block.
 fn opens_suggestions(text: &str) -> bool {
-    let l = text.to_ascii_lowercase();
-    l.contains("kindly add") && l.contains("tag")
+    let b = text.as_bytes();
+    let has = |needle: &[u8]| {
+        b.windows(needle.len())
+            .any(|w| w.eq_ignore_ascii_case(needle))
+    };
+    memchr::memmem::find(b, b"indly add").is_some() && has(b"kindly add") && has(b"tag")
+}
+
+/// True when a line may hold a trailer: a `:` followed by a blank.
+fn may_be_trailer(text: &str) -> bool {
+    memchr::memmem::find(text.as_bytes(), b": ").is_some()
+        || memchr::memmem::find(text.as_bytes(), b":\t").is_some()
 }
 
 /// Trailers of a body's lines, skipping diff lines.
@@ -119,7 +129,9 @@ pub fn trailers_in(view: &BodyView<'_>, in_diff: &[bool]) -> Vec<Trailer> {
             block = Some((line.depth, false));
             continue;
         }
-        let parsed = trailer(line.text).ok().map(|(_, kv)| kv);
+        let parsed = may_be_trailer(line.text)
+            .then(|| trailer(line.text).ok().map(|(_, kv)| kv))
+            .flatten();
         if let Some((d, seen)) = block {
             let blank = line.text.trim().is_empty();
             // A blank line before the first tag keeps the block open.
