@@ -75,7 +75,7 @@ pub struct FailureNote {
 
 /// An item flowing from the reader to the writer.
 #[derive(Debug)]
-pub(crate) enum Item {
+pub enum Item {
     /// A raw message or a stream error.
     Raw(Result<RawMessage>),
     /// An input that could not be opened.
@@ -86,7 +86,6 @@ pub(crate) enum Item {
         reason: String,
     },
     /// Progress of an incremental source, recorded after the messages before it.
-    #[allow(dead_code)]
     Mark {
         /// The epoch's git directory.
         source: String,

@@ -215,9 +215,13 @@ pub struct ReportInfo {
     pub subject: String,
     /// Headline metric.
     pub metric: Option<String>,
-    /// Change as written in the report.
+    /// Change in percent, signed as the report's table prints it (as written
+    /// in the subject or lead when the table has no such row).
     pub change_percent: Option<f64>,
-    /// `regression`, `improvement` or `undefined`.
+    /// Change as written in the subject or lead (unsigned from 2024 on).
+    #[serde(default)]
+    pub change_as_written: Option<f64>,
+    /// `regression`, `improvement` or `undefined` (from the robot's word).
     pub direction: String,
     /// Test case.
     pub testcase: Option<String>,

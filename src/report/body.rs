@@ -18,6 +18,7 @@ use nom::{IResult, Parser};
 use regex::Regex;
 
 use crate::model::{Direction, Event, EventKind, ImpactEntry, ReportBody, Trailer};
+use crate::report::error::{Position, ReportError, ReportErrorKind};
 use crate::text;
 
 /// ```text
@@ -413,6 +414,18 @@ fn event_line(i: &str) -> IResult<&str, (EventKind, &str, &str)> {
     Ok((i, (kind, target.trim(), sha)))
 }
 
+/// Like [`parse_report_body`], but says why there is no report body.
+pub fn check_report_body(body: &str) -> Result<ReportBody, ReportError> {
+    parse_report_body(body).ok_or_else(|| ReportError {
+        kind: ReportErrorKind::NoReportBody,
+        position: Position::at(
+            body,
+            0,
+            "no lead sentence (`kernel test robot noticed ...`) and no `commit: <40 hex>` line in the unquoted text",
+        ),
+    })
+}
+
 /// Finds `[still regression on linus/master <sha>]` / `[test failed on ...]` lines at every depth.
 pub fn parse_events(body: &str) -> Vec<Event> {
     text::lines(body)
@@ -535,5 +548,7 @@ https://download.01.org/0day-ci/archive/20240710/202407101139.6e513af5-oliver.sa
                 .is_none()
         );
         assert!(parse_report_body("just words").is_none());
+        let e = check_report_body("just words").expect_err("no body");
+        assert_eq!(e.kind, ReportErrorKind::NoReportBody);
     }
 }

@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 
 use crate::model::{Change, Table, TableFormat, TableRow};
 use crate::report::cells;
+use crate::report::error::{Position, ReportError, ReportErrorKind, quote};
 use crate::text;
 
 /// One whitespace-separated token of a line, with its byte span.
@@ -490,6 +491,17 @@ fn row_in_lines(o: &Open, line: &str, next: Option<&str>) -> Option<(TableRow, u
 /// ```
 /// Finds every lkp / lkp-fail table of a body, at every quote depth.
 pub fn parse_tables(body: &str) -> Vec<Table> {
+    scan(body, &mut Vec::new())
+}
+
+/// The rows [`parse_tables`] skipped, each with its line and a quote.
+pub fn table_diagnostics(body: &str) -> Vec<ReportError> {
+    let mut diag = Vec::new();
+    scan(body, &mut diag);
+    diag
+}
+
+fn scan(body: &str, diag: &mut Vec<ReportError>) -> Vec<Table> {
     let lines: Vec<text::Line<'_>> = text::lines(body).collect();
     let cleaned: Vec<Cow<'_, str>> = lines.iter().map(|l| clean_line(l.text)).collect();
     let mut out = Vec::new();
@@ -628,6 +640,16 @@ pub fn parse_tables(body: &str) -> Vec<Table> {
                 i += 1 + extra;
             }
             None if looks_like_row(&words) => {
+                let what = format!(
+                    "row does not fit the {}-column {} table: `{}`",
+                    o.n,
+                    o.table.format.as_str(),
+                    quote(trimmed)
+                );
+                diag.push(ReportError {
+                    kind: ReportErrorKind::RowDoesNotFit,
+                    position: Position::at(body, lines[i].offset, what),
+                });
                 o.table.skipped_rows += 1;
                 i += 1;
             }
@@ -857,6 +879,10 @@ So this is prose.
         let t = parse_tables(body);
         assert_eq!(t[0].rows.len(), 1);
         assert_eq!(t[0].skipped_rows, 1);
+        let d = table_diagnostics(body);
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].position.line, 4);
+        assert!(d[0].to_string().contains("`14484    garbage`"), "{}", d[0]);
     }
 
     #[test]

@@ -15,7 +15,9 @@ use super::Store;
 use crate::error::{DbContext, Result};
 use crate::link::culprit::same_commit;
 use crate::link::{LinkInput, LinkMessage, LinkOutput, Mark};
-use crate::model::{Extraction, Kind};
+use crate::model::{
+    DiffFile, Event, EventKind, Extraction, Kind, Signal, SignalKind, SubjectReport, Trailer,
+};
 
 /// Parses a stored kind name (`perf-report`, ...); unknown names are `Other`.
 pub fn parse_kind(s: &str) -> Kind {
@@ -25,9 +27,13 @@ pub fn parse_kind(s: &str) -> Kind {
 /// Reads everything linking needs from the store.
 pub fn load_input(store: &Store) -> Result<LinkInput> {
     let conn = store.conn();
+    // Whole extractions only for robot reports (tables, body); every other
+    // message is assembled from the small per-kind tables, which is far
+    // cheaper than parsing its JSON.
     let sql = "SELECT m.id, m.message_id, m.subject, m.from_name, m.from_email, m.date, \
-               m.in_reply_to, m.kind, e.json FROM messages m \
-               LEFT JOIN extractions e ON e.message = m.id ORDER BY m.id";
+               m.in_reply_to, m.kind, \
+               CASE WHEN m.kind IN ('perf-report', 'functional-report') THEN e.json END \
+               FROM messages m LEFT JOIN extractions e ON e.message = m.id ORDER BY m.id";
     let mut stmt = conn.prepare(sql).db(sql)?;
     type Row = (
         i64,
@@ -94,8 +100,133 @@ pub fn load_input(store: &Store) -> Result<LinkInput> {
             messages[i].references.push(rid);
         }
     }
+    let need: Vec<bool> = messages
+        .iter()
+        .map(|m| !matches!(m.kind, Kind::PerfReport | Kind::FunctionalReport))
+        .collect();
+    load_parts(store, &pos, &need, &mut messages)?;
     let marks = load_marks(store)?;
     Ok(LinkInput { messages, marks })
+}
+
+fn enum_of<T: serde::de::DeserializeOwned>(s: &str) -> Option<T> {
+    serde_json::from_value(serde_json::Value::String(s.to_string())).ok()
+}
+
+/// Fills the extraction of every message with `need[i]` from the per-kind tables.
+fn load_parts(
+    store: &Store,
+    pos: &HashMap<i64, usize>,
+    need: &[bool],
+    messages: &mut [LinkMessage],
+) -> Result<()> {
+    let conn = store.conn();
+    let idx = |id: i64| pos.get(&id).copied().filter(|&i| need[i]);
+
+    let sql = "SELECT message, branch, subsystem, commit_short, metric, change_percent, \
+               direction, failure FROM reports WHERE origin = 'subject'";
+    let mut stmt = conn.prepare(sql).db(sql)?;
+    let mut rows = stmt.query([]).db(sql)?;
+    while let Some(r) = rows.next().db(sql)? {
+        let Some(i) = idx(r.get(0).db(sql)?) else {
+            continue;
+        };
+        let dir: Option<String> = r.get(6).db(sql)?;
+        messages[i].extraction.subject_report = Some(SubjectReport {
+            branch: r.get(1).db(sql)?,
+            subsystem: r.get(2).db(sql)?,
+            commit: r.get::<_, Option<String>>(3).db(sql)?.unwrap_or_default(),
+            metric: r.get(4).db(sql)?,
+            change_percent: r.get(5).db(sql)?,
+            direction: dir.as_deref().and_then(enum_of),
+            failure: r.get(7).db(sql)?,
+            ..SubjectReport::default()
+        });
+    }
+
+    let sql = "SELECT message, key, value, suggested, commit_id, title, quote_depth \
+               FROM trailers ORDER BY message, idx";
+    let mut stmt = conn.prepare(sql).db(sql)?;
+    let mut rows = stmt.query([]).db(sql)?;
+    while let Some(r) = rows.next().db(sql)? {
+        let Some(i) = idx(r.get(0).db(sql)?) else {
+            continue;
+        };
+        messages[i].extraction.trailers.push(Trailer {
+            key: r.get(1).db(sql)?,
+            value: r.get(2).db(sql)?,
+            suggested: r.get::<_, i64>(3).db(sql)? != 0,
+            commit: r.get(4).db(sql)?,
+            title: r.get(5).db(sql)?,
+            quote_depth: r.get::<_, i64>(6).db(sql)?.max(0) as u32,
+        });
+    }
+
+    let sql = "SELECT message, kind, sentence, quote_depth, commit_id FROM signals \
+               ORDER BY message, idx";
+    let mut stmt = conn.prepare(sql).db(sql)?;
+    let mut rows = stmt.query([]).db(sql)?;
+    while let Some(r) = rows.next().db(sql)? {
+        let Some(i) = idx(r.get(0).db(sql)?) else {
+            continue;
+        };
+        let kind: String = r.get(1).db(sql)?;
+        let Some(kind) = enum_of::<SignalKind>(&kind) else {
+            continue;
+        };
+        messages[i].extraction.signals.push(Signal {
+            kind,
+            sentence: r.get(2).db(sql)?,
+            quote_depth: r.get::<_, i64>(3).db(sql)?.max(0) as u32,
+            commit: r.get(4).db(sql)?,
+        });
+    }
+
+    let sql =
+        "SELECT message, kind, tree, sha, text, quote_depth FROM events ORDER BY message, idx";
+    let mut stmt = conn.prepare(sql).db(sql)?;
+    let mut rows = stmt.query([]).db(sql)?;
+    while let Some(r) = rows.next().db(sql)? {
+        let Some(i) = idx(r.get(0).db(sql)?) else {
+            continue;
+        };
+        let kind: String = r.get(1).db(sql)?;
+        let Some(kind) = enum_of::<EventKind>(&kind) else {
+            continue;
+        };
+        messages[i].extraction.events.push(Event {
+            kind,
+            tree: r.get(2).db(sql)?,
+            sha: r.get(3).db(sql)?,
+            text: r.get(4).db(sql)?,
+            quote_depth: r.get::<_, i64>(5).db(sql)?.max(0) as u32,
+        });
+    }
+
+    let sql = "SELECT message, target_id FROM lore_links";
+    let mut stmt = conn.prepare(sql).db(sql)?;
+    let mut rows = stmt.query([]).db(sql)?;
+    while let Some(r) = rows.next().db(sql)? {
+        let Some(i) = idx(r.get(0).db(sql)?) else {
+            continue;
+        };
+        messages[i].extraction.lore_links.push(r.get(1).db(sql)?);
+    }
+
+    // Only whether a message carries its own diff matters to linking.
+    let sql = "SELECT message, min(quote_depth) FROM diffs GROUP BY message";
+    let mut stmt = conn.prepare(sql).db(sql)?;
+    let mut rows = stmt.query([]).db(sql)?;
+    while let Some(r) = rows.next().db(sql)? {
+        let Some(i) = idx(r.get(0).db(sql)?) else {
+            continue;
+        };
+        messages[i].extraction.diffs.push(DiffFile {
+            quote_depth: r.get::<_, i64>(1).db(sql)?.max(0) as u32,
+            ..DiffFile::default()
+        });
+    }
+    Ok(())
 }
 
 /// Every mark, oldest first.
