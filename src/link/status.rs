@@ -13,8 +13,8 @@ use super::attach::{Draft, is_robot, kind_of, names_robot, own_trailers};
 use super::culprit::same_commit;
 use super::regzbot;
 use super::{
-    Attachment, Confidence, CulpritInfo, Facts, Headline, HeadlineRow, LinkMessage, Mark,
-    PatchInfo, Regression, ReportInfo, Status, StatusEvidence, TimelineEntry, TrailerKv, iso,
+    Attachment, Confidence, CulpritInfo, Facts, Headline, HeadlineRow, ImpactInfo, LinkMessage,
+    Mark, PatchInfo, Regression, ReportInfo, Status, StatusEvidence, TimelineEntry, TrailerKv, iso,
 };
 use crate::model::{
     ChangeUnit, Direction, EventKind, Kind, SignalKind, Table, TableFormat, TableRow,
@@ -51,7 +51,15 @@ pub fn culprit_title(d: &Draft, msgs: &[LinkMessage]) -> Option<String> {
             }
         }
     }
-    None
+    // A commit reference with its title anywhere in the history (`06c4d00466 ("...")`).
+    d.members
+        .iter()
+        .filter_map(|mem| msgs.get(mem.idx))
+        .flat_map(|m| m.extraction.commits.iter())
+        .find(|c| {
+            same_commit(&c.id, &d.key) && c.title.as_deref().is_some_and(|t| !t.trim().is_empty())
+        })
+        .and_then(|c| c.title.clone())
 }
 
 fn who(m: &LinkMessage) -> Option<String> {
@@ -227,6 +235,20 @@ fn report_info(m: &LinkMessage) -> ReportInfo {
         branch: sr.and_then(|s| s.branch.clone()),
         failure: sr.and_then(|s| s.failure.clone()),
         kind: kind.as_str().to_string(),
+        also_impacts: body
+            .map(|b| {
+                b.also_impacts
+                    .iter()
+                    .map(|i| ImpactInfo {
+                        metric: i.metric.clone(),
+                        change_percent: i.change_percent,
+                        direction: i.direction.unwrap_or(Direction::Undefined).as_str().into(),
+                        testcase: i.testcase.clone(),
+                        test_machine: i.test_machine.clone(),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
     }
 }
 
