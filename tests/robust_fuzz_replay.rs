@@ -297,7 +297,7 @@ fn mutated_real_format_mail_never_panics_any_parser() {
     let rounds: usize = std::env::var("REGTRACK_MUTATIONS")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(600);
+        .unwrap_or(150);
     let mut rng = Rng(0xF022_5EED);
     let mut failures = Vec::new();
     let saved = tmp.path().join("failing");
@@ -307,7 +307,11 @@ fn mutated_real_format_mail_never_panics_any_parser() {
         let data = mutate(&mut rng, seed);
         let before = failures.len();
         let label = format!("mutation {round} of {name}");
+        let t = std::time::Instant::now();
         all_parsers(&mut failures, &label, &data, &scratch);
+        if t.elapsed() > std::time::Duration::from_secs(1) {
+            eprintln!("slow: {label} ({} bytes): {:?}", data.len(), t.elapsed());
+        }
         if failures.len() > before {
             // Keep the input for the report; copy it to fuzz/regressions/ by hand.
             let p = saved.join(format!("mutation-{round}"));
