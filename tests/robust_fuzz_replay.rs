@@ -100,7 +100,33 @@ fn all_parsers(failures: &mut Vec<String>, name: &str, data: &[u8], tmp: &Path) 
 
 /// The subject, table and diff grammars called directly.
 fn grammars(failures: &mut Vec<String>, name: &str, subject: &str, text: &str) {
-    let _ = (failures, name, subject, text);
+    guarded(failures, name, "report::subject::parse_subject", || {
+        let _ = regtrack::report::subject::parse_subject(subject);
+        for line in text.lines().take(200) {
+            let _ = regtrack::report::subject::parse_subject(line);
+        }
+    });
+    guarded(failures, name, "report::table::parse_tables", || {
+        let _ = regtrack::report::table::parse_tables(text);
+    });
+    guarded(
+        failures,
+        name,
+        "report::body (parse_report_body, parse_events)",
+        || {
+            let _ = regtrack::report::body::parse_report_body(text);
+            let _ = regtrack::report::body::parse_events(text);
+        },
+    );
+    guarded(
+        failures,
+        name,
+        "evidence::diff (parse_diffs, scan_collapsed)",
+        || {
+            let _ = regtrack::evidence::diff::parse_diffs(text);
+            let _ = regtrack::evidence::diff::scan_collapsed(text);
+        },
+    );
 }
 
 /// A small deterministic PRNG for the mutations.
