@@ -263,7 +263,12 @@ fn fmt_change(c: Option<f64>) -> String {
 pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark]) -> Regression {
     let mut members: Vec<&super::attach::Member> =
         d.members.iter().filter(|m| m.idx < msgs.len()).collect();
-    members.sort_by_key(|m| (msgs[m.idx].date.unwrap_or(i64::MAX), m.idx));
+    // Date order; ties by Message-ID, so arrival order never matters.
+    members.sort_by(|a, b| {
+        let (ma, mb) = (&msgs[a.idx], &msgs[b.idx]);
+        (ma.date.unwrap_or(i64::MAX), &ma.message_id)
+            .cmp(&(mb.date.unwrap_or(i64::MAX), &mb.message_id))
+    });
 
     let infos: std::collections::HashMap<usize, ReportInfo> = members
         .iter()
