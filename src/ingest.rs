@@ -75,7 +75,7 @@ pub struct FailureNote {
 
 /// An item flowing from the reader to the writer.
 #[derive(Debug)]
-pub(crate) enum Item {
+pub enum Item {
     /// A raw message or a stream error.
     Raw(Result<RawMessage>),
     /// An input that could not be opened.
@@ -86,7 +86,6 @@ pub(crate) enum Item {
         reason: String,
     },
     /// Progress of an incremental source, recorded after the messages before it.
-    #[allow(dead_code)]
     Mark {
         /// The epoch's git directory.
         source: String,
@@ -122,6 +121,11 @@ pub type ProgressFn<'a> = &'a (dyn Fn(u64, u64) + Sync);
 /// counted and reported in the summary; only database errors end the run.
 pub fn ingest(store: &mut Store, inputs: &[PathBuf], progress: ProgressFn<'_>) -> Result<Summary> {
     let started = Instant::now();
+    // A larger page cache keeps the index B-trees in memory during big writes.
+    store
+        .conn()
+        .pragma_update(None, "cache_size", -32768)
+        .db("PRAGMA cache_size")?;
     let known_sources = load_sources(store)?;
     let mut summary = Summary::default();
     let (raw_tx, raw_rx) = sync_channel::<Vec<Item>>(2);

@@ -39,8 +39,5 @@ pub fn open(path: &Path) -> Result<RawStream> {
 
 /// Opens a public-inbox archive (v2 folder or one epoch repository).
 fn open_git(path: &Path) -> Result<RawStream> {
-    Err(Error::Git {
-        path: path.to_path_buf(),
-        reason: "public-inbox reading is not implemented yet".into(),
-    })
+    public_inbox::open(path)
 }

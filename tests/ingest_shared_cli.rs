@@ -1,0 +1,65 @@
+//! The shared seeds and corpus ingest through the binary with no failure
+//! (found through `REGTRACK_SHARED`; skipped with a note when unset).
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn ingest(db: &std::path::Path, paths: &[PathBuf]) -> serde_json::Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_regtrack"))
+        .env_remove("REGTRACK_DB")
+        .arg("--db")
+        .arg(db)
+        .args(["ingest", "--json"])
+        .args(paths)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn the_seeds_and_the_ext4_corpus_ingest_with_no_failure() {
+    let Some(shared) = std::env::var_os("REGTRACK_SHARED").map(PathBuf::from) else {
+        eprintln!("note: REGTRACK_SHARED is unset; skipping the shared-data test");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.db");
+    let mut seeds: Vec<PathBuf> = std::fs::read_dir(shared.join("seeds"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    seeds.sort();
+    assert_eq!(seeds.len(), 5);
+    let v = ingest(&db, &seeds);
+    assert_eq!(
+        (v["new"].as_u64(), v["failed"].as_u64()),
+        (Some(5), Some(0))
+    );
+
+    let ext4 = shared.join("corpus/ext4-lkp.mbox");
+    let v = ingest(&db, std::slice::from_ref(&ext4));
+    assert_eq!(v["new"], 37);
+    assert_eq!(v["failed"], 0);
+    assert_eq!(v["duplicates"], 0);
+    let v = ingest(&db, &[ext4]);
+    assert_eq!(
+        (v["new"].as_u64(), v["known"].as_u64()),
+        (Some(0), Some(37))
+    );
+
+    let others: Vec<PathBuf> = ["ext4-robot-on-patches.mbox", "nfs-lkp.mbox", "pm-lkp.mbox"]
+        .iter()
+        .map(|n| shared.join("corpus").join(n))
+        .collect();
+    let v = ingest(&db, &others);
+    assert_eq!(
+        v["new"].as_u64().unwrap() + v["known"].as_u64().unwrap(),
+        101
+    );
+    assert_eq!(v["failed"], 0);
+}
