@@ -12,17 +12,19 @@ use super::{BodyView, QuoteMarks, strip_collapsed_quotes};
 use crate::model::CommitRef;
 
 /// `<hex> ("title")`: the title runs to the first `")`.
-static RE_TITLED: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"\b([0-9a-f]{7,40})\s?\(\s?"(.+?)"\s?\)"#).expect("valid regex"));
+static RE_TITLED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?-u:\b)([0-9a-f]{7,40})\s?\(\s?"(.+?)"\s?\)"#).expect("valid regex")
+});
 
 /// `commit <hex>` (12..40 hex) and format-patch `From <40 hex> Mon Sep 17`.
 static RE_BARE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(?:[Cc]ommit|From)\s+([0-9a-f]{12,40})\b").expect("valid regex")
+    Regex::new(r"(?-u:\b)(?:[Cc]ommit|From)\s+([0-9a-f]{12,40})(?-u:\b)").expect("valid regex")
 });
 
 /// `commit:` followed by one or more 40-hex ids.
-static RE_COMMIT_LIST: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\bcommit:((?:\s+[0-9a-f]{40}\b)+)").expect("valid regex"));
+static RE_COMMIT_LIST: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?-u:\b)commit:((?:\s+[0-9a-f]{40}(?-u:\b))+)").expect("valid regex")
+});
 
 static RE_HEX40: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"[0-9a-f]{40}").expect("valid regex"));

@@ -36,12 +36,12 @@ static RE_ENTRY: LazyLock<Regex> =
 
 /// `commit: <sha>` or a cgit/git.kernel.org `/c/<sha>` or `commit/?id=<sha>` link.
 static RE_ENTRY_SHA: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\s*(?:commit:\s+([0-9a-f]{7,40})\b|https?://\S+?(?:/c/|[?&]id=|/commit/)([0-9a-f]{7,40})\b)")
+    Regex::new(r"^\s*(?:commit:\s+([0-9a-f]{7,40})(?-u:\b)|https?://\S+?(?:/c/|[?&]id=|/commit/)([0-9a-f]{7,40})(?-u:\b))")
         .expect("valid regex")
 });
 
 static RE_HEX: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\b[0-9a-f]{7,40}\b").expect("valid regex"));
+    LazyLock::new(|| Regex::new(r"(?-u:\b)[0-9a-f]{7,40}(?-u:\b)").expect("valid regex"));
 
 /// A regzbot or syz command line: kind, sha (a hex id in it, if any), tree
 /// (`#syz test: <repo> <branch>`).

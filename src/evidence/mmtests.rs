@@ -111,6 +111,10 @@ pub fn tables_in(view: &BodyView<'_>) -> Vec<Table> {
     let mut out: Vec<Table> = Vec::new();
     let mut i = 0;
     while let Some(line) = lines.get(i) {
+        if memchr::memchr(b'%', line.text.as_bytes()).is_none() {
+            i += 1;
+            continue;
+        }
         let Ok(("", first)) = row(line.text) else {
             i += 1;
             continue;

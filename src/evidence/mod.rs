@@ -70,7 +70,7 @@ impl<'a> BodyView<'a> {
         BodyView {
             body,
             lines: text::lines(body).collect(),
-            collapsed: text::looks_collapsed(body),
+            collapsed: text::looks_collapsed(body) || short_collapsed(body),
         }
     }
 
@@ -111,6 +111,15 @@ impl<'a> BodyView<'a> {
         }
         out
     }
+}
+
+/// A short whitespace-collapsed reply, too short for [`text::looks_collapsed`]:
+/// one line of 80+ bytes that holds an inline quote (`wrote: >`, ` > `).
+fn short_collapsed(body: &str) -> bool {
+    let b = body.trim_end();
+    b.len() >= 80
+        && memchr::memchr(b'\n', b.as_bytes()).is_none()
+        && (b.contains("wrote: >") || b.contains(" > > ") || b.matches(" > ").count() >= 2)
 }
 
 /// A run of lines at one quote depth joined with single spaces.
@@ -161,6 +170,23 @@ impl QuoteMarks {
     }
 }
 
+impl QuoteMarks {
+    /// The depth of a marker run that directly precedes byte `pos` of `text`
+    /// (only blanks or a `| ` between), else 0: for things that start a line,
+    /// such as trailers, which a quoted line cannot hold in its middle.
+    pub fn depth_right_before(&self, text: &str, pos: usize) -> u32 {
+        let k = self.marks.partition_point(|&(end, _)| end <= pos);
+        match k.checked_sub(1).and_then(|i| self.marks.get(i)) {
+            Some(&(end, d)) => {
+                let gap = text.get(end..pos).unwrap_or("x");
+                let gap = gap.trim();
+                if gap.is_empty() || gap == "|" { d } else { 0 }
+            }
+            None => 0,
+        }
+    }
+}
+
 /// In a whitespace-collapsed body, the quote depth that held at byte `pos`
 /// (see [`QuoteMarks::depth_at`]; build a [`QuoteMarks`] for repeated look-ups).
 pub fn collapsed_depth_at(text: &str, pos: usize) -> u32 {
@@ -200,6 +226,18 @@ mod tests {
         let q = t.find("well past").unwrap_or(0);
         assert_eq!(collapsed_depth_at(t, q), 0);
         assert_eq!(collapsed_depth_at("a > > b", 6), 2);
+    }
+
+    #[test]
+    fn a_short_one_line_reply_with_inline_quotes_counts_as_collapsed() {
+        assert!(BodyView::new("Hi Ann, On 5/10/2023 4:00 PM, Ann wrote: > Thanks, the fix is attached Tested-by: Eve Example").collapsed);
+        assert!(!BodyView::new("Thanks, applied.\n").collapsed);
+        assert!(
+            !BodyView::new(
+                "a > b\nc > d and a rather long second line that goes on and on and on\n"
+            )
+            .collapsed
+        );
     }
 
     #[test]

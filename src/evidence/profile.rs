@@ -128,6 +128,13 @@ pub fn profiles_in(view: &BodyView<'_>) -> Vec<ProfileEntry> {
     let mut chain_depth: Option<u32> = None;
     for line in &view.lines {
         let t = line.text;
+        // Every entry but a leaf or a graph root (`---sym`) prints a percentage.
+        if chain_depth.is_none()
+            && memchr::memchr(b'%', t.as_bytes()).is_none()
+            && memchr::memmem::find(t.as_bytes(), b"---").is_none()
+        {
+            continue;
+        }
         if let Ok(("", (pct, dso, sym))) = flat_entry(t) {
             stack.clear();
             chain_depth = None;

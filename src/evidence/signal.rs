@@ -16,7 +16,12 @@ pub const SMALL_STDDEV: f64 = 2.0;
 
 /// Patterns per kind, tried in this order; a sentence may give several kinds.
 static PATTERNS: LazyLock<Vec<(SignalKind, Regex)>> = LazyLock::new(|| {
-    let p = |k, re: &str| (k, Regex::new(&format!("(?i){re}")).expect("valid regex"));
+    // ASCII word boundaries keep the regexes on the fast (DFA) engines even for
+    // non-ASCII text.
+    let p = |k, re: &str| {
+        let re = re.replace(r"\b", r"(?-u:\b)");
+        (k, Regex::new(&format!("(?i){re}")).expect("valid regex"))
+    };
     vec![
         p(
             SignalKind::ConfirmsFix,
@@ -79,6 +84,16 @@ static PATTERNS: LazyLock<Vec<(SignalKind, Regex)>> = LazyLock::new(|| {
     ]
 });
 
+/// Any pattern of any kind: a cheap test that lets most paragraphs (table rows,
+/// code) skip sentence splitting.
+static ANY: LazyLock<Regex> = LazyLock::new(|| {
+    let all: Vec<String> = PATTERNS
+        .iter()
+        .map(|(_, re)| format!("(?:{})", re.as_str()))
+        .collect();
+    Regex::new(&all.join("|")).expect("valid regex")
+});
+
 /// Kinds a sentence expresses (empty when none).
 pub fn kinds_of(sentence: &str) -> Vec<SignalKind> {
     static NEGATION: LazyLock<Regex> = LazyLock::new(|| {
@@ -132,6 +147,9 @@ pub fn sentences(text: &str) -> Vec<(usize, &str)> {
 pub fn sentence_signals(view: &BodyView<'_>, in_diff: &[bool]) -> Vec<Signal> {
     let mut out: Vec<Signal> = Vec::new();
     for p in view.paragraphs(in_diff) {
+        if !ANY.is_match(&p.text) {
+            continue;
+        }
         let marks = view.collapsed.then(|| QuoteMarks::new(&p.text));
         for (pos, s) in sentences(&p.text) {
             let kinds = kinds_of(s);
