@@ -121,6 +121,11 @@ pub type ProgressFn<'a> = &'a (dyn Fn(u64, u64) + Sync);
 /// counted and reported in the summary; only database errors end the run.
 pub fn ingest(store: &mut Store, inputs: &[PathBuf], progress: ProgressFn<'_>) -> Result<Summary> {
     let started = Instant::now();
+    // A larger page cache keeps the index B-trees in memory during big writes.
+    store
+        .conn()
+        .pragma_update(None, "cache_size", -32768)
+        .db("PRAGMA cache_size")?;
     let known_sources = load_sources(store)?;
     let mut summary = Summary::default();
     let (raw_tx, raw_rx) = sync_channel::<Vec<Item>>(2);

@@ -7,11 +7,11 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const MESSAGES: usize = 30_000;
+const MESSAGES: usize = 12_000;
 
 fn big_mbox(path: &Path) {
     let mut f = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
-    let filler = "    1234 \u{b1} 2%  -5.7%  1163 \u{b1} 3%  fsmark.files_per_sec\n".repeat(20);
+    let filler = "    1234 \u{b1} 2%  -5.7%  1163 \u{b1} 3%  fsmark.files_per_sec\n".repeat(4);
     for i in 0..MESSAGES {
         write!(
             f,

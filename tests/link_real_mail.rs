@@ -260,4 +260,14 @@ fn every_shared_corpus_links_each_report_once_and_attaches_its_replies() {
     let db = dir.path().join("all.db");
     ingest(&db, &[sh.join("corpus"), sh.join("seeds")]);
     check_invariants(&db);
+    // A metric of the impact box ("In addition to that ...") finds its regression.
+    let v = show(&db, "qperf.udp");
+    assert_eq!(v.iter().map(short).collect::<Vec<_>>(), ["779b1a1cb1"]);
+    let impacts = &v[0]["reports"][0]["also_impacts"];
+    assert_eq!(impacts[0]["metric"], "qperf.udp.latency");
+    // A robot report on a posted patch takes its subsystem from the patch subject.
+    let p = show(&db, "8a7952dd64");
+    assert_eq!(p.len(), 1);
+    assert_eq!(p[0]["subsystem"], "ext4/jbd2");
+    assert_eq!(p[0]["status"], "improvement");
 }

@@ -247,7 +247,10 @@ pub fn build(input: &LinkInput) -> LinkOutput {
     };
 
     let mut order: Vec<usize> = (0..msgs.len()).collect();
-    order.sort_by_key(|&i| (msgs[i].date.unwrap_or(i64::MAX), i));
+    order.sort_by(|&a, &b| {
+        (msgs[a].date.unwrap_or(i64::MAX), &msgs[a].message_id)
+            .cmp(&(msgs[b].date.unwrap_or(i64::MAX), &msgs[b].message_id))
+    });
 
     let mut drafts: Vec<Draft> = Vec::new();
     let mut reg_of_key: HashMap<String, usize> = HashMap::new();

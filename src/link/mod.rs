@@ -242,6 +242,24 @@ pub struct ReportInfo {
     /// The report's metric row first, then the largest changes.
     #[serde(default)]
     pub headline_rows: Vec<HeadlineRow>,
+    /// The "In addition to that, the commit also has significant impact" entries.
+    #[serde(default)]
+    pub also_impacts: Vec<ImpactInfo>,
+}
+
+/// One entry of a report's impact box.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct ImpactInfo {
+    /// Metric.
+    pub metric: Option<String>,
+    /// Change in percent as written.
+    pub change_percent: Option<f64>,
+    /// `regression`, `improvement` or `undefined`.
+    pub direction: String,
+    /// Test case.
+    pub testcase: Option<String>,
+    /// Test machine.
+    pub test_machine: Option<String>,
 }
 
 /// A `key: value` trailer of a patch.

@@ -13,8 +13,8 @@ use super::attach::{Draft, is_robot, kind_of, names_robot, own_trailers};
 use super::culprit::same_commit;
 use super::regzbot;
 use super::{
-    Attachment, Confidence, CulpritInfo, Facts, Headline, HeadlineRow, LinkMessage, Mark,
-    PatchInfo, Regression, ReportInfo, Status, StatusEvidence, TimelineEntry, TrailerKv, iso,
+    Attachment, Confidence, CulpritInfo, Facts, Headline, HeadlineRow, ImpactInfo, LinkMessage,
+    Mark, PatchInfo, Regression, ReportInfo, Status, StatusEvidence, TimelineEntry, TrailerKv, iso,
 };
 use crate::model::{
     ChangeUnit, Direction, EventKind, Kind, SignalKind, Table, TableFormat, TableRow,
@@ -51,7 +51,15 @@ pub fn culprit_title(d: &Draft, msgs: &[LinkMessage]) -> Option<String> {
             }
         }
     }
-    None
+    // A commit reference with its title anywhere in the history (`06c4d00466 ("...")`).
+    d.members
+        .iter()
+        .filter_map(|mem| msgs.get(mem.idx))
+        .flat_map(|m| m.extraction.commits.iter())
+        .find(|c| {
+            same_commit(&c.id, &d.key) && c.title.as_deref().is_some_and(|t| !t.trim().is_empty())
+        })
+        .and_then(|c| c.title.clone())
 }
 
 fn who(m: &LinkMessage) -> Option<String> {
@@ -227,6 +235,20 @@ fn report_info(m: &LinkMessage) -> ReportInfo {
         branch: sr.and_then(|s| s.branch.clone()),
         failure: sr.and_then(|s| s.failure.clone()),
         kind: kind.as_str().to_string(),
+        also_impacts: body
+            .map(|b| {
+                b.also_impacts
+                    .iter()
+                    .map(|i| ImpactInfo {
+                        metric: i.metric.clone(),
+                        change_percent: i.change_percent,
+                        direction: i.direction.unwrap_or(Direction::Undefined).as_str().into(),
+                        testcase: i.testcase.clone(),
+                        test_machine: i.test_machine.clone(),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
     }
 }
 
@@ -241,7 +263,12 @@ fn fmt_change(c: Option<f64>) -> String {
 pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark]) -> Regression {
     let mut members: Vec<&super::attach::Member> =
         d.members.iter().filter(|m| m.idx < msgs.len()).collect();
-    members.sort_by_key(|m| (msgs[m.idx].date.unwrap_or(i64::MAX), m.idx));
+    // Date order; ties by Message-ID, so arrival order never matters.
+    members.sort_by(|a, b| {
+        let (ma, mb) = (&msgs[a.idx], &msgs[b.idx]);
+        (ma.date.unwrap_or(i64::MAX), &ma.message_id)
+            .cmp(&(mb.date.unwrap_or(i64::MAX), &mb.message_id))
+    });
 
     let infos: std::collections::HashMap<usize, ReportInfo> = members
         .iter()

@@ -22,22 +22,22 @@ use crate::report::error::{Position, ReportError, ReportErrorKind};
 use crate::text;
 
 /// ```text
-/// lead := ("FYI, we noticed" | "kernel test robot noticed") " a" "n"? " " pct " " direction
+/// lead := ("FYI, we noticed" | "We noticed" | "kernel test robot noticed") " a" "n"? " " pct " " direction
 ///         " of " metric (" due to" " commit"? ":"? | " on:")
 /// ```
 static LEAD: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?:FYI, we noticed|kernel test robot noticed) an? ([+-]?\d+(?:\.\d+)?)% (regression|improvement|undefined) of (\S+?)(?: due to| on:|:| |$)",
+        r"(?:FYI, we noticed|We noticed|kernel test robot noticed) an? ([+-]?\d+(?:\.\d+)?)% (regression|improvement|undefined) of (\S+?)(?: due to| on:|:| |$)",
     )
     .expect("static regex")
 });
 
 /// ```text
 /// functional_lead := "kernel test robot noticed \"" failure "\" on:"
-///                  | "FYI, we noticed " failure " due to commit"
+///                  | ("FYI, we" | "We") " noticed " failure " due to commit"
 /// ```
 static FUNCTIONAL_LEAD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"kernel test robot noticed "([^"]+)" on:|FYI, we noticed (\S+) due to commit"#)
+    Regex::new(r#"kernel test robot noticed "([^"]+)" on:|(?:FYI, we|We) noticed (\S.{0,200}?) due to commit"#)
         .expect("static regex")
 });
 
@@ -539,6 +539,19 @@ https://download.01.org/0day-ci/archive/20240710/202407101139.6e513af5-oliver.sa
         assert_eq!(r.testcase.as_deref(), Some("vm-scalability"));
         assert_eq!(r.parameters.len(), 2);
         assert_eq!(r.test_url.as_deref(), Some("https://git.kernel.org/x"));
+    }
+
+    #[test]
+    fn functional_leads_name_their_failures() {
+        let l = lead("We noticed blktests.zbd/(003/004).fail and blktests.loop/(002/004).fail due to commit (built with gcc-11):")
+            .expect("lead");
+        assert!(l.functional);
+        assert_eq!(
+            l.metric.as_deref(),
+            Some("blktests.zbd/(003/004).fail and blktests.loop/(002/004).fail")
+        );
+        let l = lead("kernel test robot noticed \"BUG:KCSAN:data-race_in_x\" on:").expect("lead");
+        assert_eq!(l.metric.as_deref(), Some("BUG:KCSAN:data-race_in_x"));
     }
 
     #[test]

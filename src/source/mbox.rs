@@ -22,7 +22,7 @@ use crate::error::{Error, Result};
 use crate::model::{Origin, RawFormat, RawMessage};
 
 /// Largest message the reader holds in memory; larger ones become errors.
-pub const MAX_MESSAGE: usize = 64 << 20;
+pub const MAX_MESSAGE: usize = 32 << 20;
 
 /// Size of each read from the underlying reader.
 const READ_SIZE: usize = 4 << 20;

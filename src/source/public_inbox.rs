@@ -23,6 +23,9 @@ use crate::model::{Origin, RawFormat, RawMessage};
 /// A progress mark after this many commits.
 pub const MARK_EVERY: usize = 2000;
 
+/// Bytes of gix's object cache per open epoch.
+const OBJECT_CACHE: usize = 4 << 20;
+
 /// The `sources.kind` of a public-inbox epoch.
 pub const KIND: &str = "public-inbox";
 
@@ -101,6 +104,7 @@ pub fn open(path: &Path) -> Result<crate::source::RawStream> {
 /// Reads one epoch's new commits, oldest first.
 pub struct EpochReader {
     repo: gix::Repository,
+    path: PathBuf,
     key: String,
     ids: std::vec::IntoIter<ObjectId>,
     since_mark: usize,
@@ -159,9 +163,10 @@ impl EpochReader {
     /// `last_known` (exclusive).
     pub fn open(path: &Path, key: String, last_known: Option<&str>) -> Result<EpochReader> {
         let mut repo = gix::open(path).map_err(|e| git_err(path, "opening repository", e))?;
-        repo.object_cache_size_if_unset(4 << 20);
+        repo.object_cache_size_if_unset(OBJECT_CACHE);
         let mut reader = EpochReader {
             repo,
+            path: path.to_path_buf(),
             key,
             ids: Vec::new().into_iter(),
             since_mark: 0,
@@ -223,6 +228,14 @@ impl EpochReader {
 
     fn mark(&mut self) -> Option<Item> {
         self.since_mark = 0;
+        // Pack files are memory-mapped: reopening the repository unmaps what
+        // was read so far, so resident memory stays bounded on huge epochs.
+        if !self.finished {
+            if let Ok(mut repo) = gix::open(&self.path) {
+                repo.object_cache_size_if_unset(OBJECT_CACHE);
+                self.repo = repo;
+            }
+        }
         self.last.map(|id| Item::Mark {
             source: self.key.clone(),
             kind: KIND.to_string(),

@@ -65,10 +65,22 @@ try {
   }
   const idIdx = await column('ID');
   const ids = await cells(idIdx);
-  // Filter: typing a subsystem hides the other rows.
-  await page.fill('#filter', 'xfs');
-  const visible = await page.$$eval('#regs tbody tr', (r) => r.filter((x) => x.style.display !== 'none').length);
-  if (visible < 1 || visible >= rows) failures.push(`filter 'xfs' left ${visible} of ${rows} rows visible`);
+  // Filter: typing the first row's subsystem keeps exactly the rows that contain it.
+  const subIdx = await column('Subsystem');
+  const want = (await cells(subIdx))[0].toLowerCase();
+  await page.fill('#filter', want);
+  const seen = await page.$$eval('#regs tbody tr', (rs) => rs.map((r) => [r.style.display !== 'none', r.textContent.toLowerCase()]));
+  const visible = seen.filter(([v]) => v).length;
+  if (visible < 1) failures.push(`filter '${want}' left no row visible`);
+  for (const [v, text] of seen) {
+    if (v !== text.includes(want)) failures.push(`filter '${want}' shows/hides the wrong rows`);
+  }
+  // The status select keeps only that status.
+  await page.fill('#filter', '');
+  await page.selectOption('#status', 'improvement');
+  const statuses = await page.$$eval('#regs tbody tr', (rs) => rs.filter((r) => r.style.display !== 'none').map((r) => r.getAttribute('data-status')));
+  if (statuses.some((s) => s !== 'improvement')) failures.push(`status filter shows ${statuses}`);
+  await page.selectOption('#status', '');
   await page.fill('#filter', '');
   // Open the first timeline; it carries an SVG chart somewhere in the table.
   await page.locator('#regs tbody tr details summary').first().click();
