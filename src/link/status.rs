@@ -555,6 +555,35 @@ pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark]) -> Regression {
             }
         }
     }
+    for &(rep, patch) in &d.fix_in_tree {
+        let (Some(m), Some(p)) = (msgs.get(rep), msgs.get(patch)) else {
+            continue;
+        };
+        let what = m
+            .extraction
+            .subject_report
+            .as_ref()
+            .map(|s| {
+                format!(
+                    "{} {}",
+                    s.commit,
+                    s.metric.clone().or(s.failure.clone()).unwrap_or_default()
+                )
+            })
+            .unwrap_or_else(|| m.subject.clone());
+        tl.push(TimelineEntry {
+            date: iso(m.date),
+            unix: m.date,
+            from: who(m),
+            event: format!(
+                "the robot tested a tree with the fix \"{}\" ({})",
+                p.subject.trim(),
+                what.trim()
+            ),
+            status: Some(Status::FixApplied.as_str().to_string()),
+            message_id: Some(m.message_id.clone()),
+        });
+    }
     // Marks on this culprit (any abbreviation, or an alias).
     let my_marks: Vec<&Mark> = marks
         .iter()
@@ -663,9 +692,11 @@ pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark]) -> Regression {
                             && o.reason.contains(m.message_id.as_str())
                     })
             };
-            let state = if tl
-                .iter()
-                .any(|e| e.status.as_deref() == Some("fix-applied") && related(e))
+            let in_tree = d.fix_in_tree.iter().any(|(_, p)| *p == mem.idx);
+            let state = if in_tree
+                || tl
+                    .iter()
+                    .any(|e| e.status.as_deref() == Some("fix-applied") && related(e))
             {
                 "applied"
             } else if tl
