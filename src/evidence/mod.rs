@@ -47,7 +47,12 @@ pub fn extract_evidence(msg: &Message, ex: &mut Extraction) {
     signals.extend(signal::table_signals(ex));
     ex.signals = signals;
     ex.events.extend(events::events_in(&view, &scan.in_diff));
-    ex.lore_links = lore::links_in(&view, &scan.in_diff);
+    // A mail citing itself (the robot's suggested `Closes:` names the report's
+    // own id) links nothing.
+    ex.lore_links = lore::links_in(&view, &scan.in_diff)
+        .into_iter()
+        .filter(|id| *id != msg.message_id)
+        .collect();
     ex.trailers = trailers;
     ex.diffs = scan.files;
 }

@@ -27,7 +27,7 @@ use crate::text;
 /// ```
 static LEAD: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?:FYI, we noticed|We noticed|kernel test robot noticed) an? ([+-]?\d+(?:\.\d+)?)% (regression|improvement|undefined) of (\S+?)(?: due to| on:|:| |$)",
+        r"(?:FYI, we noticed|We noticed|kernel test robot noticed) an? ([+-]?\d+(?:\.\d+)?)% (regression|improvement|undefined) of (\S+?)(?: due to| on:| |$)",
     )
     .expect("static regex")
 });
@@ -550,6 +550,11 @@ https://download.01.org/0day-ci/archive/20240710/202407101139.6e513af5-oliver.sa
             l.metric.as_deref(),
             Some("blktests.zbd/(003/004).fail and blktests.loop/(002/004).fail")
         );
+        let l = lead(
+            "kernel test robot noticed a 3.1% regression of sched_debug.cfs_rq:/.load.avg on:",
+        )
+        .expect("lead");
+        assert_eq!(l.metric.as_deref(), Some("sched_debug.cfs_rq:/.load.avg"));
         let l = lead("kernel test robot noticed \"BUG:KCSAN:data-race_in_x\" on:").expect("lead");
         assert_eq!(l.metric.as_deref(), Some("BUG:KCSAN:data-race_in_x"));
     }

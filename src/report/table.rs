@@ -441,9 +441,12 @@ fn elision(t: &str) -> bool {
 }
 
 /// A line that looks like a data row even though it did not fit: it starts with
-/// a cell token.
+/// a cell token, or with a digit, sign, dot, colon or stddev mark (a damaged
+/// cell such as `1e999999` or `---`).
 fn looks_like_row(toks: &[&str]) -> bool {
-    toks.first().is_some_and(|t| cells::is_cell(t))
+    toks.first().is_some_and(|t| {
+        cells::is_cell(t) || t.starts_with(|c: char| c.is_ascii_digit() || "+-.:±~".contains(c))
+    })
 }
 
 /// Parses one row of an open table in line mode, reading ahead one line for
@@ -908,13 +911,14 @@ aaaaaaaaaaaaaaaa bbbbbbbbbbbbbbbbbbbbbbbbbbb
 ---------------- ---------------------------
      14484            -6.3%      13568        fsmark.files_per_sec
      14484    garbage
+   --- ± %  %
 So this is prose.
 ";
         let t = parse_tables(body);
         assert_eq!(t[0].rows.len(), 1);
-        assert_eq!(t[0].skipped_rows, 1);
+        assert_eq!(t[0].skipped_rows, 2);
         let d = table_diagnostics(body);
-        assert_eq!(d.len(), 1);
+        assert_eq!(d.len(), 2);
         assert_eq!(d[0].position.line, 4);
         assert!(d[0].to_string().contains("`14484    garbage`"), "{}", d[0]);
     }
