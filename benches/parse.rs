@@ -1,7 +1,9 @@
 //! Criterion benchmarks of the pure parsing stages, each reporting throughput
-//! in bytes: the mbox splitter (`source::open` on a file), message parsing
-//! (`mail::parse`), the whole extraction (`extract::extract`), and the subject,
-//! table and diff grammars on their own.
+//! in bytes: the mbox splitter (`source::files::open_reader` on bytes in
+//! memory: detection, `MboxReader`, unquoting), message parsing
+//! (`mail::parse`), the whole extraction (`extract::extract`), and the subject
+//! (`report::subject::parse_subject`), table (`report::table::parse_tables`)
+//! and diff (`evidence::diff::parse_diffs`) grammars on their own.
 //!
 //! Inputs: every `.mbox`/`.eml` under `corpus/` (concatenated into one mbox),
 //! and a synthetic archive written by `regtrack-synth` into a temp dir
@@ -23,7 +25,7 @@ use regtrack::model::{Message, RawMessage};
 /// One benchmark input: an mbox on disk, its split and parsed messages.
 struct Input {
     name: &'static str,
-    path: PathBuf,
+    data: Vec<u8>,
     bytes: u64,
     raws: Vec<RawMessage>,
     messages: Vec<Message>,
@@ -90,9 +92,20 @@ fn synthetic_mbox(tmp: &Path) -> Option<PathBuf> {
     ok.then_some(p)
 }
 
+/// Splits an mbox held in memory, as `ingest` would read it from a file.
+fn split(data: &[u8]) -> regtrack::Result<regtrack::source::RawStream> {
+    regtrack::source::files::open_reader(
+        Box::new(std::io::Cursor::new(data.to_vec())),
+        regtrack::source::mbox::Place::File("bench.mbox".into()),
+        Path::new("bench.mbox"),
+        0,
+    )
+}
+
 fn load(name: &'static str, path: PathBuf) -> Input {
-    let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-    let raws: Vec<RawMessage> = regtrack::source::open(&path)
+    let data = std::fs::read(&path).unwrap_or_default();
+    let bytes = data.len() as u64;
+    let raws: Vec<RawMessage> = split(&data)
         .map(|s| s.filter_map(Result::ok).collect())
         .unwrap_or_default();
     let messages: Vec<Message> = raws
@@ -107,7 +120,7 @@ fn load(name: &'static str, path: PathBuf) -> Input {
     );
     Input {
         name,
-        path,
+        data,
         bytes,
         raws,
         messages,
@@ -123,7 +136,7 @@ fn bench_input(c: &mut Criterion, input: &Input) {
     g.throughput(Throughput::Bytes(input.bytes));
     g.bench_function("split", |b| {
         b.iter(|| {
-            let n = regtrack::source::open(black_box(&input.path))
+            let n = split(black_box(&input.data))
                 .map(|s| s.count())
                 .unwrap_or(0);
             black_box(n)
@@ -159,7 +172,31 @@ fn grammar_benches(
     input: &Input,
     body_bytes: u64,
 ) {
-    let _ = (g, input, body_bytes);
+    let subjects: Vec<&str> = input.messages.iter().map(|m| m.subject.as_str()).collect();
+    let subject_bytes: u64 = subjects.iter().map(|s| s.len() as u64).sum();
+    g.throughput(Throughput::Bytes(subject_bytes.max(1)));
+    g.bench_function("subject", |b| {
+        b.iter(|| {
+            for s in &subjects {
+                black_box(regtrack::report::subject::parse_subject(black_box(s)));
+            }
+        })
+    });
+    g.throughput(Throughput::Bytes(body_bytes.max(1)));
+    g.bench_function("tables", |b| {
+        b.iter(|| {
+            for m in &input.messages {
+                black_box(regtrack::report::table::parse_tables(black_box(&m.body)));
+            }
+        })
+    });
+    g.bench_function("diffs", |b| {
+        b.iter(|| {
+            for m in &input.messages {
+                black_box(regtrack::evidence::diff::parse_diffs(black_box(&m.body)));
+            }
+        })
+    });
 }
 
 fn benches(c: &mut Criterion) {

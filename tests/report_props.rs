@@ -173,8 +173,11 @@ proptest! {
         let lossy = String::from_utf8_lossy(&raw).into_owned();
         for input in [s.as_str(), lossy.as_str()] {
             let _ = subject::parse_subject(input);
+            let _ = subject::check_subject(input);
             let _ = table::parse_tables(input);
+            let _ = table::table_diagnostics(input);
             let _ = body::parse_report_body(input);
+            let _ = body::check_report_body(input);
             let _ = body::parse_events(input);
         }
     }
@@ -192,8 +195,9 @@ proptest! {
             text = b.into_iter().collect();
         }
         let _ = subject::parse_subject(&text);
-        let _ = table::parse_tables(&text);
+        let _ = table::table_diagnostics(&text);
         let _ = body::parse_report_body(&text);
+        let _ = subject::check_subject(&text);
         let msg = Message {
             message_id: "x@y".into(),
             message_id_derived: false,

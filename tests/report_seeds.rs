@@ -1,10 +1,10 @@
 //! The seed facts of issue 3 (seeds 000 and 001 in the shared folder, found
-//! through `REGTRACK_SHARED`): tables, subjects and the whitespace-collapsed form.
+//! through `REGTRACK_SHARED`), read the way ingest reads them (`source::open`,
+//! `mail::parse`, `extract`): tables, subjects and the whitespace-collapsed form.
 
 use std::path::PathBuf;
 
-use regtrack::model::{ChangeUnit, Table};
-use regtrack::report::table::parse_tables;
+use regtrack::model::{ChangeUnit, Direction, Extraction, Table, TableFormat};
 
 fn shared() -> Option<PathBuf> {
     match std::env::var_os("REGTRACK_SHARED") {
@@ -16,13 +16,27 @@ fn shared() -> Option<PathBuf> {
     }
 }
 
-fn seed(prefix: &str) -> Option<String> {
+fn seed(prefix: &str) -> Option<Extraction> {
     let dir = shared()?.join("seeds");
     let entry = std::fs::read_dir(&dir)
         .expect("seeds folder")
         .filter_map(Result::ok)
         .find(|e| e.file_name().to_string_lossy().starts_with(prefix))?;
-    Some(String::from_utf8_lossy(&std::fs::read(entry.path()).expect("seed")).into_owned())
+    let raw = regtrack::source::open(&entry.path())
+        .expect("open seed")
+        .next()
+        .expect("one message")
+        .expect("readable message");
+    let msg = regtrack::mail::parse(&raw).expect("decoded seed");
+    Some(regtrack::extract::extract(&msg))
+}
+
+fn lkp(ex: &Extraction) -> Vec<Table> {
+    ex.tables
+        .iter()
+        .filter(|t| t.format == TableFormat::Lkp)
+        .cloned()
+        .collect()
 }
 
 fn row<'a>(t: &'a Table, metric: &str) -> &'a regtrack::model::TableRow {
@@ -38,8 +52,14 @@ fn change(r: &regtrack::model::TableRow, i: usize) -> Option<f64> {
 
 #[test]
 fn seed_000_collapsed_body_gives_two_tables_regrouped_by_column_count() {
-    let Some(text) = seed("000_") else { return };
-    let t = parse_tables(&text);
+    let Some(ex) = seed("000_") else { return };
+    let s = ex.subject_report.as_ref().expect("report subject");
+    assert_eq!(s.subsystem.as_deref(), Some("xfs"));
+    assert_eq!(s.commit, "016a23388c");
+    assert_eq!(s.metric.as_deref(), Some("stress-ng.xattr.ops_per_sec"));
+    assert_eq!(s.change_percent, Some(58.4));
+    assert_eq!(s.direction, Some(Direction::Improvement));
+    let t = lkp(&ex);
     assert_eq!(t.len(), 2, "{t:#?}");
     assert_eq!(
         t[0].commits,
@@ -67,8 +87,14 @@ fn seed_000_collapsed_body_gives_two_tables_regrouped_by_column_count() {
 
 #[test]
 fn seed_001_gives_a_depth_two_table_resumed_after_a_reply_and_a_three_commit_table() {
-    let Some(text) = seed("001_") else { return };
-    let t = parse_tables(&text);
+    let Some(ex) = seed("001_") else { return };
+    let s = ex.subject_report.as_ref().expect("report subject");
+    assert_eq!(
+        (s.commit.as_str(), s.change_percent),
+        ("2edf06a50f", Some(-5.7))
+    );
+    assert_eq!(s.branch.as_deref(), Some("linus:master"));
+    let t = lkp(&ex);
     assert_eq!(t.len(), 2, "{t:#?}");
     assert_eq!(t[0].quote_depth, 2);
     assert_eq!(

@@ -44,7 +44,7 @@ fn list_and_show_keep_answering_while_an_ingest_runs() {
 
     let archive = dir.path().join("synth.mbox");
     let st = Command::new(synth_bin())
-        .args(["--messages", "6000", "--seed", "11", "--out"])
+        .args(["--messages", "2500", "--seed", "11", "--out"])
         .arg(&archive)
         .status()
         .unwrap();
@@ -61,10 +61,10 @@ fn list_and_show_keep_answering_while_an_ingest_runs() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // Feed the archive over about six seconds, in message-aligned chunks.
+    // Feed the archive over about four seconds, in message-aligned chunks.
     let mut stdin = ingest.stdin.take().unwrap();
     let feeder = std::thread::spawn(move || {
-        let chunks = 60;
+        let chunks = 40;
         let step = data.len() / chunks + 1;
         let mut at = 0;
         while at < data.len() {
@@ -133,7 +133,7 @@ fn list_and_show_keep_answering_while_an_ingest_runs() {
     let s = summary(&run);
     assert_eq!(
         field(&s, "new") + field(&s, "failed") + field(&s, "duplicates"),
-        6000,
+        2500,
         "{s}"
     );
     assert_eq!(integrity(&db), "ok");

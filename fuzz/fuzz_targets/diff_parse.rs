@@ -1,11 +1,13 @@
-//! Fuzz target: the diff parser, via the whole extraction of a patch message
-//! whose body is the input.
+//! Fuzz target: the diff parser (`parse_diffs`, `scan_collapsed`), then the
+//! whole extraction of a patch message whose body is the input.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let body = String::from_utf8_lossy(data);
+    let _ = regtrack::evidence::diff::parse_diffs(&body);
+    let _ = regtrack::evidence::diff::scan_collapsed(&body);
     let msg = regtrack::model::Message {
         message_id: "fuzz-diff@example.org".into(),
         message_id_derived: false,

@@ -1,17 +1,27 @@
-//! Fuzz target: the mbox splitter, through `source::open` on a file (the input
-//! is written to a temp file; content detection decides how it is read).
+//! Fuzz target: the mbox splitter and content detection, on bytes in memory:
+//! `source::files::open_reader` (what `ingest` does with a file) and
+//! `source::mbox::MboxReader` with both unquotings.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use regtrack::source::mbox::{MboxReader, Place, Quoting, unquote_message};
 
 fuzz_target!(|data: &[u8]| {
-    let path = std::env::temp_dir().join(format!("regtrack-fuzz-{}.mbox", std::process::id()));
-    if std::fs::write(&path, data).is_err() {
-        return;
-    }
-    if let Ok(stream) = regtrack::source::open(&path) {
+    if let Ok(stream) = regtrack::source::files::open_reader(
+        Box::new(std::io::Cursor::new(data.to_vec())),
+        Place::File("fuzz.mbox".into()),
+        std::path::Path::new("fuzz.mbox"),
+        0,
+    ) {
         for raw in stream.take(100_000).flatten() {
             assert!(raw.bytes.len() <= data.len() + 1);
+        }
+    }
+    let mut r = MboxReader::new(std::io::Cursor::new(data), Vec::new(), Place::Stdin);
+    while let Some(chunk) = r.next_chunk() {
+        if let Ok(c) = chunk {
+            let _ = unquote_message(&c.bytes, Quoting::Rd);
+            let _ = unquote_message(&c.bytes, Quoting::O);
         }
     }
 });

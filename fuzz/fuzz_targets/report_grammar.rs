@@ -1,6 +1,6 @@
-//! Fuzz target: the report grammar (subject and lkp tables) on arbitrary text,
-//! via the whole extraction of a message whose subject is the first line and
-//! whose body is the rest.
+//! Fuzz target: the report grammar on arbitrary text: `parse_subject` on the
+//! first line, `parse_tables`, `parse_report_body`, `parse_events` on the whole,
+//! then the whole extraction of a robot message made of it.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -8,12 +8,11 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let (subject, body) = text.split_once('\n').unwrap_or((&text, ""));
-    let msg = regtrack_fuzz_message(subject, body);
-    let _ = regtrack::extract::extract(&msg);
-});
-
-fn regtrack_fuzz_message(subject: &str, body: &str) -> regtrack::model::Message {
-    regtrack::model::Message {
+    let _ = regtrack::report::subject::parse_subject(subject);
+    let _ = regtrack::report::table::parse_tables(&text);
+    let _ = regtrack::report::body::parse_report_body(&text);
+    let _ = regtrack::report::body::parse_events(&text);
+    let msg = regtrack::model::Message {
         message_id: "fuzz@example.org".into(),
         message_id_derived: false,
         subject: subject.into(),
@@ -27,5 +26,6 @@ fn regtrack_fuzz_message(subject: &str, body: &str) -> regtrack::model::Message 
         parts: Vec::new(),
         content_hash: String::new(),
         raw_size: body.len() as u64,
-    }
-}
+    };
+    let _ = regtrack::extract::extract(&msg);
+});

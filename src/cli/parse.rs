@@ -50,7 +50,12 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
             let msg = match crate::mail::parse(&raw) {
                 Ok(m) => m,
                 Err(e) => {
-                    eprintln!("regtrack: {}: {e}", raw.origin.describe());
+                    let (origin, reason) = (raw.origin.describe(), e.to_string());
+                    if reason.starts_with(&origin) {
+                        eprintln!("regtrack: {reason}");
+                    } else {
+                        eprintln!("regtrack: {origin}: {reason}");
+                    }
                     failed += 1;
                     continue;
                 }

@@ -8,21 +8,23 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::{BodyView, collapsed_depth_at, strip_collapsed_quotes};
+use super::{BodyView, QuoteMarks, strip_collapsed_quotes};
 use crate::model::CommitRef;
 
 /// `<hex> ("title")`: the title runs to the first `")`.
-static RE_TITLED: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"\b([0-9a-f]{7,40})\s?\(\s?"(.+?)"\s?\)"#).expect("valid regex"));
+static RE_TITLED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?-u:\b)([0-9a-f]{7,40})\s?\(\s?"(.+?)"\s?\)"#).expect("valid regex")
+});
 
 /// `commit <hex>` (12..40 hex) and format-patch `From <40 hex> Mon Sep 17`.
 static RE_BARE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(?:[Cc]ommit|From)\s+([0-9a-f]{12,40})\b").expect("valid regex")
+    Regex::new(r"(?-u:\b)(?:[Cc]ommit|From)\s+([0-9a-f]{12,40})(?-u:\b)").expect("valid regex")
 });
 
 /// `commit:` followed by one or more 40-hex ids.
-static RE_COMMIT_LIST: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\bcommit:((?:\s+[0-9a-f]{40}\b)+)").expect("valid regex"));
+static RE_COMMIT_LIST: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?-u:\b)commit:((?:\s+[0-9a-f]{40}(?-u:\b))+)").expect("valid regex")
+});
 
 static RE_HEX40: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"[0-9a-f]{40}").expect("valid regex"));
@@ -36,13 +38,8 @@ fn plausible(id: &str) -> bool {
 /// Finds the references of one text block at `depth` (`collapsed` bodies get
 /// the depth per match and their titles cleaned of quote prefixes).
 pub fn refs_in_text(text: &str, depth: u32, collapsed: bool, out: &mut Vec<CommitRef>) {
-    let depth_at = |pos: usize| {
-        if collapsed {
-            collapsed_depth_at(text, pos)
-        } else {
-            depth
-        }
-    };
+    let marks = collapsed.then(|| QuoteMarks::new(text));
+    let depth_at = |pos: usize| marks.as_ref().map_or(depth, |m| m.depth_at(pos));
     let mut found: Vec<(usize, CommitRef)> = Vec::new();
     for c in RE_TITLED.captures_iter(text) {
         let (Some(id), Some(title)) = (c.get(1), c.get(2)) else {

@@ -165,7 +165,8 @@ pub fn file_line<'a>(i: &'a str, marker: &str) -> Option<&'a str> {
 }
 
 /// Normalises a `---`/`+++` pair's paths: strips `a/`/`b/`, a quilt `~suffix`,
-/// and the first component when the two differ there (`linux.orig/` vs `linux/`).
+/// and the first component when the two (relative) paths differ there
+/// (`linux.orig/` vs `linux/`).
 /// `/dev/null` becomes `None`.
 fn pair_paths(old: &str, new: &str) -> (Option<String>, Option<String>) {
     fn tidy(p: &str) -> Option<String> {
@@ -187,7 +188,8 @@ fn pair_paths(old: &str, new: &str) -> (Option<String>, Option<String>) {
     };
     let a = strip_ab(&mut o);
     let b = strip_ab(&mut n);
-    if !a && !b {
+    let absolute = |p: &Option<String>| p.as_ref().is_some_and(|s| s.starts_with('/'));
+    if !a && !b && !absolute(&o) && !absolute(&n) {
         let first = |p: &Option<String>| {
             p.as_ref()
                 .and_then(|s| s.split_once('/').map(|(f, _)| f.to_string()))
@@ -223,12 +225,39 @@ fn scan_lines(view: &BodyView<'_>) -> DiffScan {
     let lines = &view.lines;
     let mut files: Vec<DiffFile> = Vec::new();
     let mut in_diff = vec![false; lines.len()];
-    // Index of the file that the next hunk belongs to, if any.
+    // Index of the file that the next hunk belongs to, if any, and the
+    // indentation its lines carry (xfstests prints its output diffs indented).
     let mut open: Option<usize> = None;
+    let mut indent = 0usize;
     let mut i = 0;
     while let Some(line) = lines.get(i) {
-        let t = line.text;
         let depth = line.depth;
+        if let Some((ind, block)) = indented_pair(lines, i) {
+            let (o, n) = pair_paths(block.0, block.1);
+            files.push(DiffFile {
+                old_path: o.clone().or_else(|| n.clone()),
+                new_path: n.clone().or_else(|| o.clone()),
+                quote_depth: depth,
+                new_file: o.is_none(),
+                deleted_file: n.is_none(),
+                ..DiffFile::default()
+            });
+            open = Some(files.len() - 1);
+            indent = ind;
+            in_diff[i] = true;
+            in_diff[i + 1] = true;
+            i += 2;
+            continue;
+        }
+        let t = match line.text.get(indent..) {
+            Some(rest) if open.is_some() && line.text.bytes().take(indent).all(|b| b == b' ') => {
+                rest
+            }
+            _ => {
+                indent = 0;
+                line.text
+            }
+        };
         if let Ok((_, (old, new))) = diff_git(t) {
             files.push(DiffFile {
                 old_path: Some(old),
@@ -302,7 +331,16 @@ fn scan_lines(view: &BodyView<'_>) -> DiffScan {
                 let Some(l) = lines.get(i).filter(|l| l.depth == depth) else {
                     break;
                 };
-                match l.text.as_bytes().first() {
+                let body = if indent == 0 {
+                    l.text
+                } else if l.text.trim().is_empty() {
+                    ""
+                } else if l.text.bytes().take(indent).all(|b| b == b' ') {
+                    l.text.get(indent..).unwrap_or("")
+                } else {
+                    break;
+                };
+                match body.as_bytes().first() {
                     Some(b'+') if new_left > 0 => {
                         new_left -= 1;
                         added += 1;
@@ -344,9 +382,34 @@ fn scan_lines(view: &BodyView<'_>) -> DiffScan {
             continue;
         }
         open = None;
+        indent = 0;
         i += 1;
     }
     DiffScan { files, in_diff }
+}
+
+/// An indented `--- a` / `+++ b` pair followed by a hunk header at the same
+/// indentation (one or more spaces) and quote depth: `(indentation, (old, new))`.
+fn indented_pair<'a>(
+    lines: &[crate::text::Line<'a>],
+    i: usize,
+) -> Option<(usize, (&'a str, &'a str))> {
+    let first = lines.get(i)?;
+    let ind = first.text.len() - first.text.trim_start_matches(' ').len();
+    if ind == 0 {
+        return None;
+    }
+    let at = |k: usize| {
+        lines
+            .get(k)
+            .filter(|l| l.depth == first.depth)
+            .filter(|l| l.text.bytes().take(ind).all(|b| b == b' '))
+            .and_then(|l| l.text.get(ind..))
+    };
+    let old = file_line(at(i)?, "--- ")?;
+    let new = file_line(at(i + 1)?, "+++ ")?;
+    hunk_header(at(i + 2)?).ok()?;
+    Some((ind, (old, new)))
 }
 
 /// File and hunk headers inside collapsed text.
@@ -569,6 +632,25 @@ mod tests {
         );
         assert_eq!(h.context, "xlog_cil_insert_items(");
         assert_eq!((h.added, h.removed), (4, 2));
+    }
+
+    #[test]
+    fn an_indented_output_diff_is_read_with_its_indentation() {
+        let body = "btrfs/026       - output mismatch (see 026.out.bad)\n\
+                    \x20   --- tests/btrfs/026.out\t2023-01-02 16:54:41.000000000 +0000\n\
+                    \x20   +++ /lkp/results//btrfs/026.out.bad\t2023-01-15 04:49:37.182778590 +0000\n\
+                    \x20   @@ -8,3 +8,3 @@\n\
+                    \x20    wrote 268435456/268435456 bytes\n\
+                    \x20   -647d815906324ccdf288c7681f900ec0  SCRATCH_MNT/foo\n\
+                    \x20   +0f2a8b1c9e3d4a5b6c7d8e9f00112233  SCRATCH_MNT/foo\n\
+                    \x20    File digests after\n\
+                    \x20   ...\n";
+        let files = parse_diffs(body);
+        assert_eq!(files.len(), 1);
+        assert_eq!(files[0].old_path.as_deref(), Some("tests/btrfs/026.out"));
+        let h = &files[0].hunks[0];
+        assert_eq!((h.old_start, h.old_lines, h.added, h.removed), (8, 3, 1, 1));
+        assert!(parse_diffs("    --- not a diff\n    +++ either\n    text\n").is_empty());
     }
 
     #[test]

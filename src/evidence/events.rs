@@ -15,7 +15,7 @@ use crate::model::{Event, EventKind};
 /// vfs.fixes branch of the vfs/vfs.git tree.`, `Queued for 6.10, thanks!`.
 static RE_APPLIED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
-        r"^(?:(?:Thanks|Thank you)[,!.]?\s+)?(?:[Aa]pplied|[Qq]ueued|[Pp]ushed|[Pp]icked up)",
+        r"^(?:(?:Thanks|Thank you)[,!.]?\s+)?(?:[Aa]pplied|[Qq]ueued(?: up)?|[Pp]ushed|[Pp]icked up)",
         r"(?:\s+(?:it|this|the patch|the series|both|all|patches \d+-\d+))?",
         r"(?:\s+(?:to|into|in|on|for)\s+(?:the\s+)?(?P<tree>[\w./:+-]+?))?",
         r"(?:\s+(?:branch|tree|queue))?(?:\s+of\s+the\s+\S+?\s+tree)?",
@@ -36,12 +36,12 @@ static RE_ENTRY: LazyLock<Regex> =
 
 /// `commit: <sha>` or a cgit/git.kernel.org `/c/<sha>` or `commit/?id=<sha>` link.
 static RE_ENTRY_SHA: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\s*(?:commit:\s+([0-9a-f]{7,40})\b|https?://\S+?(?:/c/|[?&]id=|/commit/)([0-9a-f]{7,40})\b)")
+    Regex::new(r"^\s*(?:commit:\s+([0-9a-f]{7,40})(?-u:\b)|https?://\S+?(?:/c/|[?&]id=|/commit/)([0-9a-f]{7,40})(?-u:\b))")
         .expect("valid regex")
 });
 
 static RE_HEX: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\b[0-9a-f]{7,40}\b").expect("valid regex"));
+    LazyLock::new(|| Regex::new(r"(?-u:\b)[0-9a-f]{7,40}(?-u:\b)").expect("valid regex"));
 
 /// A regzbot or syz command line: kind, sha (a hex id in it, if any), tree
 /// (`#syz test: <repo> <branch>`).
@@ -67,8 +67,33 @@ pub fn command_line(text: &str) -> Option<(EventKind, Option<String>, Option<Str
     Some((kind, sha, tree))
 }
 
+/// A `#regzbot`/`#syz` command inside collapsed text: the command word and
+/// at most one argument token (line ends are lost).
+static RE_COLLAPSED_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:^|\s)(#(?:regzbot|syz)\s+[a-z-]+:?(?:\s+[^\s#]+)?)").expect("valid regex")
+});
+
 /// Events of a body's lines, skipping diff lines.
 pub fn events_in(view: &BodyView<'_>, in_diff: &[bool]) -> Vec<Event> {
+    if view.collapsed {
+        let mut out = Vec::new();
+        for line in &view.lines {
+            let marks = super::QuoteMarks::new(line.text);
+            for c in RE_COLLAPSED_COMMAND.captures_iter(line.text) {
+                let Some(m) = c.get(1) else { continue };
+                if let Some((kind, sha, _)) = command_line(m.as_str()) {
+                    out.push(Event {
+                        kind,
+                        tree: None,
+                        sha,
+                        text: m.as_str().to_string(),
+                        quote_depth: marks.depth_right_before(line.text, m.start()),
+                    });
+                }
+            }
+        }
+        return out;
+    }
     let mut out = Vec::new();
     let lines = &view.lines;
     let mut i = 0;
@@ -166,11 +191,30 @@ mod tests {
         assert_eq!(e.len(), 1);
         let e = events("Applied to for-next, thanks!\n");
         assert_eq!(e[0].tree.as_deref(), Some("for-next"));
+        assert_eq!(
+            events("Queued up in vfs.fixes.\n")[0].tree.as_deref(),
+            Some("vfs.fixes")
+        );
         let e = events("Queued for 6.10.\n");
         assert_eq!(e[0].tree.as_deref(), Some("6.10"));
         assert!(events("applied it on 6.9-rc4. This patch is not a fix\n").is_empty());
         assert!(events("Applied the patch on top of v6.9 and ran the test again.\n").is_empty());
         assert!(events("> Thanks, applied.\n").is_empty());
+    }
+
+    #[test]
+    fn collapsed_commands_keep_one_argument_and_their_depth() {
+        let body = format!(
+            "Hi, On x, A wrote: > > #regzbot introduced: ca6dee6b79 thanks. {} #syz fix: mm: x",
+            "filler ".repeat(400)
+        );
+        let e = events(&body);
+        assert_eq!(e.len(), 2);
+        assert_eq!((e[0].kind, e[0].quote_depth), (EventKind::Regzbot, 2));
+        assert_eq!(e[0].text, "#regzbot introduced: ca6dee6b79");
+        assert_eq!(e[0].sha.as_deref(), Some("ca6dee6b79"));
+        assert_eq!((e[1].kind, e[1].quote_depth), (EventKind::Syz, 0));
+        assert_eq!(e[1].text, "#syz fix: mm:");
     }
 
     #[test]

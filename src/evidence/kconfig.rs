@@ -121,6 +121,10 @@ pub fn changes_in(view: &BodyView<'_>) -> Vec<KconfigChange> {
     let mut out: Vec<KconfigChange> = Vec::new();
     for line in &view.lines {
         let t = line.text.trim_end();
+        // Every form starts with a sign or a blank and names an option with `_`.
+        if !t.starts_with(['-', '+', ' ']) || memchr::memchr(b'_', t.as_bytes()).is_none() {
+            continue;
+        }
         let Ok((_, k)) = config_line(t).or_else(|_| diffconfig_line(t)) else {
             continue;
         };

@@ -10,8 +10,13 @@ use regex::Regex;
 use super::BodyView;
 
 /// A lore URL up to the end of its path.
+/// Also the Message-ID redirectors that lead to lore: `lkml.kernel.org/r/<id>`
+/// (akpm's `Link:` lines) and `patch.msgid.link/<id>` (b4's `Link:` lines).
 static RE_LORE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"https?://lore\.kernel\.org/([^\s<>"'()\[\]]+)"#).expect("valid regex")
+    Regex::new(
+        r#"https?://(?:lore\.kernel\.org|lkml\.kernel\.org|patch\.msgid\.link)/([^\s<>"'()\[\]]+)"#,
+    )
+    .expect("valid regex")
 });
 
 /// Decodes `%XX` escapes; invalid escapes and non-UTF-8 results stay as written.
@@ -72,9 +77,10 @@ pub fn links_in(view: &BodyView<'_>, in_diff: &[bool]) -> Vec<String> {
             continue;
         }
         // In a collapsed body, skip URLs inside old quotes.
+        let marks = view.collapsed.then(|| super::QuoteMarks::new(line.text));
         for c in RE_LORE.captures_iter(line.text) {
             let Some(path) = c.get(1) else { continue };
-            if view.collapsed && super::collapsed_depth_at(line.text, path.start()) > 0 {
+            if marks.as_ref().is_some_and(|m| m.depth_at(path.start()) > 0) {
                 continue;
             }
             if let Some(id) = message_id(path.as_str()) {
@@ -132,11 +138,11 @@ mod tests {
 
     #[test]
     fn only_unquoted_links_count_and_footnotes_do() {
-        let body = "> Closes: https://lore.kernel.org/oe-lkp/q@x\n\
+        let body = "> Closes: https://lore.kernel.org/oe-lkp/q@x\nLink: https://patch.msgid.link/c@z\n\
                     Closes: https://lore.kernel.org/oe-lkp/a@x\n\
                     [1] https://lore.kernel.org/linux-xfs/b@y/\nsee <https://lore.kernel.org/r/a@x>.\n";
         let l = links_in(&BodyView::new(body), &[]);
-        assert_eq!(l, ["a@x", "b@y"]);
+        assert_eq!(l, ["c@z", "a@x", "b@y"]);
     }
 
     #[test]

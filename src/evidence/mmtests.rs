@@ -111,6 +111,10 @@ pub fn tables_in(view: &BodyView<'_>) -> Vec<Table> {
     let mut out: Vec<Table> = Vec::new();
     let mut i = 0;
     while let Some(line) = lines.get(i) {
+        if memchr::memchr(b'%', line.text.as_bytes()).is_none() {
+            i += 1;
+            continue;
+        }
         let Ok(("", first)) = row(line.text) else {
             i += 1;
             continue;
@@ -123,10 +127,15 @@ pub fn tables_in(view: &BodyView<'_>) -> Vec<Table> {
             .iter()
             .rev()
             .find(|l| !l.text.trim().is_empty());
+        // A header names the kernels: N words (N+1 with a leading label), none
+        // ending like prose (`The results look like:` is no header).
         let commits: Vec<String> = header_line
             .filter(|l| l.depth == depth && row(l.text).is_err())
             .map(|l| l.text.split_whitespace().collect::<Vec<_>>())
-            .filter(|w| w.len() >= ncols)
+            .filter(|w| {
+                (w.len() == ncols || w.len() == ncols + 1)
+                    && !w.iter().any(|x| x.ends_with([':', '.', ',', '?', '!']))
+            })
             .map(|w| {
                 w.iter()
                     .skip(w.len() - ncols)
@@ -241,5 +250,12 @@ mod tests {
         assert_eq!(t[0].skipped_rows, 1);
         assert_eq!(t[0].rows[0].significant, [false, true]);
         assert_eq!(t[0].rows[1].stat.as_deref(), Some("Amean"));
+        let prose =
+            parse_mmtests("The results are:\nHmean  a-1   10.00 (   0.00%)   12.00 *  20.00%*\n");
+        assert!(prose[0].commits.is_empty());
+        let many = parse_mmtests(
+            "we ran this on many kernels\nHmean  a-1   10.00 (   0.00%)   12.00 *  20.00%*\n",
+        );
+        assert!(many[0].commits.is_empty());
     }
 }

@@ -47,7 +47,12 @@ pub fn extract_evidence(msg: &Message, ex: &mut Extraction) {
     signals.extend(signal::table_signals(ex));
     ex.signals = signals;
     ex.events.extend(events::events_in(&view, &scan.in_diff));
-    ex.lore_links = lore::links_in(&view, &scan.in_diff);
+    // A mail citing itself (the robot's suggested `Closes:` names the report's
+    // own id) links nothing.
+    ex.lore_links = lore::links_in(&view, &scan.in_diff)
+        .into_iter()
+        .filter(|id| *id != msg.message_id)
+        .collect();
     ex.trailers = trailers;
     ex.diffs = scan.files;
 }
@@ -70,7 +75,7 @@ impl<'a> BodyView<'a> {
         BodyView {
             body,
             lines: text::lines(body).collect(),
-            collapsed: text::looks_collapsed(body),
+            collapsed: text::looks_collapsed(body) || short_collapsed(body),
         }
     }
 
@@ -113,6 +118,15 @@ impl<'a> BodyView<'a> {
     }
 }
 
+/// A short whitespace-collapsed reply, too short for [`text::looks_collapsed`]:
+/// one line of 80+ bytes that holds an inline quote (`wrote: >`, ` > `).
+fn short_collapsed(body: &str) -> bool {
+    let b = body.trim_end();
+    b.len() >= 80
+        && memchr::memchr(b'\n', b.as_bytes()).is_none()
+        && (b.contains("wrote: >") || b.contains(" > > ") || b.matches(" > ").count() >= 2)
+}
+
 /// A run of lines at one quote depth joined with single spaces.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Paragraph {
@@ -128,24 +142,60 @@ pub struct Paragraph {
 static RE_COLLAPSED_QUOTE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?:^|\s)((?:>+\s+)*>+)\s").expect("valid regex"));
 
-/// In a whitespace-collapsed body, the quote depth that held at byte `pos`:
-/// the depth of the nearest `>` prefix before `pos` when `pos` lies within one
-/// line width (72 bytes) after it, else 0.
-pub fn collapsed_depth_at(text: &str, pos: usize) -> u32 {
-    let mut depth = 0;
-    for m in RE_COLLAPSED_QUOTE.captures_iter(text) {
-        let Some(g) = m.get(1) else { continue };
-        if g.start() > pos {
-            break;
-        }
-        let d = g.as_str().bytes().filter(|&b| b == b'>').count() as u32;
-        depth = if pos.saturating_sub(g.end()) <= 72 {
-            d
-        } else {
-            0
-        };
+/// The old quote prefixes of a collapsed text, for depth look-ups by offset.
+#[derive(Debug, Clone, Default)]
+pub struct QuoteMarks {
+    /// `(end of the marker run, depth)` in text order.
+    marks: Vec<(usize, u32)>,
+}
+
+impl QuoteMarks {
+    /// Finds the standalone `>` runs of `text` (one pass).
+    pub fn new(text: &str) -> Self {
+        let marks = RE_COLLAPSED_QUOTE
+            .captures_iter(text)
+            .filter_map(|c| c.get(1))
+            .map(|g| {
+                let d = g.as_str().bytes().filter(|&b| b == b'>').count() as u32;
+                (g.end(), d)
+            })
+            .collect();
+        QuoteMarks { marks }
     }
-    depth
+
+    /// The quote depth that held at byte `pos`: the depth of the nearest marker
+    /// run ending at or before `pos` when `pos` lies within one line width (72
+    /// bytes) after it, else 0.
+    pub fn depth_at(&self, pos: usize) -> u32 {
+        let k = self.marks.partition_point(|&(end, _)| end <= pos);
+        match k.checked_sub(1).and_then(|i| self.marks.get(i)) {
+            Some(&(end, d)) if pos - end <= 72 => d,
+            _ => 0,
+        }
+    }
+}
+
+impl QuoteMarks {
+    /// The depth of a marker run that directly precedes byte `pos` of `text`
+    /// (only blanks or a `| ` between), else 0: for things that start a line,
+    /// such as trailers, which a quoted line cannot hold in its middle.
+    pub fn depth_right_before(&self, text: &str, pos: usize) -> u32 {
+        let k = self.marks.partition_point(|&(end, _)| end <= pos);
+        match k.checked_sub(1).and_then(|i| self.marks.get(i)) {
+            Some(&(end, d)) => {
+                let gap = text.get(end..pos).unwrap_or("x");
+                let gap = gap.trim();
+                if gap.is_empty() || gap == "|" { d } else { 0 }
+            }
+            None => 0,
+        }
+    }
+}
+
+/// In a whitespace-collapsed body, the quote depth that held at byte `pos`
+/// (see [`QuoteMarks::depth_at`]; build a [`QuoteMarks`] for repeated look-ups).
+pub fn collapsed_depth_at(text: &str, pos: usize) -> u32 {
+    QuoteMarks::new(text).depth_at(pos)
 }
 
 /// Removes collapsed quote prefixes (` > `, ` > > `) from a phrase and folds
@@ -181,6 +231,18 @@ mod tests {
         let q = t.find("well past").unwrap_or(0);
         assert_eq!(collapsed_depth_at(t, q), 0);
         assert_eq!(collapsed_depth_at("a > > b", 6), 2);
+    }
+
+    #[test]
+    fn a_short_one_line_reply_with_inline_quotes_counts_as_collapsed() {
+        assert!(BodyView::new("Hi Ann, On 5/10/2023 4:00 PM, Ann wrote: > Thanks, the fix is attached Tested-by: Eve Example").collapsed);
+        assert!(!BodyView::new("Thanks, applied.\n").collapsed);
+        assert!(
+            !BodyView::new(
+                "a > b\nc > d and a rather long second line that goes on and on and on\n"
+            )
+            .collapsed
+        );
     }
 
     #[test]

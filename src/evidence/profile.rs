@@ -2,14 +2,16 @@
 //! flat lines `31.18%  [kernel]  [k] symbol`, `--children` lines with two
 //! percentages, chain entries `- 30.29% kswapd` whose tree depth follows from
 //! the column of the `-`/`+` marker, bare leaf symbols under the last entry, and
-//! `perf report --stdio` graph lines `|--22.27%--symbol`.
+//! `perf report --stdio` graph lines `---root` / `|--22.27%--symbol`, whose depth
+//! follows from the column of their dashes.
 
 use nom::{
     IResult, Parser,
-    bytes::complete::{take_till1, take_while1},
+    branch::alt,
+    bytes::complete::{tag, take_till1, take_while, take_while1},
     character::complete::{char, digit1, one_of, space0, space1},
-    combinator::{opt, recognize},
-    sequence::{preceded, terminated},
+    combinator::{map, opt, recognize},
+    sequence::{delimited, preceded, terminated},
 };
 
 use super::BodyView;
@@ -102,21 +104,20 @@ pub fn chain_entry(i: &str) -> IResult<&str, (usize, f64, &str)> {
 }
 
 /// ```text
-/// graph_entry := indent ("|" ws*)* "|"? "--" percent "--" symbol ws*
+/// graph_entry := indent ("|" ws*)* ( "--" percent "--" | "---" ) symbol ws*
 /// ```
-/// Returns `(bars before the entry, percent, symbol)`.
-pub fn graph_entry(i: &str) -> IResult<&str, (usize, f64, &str)> {
-    let (r, bars) =
-        recognize((space0, opt(take_while1(|c: char| c == '|' || c == ' ')))).parse(i)?;
-    let (r, (_, pct, _, sym, _)) = (
-        nom::bytes::complete::tag("--"),
-        percent,
-        nom::bytes::complete::tag("--"),
-        symbol,
-        space0,
-    )
-        .parse(r)?;
-    Ok((r, (bars.matches('|').count(), pct, sym)))
+/// Returns `(column of the dashes, percent, symbol)`; the `---` form (the root of
+/// a `perf report --stdio` graph) has no percent.
+pub fn graph_entry(i: &str) -> IResult<&str, (usize, Option<f64>, &str)> {
+    let (r, lead) = take_while(|c: char| c == '|' || c == ' ').parse(i)?;
+    let col = lead.chars().count();
+    let (r, pct) = alt((
+        map(tag("---"), |_| None),
+        map(delimited(tag("--"), percent, tag("--")), Some),
+    ))
+    .parse(r)?;
+    let (r, (sym, _)) = (symbol, space0).parse(r)?;
+    Ok((r, (col, pct, sym)))
 }
 
 /// Profile entries of a body's lines, in order.
@@ -127,6 +128,13 @@ pub fn profiles_in(view: &BodyView<'_>) -> Vec<ProfileEntry> {
     let mut chain_depth: Option<u32> = None;
     for line in &view.lines {
         let t = line.text;
+        // Every entry but a leaf or a graph root (`---sym`) prints a percentage.
+        if chain_depth.is_none()
+            && memchr::memchr(b'%', t.as_bytes()).is_none()
+            && memchr::memmem::find(t.as_bytes(), b"---").is_none()
+        {
+            continue;
+        }
         if let Ok(("", (pct, dso, sym))) = flat_entry(t) {
             stack.clear();
             chain_depth = None;
@@ -157,14 +165,29 @@ pub fn profiles_in(view: &BodyView<'_>) -> Vec<ProfileEntry> {
             chain_depth = Some(line.depth);
             continue;
         }
-        if let Ok(("", (bars, pct, sym))) = graph_entry(t) {
+        if let Ok(("", (col, pct, sym))) = graph_entry(t) {
+            if chain_depth != Some(line.depth) {
+                stack.clear();
+            }
+            while stack.last().is_some_and(|&c| c >= col) {
+                stack.pop();
+            }
             out.push(ProfileEntry {
-                percent: Some(pct),
+                percent: pct,
                 symbol: sym.to_string(),
                 module: None,
-                depth: bars as u32,
+                depth: stack.len() as u32,
                 quote_depth: line.depth,
             });
+            stack.push(col);
+            chain_depth = Some(line.depth);
+            continue;
+        }
+        // Bare `|` connector lines of a graph keep the chain open.
+        if chain_depth == Some(line.depth)
+            && t.contains('|')
+            && t.chars().all(|c| c == '|' || c.is_whitespace())
+        {
             continue;
         }
         // A bare leaf symbol, indented past the open chain's last marker.
@@ -224,7 +247,11 @@ mod tests {
         );
         assert_eq!(
             graph_entry("   |          |--22.27%--_raw_spin_lock"),
-            Ok(("", (2, 22.27, "_raw_spin_lock")))
+            Ok(("", (15, Some(22.27), "_raw_spin_lock")))
+        );
+        assert_eq!(
+            graph_entry("    ---root_fn"),
+            Ok(("", (4, None, "root_fn")))
         );
         // Prose leaves a remainder, so it is no entry.
         assert_eq!(

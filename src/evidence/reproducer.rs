@@ -8,7 +8,8 @@ use super::BodyView;
 use crate::model::Reproducer;
 
 /// Programs whose command lines are taken as reproducers.
-pub const PROGRAMS: [&str; 34] = [
+pub const PROGRAMS: [&str; 35] = [
+    "make.cross",
     "mkfs",
     "mke2fs",
     "mount",
@@ -48,14 +49,47 @@ pub const PROGRAMS: [&str; 34] = [
 /// Programs whose lines count only behind a prompt.
 const PROMPT_ONLY: [&str; 4] = ["echo", "cat", "time", "git"];
 
+/// `COMPILER=gcc-12` and the like in front of a command (`VAR=value`).
+fn is_assignment(word: &str) -> bool {
+    match word.split_once('=') {
+        Some((name, _)) => {
+            !name.is_empty()
+                && name.starts_with(|c: char| c.is_ascii_uppercase() || c == '_')
+                && name
+                    .bytes()
+                    .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+        }
+        None => false,
+    }
+}
+
 /// ```text
 /// prompt := ("# " | "$ ")
-/// command := ws* prompt? ("sudo" ws+)? program (ws+ arg)*
+/// command := ws* prompt? (("sudo" | assignment) ws+)* program (ws+ arg)*
+/// assignment := upper (upper | digit | "_")* "=" value
 /// ```
 /// Returns the command without its prompt (and without a trailing `# comment`
 /// after two or more spaces), or `None` when the line is no command.
 pub fn command(text: &str) -> Option<String> {
     let t = text.trim();
+    // Cheap rejection: the program (after an optional prompt and sudo) must be
+    // one of the known ones.
+    let mut w = t.split_ascii_whitespace();
+    let mut head = w.next()?;
+    if head == "#" || head == "$" {
+        head = w.next()?;
+    }
+    while head == "sudo" || is_assignment(head) {
+        head = w.next()?;
+    }
+    let head_program = head.split_once('.').map_or(head, |(p, _)| p);
+    if !PROGRAMS
+        .iter()
+        .chain(PROMPT_ONLY.iter())
+        .any(|p| *p == head || *p == head_program)
+    {
+        return None;
+    }
     let (prompted, body) = match t.strip_prefix("# ").or_else(|| t.strip_prefix("$ ")) {
         Some(b) => (true, b.trim_start()),
         None => (false, t),
@@ -66,7 +100,7 @@ pub fn command(text: &str) -> Option<String> {
     };
     let mut words = body.split_whitespace();
     let mut first = words.next()?;
-    if first == "sudo" {
+    while first == "sudo" || is_assignment(first) {
         first = words.next()?;
     }
     // `mkfs.xfs: Inode allocation failed` is a program's message, not a command.

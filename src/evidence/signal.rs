@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::{BodyView, collapsed_depth_at, strip_collapsed_quotes};
+use super::{BodyView, QuoteMarks, strip_collapsed_quotes};
 use crate::model::{ChangeUnit, Extraction, Signal, SignalKind, Table, TableFormat, Trailer};
 
 /// The robot prints `±` only when the relative stddev exceeds this (percent).
@@ -16,7 +16,12 @@ pub const SMALL_STDDEV: f64 = 2.0;
 
 /// Patterns per kind, tried in this order; a sentence may give several kinds.
 static PATTERNS: LazyLock<Vec<(SignalKind, Regex)>> = LazyLock::new(|| {
-    let p = |k, re: &str| (k, Regex::new(&format!("(?i){re}")).expect("valid regex"));
+    // ASCII word boundaries keep the regexes on the fast (DFA) engines even for
+    // non-ASCII text.
+    let p = |k, re: &str| {
+        let re = re.replace(r"\b", r"(?-u:\b)");
+        (k, Regex::new(&format!("(?i){re}")).expect("valid regex"))
+    };
     vec![
         p(
             SignalKind::ConfirmsFix,
@@ -25,8 +30,8 @@ static PATTERNS: LazyLock<Vec<(SignalKind, Regex)>> = LazyLock::new(|| {
                 r"|\b(?:regression|drop|issue|problem)s?(?: [\w']+){0,3} (?:gone|reclaimed|recovered|fixed|resolved|disappear(?:s|ed)?|vanish(?:es|ed)?)\b",
                 r"|\b(?:can|could|does|did|will|should) (?:\w+ )?fix (?:the|this) (?:regression|issue)\b",
                 r"|\bfix(?:es|ed)? the regression\b",
-                r"|\brecover(?:s|ed)? (?:the )?(?:performance|regression)\b",
-                r"|\brestores? (?:the )?performance\b",
+                r"|\brecover(?:s|ed|ing)?(?: [\w']+){0,4} (?:performance|regression|loss|drop)\b",
+                r"|\brestor(?:es|ed|ing|e)(?: [\w']+){0,4} performance\b",
                 r"|\bhelps? recover\b",
                 r"|\bregression disappears\b",
             ),
@@ -56,6 +61,8 @@ static PATTERNS: LazyLock<Vec<(SignalKind, Regex)>> = LazyLock::new(|| {
                 r"|\bnot worth (?:it|fixing|chasing|the effort|worrying)\b",
                 r"|\bdon'?t want to (?:jump through|chase|spend|bother|worry|optimi[sz]e)\b",
                 r"|\b(?:please )?ignore (?:this|the) (?:report|regression)\b",
+                r"|\b(?:don'?t|do not) (?:think|believe|see) (?:that )?(?:there'?s|there is) (?:anything|much|something) (?:to fix|we (?:can|should|need to) (?:do|fix))\b",
+                r"|\bnothing (?:to fix|we (?:can|should|need to) (?:do|fix))\b",
             ),
         ),
         p(
@@ -77,6 +84,16 @@ static PATTERNS: LazyLock<Vec<(SignalKind, Regex)>> = LazyLock::new(|| {
             ),
         ),
     ]
+});
+
+/// Any pattern of any kind: a cheap test that lets most paragraphs (table rows,
+/// code) skip sentence splitting.
+static ANY: LazyLock<Regex> = LazyLock::new(|| {
+    let all: Vec<String> = PATTERNS
+        .iter()
+        .map(|(_, re)| format!("(?:{})", re.as_str()))
+        .collect();
+    Regex::new(&all.join("|")).expect("valid regex")
 });
 
 /// Kinds a sentence expresses (empty when none).
@@ -132,15 +149,18 @@ pub fn sentences(text: &str) -> Vec<(usize, &str)> {
 pub fn sentence_signals(view: &BodyView<'_>, in_diff: &[bool]) -> Vec<Signal> {
     let mut out: Vec<Signal> = Vec::new();
     for p in view.paragraphs(in_diff) {
+        if !ANY.is_match(&p.text) {
+            continue;
+        }
+        let marks = view.collapsed.then(|| QuoteMarks::new(&p.text));
         for (pos, s) in sentences(&p.text) {
             let kinds = kinds_of(s);
             if kinds.is_empty() {
                 continue;
             }
-            let (sentence, depth) = if view.collapsed {
-                (strip_collapsed_quotes(s), collapsed_depth_at(&p.text, pos))
-            } else {
-                (crate::text::fold_ws(s), p.depth)
+            let (sentence, depth) = match &marks {
+                Some(m) => (strip_collapsed_quotes(s), m.depth_at(pos)),
+                None => (crate::text::fold_ws(s), p.depth),
             };
             for kind in kinds {
                 if !out
@@ -259,6 +279,8 @@ mod tests {
             ("With that, the regression there is reclaimed.", ConfirmsFix),
             ("The regression is gone:", ConfirmsFix),
             ("The patch can fix the regression.", ConfirmsFix),
+            ("The fix recovers most of the regression.", ConfirmsFix),
+            ("It restores most of the lost performance.", ConfirmsFix),
             ("Hence I think the bisect went wrong somewhere...", Disputes),
             ("This is not a real regression.", Disputes),
             ("I can't reproduce this on my machine.", CannotReproduce),
@@ -268,6 +290,11 @@ mod tests {
                 Declines,
             ),
             ("I won't chase this one.", Declines),
+            (
+                "In either case I don't think there's anything to fix in the kernel in this case.",
+                Declines,
+            ),
+            ("There is nothing to fix here.", Declines),
             ("This looks like noise to me, it's just noise.", Noise),
             ("The test is noisy.", Noise),
             (

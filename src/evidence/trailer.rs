@@ -12,6 +12,10 @@ use nom::{
     sequence::preceded,
 };
 
+use std::sync::LazyLock;
+
+use regex::Regex;
+
 use super::BodyView;
 use crate::model::Trailer;
 
@@ -100,12 +104,29 @@ pub fn fixes_value(i: &str) -> IResult<&str, (&str, Option<&str>)> {
 
 /// True when a line opens the robot's suggestion block.
 fn opens_suggestions(text: &str) -> bool {
-    let l = text.to_ascii_lowercase();
-    l.contains("kindly add") && l.contains("tag")
+    let b = text.as_bytes();
+    let has = |needle: &[u8]| {
+        b.windows(needle.len())
+            .any(|w| w.eq_ignore_ascii_case(needle))
+    };
+    memchr::memmem::find(b, b"indly add").is_some() && has(b"kindly add") && has(b"tag")
+}
+
+/// True when a line may hold a trailer: a `:` followed by a blank.
+fn may_be_trailer(text: &str) -> bool {
+    memchr::memmem::find(text.as_bytes(), b": ").is_some()
+        || memchr::memmem::find(text.as_bytes(), b":\t").is_some()
 }
 
 /// Trailers of a body's lines, skipping diff lines.
 pub fn trailers_in(view: &BodyView<'_>, in_diff: &[bool]) -> Vec<Trailer> {
+    if view.collapsed {
+        return view
+            .lines
+            .iter()
+            .flat_map(|l| trailers_collapsed(l.text))
+            .collect();
+    }
     let mut out = Vec::new();
     // (depth, seen a trailer yet) while inside a suggestion block.
     let mut block: Option<(u32, bool)> = None;
@@ -119,7 +140,9 @@ pub fn trailers_in(view: &BodyView<'_>, in_diff: &[bool]) -> Vec<Trailer> {
             block = Some((line.depth, false));
             continue;
         }
-        let parsed = trailer(line.text).ok().map(|(_, kv)| kv);
+        let parsed = may_be_trailer(line.text)
+            .then(|| trailer(line.text).ok().map(|(_, kv)| kv))
+            .flatten();
         if let Some((d, seen)) = block {
             let blank = line.text.trim().is_empty();
             // A blank line before the first tag keeps the block open.
@@ -161,6 +184,88 @@ pub fn trailers_in(view: &BodyView<'_>, in_diff: &[bool]) -> Vec<Trailer> {
             commit,
             title,
             quote_depth: line.depth,
+        });
+    }
+    out
+}
+
+/// A known key inside collapsed text (any case), preceded by a blank or the start.
+static RE_COLLAPSED_KEY: LazyLock<Regex> = LazyLock::new(|| {
+    let keys: Vec<String> = KEYS.iter().map(|k| regex::escape(k)).collect();
+    Regex::new(&format!(r"(?i)(?:^|\s)(?:\|\s)?({}):\s", keys.join("|"))).expect("valid regex")
+});
+
+/// A collapsed `Fixes:` value: the id and an optional title up to the first `")`.
+static RE_COLLAPSED_FIXES: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"^[0-9a-fA-F]{7,40}(?-u:\b)(?:\s+\("[^\n]*?"\))?"#).expect("valid regex")
+});
+
+/// Trailers of a whitespace-collapsed text, where line ends are lost: a URL
+/// key takes one token, `Fixes:` its id and `("title")`, a person key the
+/// words up to an address (or two words when the archive stripped it). A
+/// `kindly add` within 300 bytes before marks a suggestion.
+pub fn trailers_collapsed(text: &str) -> Vec<Trailer> {
+    let marks = super::QuoteMarks::new(text);
+    let mut out = Vec::new();
+    let keys: Vec<_> = RE_COLLAPSED_KEY.captures_iter(text).collect();
+    for (n, c) in keys.iter().enumerate() {
+        let (Some(k), Some(whole)) = (c.get(1), c.get(0)) else {
+            continue;
+        };
+        let Some(canonical) = KEYS.iter().find(|x| x.eq_ignore_ascii_case(k.as_str())) else {
+            continue;
+        };
+        let next = keys
+            .get(n + 1)
+            .and_then(|c| c.get(0))
+            .map_or(text.len(), |m| m.start());
+        let rest = text.get(whole.end()..next).unwrap_or("").trim_start();
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        let value = match *canonical {
+            "Closes" | "Link" => words.first().map(|w| w.to_string()),
+            "Fixes" => RE_COLLAPSED_FIXES
+                .find(rest)
+                .map(|m| m.as_str().to_string()),
+            _ => {
+                let upto = words
+                    .iter()
+                    .take(6)
+                    .position(|w| w.contains('@') || w.ends_with('>'))
+                    .map_or(2, |p| p + 1);
+                Some(
+                    words
+                        .iter()
+                        .take(upto)
+                        .copied()
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                )
+            }
+        };
+        let Some(value) = value.filter(|v| !v.is_empty()) else {
+            continue;
+        };
+        let (commit, title) = if *canonical == "Fixes" {
+            match fixes_value(&value) {
+                Ok((_, (id, t))) => (
+                    Some(id.to_ascii_lowercase()),
+                    t.map(super::strip_collapsed_quotes),
+                ),
+                Err(_) => (None, None),
+            }
+        } else {
+            (None, None)
+        };
+        let before = text
+            .get(whole.start().saturating_sub(300)..whole.start())
+            .unwrap_or("");
+        out.push(Trailer {
+            key: canonical.to_string(),
+            value,
+            suggested: opens_suggestions(before),
+            commit,
+            title,
+            quote_depth: marks.depth_right_before(text, whole.start() + 1),
         });
     }
     out
@@ -220,6 +325,33 @@ mod tests {
         assert!(t[0].suggested && t[1].suggested);
         assert_eq!(t[1].key, "Closes");
         assert!(!t[2].suggested);
+    }
+
+    #[test]
+    fn collapsed_trailers_take_what_their_key_allows() {
+        let t = trailers_collapsed(
+            "fix below. Fixes: 8d59d2214c23 (\"mm: memcg: stats\") (\"x\") Tested-by: Eve Example Regards \
+             Eve kindly add following tag | Reported-by: kernel test robot <lkp@intel.com> \
+             | Closes: https://lore.kernel.org/oe-lkp/1@intel.com Details",
+        );
+        let got: Vec<_> = t
+            .iter()
+            .map(|t| (t.key.as_str(), t.value.as_str(), t.suggested))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("Fixes", "8d59d2214c23 (\"mm: memcg: stats\")", false),
+                ("Tested-by", "Eve Example", false),
+                ("Reported-by", "kernel test robot <lkp@intel.com>", true),
+                ("Closes", "https://lore.kernel.org/oe-lkp/1@intel.com", true),
+            ]
+        );
+        assert_eq!(t[0].title.as_deref(), Some("mm: memcg: stats"));
+        assert!(t.iter().all(|t| t.quote_depth == 0));
+        let q = trailers_collapsed("On x, A wrote: > > Reported-by: B C > thanks Tested-by: D E");
+        let depths: Vec<_> = q.iter().map(|t| (t.key.as_str(), t.quote_depth)).collect();
+        assert_eq!(depths, [("Reported-by", 2), ("Tested-by", 0)]);
     }
 
     #[test]

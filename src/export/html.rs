@@ -42,7 +42,7 @@ pub fn chart(h: &Headline) -> Option<String> {
     if pts.len() < 2 {
         return None;
     }
-    let (w, hgt, pad_l, pad_b, pad_t) = (240.0_f64, 110.0_f64, 8.0, 22.0, 10.0);
+    let (w, hgt, pad_l, pad_r, pad_b, pad_t) = (280.0_f64, 110.0_f64, 52.0, 28.0, 22.0, 10.0);
     let lo = pts.iter().map(|p| p.1 - p.2).fold(f64::INFINITY, f64::min);
     let hi = pts
         .iter()
@@ -54,7 +54,7 @@ pub fn chart(h: &Headline) -> Option<String> {
         hi - lo
     };
     let n = h.values.len().max(2);
-    let x = |i: usize| pad_l + 20.0 + (i as f64) * (w - pad_l - 40.0) / ((n - 1) as f64);
+    let x = |i: usize| pad_l + (i as f64) * (w - pad_l - pad_r) / ((n - 1) as f64);
     let y = |v: f64| pad_t + (hi - v) / span * (hgt - pad_t - pad_b);
     let mut s = String::new();
     let _ = write!(
@@ -62,6 +62,23 @@ pub fn chart(h: &Headline) -> Option<String> {
         "<svg class=\"chart\" width=\"{w}\" height=\"{hgt}\" \
          viewBox=\"0 0 {w} {hgt}\" role=\"img\"><title>{} across the table's commits (± stddev)</title>",
         esc(&h.metric)
+    );
+    // The value axis: top and bottom of the range, at the left.
+    for v in [hi, lo] {
+        let _ = write!(
+            s,
+            "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"9\" text-anchor=\"end\">{}</text>",
+            pad_l - 8.0,
+            y(v) + 3.0,
+            esc(&short_num(v))
+        );
+    }
+    let _ = write!(
+        s,
+        "<line x1=\"{0:.1}\" y1=\"{1:.1}\" x2=\"{0:.1}\" y2=\"{2:.1}\" stroke=\"#ccc\"/>",
+        pad_l - 4.0,
+        y(hi),
+        y(lo)
     );
     let line: Vec<String> = pts
         .iter()
@@ -102,6 +119,21 @@ pub fn chart(h: &Headline) -> Option<String> {
     }
     s.push_str("</svg>");
     Some(s)
+}
+
+fn short_num(v: f64) -> String {
+    let a = v.abs();
+    if a >= 1e9 {
+        format!("{:.1}G", v / 1e9)
+    } else if a >= 1e6 {
+        format!("{:.1}M", v / 1e6)
+    } else if a >= 1e4 {
+        format!("{:.1}k", v / 1e3)
+    } else if a >= 100.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.2}")
+    }
 }
 
 const STYLE: &str = r#"

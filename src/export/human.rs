@@ -146,6 +146,19 @@ pub fn show(out: &mut dyn Write, regs: &[Regression], color: bool) -> std::io::R
             if !detail.is_empty() {
                 writeln!(out, "      {}", detail.join("; "))?;
             }
+            for i in &rep.also_impacts {
+                writeln!(
+                    out,
+                    "      also: {} {} {}{}",
+                    i.metric.as_deref().unwrap_or("?"),
+                    fmt_change(i.change_percent),
+                    i.direction,
+                    i.testcase
+                        .as_deref()
+                        .map(|t| format!(" ({t})"))
+                        .unwrap_or_default()
+                )?;
+            }
             for h in &rep.headline_rows {
                 let sd: Vec<String> = h
                     .stddev_percent

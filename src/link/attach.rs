@@ -47,6 +47,9 @@ pub struct Draft {
     pub ambiguous_with: Vec<String>,
     /// Attached messages (reports first, in the order found).
     pub members: Vec<Member>,
+    /// Robot reports of other culprits that show the fix in a tree: a later
+    /// report whose culprit is a linked patch (by title), with that patch's index.
+    pub fix_in_tree: Vec<(usize, usize)>,
     set: HashSet<usize>,
 }
 
@@ -247,7 +250,10 @@ pub fn build(input: &LinkInput) -> LinkOutput {
     };
 
     let mut order: Vec<usize> = (0..msgs.len()).collect();
-    order.sort_by_key(|&i| (msgs[i].date.unwrap_or(i64::MAX), i));
+    order.sort_by(|&a, &b| {
+        (msgs[a].date.unwrap_or(i64::MAX), &msgs[a].message_id)
+            .cmp(&(msgs[b].date.unwrap_or(i64::MAX), &msgs[b].message_id))
+    });
 
     let mut drafts: Vec<Draft> = Vec::new();
     let mut reg_of_key: HashMap<String, usize> = HashMap::new();
@@ -470,6 +476,50 @@ pub fn build(input: &LinkInput) -> LinkOutput {
             };
             drafts[r].add(c, role, format!("reply to patch {}", msgs[p].message_id));
             queue.extend(children[c].iter().copied());
+        }
+    }
+
+    // A later robot report on a commit titled like one of a regression's
+    // linked patches: the robot tested a tree that contains the fix.
+    let mut report_by_title: HashMap<String, Vec<usize>> = HashMap::new();
+    for (&i, _) in reg_of_report.iter() {
+        if let Some(t) = msgs[i]
+            .extraction
+            .report
+            .as_ref()
+            .and_then(|r| r.commit_title.as_deref())
+        {
+            let t = thread::normalize_subject(t);
+            if !t.is_empty() {
+                report_by_title.entry(t).or_default().push(i);
+            }
+        }
+    }
+    for (r, d) in drafts.iter_mut().enumerate() {
+        let patches: Vec<usize> = d
+            .members
+            .iter()
+            .filter(|m| m.role == "patch" || m.role == "revert")
+            .filter(|m| kind_of(&msgs[m.idx]) == Kind::Patch)
+            .map(|m| m.idx)
+            .collect();
+        for p in patches {
+            let title = thread::normalize_subject(&msgs[p].subject);
+            let Some(reports) = report_by_title.get(&title) else {
+                continue;
+            };
+            for &rep in reports {
+                let later = match (msgs[rep].date, msgs[p].date) {
+                    (Some(a), Some(b)) => a > b,
+                    _ => false,
+                };
+                if later
+                    && reg_of_report.get(&rep) != Some(&r)
+                    && !d.fix_in_tree.contains(&(rep, p))
+                {
+                    d.fix_in_tree.push((rep, p));
+                }
+            }
         }
     }
 

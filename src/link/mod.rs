@@ -215,9 +215,13 @@ pub struct ReportInfo {
     pub subject: String,
     /// Headline metric.
     pub metric: Option<String>,
-    /// Change as written in the report.
+    /// Change in percent, signed as the report's table prints it (as written
+    /// in the subject or lead when the table has no such row).
     pub change_percent: Option<f64>,
-    /// `regression`, `improvement` or `undefined`.
+    /// Change as written in the subject or lead (unsigned from 2024 on).
+    #[serde(default)]
+    pub change_as_written: Option<f64>,
+    /// `regression`, `improvement` or `undefined` (from the robot's word).
     pub direction: String,
     /// Test case.
     pub testcase: Option<String>,
@@ -238,6 +242,24 @@ pub struct ReportInfo {
     /// The report's metric row first, then the largest changes.
     #[serde(default)]
     pub headline_rows: Vec<HeadlineRow>,
+    /// The "In addition to that, the commit also has significant impact" entries.
+    #[serde(default)]
+    pub also_impacts: Vec<ImpactInfo>,
+}
+
+/// One entry of a report's impact box.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct ImpactInfo {
+    /// Metric.
+    pub metric: Option<String>,
+    /// Change in percent as written.
+    pub change_percent: Option<f64>,
+    /// `regression`, `improvement` or `undefined`.
+    pub direction: String,
+    /// Test case.
+    pub testcase: Option<String>,
+    /// Test machine.
+    pub test_machine: Option<String>,
 }
 
 /// A `key: value` trailer of a patch.

@@ -13,8 +13,8 @@ use super::attach::{Draft, is_robot, kind_of, names_robot, own_trailers};
 use super::culprit::same_commit;
 use super::regzbot;
 use super::{
-    Attachment, Confidence, CulpritInfo, Facts, Headline, HeadlineRow, LinkMessage, Mark,
-    PatchInfo, Regression, ReportInfo, Status, StatusEvidence, TimelineEntry, TrailerKv, iso,
+    Attachment, Confidence, CulpritInfo, Facts, Headline, HeadlineRow, ImpactInfo, LinkMessage,
+    Mark, PatchInfo, Regression, ReportInfo, Status, StatusEvidence, TimelineEntry, TrailerKv, iso,
 };
 use crate::model::{
     ChangeUnit, Direction, EventKind, Kind, SignalKind, Table, TableFormat, TableRow,
@@ -51,7 +51,15 @@ pub fn culprit_title(d: &Draft, msgs: &[LinkMessage]) -> Option<String> {
             }
         }
     }
-    None
+    // A commit reference with its title anywhere in the history (`06c4d00466 ("...")`).
+    d.members
+        .iter()
+        .filter_map(|mem| msgs.get(mem.idx))
+        .flat_map(|m| m.extraction.commits.iter())
+        .find(|c| {
+            same_commit(&c.id, &d.key) && c.title.as_deref().is_some_and(|t| !t.trim().is_empty())
+        })
+        .and_then(|c| c.title.clone())
 }
 
 fn who(m: &LinkMessage) -> Option<String> {
@@ -122,12 +130,28 @@ pub fn confidence(m: &LinkMessage, metric: &str) -> Option<Confidence> {
         .map(|s| s.unwrap_or(0.0))
         .sum();
     let exceeds = change.abs() > sd;
-    let prefix = metric.split('.').next().unwrap_or(metric);
+    // Other rows of the same run that moved clearly (beyond 5% and their own
+    // stddevs); profile and scheduler-debug rows are too noisy to count.
     let co_moving = table
         .rows
         .iter()
-        .filter(|r| r.metric != row.metric && r.metric.starts_with(prefix))
-        .filter(|r| change_of(r).is_some_and(|(c, u)| u == ChangeUnit::Percent && c.abs() >= 5.0))
+        .filter(|r| r.metric != row.metric)
+        .filter(|r| {
+            !r.metric.starts_with("perf-profile.")
+                && !r.metric.starts_with("sched_debug.")
+                && !r.metric.starts_with("perf-sched.")
+        })
+        .filter(|r| {
+            let own_sd: f64 = r
+                .stddev_percent
+                .iter()
+                .take(2)
+                .map(|s| s.unwrap_or(0.0))
+                .sum();
+            change_of(r).is_some_and(|(c, u)| {
+                u == ChangeUnit::Percent && c.abs() >= 5.0 && c.abs() > own_sd
+            })
+        })
         .count() as u32;
     let level = match (exceeds, co_moving > 0) {
         (true, true) => "high",
@@ -157,17 +181,17 @@ fn headline_rows(m: &LinkMessage, metric: Option<&str>) -> Vec<HeadlineRow> {
     if let Some(r) = metric.and_then(|mt| table.rows.iter().find(|r| r.metric == mt)) {
         out.push(headline_row(r));
     }
-    let mut rest: Vec<&TableRow> = table
+    let mut rest: Vec<(f64, &TableRow)> = table
         .rows
         .iter()
         .filter(|r| Some(r.metric.as_str()) != metric)
-        .filter(|r| change_of(r).is_some_and(|(_, u)| u == ChangeUnit::Percent))
+        .filter_map(|r| match change_of(r) {
+            Some((c, ChangeUnit::Percent)) => Some((c.abs(), r)),
+            _ => None,
+        })
         .collect();
-    rest.sort_by(|a, b| {
-        let ca = change_of(a).map(|c| c.0.abs()).unwrap_or(0.0);
-        let cb = change_of(b).map(|c| c.0.abs()).unwrap_or(0.0);
-        cb.total_cmp(&ca)
-    });
+    rest.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let rest = rest.into_iter().map(|(_, r)| r);
     out.extend(rest.into_iter().take(5).map(headline_row));
     out
 }
@@ -186,7 +210,17 @@ fn report_info(m: &LinkMessage) -> ReportInfo {
         .or_else(|| sr.and_then(|s| s.direction))
         .unwrap_or(Direction::Undefined);
     let kind = kind_of(m);
+    // The table's change carries the sign (subjects and leads dropped it in 2024).
+    let table_change = metric
+        .as_deref()
+        .and_then(|mt| find_row(m, mt))
+        .and_then(|(_, r)| change_of(r))
+        .filter(|(_, u)| *u == ChangeUnit::Percent)
+        .map(|(c, _)| c);
+    let written = change;
+    let change = table_change.or(change);
     ReportInfo {
+        change_as_written: written,
         message_id: m.message_id.clone(),
         subject: m.subject.clone(),
         confidence: metric.as_deref().and_then(|mt| confidence(m, mt)),
@@ -201,6 +235,20 @@ fn report_info(m: &LinkMessage) -> ReportInfo {
         branch: sr.and_then(|s| s.branch.clone()),
         failure: sr.and_then(|s| s.failure.clone()),
         kind: kind.as_str().to_string(),
+        also_impacts: body
+            .map(|b| {
+                b.also_impacts
+                    .iter()
+                    .map(|i| ImpactInfo {
+                        metric: i.metric.clone(),
+                        change_percent: i.change_percent,
+                        direction: i.direction.unwrap_or(Direction::Undefined).as_str().into(),
+                        testcase: i.testcase.clone(),
+                        test_machine: i.test_machine.clone(),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
     }
 }
 
@@ -215,12 +263,21 @@ fn fmt_change(c: Option<f64>) -> String {
 pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark]) -> Regression {
     let mut members: Vec<&super::attach::Member> =
         d.members.iter().filter(|m| m.idx < msgs.len()).collect();
-    members.sort_by_key(|m| (msgs[m.idx].date.unwrap_or(i64::MAX), m.idx));
+    // Date order; ties by Message-ID, so arrival order never matters.
+    members.sort_by(|a, b| {
+        let (ma, mb) = (&msgs[a.idx], &msgs[b.idx]);
+        (ma.date.unwrap_or(i64::MAX), &ma.message_id)
+            .cmp(&(mb.date.unwrap_or(i64::MAX), &mb.message_id))
+    });
 
-    let reports: Vec<ReportInfo> = members
+    let infos: std::collections::HashMap<usize, ReportInfo> = members
         .iter()
         .filter(|m| m.role == "report")
-        .map(|m| report_info(&msgs[m.idx]))
+        .map(|m| (m.idx, report_info(&msgs[m.idx])))
+        .collect();
+    let reports: Vec<ReportInfo> = members
+        .iter()
+        .filter_map(|m| infos.get(&m.idx).cloned())
         .collect();
     let perf: Vec<&ReportInfo> = reports
         .iter()
@@ -333,7 +390,9 @@ pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark]) -> Regression {
         };
         match mem.role {
             "report" => {
-                let r = report_info(m);
+                let Some(r) = infos.get(&mem.idx) else {
+                    continue;
+                };
                 let what = match (&r.metric, &r.failure) {
                     (Some(mt), _) => format!(
                         "{} {} {} of {}",
@@ -419,7 +478,17 @@ pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark]) -> Regression {
             // reply-only regression: the first reply starts the history
             facts.first_unix = m.date;
         }
-        for s in m.extraction.signals.iter().filter(|s| s.quote_depth == 0) {
+        // A question ("could you test whether the patch fixes the regression?")
+        // confirms nothing.
+        let own_signals = m
+            .extraction
+            .signals
+            .iter()
+            .filter(|s| s.quote_depth == 0)
+            .filter(|s| {
+                !(s.kind == SignalKind::ConfirmsFix && s.sentence.trim_end().ends_with('?'))
+            });
+        for s in own_signals {
             let st = match s.kind {
                 SignalKind::ConfirmsFix => Status::FixConfirmed,
                 SignalKind::Declines => Status::Declined,
@@ -436,7 +505,13 @@ pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark]) -> Regression {
             );
         }
         for t in own_trailers(m) {
+            let said = m
+                .extraction
+                .signals
+                .iter()
+                .any(|s| s.quote_depth == 0 && s.sentence.contains(t.value.trim()));
             if t.key.eq_ignore_ascii_case("tested-by")
+                && !said
                 && (names_robot(&t.value) || t.value.to_ascii_lowercase().contains("@intel.com"))
             {
                 fix_claimed_at = fix_claimed_at.or(m.date);
@@ -479,6 +554,35 @@ pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark]) -> Regression {
                 }
             }
         }
+    }
+    for &(rep, patch) in &d.fix_in_tree {
+        let (Some(m), Some(p)) = (msgs.get(rep), msgs.get(patch)) else {
+            continue;
+        };
+        let what = m
+            .extraction
+            .subject_report
+            .as_ref()
+            .map(|s| {
+                format!(
+                    "{} {}",
+                    s.commit,
+                    s.metric.clone().or(s.failure.clone()).unwrap_or_default()
+                )
+            })
+            .unwrap_or_else(|| m.subject.clone());
+        tl.push(TimelineEntry {
+            date: iso(m.date),
+            unix: m.date,
+            from: who(m),
+            event: format!(
+                "the robot tested a tree with the fix \"{}\" ({})",
+                p.subject.trim(),
+                what.trim()
+            ),
+            status: Some(Status::FixApplied.as_str().to_string()),
+            message_id: Some(m.message_id.clone()),
+        });
     }
     // Marks on this culprit (any abbreviation, or an alias).
     let my_marks: Vec<&Mark> = marks
@@ -588,9 +692,11 @@ pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark]) -> Regression {
                             && o.reason.contains(m.message_id.as_str())
                     })
             };
-            let state = if tl
-                .iter()
-                .any(|e| e.status.as_deref() == Some("fix-applied") && related(e))
+            let in_tree = d.fix_in_tree.iter().any(|(_, p)| *p == mem.idx);
+            let state = if in_tree
+                || tl
+                    .iter()
+                    .any(|e| e.status.as_deref() == Some("fix-applied") && related(e))
             {
                 "applied"
             } else if tl

@@ -196,9 +196,11 @@ pub fn thread(msgs: &[ThreadMsg<'_>]) -> Vec<ThreadInfo> {
             if key.is_empty() {
                 continue;
             }
+            // The earliest root wins; ties go to the smallest Message-ID, so the
+            // choice does not depend on arrival order.
             let d = m.date.unwrap_or(i64::MAX);
             let e = roots_by_subject.entry(key).or_insert((m.date, c));
-            if d < e.0.unwrap_or(i64::MAX) {
+            if (d, m.message_id) < (e.0.unwrap_or(i64::MAX), ids[e.1]) {
                 *e = (m.date, c);
             }
         }

@@ -175,10 +175,18 @@ pub fn parse_date(s: &str) -> Result<i64> {
 
 /// Every regression passing `filter`, newest first, with flags.
 pub fn list(store: &Store, filter: &Filter, now: i64, days: u32) -> Result<Vec<Regression>> {
-    let mut v: Vec<Regression> = history::all(store)?
-        .into_iter()
-        .filter(|r| filter.matches(r))
-        .collect();
+    // The indexed columns narrow the rows first; the rest is checked on the histories.
+    let mut v: Vec<Regression> = history::filtered(
+        store,
+        filter.status.map(|s| s.as_str()),
+        filter.since,
+        filter.until,
+        filter.direction.as_deref(),
+        filter.min_change,
+    )?
+    .into_iter()
+    .filter(|r| filter.matches(r))
+    .collect();
     sort_newest_first(&mut v);
     for r in &mut v {
         r.flags = flags(r, now, days);

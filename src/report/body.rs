@@ -18,25 +18,26 @@ use nom::{IResult, Parser};
 use regex::Regex;
 
 use crate::model::{Direction, Event, EventKind, ImpactEntry, ReportBody, Trailer};
+use crate::report::error::{Position, ReportError, ReportErrorKind};
 use crate::text;
 
 /// ```text
-/// lead := ("FYI, we noticed" | "kernel test robot noticed") " a" "n"? " " pct " " direction
+/// lead := ("FYI, we noticed" | "We noticed" | "kernel test robot noticed") " a" "n"? " " pct " " direction
 ///         " of " metric (" due to" " commit"? ":"? | " on:")
 /// ```
 static LEAD: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?:FYI, we noticed|kernel test robot noticed) an? ([+-]?\d+(?:\.\d+)?)% (regression|improvement|undefined) of (\S+?)(?: due to| on:|:| |$)",
+        r"(?:FYI, we noticed|We noticed|kernel test robot noticed) an? ([+-]?\d+(?:\.\d+)?)% (regression|improvement|undefined) of (\S+?)(?: due to| on:| |$)",
     )
     .expect("static regex")
 });
 
 /// ```text
 /// functional_lead := "kernel test robot noticed \"" failure "\" on:"
-///                  | "FYI, we noticed " failure " due to commit"
+///                  | ("FYI, we" | "We") " noticed " failure " due to commit"
 /// ```
 static FUNCTIONAL_LEAD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"kernel test robot noticed "([^"]+)" on:|FYI, we noticed (\S+) due to commit"#)
+    Regex::new(r#"kernel test robot noticed "([^"]+)" on:|(?:FYI, we|We) noticed (\S.{0,200}?) due to commit"#)
         .expect("static regex")
 });
 
@@ -413,6 +414,18 @@ fn event_line(i: &str) -> IResult<&str, (EventKind, &str, &str)> {
     Ok((i, (kind, target.trim(), sha)))
 }
 
+/// Like [`parse_report_body`], but says why there is no report body.
+pub fn check_report_body(body: &str) -> Result<ReportBody, ReportError> {
+    parse_report_body(body).ok_or_else(|| ReportError {
+        kind: ReportErrorKind::NoReportBody,
+        position: Position::at(
+            body,
+            0,
+            "no lead sentence (`kernel test robot noticed ...`) and no `commit: <40 hex>` line in the unquoted text",
+        ),
+    })
+}
+
 /// Finds `[still regression on linus/master <sha>]` / `[test failed on ...]` lines at every depth.
 pub fn parse_events(body: &str) -> Vec<Event> {
     text::lines(body)
@@ -529,11 +542,31 @@ https://download.01.org/0day-ci/archive/20240710/202407101139.6e513af5-oliver.sa
     }
 
     #[test]
+    fn functional_leads_name_their_failures() {
+        let l = lead("We noticed blktests.zbd/(003/004).fail and blktests.loop/(002/004).fail due to commit (built with gcc-11):")
+            .expect("lead");
+        assert!(l.functional);
+        assert_eq!(
+            l.metric.as_deref(),
+            Some("blktests.zbd/(003/004).fail and blktests.loop/(002/004).fail")
+        );
+        let l = lead(
+            "kernel test robot noticed a 3.1% regression of sched_debug.cfs_rq:/.load.avg on:",
+        )
+        .expect("lead");
+        assert_eq!(l.metric.as_deref(), Some("sched_debug.cfs_rq:/.load.avg"));
+        let l = lead("kernel test robot noticed \"BUG:KCSAN:data-race_in_x\" on:").expect("lead");
+        assert_eq!(l.metric.as_deref(), Some("BUG:KCSAN:data-race_in_x"));
+    }
+
+    #[test]
     fn a_quoted_report_is_not_a_body() {
         assert!(
             parse_report_body("> kernel test robot noticed a 5.1% regression of a.b on:\n")
                 .is_none()
         );
         assert!(parse_report_body("just words").is_none());
+        let e = check_report_body("just words").expect_err("no body");
+        assert_eq!(e.kind, ReportErrorKind::NoReportBody);
     }
 }

@@ -14,6 +14,7 @@
 pub mod body;
 pub mod cells;
 pub mod classify;
+pub mod error;
 pub mod subject;
 pub mod table;
 

@@ -14,6 +14,7 @@ use nom::sequence::{delimited, terminated};
 use nom::{IResult, Parser};
 
 use crate::model::{Direction, SubjectReport};
+use crate::report::error::{Position, ReportError, ReportErrorKind, quote};
 use crate::text;
 
 /// One prefix before the report part.
@@ -303,6 +304,35 @@ pub fn parse_subject(subject: &str) -> Option<SubjectReport> {
     })
 }
 
+/// Like [`parse_subject`], but says where the subject stops being a report's:
+/// the byte offset (in the folded subject) and what was found there.
+pub fn check_subject(subject: &str) -> Result<SubjectReport, ReportError> {
+    if let Some(s) = parse_subject(subject) {
+        return Ok(s);
+    }
+    let folded = text::fold_ws(subject);
+    let after = many0(prefix)
+        .parse(folded.as_str())
+        .map(|(i, _)| i)
+        .unwrap_or(&folded);
+    let at = folded.len() - after.len();
+    let message = if folded
+        .get(..at)
+        .is_some_and(|p| p.to_ascii_uppercase().contains("[PATCH"))
+    {
+        "a [PATCH ...] subject is not a report subject".to_string()
+    } else {
+        format!(
+            "expected a culprit id `<8-40 hex>:` after the tags, found `{}`",
+            quote(after)
+        )
+    };
+    Err(ReportError {
+        kind: ReportErrorKind::NotAReportSubject,
+        position: Position::at(&folded, at, message),
+    })
+}
+
 /// True when the subject starts like a reply or forward (`Re:`, `Fwd:`), after any list tags.
 pub fn is_reply_subject(subject: &str) -> bool {
     let folded = text::fold_ws(subject);
@@ -378,6 +408,16 @@ mod tests {
         assert_eq!(r.metric, None);
         let r = s("[xfs] 0123456789: BUG:KASAN:use-after-free_in_xfs_attr3_node_inactive[xfs]");
         assert!(r.failure.is_some_and(|f| f.ends_with("[xfs]")));
+    }
+
+    #[test]
+    fn check_subject_says_where_a_subject_stops_being_a_reports() {
+        let e = check_subject("Re: [xfs] not-a-sha: x").expect_err("not a report");
+        assert_eq!(e.position.byte, 10);
+        assert!(e.to_string().contains("found `not-a-sha: x`"), "{e}");
+        let e = check_subject("Re: [PATCH v2] ext4: x").expect_err("patch");
+        assert!(e.position.message.contains("[PATCH"));
+        assert!(check_subject("[ext4] 0123456789: a.b 1.0% regression").is_ok());
     }
 
     #[test]

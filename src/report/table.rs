@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 
 use crate::model::{Change, Table, TableFormat, TableRow};
 use crate::report::cells;
+use crate::report::error::{Position, ReportError, ReportErrorKind, quote};
 use crate::text;
 
 /// One whitespace-separated token of a line, with its byte span.
@@ -440,9 +441,12 @@ fn elision(t: &str) -> bool {
 }
 
 /// A line that looks like a data row even though it did not fit: it starts with
-/// a cell token.
+/// a cell token, or with a digit, sign, dot, colon or stddev mark (a damaged
+/// cell such as `1e999999` or `---`).
 fn looks_like_row(toks: &[&str]) -> bool {
-    toks.first().is_some_and(|t| cells::is_cell(t))
+    toks.first().is_some_and(|t| {
+        cells::is_cell(t) || t.starts_with(|c: char| c.is_ascii_digit() || "+-.:±~".contains(c))
+    })
 }
 
 /// Parses one row of an open table in line mode, reading ahead one line for
@@ -461,10 +465,19 @@ fn row_in_lines(o: &Open, line: &str, next: Option<&str>) -> Option<(TableRow, u
     if let Some(r) = parse(&words, &rest_of_line) {
         return Some(r);
     }
-    // Wrapped: the metric (or the row's tail) landed on the next line.
     let next = next?;
     let ntoks = tokens(next);
     let nwords: Vec<&str> = ntoks.iter().map(|t| t.text).collect();
+    // A long label on a line by itself, its cells on the next line (GEO-MEAN dialect).
+    if let [label] = words.as_slice()
+        && metric_ok(label)
+    {
+        let label_only = |i: usize| (i == nwords.len()).then(|| (label.to_string(), 1));
+        if let Some(r) = parse(&nwords, &label_only) {
+            return Some(r);
+        }
+    }
+    // Wrapped: the metric (or the row's tail) landed on the next line.
     if nwords.is_empty()
         || parse(&nwords, &|i| (i < nwords.len()).then(|| (String::new(), 0))).is_some()
     {
@@ -490,6 +503,17 @@ fn row_in_lines(o: &Open, line: &str, next: Option<&str>) -> Option<(TableRow, u
 /// ```
 /// Finds every lkp / lkp-fail table of a body, at every quote depth.
 pub fn parse_tables(body: &str) -> Vec<Table> {
+    scan(body, &mut Vec::new())
+}
+
+/// The rows [`parse_tables`] skipped, each with its line and a quote.
+pub fn table_diagnostics(body: &str) -> Vec<ReportError> {
+    let mut diag = Vec::new();
+    scan(body, &mut diag);
+    diag
+}
+
+fn scan(body: &str, diag: &mut Vec<ReportError>) -> Vec<Table> {
     let lines: Vec<text::Line<'_>> = text::lines(body).collect();
     let cleaned: Vec<Cow<'_, str>> = lines.iter().map(|l| clean_line(l.text)).collect();
     let mut out = Vec::new();
@@ -541,13 +565,16 @@ pub fn parse_tables(body: &str) -> Vec<Table> {
             i += 1;
             continue;
         }
-        if trimmed == "commit:" {
+        if let Some(rest) = trimmed.strip_prefix("commit:") {
             c.in_commit_list = true;
             c.titles.clear();
+            // 2019 follow-ups: `commit: f1f8555dfb9 drm/bochs: ...` on one line.
+            c.titles.extend(commit_entry(rest));
             i += 1;
             continue;
         }
-        if c.in_commit_list {
+        if c.in_commit_list || trimmed.ends_with("\")") {
+            // A `commit:` list entry, or a `<id> ("title")` line with no heading (2019).
             if let Some(e) = commit_entry(trimmed) {
                 c.titles.push(e);
                 i += 1;
@@ -628,6 +655,16 @@ pub fn parse_tables(body: &str) -> Vec<Table> {
                 i += 1 + extra;
             }
             None if looks_like_row(&words) => {
+                let what = format!(
+                    "row does not fit the {}-column {} table: `{}`",
+                    o.n,
+                    o.table.format.as_str(),
+                    quote(trimmed)
+                );
+                diag.push(ReportError {
+                    kind: ReportErrorKind::RowDoesNotFit,
+                    position: Position::at(body, lines[i].offset, what),
+                });
                 o.table.skipped_rows += 1;
                 i += 1;
             }
@@ -804,6 +841,28 @@ Disclaimer:
     }
 
     #[test]
+    fn a_label_on_its_own_line_names_the_cells_below_it() {
+        let body = "\
+516e5ae0c9401629  ed93dfc6bc0084485ccad1ff6b  testcase/testparams/testbox
+----------------  --------------------------  ---------------------------
+         %stddev      change         %stddev
+phoronix-test-suite/performance-fio-SequentialWrite-Sync-Yes-No-4KB/lkp-csl-2sp7
+      7522             -37%       4744 ±  9%
+      7522             -37%       4744        GEO-MEAN phoronix-test-suite.fio.mb_s
+";
+        let t = parse_tables(body);
+        assert_eq!(t[0].commits.len(), 2);
+        assert_eq!(t[0].rows.len(), 2);
+        assert!(
+            t[0].rows[0]
+                .metric
+                .starts_with("phoronix-test-suite/performance")
+        );
+        assert_eq!(t[0].rows[0].stddev_percent, [None, Some(9.0)]);
+        assert_eq!(t[0].skipped_rows, 0);
+    }
+
+    #[test]
     fn old_dialect_rows_may_have_empty_change_cells() {
         let body = "\
 15705d6709cb6ba6  cf7a2dca6056544bb04a8f819f  
@@ -852,11 +911,32 @@ aaaaaaaaaaaaaaaa bbbbbbbbbbbbbbbbbbbbbbbbbbb
 ---------------- ---------------------------
      14484            -6.3%      13568        fsmark.files_per_sec
      14484    garbage
+   --- ± %  %
 So this is prose.
 ";
         let t = parse_tables(body);
         assert_eq!(t[0].rows.len(), 1);
-        assert_eq!(t[0].skipped_rows, 1);
+        assert_eq!(t[0].skipped_rows, 2);
+        let d = table_diagnostics(body);
+        assert_eq!(d.len(), 2);
+        assert_eq!(d[0].position.line, 4);
+        assert!(d[0].to_string().contains("`14484    garbage`"), "{}", d[0]);
+    }
+
+    #[test]
+    fn commit_titles_come_from_lists_with_or_without_heading() {
+        let body = "\
+commit: f1f8555dfb9 drm/bochs: use the new helper
+db9adbcbe7 (\"mm: a (\"quoted\") title\")
+
+db9adbcbe7401629  f1f8555dfb9aa5b1a2b3c4d5e6  
+----------------  --------------------------  
+      7522             -37%       4744        a.b
+";
+        let t = parse_tables(body);
+        assert_eq!(t[0].commit_titles.len(), 2);
+        assert_eq!(t[0].commit_titles[0].1, "mm: a (\"quoted\") title");
+        assert_eq!(t[0].commit_titles[1].1, "drm/bochs: use the new helper");
     }
 
     #[test]

@@ -37,6 +37,30 @@ pub fn all(store: &Store) -> Result<Vec<Regression>> {
     )
 }
 
+/// Regressions whose indexed columns pass these bounds (any may be `None`),
+/// newest first: `status`, first report in `[since, until)`, `direction`, and
+/// |headline change| at least `min_change`.
+pub fn filtered(
+    store: &Store,
+    status: Option<&str>,
+    since: Option<i64>,
+    until: Option<i64>,
+    direction: Option<&str>,
+    min_change: Option<f64>,
+) -> Result<Vec<Regression>> {
+    query(
+        store,
+        "SELECT id, summary_json FROM regressions \
+         WHERE (?1 IS NULL OR status = ?1) \
+           AND (?2 IS NULL OR first_date >= ?2) \
+           AND (?3 IS NULL OR first_date < ?3) \
+           AND (?4 IS NULL OR direction = ?4) \
+           AND (?5 IS NULL OR abs(headline_change) >= ?5) \
+         ORDER BY first_date DESC, id DESC",
+        params![status, since, until, direction, min_change],
+    )
+}
+
 /// The regression with this id.
 pub fn by_id(store: &Store, id: i64) -> Result<Vec<Regression>> {
     query(

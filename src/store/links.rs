@@ -15,7 +15,10 @@ use super::Store;
 use crate::error::{DbContext, Result};
 use crate::link::culprit::same_commit;
 use crate::link::{LinkInput, LinkMessage, LinkOutput, Mark};
-use crate::model::{Extraction, Kind};
+use crate::model::{
+    CommitRef, DiffFile, Event, EventKind, Extraction, Kind, Signal, SignalKind, SubjectReport,
+    Trailer,
+};
 
 /// Parses a stored kind name (`perf-report`, ...); unknown names are `Other`.
 pub fn parse_kind(s: &str) -> Kind {
@@ -25,9 +28,13 @@ pub fn parse_kind(s: &str) -> Kind {
 /// Reads everything linking needs from the store.
 pub fn load_input(store: &Store) -> Result<LinkInput> {
     let conn = store.conn();
+    // Whole extractions only for robot reports (tables, body); every other
+    // message is assembled from the small per-kind tables, which is far
+    // cheaper than parsing its JSON.
     let sql = "SELECT m.id, m.message_id, m.subject, m.from_name, m.from_email, m.date, \
-               m.in_reply_to, m.kind, e.json FROM messages m \
-               LEFT JOIN extractions e ON e.message = m.id ORDER BY m.id";
+               m.in_reply_to, m.kind, \
+               CASE WHEN m.kind IN ('perf-report', 'functional-report') THEN e.json END \
+               FROM messages m LEFT JOIN extractions e ON e.message = m.id ORDER BY m.id";
     let mut stmt = conn.prepare(sql).db(sql)?;
     type Row = (
         i64,
@@ -94,8 +101,147 @@ pub fn load_input(store: &Store) -> Result<LinkInput> {
             messages[i].references.push(rid);
         }
     }
+    let need: Vec<bool> = messages
+        .iter()
+        .map(|m| !matches!(m.kind, Kind::PerfReport | Kind::FunctionalReport))
+        .collect();
+    load_parts(store, &pos, &need, &mut messages)?;
     let marks = load_marks(store)?;
     Ok(LinkInput { messages, marks })
+}
+
+fn enum_of<T: serde::de::DeserializeOwned>(s: &str) -> Option<T> {
+    serde_json::from_value(serde_json::Value::String(s.to_string())).ok()
+}
+
+/// Fills the extraction of every message with `need[i]` from the per-kind tables.
+fn load_parts(
+    store: &Store,
+    pos: &HashMap<i64, usize>,
+    need: &[bool],
+    messages: &mut [LinkMessage],
+) -> Result<()> {
+    let conn = store.conn();
+    let idx = |id: i64| pos.get(&id).copied().filter(|&i| need[i]);
+
+    let sql = "SELECT message, branch, subsystem, commit_short, metric, change_percent, \
+               direction, failure FROM reports WHERE origin = 'subject'";
+    let mut stmt = conn.prepare(sql).db(sql)?;
+    let mut rows = stmt.query([]).db(sql)?;
+    while let Some(r) = rows.next().db(sql)? {
+        let Some(i) = idx(r.get(0).db(sql)?) else {
+            continue;
+        };
+        let dir: Option<String> = r.get(6).db(sql)?;
+        messages[i].extraction.subject_report = Some(SubjectReport {
+            branch: r.get(1).db(sql)?,
+            subsystem: r.get(2).db(sql)?,
+            commit: r.get::<_, Option<String>>(3).db(sql)?.unwrap_or_default(),
+            metric: r.get(4).db(sql)?,
+            change_percent: r.get(5).db(sql)?,
+            direction: dir.as_deref().and_then(enum_of),
+            failure: r.get(7).db(sql)?,
+            ..SubjectReport::default()
+        });
+    }
+
+    let sql = "SELECT message, key, value, suggested, commit_id, title, quote_depth \
+               FROM trailers ORDER BY message, idx";
+    let mut stmt = conn.prepare(sql).db(sql)?;
+    let mut rows = stmt.query([]).db(sql)?;
+    while let Some(r) = rows.next().db(sql)? {
+        let Some(i) = idx(r.get(0).db(sql)?) else {
+            continue;
+        };
+        messages[i].extraction.trailers.push(Trailer {
+            key: r.get(1).db(sql)?,
+            value: r.get(2).db(sql)?,
+            suggested: r.get::<_, i64>(3).db(sql)? != 0,
+            commit: r.get(4).db(sql)?,
+            title: r.get(5).db(sql)?,
+            quote_depth: r.get::<_, i64>(6).db(sql)?.max(0) as u32,
+        });
+    }
+
+    let sql = "SELECT message, kind, sentence, quote_depth, commit_id FROM signals \
+               ORDER BY message, idx";
+    let mut stmt = conn.prepare(sql).db(sql)?;
+    let mut rows = stmt.query([]).db(sql)?;
+    while let Some(r) = rows.next().db(sql)? {
+        let Some(i) = idx(r.get(0).db(sql)?) else {
+            continue;
+        };
+        let kind: String = r.get(1).db(sql)?;
+        let Some(kind) = enum_of::<SignalKind>(&kind) else {
+            continue;
+        };
+        messages[i].extraction.signals.push(Signal {
+            kind,
+            sentence: r.get(2).db(sql)?,
+            quote_depth: r.get::<_, i64>(3).db(sql)?.max(0) as u32,
+            commit: r.get(4).db(sql)?,
+        });
+    }
+
+    let sql =
+        "SELECT message, kind, tree, sha, text, quote_depth FROM events ORDER BY message, idx";
+    let mut stmt = conn.prepare(sql).db(sql)?;
+    let mut rows = stmt.query([]).db(sql)?;
+    while let Some(r) = rows.next().db(sql)? {
+        let Some(i) = idx(r.get(0).db(sql)?) else {
+            continue;
+        };
+        let kind: String = r.get(1).db(sql)?;
+        let Some(kind) = enum_of::<EventKind>(&kind) else {
+            continue;
+        };
+        messages[i].extraction.events.push(Event {
+            kind,
+            tree: r.get(2).db(sql)?,
+            sha: r.get(3).db(sql)?,
+            text: r.get(4).db(sql)?,
+            quote_depth: r.get::<_, i64>(5).db(sql)?.max(0) as u32,
+        });
+    }
+
+    let sql = "SELECT message, target_id FROM lore_links";
+    let mut stmt = conn.prepare(sql).db(sql)?;
+    let mut rows = stmt.query([]).db(sql)?;
+    while let Some(r) = rows.next().db(sql)? {
+        let Some(i) = idx(r.get(0).db(sql)?) else {
+            continue;
+        };
+        messages[i].extraction.lore_links.push(r.get(1).db(sql)?);
+    }
+
+    let sql = "SELECT message, commit_id, title, quote_depth FROM commit_refs";
+    let mut stmt = conn.prepare(sql).db(sql)?;
+    let mut rows = stmt.query([]).db(sql)?;
+    while let Some(r) = rows.next().db(sql)? {
+        let Some(i) = idx(r.get(0).db(sql)?) else {
+            continue;
+        };
+        messages[i].extraction.commits.push(CommitRef {
+            id: r.get(1).db(sql)?,
+            title: r.get(2).db(sql)?,
+            quote_depth: r.get::<_, i64>(3).db(sql)?.max(0) as u32,
+        });
+    }
+
+    // Only whether a message carries its own diff matters to linking.
+    let sql = "SELECT message, min(quote_depth) FROM diffs GROUP BY message";
+    let mut stmt = conn.prepare(sql).db(sql)?;
+    let mut rows = stmt.query([]).db(sql)?;
+    while let Some(r) = rows.next().db(sql)? {
+        let Some(i) = idx(r.get(0).db(sql)?) else {
+            continue;
+        };
+        messages[i].extraction.diffs.push(DiffFile {
+            quote_depth: r.get::<_, i64>(1).db(sql)?.max(0) as u32,
+            ..DiffFile::default()
+        });
+    }
+    Ok(())
 }
 
 /// Every mark, oldest first.
@@ -139,38 +285,99 @@ pub fn write_output(store: &mut Store, input: &LinkInput, output: &LinkOutput) -
         .map(|m| (m.message_id.as_str(), m.db_id))
         .collect();
     let tx = store.conn_mut().transaction().db("begin relink")?;
-    let old: Vec<(i64, String)> = {
-        let sql = "SELECT id, culprit FROM regressions";
+    // Only what changed is written: unchanged thread rows and regressions
+    // (same summary) are left alone, so a re-link after a small ingest is a
+    // small write.
+    let old: Vec<(i64, String, String)> = {
+        let sql = "SELECT id, culprit, summary_json FROM regressions";
         let mut stmt = tx.prepare(sql).db(sql)?;
-        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
             .db(sql)?
             .collect::<std::result::Result<_, _>>()
             .db(sql)?
     };
-    let old_exact: HashMap<&str, i64> = old.iter().map(|(i, c)| (c.as_str(), *i)).collect();
-    let mut next_id = old.iter().map(|(i, _)| *i).max().unwrap_or(0) + 1;
-    for sql in [
-        "DELETE FROM regression_metrics",
-        "DELETE FROM regression_events",
-        "DELETE FROM regression_messages",
-        "DELETE FROM regressions",
-        "DELETE FROM threads",
-    ] {
-        tx.execute(sql, []).db(sql)?;
+    let old_exact: HashMap<&str, i64> = old.iter().map(|(i, c, _)| (c.as_str(), *i)).collect();
+    let old_json: HashMap<i64, &str> = old.iter().map(|(i, _, j)| (*i, j.as_str())).collect();
+    let mut next_id = old.iter().map(|(i, _, _)| *i).max().unwrap_or(0) + 1;
+
+    // Assign ids: a culprit keeps its id (also when a longer id became known).
+    let mut used: HashSet<i64> = HashSet::new();
+    let mut assigned: Vec<(i64, String)> = Vec::with_capacity(output.regressions.len());
+    for reg in &output.regressions {
+        let key = reg.culprit.commit.as_str();
+        let id = old_exact
+            .get(key)
+            .copied()
+            .filter(|i| !used.contains(i))
+            .or_else(|| {
+                old.iter()
+                    .find(|(i, c, _)| !used.contains(i) && same_commit(c, key))
+                    .map(|(i, _, _)| *i)
+            })
+            .unwrap_or_else(|| {
+                let i = next_id;
+                next_id += 1;
+                i
+            });
+        used.insert(id);
+        let mut r = reg.clone();
+        r.id = id;
+        assigned.push((
+            id,
+            serde_json::to_string(&r).unwrap_or_else(|_| "{}".into()),
+        ));
     }
+    let changed: Vec<bool> = assigned
+        .iter()
+        .map(|(id, json)| old_json.get(id) != Some(&json.as_str()))
+        .collect();
     {
-        let sql =
-            "INSERT INTO threads (message, root_id, parent_id, depth) VALUES (?1, ?2, ?3, ?4)";
+        let sql = "DELETE FROM regressions WHERE id = ?1";
+        let mut del = tx.prepare(sql).db(sql)?;
+        for (id, _, _) in &old {
+            let keep = assigned
+                .iter()
+                .zip(&changed)
+                .any(|((a, _), ch)| a == id && !ch);
+            if !keep {
+                // Cascades to regression_messages, regression_events, regression_metrics.
+                del.execute(params![id]).db(sql)?;
+            }
+        }
+    }
+
+    {
+        let existing: HashMap<i64, (String, Option<String>, u32)> = {
+            let sql = "SELECT message, root_id, parent_id, depth FROM threads";
+            let mut stmt = tx.prepare(sql).db(sql)?;
+            stmt.query_map([], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?, r.get(3)?))))
+                .db(sql)?
+                .collect::<std::result::Result<_, _>>()
+                .db(sql)?
+        };
+        let sql = "INSERT OR REPLACE INTO threads (message, root_id, parent_id, depth) \
+                   VALUES (?1, ?2, ?3, ?4)";
         let mut stmt = tx.prepare(sql).db(sql)?;
+        let mut seen: HashSet<i64> = HashSet::with_capacity(input.messages.len());
         for (m, t) in input.messages.iter().zip(&output.threads) {
             if m.db_id == 0 {
                 continue;
             }
-            stmt.execute(params![m.db_id, t.root_id, t.parent_id, t.depth])
-                .db(sql)?;
+            seen.insert(m.db_id);
+            let same = existing
+                .get(&m.db_id)
+                .is_some_and(|(r, p, d)| *r == t.root_id && *p == t.parent_id && *d == t.depth);
+            if !same {
+                stmt.execute(params![m.db_id, t.root_id, t.parent_id, t.depth])
+                    .db(sql)?;
+            }
+        }
+        let sql = "DELETE FROM threads WHERE message = ?1";
+        let mut del = tx.prepare(sql).db(sql)?;
+        for id in existing.keys().filter(|k| !seen.contains(k)) {
+            del.execute(params![id]).db(sql)?;
         }
     }
-    let mut used: HashSet<i64> = HashSet::new();
     let sql_reg = "INSERT INTO regressions (id, culprit, title, subsystem, branch, status, \
                    first_date, last_date, headline_metric, headline_change, direction, summary_json) \
                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)";
@@ -184,26 +391,12 @@ pub fn write_output(store: &mut Store, input: &LinkInput, output: &LinkOutput) -
         let mut s_msg = tx.prepare(sql_msg).db(sql_msg)?;
         let mut s_ev = tx.prepare(sql_ev).db(sql_ev)?;
         let mut s_met = tx.prepare(sql_met).db(sql_met)?;
-        for reg in &output.regressions {
+        for ((reg, (id, json)), ch) in output.regressions.iter().zip(&assigned).zip(&changed) {
+            if !ch {
+                continue;
+            }
+            let id = *id;
             let key = reg.culprit.commit.as_str();
-            let id = old_exact
-                .get(key)
-                .copied()
-                .filter(|i| !used.contains(i))
-                .or_else(|| {
-                    old.iter()
-                        .find(|(i, c)| !used.contains(i) && same_commit(c, key))
-                        .map(|(i, _)| *i)
-                })
-                .unwrap_or_else(|| {
-                    let i = next_id;
-                    next_id += 1;
-                    i
-                });
-            used.insert(id);
-            let mut reg = reg.clone();
-            reg.id = id;
-            let json = serde_json::to_string(&reg).unwrap_or_else(|_| "{}".into());
             s_reg
                 .execute(params![
                     id,
@@ -242,7 +435,8 @@ pub fn write_output(store: &mut Store, input: &LinkInput, output: &LinkOutput) -
                 .db(sql_ev)?;
             }
             for r in &reg.reports {
-                if let Some(m) = &r.metric {
+                let impacts = r.also_impacts.iter().filter_map(|i| i.metric.as_ref());
+                for m in r.metric.iter().chain(impacts) {
                     s_met.execute(params![id, m]).db(sql_met)?;
                 }
             }

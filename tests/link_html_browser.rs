@@ -1,0 +1,69 @@
+//! The HTML export in a real browser: when `REGTRACK_BROWSER_TEST=1` (CI sets
+//! it), writes the report through the binary, loads it in headless Chromium
+//! with `tests/html/click_sort.mjs` (playwright-core), clicks column headers,
+//! checks the order and that nothing is fetched, and takes a screenshot.
+//! Otherwise prints a note and passes.
+//!
+//! Needs: `apt-get install -y chromium` and
+//! `npm install --prefix tests/html playwright-core`.
+
+mod link_common;
+
+use std::path::Path;
+use std::process::Command;
+
+use regtrack::store::Store;
+
+fn write_db(path: &Path) {
+    let mut store = Store::open(path).expect("open store");
+    let input = link_common::scenario();
+    let out = regtrack::link::build(&input);
+    regtrack::store::links::write_output(&mut store, &input, &out).expect("write output");
+}
+
+#[test]
+fn the_html_report_sorts_by_a_clicked_column_in_a_real_browser() {
+    if std::env::var("REGTRACK_BROWSER_TEST").ok().as_deref() != Some("1") {
+        eprintln!("note: REGTRACK_BROWSER_TEST is not 1; browser test skipped");
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let html_dir = root.join("tests/html");
+    assert!(
+        html_dir.join("node_modules/playwright-core").is_dir(),
+        "run: npm install --prefix tests/html playwright-core"
+    );
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("t.db");
+    write_db(&db);
+    let html = dir.path().join("triage.html");
+    let st = Command::new(env!("CARGO_BIN_EXE_regtrack"))
+        .args(["--db"])
+        .arg(&db)
+        .args(["export", "--format", "html", "--out"])
+        .arg(&html)
+        .status()
+        .expect("run regtrack");
+    assert!(st.success());
+    let text = std::fs::read_to_string(&html).expect("html written");
+    assert!(!text.contains("src=\"http"), "external resource in HTML");
+    assert!(!text.contains("href=\"http"), "external link in HTML");
+    let shot = std::env::var_os("REGTRACK_SCREENSHOT")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| root.join("target/link_html_browser.png"));
+    let out = Command::new("node")
+        .arg(html_dir.join("click_sort.mjs"))
+        .arg(&html)
+        .arg(&shot)
+        .output()
+        .expect("run node");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "browser check failed:\n{stdout}\n{stderr}"
+    );
+    assert!(stdout.contains("\"failures\":[]"), "{stdout}");
+    assert!(shot.is_file(), "no screenshot at {}", shot.display());
+    eprintln!("browser test: {stdout}screenshot: {}", shot.display());
+}
