@@ -47,6 +47,9 @@ fn histories(store: &Store) -> BTreeMap<String, String> {
         .collect()
 }
 
+type ThreadRow = (String, String, Option<String>, i64);
+type MemberRow = (String, String, String);
+
 /// Thread rows keyed by Message-ID, and regression membership by culprit.
 fn links(
     store: &Store,
