@@ -51,12 +51,7 @@ type ThreadRow = (String, String, Option<String>, i64);
 type MemberRow = (String, String, String);
 
 /// Thread rows keyed by Message-ID, and regression membership by culprit.
-fn links(
-    store: &Store,
-) -> (
-    Vec<(String, String, Option<String>, i64)>,
-    Vec<(String, String, String)>,
-) {
+fn links(store: &Store) -> (Vec<ThreadRow>, Vec<MemberRow>) {
     let conn = store.conn();
     let mut stmt = conn
         .prepare(
