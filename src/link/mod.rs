@@ -419,9 +419,29 @@ pub fn build(input: &LinkInput) -> LinkOutput {
     attach::build(input)
 }
 
-/// Recomputes threads and regressions from the stored messages and extractions.
-pub fn relink(store: &mut Store) -> Result<()> {
+/// Version of the linking logic; bump it whenever `build` would compute
+/// something different from the same input, so that stored link tables of an
+/// older version are recomputed on the next `relink`.
+pub const LINK_LOGIC_VERSION: i64 = 1;
+
+/// Brings threads and regressions up to date with the stored messages,
+/// extractions and marks. Does nothing (four index-only aggregate queries)
+/// when nothing was stored since the last link by this logic version;
+/// recomputes everything otherwise. Returns true when it relinked.
+pub fn relink(store: &mut Store) -> Result<bool> {
+    let now = crate::store::links::current_state(store, LINK_LOGIC_VERSION)?;
+    if crate::store::links::stored_state(store)? == Some(now) {
+        return Ok(false);
+    }
+    relink_full(store)?;
+    Ok(true)
+}
+
+/// Recomputes threads and regressions from scratch, whatever the link state.
+pub fn relink_full(store: &mut Store) -> Result<()> {
+    let state = crate::store::links::current_state(store, LINK_LOGIC_VERSION)?;
     let input = crate::store::links::load_input(store)?;
     let output = build(&input);
-    crate::store::links::write_output(store, &input, &output)
+    crate::store::links::write_output(store, &input, &output)?;
+    crate::store::links::set_state(store, &state)
 }

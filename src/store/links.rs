@@ -448,3 +448,84 @@ pub fn write_output(store: &mut Store, input: &LinkInput, output: &LinkOutput) -
     tx.commit().db("commit relink")?;
     Ok(())
 }
+
+/// What the link tables were (or would be) computed from: see `link_state`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LinkState {
+    /// Version of the linking logic.
+    pub logic_version: i64,
+    /// Highest `messages.id`.
+    pub max_message: i64,
+    /// Number of messages.
+    pub messages: i64,
+    /// Highest `marks.id`.
+    pub max_mark: i64,
+    /// Number of marks.
+    pub marks: i64,
+}
+
+/// The state of the stored inputs now (four index-only aggregates).
+pub fn current_state(store: &Store, logic_version: i64) -> Result<LinkState> {
+    let sql = "SELECT (SELECT coalesce(max(id), 0) FROM messages), \
+               (SELECT count(*) FROM messages), \
+               (SELECT coalesce(max(id), 0) FROM marks), \
+               (SELECT count(*) FROM marks)";
+    store
+        .conn()
+        .query_row(sql, [], |r| {
+            Ok(LinkState {
+                logic_version,
+                max_message: r.get(0)?,
+                messages: r.get(1)?,
+                max_mark: r.get(2)?,
+                marks: r.get(3)?,
+            })
+        })
+        .db(sql)
+}
+
+/// The state the link tables were last computed from, if ever.
+pub fn stored_state(store: &Store) -> Result<Option<LinkState>> {
+    let sql = "SELECT logic_version, max_message, messages, max_mark, marks \
+               FROM link_state WHERE id = 1";
+    let mut stmt = store.conn().prepare(sql).db(sql)?;
+    let mut rows = stmt.query([]).db(sql)?;
+    let Some(r) = rows.next().db(sql)? else {
+        return Ok(None);
+    };
+    Ok(Some(LinkState {
+        logic_version: r.get(0).db(sql)?,
+        max_message: r.get(1).db(sql)?,
+        messages: r.get(2).db(sql)?,
+        max_mark: r.get(3).db(sql)?,
+        marks: r.get(4).db(sql)?,
+    }))
+}
+
+/// Records that the link tables are current for `state`.
+pub fn set_state(store: &Store, state: &LinkState) -> Result<()> {
+    let sql = "INSERT OR REPLACE INTO link_state \
+               (id, logic_version, max_message, messages, max_mark, marks, linked_at) \
+               VALUES (1, ?1, ?2, ?3, ?4, ?5, strftime('%s', 'now'))";
+    store
+        .conn()
+        .execute(
+            sql,
+            params![
+                state.logic_version,
+                state.max_message,
+                state.messages,
+                state.max_mark,
+                state.marks
+            ],
+        )
+        .db(sql)?;
+    Ok(())
+}
+
+/// Forgets the link state, so that the next `relink` recomputes everything.
+pub fn clear_state(store: &Store) -> Result<()> {
+    let sql = "DELETE FROM link_state";
+    store.conn().execute(sql, []).db(sql)?;
+    Ok(())
+}

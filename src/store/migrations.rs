@@ -8,6 +8,7 @@ use crate::error::{DbContext, Error, Result};
 pub const MIGRATIONS: &[&str] = &[
     include_str!("sql/0001_init.sql"),
     include_str!("sql/0002_link.sql"),
+    include_str!("sql/0003_link_state.sql"),
 ];
 
 /// The schema version this build writes.
