@@ -65,6 +65,11 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     } else {
         let mut out = std::io::stdout().lock();
         writeln!(out, "{}", summary_line(&summary))?;
+        if !ctx.quiet {
+            let statuses = crate::store::stats::regression_statuses(store.conn())
+                .context("counting regressions")?;
+            writeln!(out, "{}", regressions_line(&statuses))?;
+        }
     }
     let nothing_read = summary.messages() == 0 && !summary.input_errors.is_empty();
     Ok(if nothing_read {
@@ -72,6 +77,22 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// `23 regressions in the database: 9 improvement, 6 discussed, ...; see `regtrack list``.
+fn regressions_line(statuses: &[crate::store::stats::Count]) -> String {
+    let total: i64 = statuses.iter().map(|c| c.messages).sum();
+    let parts: Vec<String> = statuses
+        .iter()
+        .map(|c| format!("{} {}", c.messages, c.name))
+        .collect();
+    if total == 0 {
+        return "no regression histories yet".to_string();
+    }
+    format!(
+        "{total} regressions in the database: {}; see `regtrack list`",
+        parts.join(", ")
+    )
 }
 
 /// Linking is redone when messages were added, or when an earlier run stored
