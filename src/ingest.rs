@@ -127,12 +127,24 @@ pub fn ingest(store: &mut Store, inputs: &[PathBuf], progress: ProgressFn<'_>) -
         .pragma_update(None, "cache_size", -32768)
         .db("PRAGMA cache_size")?;
     let known_sources = load_sources(store)?;
+    // A read-only connection lets the parse stage skip extraction for
+    // Message-IDs already stored (re-ingests then cost little more than parsing).
+    let reader = (store.path() != ":memory:")
+        .then(|| {
+            rusqlite::Connection::open_with_flags(
+                store.path(),
+                rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY
+                    | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+            )
+            .ok()
+        })
+        .flatten();
     let mut summary = Summary::default();
     let (raw_tx, raw_rx) = sync_channel::<Vec<Item>>(2);
     let (done_tx, done_rx) = sync_channel::<Vec<Done>>(2);
     let result = std::thread::scope(|scope| {
         scope.spawn(move || read_inputs(inputs, &known_sources, raw_tx));
-        scope.spawn(move || parse_batches(raw_rx, done_tx));
+        scope.spawn(move || parse_batches(raw_rx, done_tx, reader));
         write_batches(store, done_rx, &mut summary, progress)
     });
     result?;
@@ -200,17 +212,61 @@ fn open_input(
     Ok(Box::new(stream.map(Item::Raw)))
 }
 
-/// Parse stage: parses and extracts each batch in parallel, keeping order.
-fn parse_batches(rx: Receiver<Vec<Item>>, tx: SyncSender<Vec<Done>>) {
+/// Parse stage: parses each batch in parallel, looks up which Message-IDs are
+/// already stored, then extracts the others in parallel, keeping order.
+fn parse_batches(
+    rx: Receiver<Vec<Item>>,
+    tx: SyncSender<Vec<Done>>,
+    reader: Option<rusqlite::Connection>,
+) {
     for batch in rx {
-        let done: Vec<Done> = batch.into_par_iter().map(process).collect();
+        let staged: Vec<Stage> = batch.into_par_iter().map(parse_item).collect();
+        let known: Vec<bool> = staged
+            .iter()
+            .map(|s| match (s, &reader) {
+                (Stage::Parsed(msg, _), Some(conn)) => is_stored(conn, &msg.message_id),
+                _ => false,
+            })
+            .collect();
+        let done: Vec<Done> = staged
+            .into_par_iter()
+            .zip(known)
+            .map(|(stage, known)| finish(stage, known))
+            .collect();
         if tx.send(done).is_err() {
             return;
         }
     }
 }
 
-fn process(item: Item) -> Done {
+/// An item between parsing and extraction.
+enum Stage {
+    Parsed(Box<crate::model::Message>, crate::model::Origin),
+    Done(Done),
+}
+
+fn is_stored(conn: &rusqlite::Connection, message_id: &str) -> bool {
+    conn.prepare_cached("SELECT 1 FROM messages WHERE message_id = ?1")
+        .and_then(|mut st| st.exists([message_id]))
+        .unwrap_or(false)
+}
+
+fn finish(stage: Stage, known: bool) -> Done {
+    match stage {
+        Stage::Done(d) => d,
+        // A stored Message-ID is known or a duplicate: its extraction is not needed.
+        Stage::Parsed(msg, origin) if known => {
+            Done::Record(Box::new(Record::new(*msg, origin, Default::default())))
+        }
+        Stage::Parsed(msg, origin) => {
+            let extraction = catch_unwind(AssertUnwindSafe(|| crate::extract::extract(&msg)))
+                .unwrap_or_default();
+            Done::Record(Box::new(Record::new(*msg, origin, extraction)))
+        }
+    }
+}
+
+fn parse_item(item: Item) -> Stage {
     match item {
         Item::Raw(Ok(raw)) => {
             let bytes = raw.bytes.len() as u64;
@@ -222,21 +278,29 @@ fn process(item: Item) -> Done {
                     })
                 });
             match parsed {
-                Ok(msg) => {
-                    let extraction =
-                        catch_unwind(AssertUnwindSafe(|| crate::extract::extract(&msg)))
-                            .unwrap_or_default();
-                    Done::Record(Box::new(Record::new(msg, raw.origin, extraction)))
-                }
-                Err(e) => Done::Failed {
+                Ok(msg) => Stage::Parsed(Box::new(msg), raw.origin),
+                Err(e) => Stage::Done(Done::Failed {
                     at: FailureAt::of(&raw.origin),
                     place: raw.origin.describe(),
                     message_id: None,
                     reason: reason_of(&e),
                     bytes,
-                },
+                }),
             }
         }
+        other => Stage::Done(process_other(other)),
+    }
+}
+
+fn process_other(item: Item) -> Done {
+    match item {
+        Item::Raw(Ok(raw)) => Done::Failed {
+            at: FailureAt::of(&raw.origin),
+            place: raw.origin.describe(),
+            message_id: None,
+            reason: "internal: unparsed message".into(),
+            bytes: raw.bytes.len() as u64,
+        },
         Item::Raw(Err(e)) => {
             let (source, place) = match &e {
                 Error::Io { path, .. }

@@ -43,7 +43,9 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    crate::link::relink(&mut store).context("linking threads and regressions")?;
+    if needs_relink(&store, &summary) {
+        crate::link::relink(&mut store).context("linking threads and regressions")?;
+    }
 
     let mut err = std::io::stderr().lock();
     for note in &summary.input_errors {
@@ -63,6 +65,11 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     } else {
         let mut out = std::io::stdout().lock();
         writeln!(out, "{}", summary_line(&summary))?;
+        if !ctx.quiet {
+            let statuses = crate::store::stats::regression_statuses(store.conn())
+                .context("counting regressions")?;
+            writeln!(out, "{}", regressions_line(&statuses))?;
+        }
     }
     let nothing_read = summary.messages() == 0 && !summary.input_errors.is_empty();
     Ok(if nothing_read {
@@ -70,6 +77,39 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// `23 regressions in the database: 9 improvement, 6 discussed, ...; see `regtrack list``.
+fn regressions_line(statuses: &[crate::store::stats::Count]) -> String {
+    let total: i64 = statuses.iter().map(|c| c.messages).sum();
+    let parts: Vec<String> = statuses
+        .iter()
+        .map(|c| format!("{} {}", c.messages, c.name))
+        .collect();
+    if total == 0 {
+        return "no regression histories yet".to_string();
+    }
+    format!(
+        "{total} regressions in the database: {}; see `regtrack list`",
+        parts.join(", ")
+    )
+}
+
+/// Linking is redone when messages were added, or when an earlier run stored
+/// messages but was stopped before linking them (every stored message has a
+/// `threads` row after linking). An unchanged input returns at once.
+fn needs_relink(store: &Store, summary: &Summary) -> bool {
+    if summary.new > 0 || summary.duplicates > 0 {
+        return true;
+    }
+    let count = |sql: &str| -> Option<i64> { store.conn().query_row(sql, [], |r| r.get(0)).ok() };
+    match (
+        count("SELECT count(*) FROM messages"),
+        count("SELECT count(*) FROM threads"),
+    ) {
+        (Some(m), Some(t)) => m != t,
+        _ => true,
+    }
 }
 
 /// `37 new, 0 known, 0 duplicates, 0 failed; 1.2 MB in 0.35 s (3.4 MB/s)`.

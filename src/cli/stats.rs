@@ -43,6 +43,12 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     writeln!(out, "duplicates   {}", s.duplicates)?;
     writeln!(out, "derived ids  {}", s.derived_ids)?;
     writeln!(out, "regressions  {}", s.regressions)?;
+    if !s.statuses.is_empty() {
+        writeln!(out, "per status:")?;
+        for c in &s.statuses {
+            writeln!(out, "  {:>8}  {}", c.messages, c.name)?;
+        }
+    }
     if !s.lists.is_empty() {
         writeln!(out, "per list:")?;
         for c in &s.lists {

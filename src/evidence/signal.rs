@@ -61,6 +61,8 @@ static PATTERNS: LazyLock<Vec<(SignalKind, Regex)>> = LazyLock::new(|| {
                 r"|\bnot worth (?:it|fixing|chasing|the effort|worrying)\b",
                 r"|\bdon'?t want to (?:jump through|chase|spend|bother|worry|optimi[sz]e)\b",
                 r"|\b(?:please )?ignore (?:this|the) (?:report|regression)\b",
+                r"|\b(?:don'?t|do not) (?:think|believe|see) (?:that )?(?:there'?s|there is) (?:anything|much|something) (?:to fix|we (?:can|should|need to) (?:do|fix))\b",
+                r"|\bnothing (?:to fix|we (?:can|should|need to) (?:do|fix))\b",
             ),
         ),
         p(
@@ -288,6 +290,11 @@ mod tests {
                 Declines,
             ),
             ("I won't chase this one.", Declines),
+            (
+                "In either case I don't think there's anything to fix in the kernel in this case.",
+                Declines,
+            ),
+            ("There is nothing to fix here.", Declines),
             ("This looks like noise to me, it's just noise.", Noise),
             ("The test is noisy.", Noise),
             (

@@ -143,7 +143,8 @@ pub fn open_dir(path: &Path) -> Result<RawStream> {
         }
         Some(DirKind::PublicInboxV2) | Some(DirKind::GitRepo) => super::open_git(path),
         Some(DirKind::MailFolder) | None => {
-            let files = list_files(path, detect::is_mail_file_name)?;
+            let mut files = Vec::new();
+            walk_mail_folder(path, 0, &mut files)?;
             if files.is_empty() {
                 return Err(Error::Unrecognised {
                     path: path.to_path_buf(),
@@ -155,6 +156,42 @@ pub fn open_dir(path: &Path) -> Result<RawStream> {
             Ok(files_stream(files))
         }
     }
+}
+
+/// How deep a folder of mail folders is walked.
+const MAX_FOLDER_DEPTH: u32 = 16;
+
+/// Collects, in name order, the mail files of a folder and of its subfolders;
+/// a subfolder that is a Maildir or a public-inbox archive is kept whole (it is
+/// opened as such), any other subfolder is walked. Hidden entries are skipped.
+fn walk_mail_folder(dir: &Path, depth: u32, out: &mut Vec<PathBuf>) -> Result<()> {
+    let entries = std::fs::read_dir(dir).map_err(|source| Error::Io {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let mut paths: Vec<PathBuf> = entries
+        .flatten()
+        .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+        .map(|e| e.path())
+        .collect();
+    paths.sort();
+    for p in paths {
+        if p.is_dir() {
+            match detect::dir_kind(&p) {
+                Some(DirKind::MailFolder) | None if depth < MAX_FOLDER_DEPTH => {
+                    walk_mail_folder(&p, depth + 1, out)?
+                }
+                Some(DirKind::MailFolder) | None => {}
+                Some(_) => out.push(p),
+            }
+        } else if p.is_file()
+            && p.file_name()
+                .is_some_and(|n| detect::is_mail_file_name(&n.to_string_lossy()))
+        {
+            out.push(p);
+        }
+    }
+    Ok(())
 }
 
 /// Regular files of a folder whose names pass `keep`, sorted by name.
@@ -176,10 +213,16 @@ fn list_files(dir: &Path, keep: impl Fn(&str) -> bool) -> Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// The messages of each file in turn; a file that cannot be opened is one error.
+/// The messages of each file (or nested Maildir / public-inbox folder) in turn;
+/// one that cannot be opened is one error.
 fn files_stream(files: Vec<PathBuf>) -> RawStream {
     Box::new(files.into_iter().flat_map(|f| -> RawStream {
-        match open_file(&f) {
+        let opened = if f.is_dir() {
+            open_dir(&f)
+        } else {
+            open_file(&f)
+        };
+        match opened {
             Ok(s) => s,
             Err(e) => Box::new(std::iter::once(Err(e))),
         }

@@ -28,6 +28,8 @@ pub struct Stats {
     pub kinds: Vec<Count>,
     /// Regression histories (after linking).
     pub regressions: i64,
+    /// Regression histories per status, most first.
+    pub statuses: Vec<Count>,
     /// Incremental sources (public-inbox epochs) and their last commit.
     pub sources: Vec<SourceProgress>,
 }
@@ -65,6 +67,14 @@ fn counts(conn: &Connection, sql: &str) -> Result<Vec<Count>> {
         })
         .db(sql)?;
     rows.collect::<std::result::Result<Vec<_>, _>>().db(sql)
+}
+
+/// Regression histories per status, most first.
+pub fn regression_statuses(conn: &Connection) -> Result<Vec<Count>> {
+    counts(
+        conn,
+        "SELECT status, count(*) AS n FROM regressions GROUP BY status ORDER BY n DESC, status",
+    )
 }
 
 /// Computes [`Stats`].
@@ -118,6 +128,7 @@ pub fn stats(conn: &Connection) -> Result<Stats> {
             "SELECT kind, count(*) AS n FROM messages GROUP BY kind ORDER BY n DESC, kind",
         )?,
         regressions: count(conn, "SELECT count(*) FROM regressions")?,
+        statuses: regression_statuses(conn)?,
         sources,
     })
 }
