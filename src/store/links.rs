@@ -28,70 +28,53 @@ pub fn parse_kind(s: &str) -> Kind {
 /// Reads everything linking needs from the store.
 pub fn load_input(store: &Store) -> Result<LinkInput> {
     let conn = store.conn();
-    // Whole extractions only for robot reports (tables, body); every other
-    // message is assembled from the small per-kind tables, which is far
+    // Headers of every message from a covering index (the table rows hold the
+    // bodies); whole extractions only for robot reports (tables, body), every
+    // other message is assembled from the small per-kind tables, which is far
     // cheaper than parsing its JSON.
-    let sql = "SELECT m.id, m.message_id, m.subject, m.from_name, m.from_email, m.date, \
-               m.in_reply_to, m.kind, \
-               CASE WHEN m.kind IN ('perf-report', 'functional-report') THEN e.json END \
-               FROM messages m LEFT JOIN extractions e ON e.message = m.id ORDER BY m.id";
+    let sql = "SELECT id, message_id, subject, from_name, from_email, date, in_reply_to, kind \
+               FROM messages ORDER BY id";
     let mut stmt = conn.prepare(sql).db(sql)?;
-    type Row = (
-        i64,
-        String,
-        String,
-        Option<String>,
-        Option<String>,
-        Option<i64>,
-        Option<String>,
-        String,
-        Option<String>,
-    );
-    let rows: Vec<Row> = stmt
+    let mut messages: Vec<LinkMessage> = stmt
         .query_map([], |r| {
-            Ok((
-                r.get(0)?,
-                r.get(1)?,
-                r.get(2)?,
-                r.get(3)?,
-                r.get(4)?,
-                r.get(5)?,
-                r.get(6)?,
-                r.get(7)?,
-                r.get(8)?,
-            ))
+            Ok(LinkMessage {
+                db_id: r.get(0)?,
+                message_id: r.get(1)?,
+                subject: r.get(2)?,
+                from_name: r.get(3)?,
+                from_email: r.get(4)?,
+                date: r.get(5)?,
+                in_reply_to: r.get(6)?,
+                references: Vec::new(),
+                kind: parse_kind(&r.get::<_, String>(7)?),
+                extraction: Extraction::default(),
+            })
         })
         .db(sql)?
         .collect::<std::result::Result<_, _>>()
         .db(sql)?;
-    let mut messages: Vec<LinkMessage> = rows
+    let sql = "SELECT m.id, e.json FROM messages m JOIN extractions e ON e.message = m.id \
+               WHERE m.kind IN ('perf-report', 'functional-report')";
+    let mut stmt = conn.prepare(sql).db(sql)?;
+    let reports: Vec<(i64, String)> = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .db(sql)?
+        .collect::<std::result::Result<_, _>>()
+        .db(sql)?;
+    let parsed: Vec<(i64, Extraction)> = reports
         .into_par_iter()
-        .map(
-            |(id, mid, subject, from_name, from_email, date, irt, kind, json)| {
-                let extraction: Extraction = json
-                    .as_deref()
-                    .and_then(|j| serde_json::from_str(j).ok())
-                    .unwrap_or_default();
-                LinkMessage {
-                    db_id: id,
-                    message_id: mid,
-                    subject,
-                    from_name,
-                    from_email,
-                    date,
-                    in_reply_to: irt,
-                    references: Vec::new(),
-                    kind: parse_kind(&kind),
-                    extraction,
-                }
-            },
-        )
+        .filter_map(|(id, j)| Some((id, serde_json::from_str(&j).ok()?)))
         .collect();
     let pos: HashMap<i64, usize> = messages
         .iter()
         .enumerate()
         .map(|(i, m)| (m.db_id, i))
         .collect();
+    for (id, ex) in parsed {
+        if let Some(&i) = pos.get(&id) {
+            messages[i].extraction = ex;
+        }
+    }
     let sql = "SELECT message, ref_id FROM message_refs ORDER BY message, pos";
     let mut stmt = conn.prepare(sql).db(sql)?;
     let mut rows = stmt.query([]).db(sql)?;

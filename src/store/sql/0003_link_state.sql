@@ -10,3 +10,11 @@ CREATE TABLE link_state (
     marks         INTEGER NOT NULL,  -- count of marks applied
     linked_at     INTEGER NOT NULL
 );
+
+-- Covering indexes for relinking: the headers linking reads, without touching
+-- the table rows (which hold the bodies), and whether a message has its own diff.
+CREATE INDEX messages_link ON messages(id, message_id, subject, from_name, from_email, date,
+    in_reply_to, kind);
+CREATE INDEX diffs_depth ON diffs(message, quote_depth);
+-- `show <subsystem>` compares case-insensitively.
+CREATE INDEX regressions_subsystem_nocase ON regressions(subsystem COLLATE NOCASE);
