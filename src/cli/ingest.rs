@@ -43,9 +43,9 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    if needs_relink(&store, &summary) {
-        crate::link::relink(&mut store).context("linking threads and regressions")?;
-    }
+    // Relinks only when messages, marks or the link logic changed since the
+    // last link (`link_state`); an unchanged input returns at once.
+    crate::link::relink(&mut store).context("linking threads and regressions")?;
 
     let mut err = std::io::stderr().lock();
     for note in &summary.input_errors {
@@ -93,23 +93,6 @@ fn regressions_line(statuses: &[crate::store::stats::Count]) -> String {
         "{total} regressions in the database: {}; see `regtrack list`",
         parts.join(", ")
     )
-}
-
-/// Linking is redone when messages were added, or when an earlier run stored
-/// messages but was stopped before linking them (every stored message has a
-/// `threads` row after linking). An unchanged input returns at once.
-fn needs_relink(store: &Store, summary: &Summary) -> bool {
-    if summary.new > 0 || summary.duplicates > 0 {
-        return true;
-    }
-    let count = |sql: &str| -> Option<i64> { store.conn().query_row(sql, [], |r| r.get(0)).ok() };
-    match (
-        count("SELECT count(*) FROM messages"),
-        count("SELECT count(*) FROM threads"),
-    ) {
-        (Some(m), Some(t)) => m != t,
-        _ => true,
-    }
 }
 
 /// `37 new, 0 known, 0 duplicates, 0 failed; 1.2 MB in 0.35 s (3.4 MB/s)`.
