@@ -514,6 +514,12 @@ pub fn table_diagnostics(body: &str) -> Vec<ReportError> {
 }
 
 fn scan(body: &str, diag: &mut Vec<ReportError>) -> Vec<Table> {
+    // Every table, in line or collapsed form, has a dash row of cells of at
+    // least 8 dashes (`dash_cell`): without such a run there is nothing to find,
+    // and most mail (patches, prose) is skipped without tokenising its lines.
+    if memchr::memmem::find(body.as_bytes(), b"--------").is_none() {
+        return Vec::new();
+    }
     let lines: Vec<text::Line<'_>> = text::lines(body).collect();
     let cleaned: Vec<Cow<'_, str>> = lines.iter().map(|l| clean_line(l.text)).collect();
     let mut out = Vec::new();
@@ -774,6 +780,17 @@ f2ffc48de2017c69 ee5eda8ea59546af2e8f192c060
 
 Disclaimer:
 ";
+
+    #[test]
+    fn a_table_without_a_dash_row_is_not_a_table_even_when_rows_look_right() {
+        let body = "f2ffc48de2017c69 ee5eda8ea59546af2e8f192c060\n\
+                    \x20        %stddev     %change         %stddev\n\
+                    \x20    14484            -6.3%      13568        fsmark.files_per_sec\n";
+        assert!(parse_tables(body).is_empty());
+        let with_dashes =
+            body.replacen("\n", "\n---------------- --------------------------- \n", 1);
+        assert_eq!(parse_tables(&with_dashes).len(), 1);
+    }
 
     #[test]
     fn a_current_table_gives_params_commits_titles_and_rows() {
