@@ -164,6 +164,19 @@ pub fn file_line<'a>(i: &'a str, marker: &str) -> Option<&'a str> {
     (!rest.is_empty() && !rest.contains("  ")).then_some(rest)
 }
 
+/// A file entry from a [`pair_paths`] result: a missing side takes the other's
+/// path and marks the file new (no old side) or deleted (no new side).
+fn file_of_paths(o: Option<String>, n: Option<String>, quote_depth: u32) -> DiffFile {
+    DiffFile {
+        new_file: o.is_none(),
+        deleted_file: n.is_none(),
+        old_path: o.clone().or_else(|| n.clone()),
+        new_path: n.or(o),
+        quote_depth,
+        ..DiffFile::default()
+    }
+}
+
 /// Normalises a `---`/`+++` pair's paths: strips `a/`/`b/`, a quilt `~suffix`,
 /// and the first component when the two (relative) paths differ there
 /// (`linux.orig/` vs `linux/`).
@@ -234,14 +247,7 @@ fn scan_lines(view: &BodyView<'_>) -> DiffScan {
         let depth = line.depth;
         if let Some((ind, block)) = indented_pair(lines, i) {
             let (o, n) = pair_paths(block.0, block.1);
-            files.push(DiffFile {
-                old_path: o.clone().or_else(|| n.clone()),
-                new_path: n.clone().or_else(|| o.clone()),
-                quote_depth: depth,
-                new_file: o.is_none(),
-                deleted_file: n.is_none(),
-                ..DiffFile::default()
-            });
+            files.push(file_of_paths(o, n, depth));
             open = Some(files.len() - 1);
             indent = ind;
             in_diff[i] = true;
@@ -295,14 +301,7 @@ fn scan_lines(view: &BodyView<'_>) -> DiffScan {
                     .and_then(|ix| files.get(ix))
                     .is_some_and(|f| f.hunks.is_empty() && f.quote_depth == depth);
                 if !fresh_git {
-                    files.push(DiffFile {
-                        old_path: o.clone().or_else(|| n.clone()),
-                        new_path: n.clone().or_else(|| o.clone()),
-                        quote_depth: depth,
-                        new_file: o.is_none(),
-                        deleted_file: n.is_none(),
-                        ..DiffFile::default()
-                    });
+                    files.push(file_of_paths(o, n, depth));
                     open = Some(files.len() - 1);
                 }
                 in_diff[i] = true;
@@ -444,13 +443,7 @@ pub fn scan_collapsed(body: &str) -> Vec<DiffFile> {
                 .is_some_and(|f| f.hunks.is_empty() && f.old_path.is_some());
             if !same_as_git {
                 let (o, n) = pair_paths(o.as_str(), n.as_str());
-                files.push(DiffFile {
-                    old_path: o.clone().or_else(|| n.clone()),
-                    new_path: n.clone().or_else(|| o.clone()),
-                    new_file: o.is_none(),
-                    deleted_file: n.is_none(),
-                    ..DiffFile::default()
-                });
+                files.push(file_of_paths(o, n, 0));
             }
             continue;
         }

@@ -147,7 +147,15 @@ pub fn profiles_in(view: &BodyView<'_>) -> Vec<ProfileEntry> {
             });
             continue;
         }
-        if let Ok(("", (col, pct, sym))) = chain_entry(t) {
+        // A `- 30.29% kswapd` chain entry, else a `|--22.79%--sym` graph entry.
+        let entry = match chain_entry(t) {
+            Ok(("", (col, pct, sym))) => Some((col, Some(pct), sym)),
+            _ => match graph_entry(t) {
+                Ok(("", found)) => Some(found),
+                _ => None,
+            },
+        };
+        if let Some((col, percent, sym)) = entry {
             if chain_depth != Some(line.depth) {
                 stack.clear();
             }
@@ -155,25 +163,7 @@ pub fn profiles_in(view: &BodyView<'_>) -> Vec<ProfileEntry> {
                 stack.pop();
             }
             out.push(ProfileEntry {
-                percent: Some(pct),
-                symbol: sym.to_string(),
-                module: None,
-                depth: stack.len() as u32,
-                quote_depth: line.depth,
-            });
-            stack.push(col);
-            chain_depth = Some(line.depth);
-            continue;
-        }
-        if let Ok(("", (col, pct, sym))) = graph_entry(t) {
-            if chain_depth != Some(line.depth) {
-                stack.clear();
-            }
-            while stack.last().is_some_and(|&c| c >= col) {
-                stack.pop();
-            }
-            out.push(ProfileEntry {
-                percent: pct,
+                percent,
                 symbol: sym.to_string(),
                 module: None,
                 depth: stack.len() as u32,
