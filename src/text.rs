@@ -77,6 +77,10 @@ pub fn lines(body: &str) -> impl Iterator<Item = Line<'_>> {
 /// (2014 tables). Returns the input unchanged (borrowed) when nothing needs fixing.
 pub fn normalize_plus_minus(line: &str) -> std::borrow::Cow<'_, str> {
     const FORMS: [&str; 7] = ["Â±", "Ä…", "=C2=B1", "=C4=85", "A+-", "=B1", "ą"];
+    // Every form has a non-ASCII byte, a '+' or a '=': one pass rules most lines out.
+    if !line.bytes().any(|b| b >= 0x80 || b == b'+' || b == b'=') {
+        return std::borrow::Cow::Borrowed(line);
+    }
     let needs = FORMS.iter().any(|f| line.contains(f)) || line.contains("+-");
     if !needs {
         return std::borrow::Cow::Borrowed(line);

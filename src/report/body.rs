@@ -428,6 +428,12 @@ pub fn check_report_body(body: &str) -> Result<ReportBody, ReportError> {
 
 /// Finds `[still regression on linus/master <sha>]` / `[test failed on ...]` lines at every depth.
 pub fn parse_events(body: &str) -> Vec<Event> {
+    // Both forms contain "] on "-free text but always "[still regression on " or
+    // "[test failed on ": a body with neither is skipped without splitting lines.
+    let has = |needle: &[u8]| memchr::memmem::find(body.as_bytes(), needle).is_some();
+    if !has(b"[still regression on ") && !has(b"[test failed on ") {
+        return Vec::new();
+    }
     text::lines(body)
         .filter_map(|l| {
             let t = l.text.trim();

@@ -24,12 +24,27 @@ use crate::text;
 /// Fills `subject_report`, `report`, the lkp tables, the report events and `kind`.
 pub fn extract_report(msg: &Message, ex: &mut Extraction) {
     ex.subject_report = subject::parse_subject(&msg.subject);
-    let own_text: String = text::lines(&msg.body)
-        .filter(|l| l.depth == 0)
-        .map(|l| l.text)
-        .collect::<Vec<_>>()
-        .join("\n");
-    let lead = body::lead(&text::fold_ws(&own_text));
+    // Only a robot's mail or a non-reply with a report subject can be a report,
+    // and only a `PATCH` subject without `[PATCH` needs the unquoted text for
+    // the format-patch test:
+    // other mail (most of a list) skips building and folding it.
+    let may_be_report =
+        classify::is_robot_sender(msg) || ex.subject_report.as_ref().is_some_and(|s| !s.is_reply);
+    let own_text: String =
+        if may_be_report || (msg.subject.contains("PATCH") && !msg.subject.contains("[PATCH")) {
+            text::lines(&msg.body)
+                .filter(|l| l.depth == 0)
+                .map(|l| l.text)
+                .collect::<Vec<_>>()
+                .join("\n")
+        } else {
+            String::new()
+        };
+    let lead = if may_be_report {
+        body::lead(&text::fold_ws(&own_text))
+    } else {
+        None
+    };
     ex.kind = classify::classify(msg, ex.subject_report.as_ref(), &own_text, lead.as_ref());
     if matches!(ex.kind, Kind::PerfReport | Kind::FunctionalReport) {
         ex.report = body::parse_report_body(&msg.body);

@@ -530,8 +530,6 @@ fn scan(body: &str, diag: &mut Vec<ReportError>) -> Vec<Table> {
         let depth = lines[i].depth;
         let line: &str = &cleaned[i];
         let trimmed = line.trim();
-        let toks = tokens(line);
-        let words: Vec<&str> = toks.iter().map(|t| t.text).collect();
         let c = ctx.entry(depth).or_default();
 
         // Group header and commit list bookkeeping.
@@ -588,6 +586,20 @@ fn scan(body: &str, diag: &mut Vec<ReportError>) -> Vec<Table> {
             }
             c.in_commit_list = false;
         }
+
+        // Past the context lines, a line matters only inside an open table, as
+        // a collapsed table (it has a dash cell) or as an id row (the next line
+        // is a dash row): any other line is skipped without tokenising it.
+        let dashes = |s: &str| memchr::memmem::find(s.as_bytes(), b"--------").is_some();
+        if !open.contains_key(&depth)
+            && !dashes(line)
+            && !cleaned.get(i + 1).is_some_and(|n| dashes(n))
+        {
+            i += 1;
+            continue;
+        }
+        let toks = tokens(line);
+        let words: Vec<&str> = toks.iter().map(|t| t.text).collect();
 
         // Collapsed form: a whole table on one line.
         if words.len() > 12

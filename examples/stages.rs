@@ -1,0 +1,148 @@
+//! Times each ingest stage alone on one input (no database), to show where
+//! ingest time goes: read+split, MIME parse, extraction, record serialisation.
+//!
+//! `cargo run --release --example stages -- FILE_OR_EPOCH`
+use std::path::Path;
+use std::time::Instant;
+
+use rayon::prelude::*;
+use regtrack::store::insert::Record;
+
+fn main() {
+    let path = std::env::args().nth(1).expect("usage: stages PATH");
+    let t = Instant::now();
+    let raws: Vec<_> = regtrack::source::open(Path::new(&path))
+        .expect("open")
+        .filter_map(Result::ok)
+        .collect();
+    let bytes: usize = raws.iter().map(|r| r.bytes.len()).sum();
+    let mb = bytes as f64 / 1e6;
+    let report = |name: &str, t: Instant| {
+        let s = t.elapsed().as_secs_f64();
+        println!("{name:<28} {s:>7.2} s {:>8.1} MB/s", mb / s);
+    };
+    println!("{} messages, {mb:.1} MB", raws.len());
+    report("read + split", t);
+    let t = Instant::now();
+    let msgs: Vec<_> = raws
+        .par_iter()
+        .filter_map(|r| regtrack::mail::parse(r).ok())
+        .collect();
+    report("mail::parse (parallel)", t);
+    let t = Instant::now();
+    let ex: Vec<_> = msgs.par_iter().map(regtrack::extract::extract).collect();
+    report("extract (parallel)", t);
+    if std::env::var_os("PER_EXTRACTOR").is_some() {
+        per_extractor(&msgs);
+    }
+    let t = Instant::now();
+    let recs: Vec<_> = msgs
+        .into_par_iter()
+        .zip(raws.into_par_iter())
+        .zip(ex)
+        .map(|((m, r), e)| Record::new(m, r.origin, e))
+        .collect();
+    report("Record::new (parallel)", t);
+    println!("{} records", recs.len());
+    let mut recs = recs;
+    if std::env::var_os("STORE_NOBODY").is_some() {
+        for r in &mut recs {
+            r.message.body.clear();
+        }
+    }
+    if let Some(db) = std::env::var_os("STORE_DB") {
+        let _ = std::fs::remove_file(&db);
+        let mut store = regtrack::store::Store::open(Path::new(&db)).expect("db");
+        if let Ok(p) = std::env::var("STORE_PRAGMAS") {
+            store.conn().execute_batch(&p).expect("pragmas");
+        }
+        let c0 = cpu();
+        let t = Instant::now();
+        let per: usize = std::env::var("STORE_BATCH")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(regtrack::ingest::BATCH_MESSAGES);
+        for chunk in recs.chunks(per) {
+            let tx = store.conn_mut().transaction().expect("tx");
+            for r in chunk {
+                regtrack::store::insert::insert_record(&tx, r, 0).expect("insert");
+            }
+            tx.commit().expect("commit");
+        }
+        report("store (one thread)", t);
+        println!("  store CPU {:.2} s (user+sys)", cpu() - c0);
+    }
+}
+
+/// Per-extractor CPU time over all messages (one thread), to find hot extractors.
+#[allow(dead_code)]
+pub fn per_extractor(msgs: &[regtrack::model::Message]) {
+    use regtrack::evidence::*;
+    let mut times: Vec<(&str, f64)> = Vec::new();
+    let mut add = |name: &'static str, t: Instant| {
+        let s = t.elapsed().as_secs_f64();
+        match times.iter_mut().find(|(n, _)| *n == name) {
+            Some(e) => e.1 += s,
+            None => times.push((name, s)),
+        }
+    };
+    for msg in msgs {
+        let mut ex = regtrack::model::Extraction::default();
+        let t = Instant::now();
+        regtrack::report::extract_report(msg, &mut ex);
+        add("report (subject, kind, lkp tables)", t);
+        let t = Instant::now();
+        let view = BodyView::new(&msg.body);
+        add("BodyView", t);
+        let t = Instant::now();
+        let scan = diff::scan(&view);
+        add("diff", t);
+        let t = Instant::now();
+        let trailers = trailer::trailers_in(&view, &scan.in_diff);
+        add("trailers", t);
+        let t = Instant::now();
+        ex.commits = commits::commits_in(&view, &scan.in_diff);
+        add("commits", t);
+        let t = Instant::now();
+        ex.tables.extend(mmtests::tables_in(&view));
+        add("mmtests", t);
+        let t = Instant::now();
+        ex.tables.extend(stressng::tables_in(&view));
+        add("stressng", t);
+        let t = Instant::now();
+        ex.profiles = profile::profiles_in(&view);
+        add("profile", t);
+        let t = Instant::now();
+        ex.reproducers = reproducer::reproducers_in(&view, &scan.in_diff);
+        add("reproducer", t);
+        let t = Instant::now();
+        ex.kconfig = kconfig::changes_in(&view);
+        add("kconfig", t);
+        let t = Instant::now();
+        let mut signals = signal::sentence_signals(&view, &scan.in_diff);
+        add("sentence signals", t);
+        let t = Instant::now();
+        signals.extend(signal::trailer_signals(&trailers));
+        signals.extend(signal::table_signals(&ex));
+        add("other signals", t);
+        let t = Instant::now();
+        ex.events.extend(events::events_in(&view, &scan.in_diff));
+        add("events", t);
+        let t = Instant::now();
+        let _ = lore::links_in(&view, &scan.in_diff);
+        add("lore", t);
+    }
+    times.sort_by(|a, b| b.1.total_cmp(&a.1));
+    for (n, s) in times {
+        println!("  {n:<36} {s:>6.2} s");
+    }
+}
+
+/// Process CPU seconds (user + system) from /proc/self/stat.
+fn cpu() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let after = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let f: Vec<&str> = after.split_whitespace().collect();
+    let ticks = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    (ticks(11) + ticks(12)) / 100.0
+}
