@@ -192,6 +192,12 @@ static REVERT: LazyLock<Regex> = LazyLock::new(|| {
         .expect("revert regex compiles")
 });
 
+/// True when the subject has the form of a revert (`Revert "<title>"`); only
+/// such messages can be linked to a regression as its `revert`.
+pub fn is_revert_subject(subject: &str) -> bool {
+    REVERT.is_match(subject)
+}
+
 fn norm_title(s: &str) -> String {
     crate::text::fold_ws(s).to_lowercase()
 }
@@ -219,10 +225,39 @@ pub fn build(input: &LinkInput) -> LinkOutput {
         .iter()
         .map(|t| t.parent_id.as_deref().and_then(|p| by_id.get(p).copied()))
         .collect();
+    let depth: Vec<u32> = threads.iter().map(|t| t.depth).collect();
+    let regressions = regressions(msgs, &parent, &depth, &input.marks);
+    LinkOutput {
+        threads,
+        regressions,
+    }
+}
+
+/// The regressions of `msgs`, given each message's parent message (index
+/// into `msgs`) and depth after threading.
+///
+/// `msgs` may be a subset of the store, in store order, as long as it holds
+/// whole threads: every message of every thread that holds a report, a
+/// subject-named reply or a message that links to one of those (see
+/// `store::links::relink_messages`); the result is then the same as on all
+/// messages.
+pub fn regressions(
+    msgs: &[LinkMessage],
+    parent: &[Option<usize>],
+    depth: &[u32],
+    marks: &[super::Mark],
+) -> Vec<super::Regression> {
+    let by_id: HashMap<&str, usize> = msgs
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (m.message_id.as_str(), i))
+        .collect();
     let mut children: Vec<Vec<usize>> = vec![Vec::new(); msgs.len()];
     for (i, p) in parent.iter().enumerate() {
-        if let Some(p) = p {
-            children[*p].push(i);
+        if let Some(p) = p
+            && let Some(c) = children.get_mut(*p)
+        {
+            c.push(i);
         }
     }
 
@@ -292,10 +327,10 @@ pub fn build(input: &LinkInput) -> LinkOutput {
 
     // Nearest report ancestor of every message, and whether a patch lies between.
     let mut by_depth: Vec<usize> = (0..msgs.len()).collect();
-    by_depth.sort_by_key(|&i| threads[i].depth);
+    by_depth.sort_by_key(|&i| depth.get(i).copied().unwrap_or(0));
     let mut anc: Vec<Option<(usize, Option<usize>)>> = vec![None; msgs.len()];
     for &i in &by_depth {
-        if let Some(p) = parent[i] {
+        if let Some(p) = parent.get(i).copied().flatten() {
             anc[i] = if reg_of_report.contains_key(&p) {
                 Some((p, None))
             } else {
@@ -525,16 +560,13 @@ pub fn build(input: &LinkInput) -> LinkOutput {
 
     let mut regressions: Vec<super::Regression> = drafts
         .iter()
-        .map(|d| status::finish(d, msgs, &input.marks))
+        .map(|d| status::finish(d, msgs, marks))
         .collect();
     regressions.sort_by(|a, b| {
         (a.facts.first_unix.unwrap_or(i64::MAX), &a.culprit.commit)
             .cmp(&(b.facts.first_unix.unwrap_or(i64::MAX), &b.culprit.commit))
     });
-    LinkOutput {
-        threads,
-        regressions,
-    }
+    regressions
 }
 
 #[cfg(test)]

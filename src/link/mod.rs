@@ -438,10 +438,51 @@ pub fn relink(store: &mut Store) -> Result<bool> {
 }
 
 /// Recomputes threads and regressions from scratch, whatever the link state.
+///
+/// Memory stays bounded by the regressions, not the archive: every message
+/// is threaded from its headers alone ([`crate::store::links::load_skeleton`]),
+/// and only the whole threads a regression can involve
+/// ([`crate::store::links::relink_messages`]) are loaded as [`LinkMessage`]s,
+/// with their tables pruned to the rows linking reads. The result is the
+/// same as [`build`] on every message.
 pub fn relink_full(store: &mut Store) -> Result<()> {
-    let state = crate::store::links::current_state(store, LINK_LOGIC_VERSION)?;
-    let input = crate::store::links::load_input(store)?;
-    let output = build(&input);
-    crate::store::links::write_output(store, &input, &output)?;
-    crate::store::links::set_state(store, &state)
+    use crate::store::links;
+    let state = links::current_state(store, LINK_LOGIC_VERSION)?;
+    let sk = links::load_skeleton(store)?;
+    let keep = links::relink_messages(store, &sk)?;
+    let ids: Vec<i64> = keep
+        .iter()
+        .filter_map(|&i| sk.db_ids.get(i).copied())
+        .collect();
+    let input = links::load_input_of(store, &ids)?;
+    // Parents and depths from the threading of all messages; a parent lies in
+    // the same thread, hence among the loaded messages.
+    let at: std::collections::HashMap<u32, usize> = input
+        .messages
+        .iter()
+        .enumerate()
+        .filter_map(|(k, m)| {
+            let i = sk.db_ids.binary_search(&m.db_id).ok()?;
+            Some((*sk.container.get(i)?, k))
+        })
+        .collect();
+    let (parent, depth): (Vec<Option<usize>>, Vec<u32>) = input
+        .messages
+        .iter()
+        .map(|m| match sk.db_ids.binary_search(&m.db_id) {
+            Ok(i) => (
+                sk.parent
+                    .get(i)
+                    .copied()
+                    .flatten()
+                    .and_then(|p| at.get(&p).copied()),
+                sk.depth.get(i).copied().unwrap_or(0),
+            ),
+            Err(_) => (None, 0),
+        })
+        .unzip();
+    drop(at);
+    let regressions = attach::regressions(&input.messages, &parent, &depth, &input.marks);
+    links::write_relink(store, &sk, &input.messages, &regressions)?;
+    links::set_state(store, &state)
 }

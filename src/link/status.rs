@@ -17,7 +17,7 @@ use super::{
     Mark, PatchInfo, Regression, ReportInfo, Status, StatusEvidence, TimelineEntry, TrailerKv, iso,
 };
 use crate::model::{
-    ChangeUnit, Direction, EventKind, Kind, SignalKind, Table, TableFormat, TableRow,
+    ChangeUnit, Direction, EventKind, Extraction, Kind, SignalKind, Table, TableFormat, TableRow,
 };
 
 /// The culprit's title, from a report body, a table's commit list or a `Fixes:` tag.
@@ -136,22 +136,7 @@ pub fn confidence(m: &LinkMessage, metric: &str) -> Option<Confidence> {
         .rows
         .iter()
         .filter(|r| r.metric != row.metric)
-        .filter(|r| {
-            !r.metric.starts_with("perf-profile.")
-                && !r.metric.starts_with("sched_debug.")
-                && !r.metric.starts_with("perf-sched.")
-        })
-        .filter(|r| {
-            let own_sd: f64 = r
-                .stddev_percent
-                .iter()
-                .take(2)
-                .map(|s| s.unwrap_or(0.0))
-                .sum();
-            change_of(r).is_some_and(|(c, u)| {
-                u == ChangeUnit::Percent && c.abs() >= 5.0 && c.abs() > own_sd
-            })
-        })
+        .filter(|r| co_moving_candidate(r))
         .count() as u32;
     let level = match (exceeds, co_moving > 0) {
         (true, true) => "high",
@@ -194,6 +179,85 @@ fn headline_rows(m: &LinkMessage, metric: Option<&str>) -> Vec<HeadlineRow> {
     let rest = rest.into_iter().map(|(_, r)| r);
     out.extend(rest.into_iter().take(5).map(headline_row));
     out
+}
+
+/// The headline metric of a report: the body's, else the subject's.
+fn report_metric(ex: &Extraction) -> Option<&str> {
+    ex.report
+        .as_ref()
+        .and_then(|b| b.metric.as_deref())
+        .or_else(|| ex.subject_report.as_ref().and_then(|s| s.metric.as_deref()))
+}
+
+/// True for a row [`confidence`] may count as co-moving (whatever the headline row).
+fn co_moving_candidate(r: &TableRow) -> bool {
+    if r.metric.starts_with("perf-profile.")
+        || r.metric.starts_with("sched_debug.")
+        || r.metric.starts_with("perf-sched.")
+    {
+        return false;
+    }
+    let own_sd: f64 = r
+        .stddev_percent
+        .iter()
+        .take(2)
+        .map(|s| s.unwrap_or(0.0))
+        .sum();
+    change_of(r)
+        .is_some_and(|(c, u)| u == ChangeUnit::Percent && c.abs() >= 5.0 && c.abs() > own_sd)
+}
+
+/// Drops every table row linking can never read, and the extraction parts
+/// it never reads (profiles, reproducers, Kconfig changes); exact: linking
+/// computes the same on the pruned extraction. Linking reads the commit
+/// titles of every table, and from the report's own LKP tables only the
+/// rows of the headline metric (exact or case-insensitive match), the rows
+/// that may count as co-moving in [`confidence`], and the five largest
+/// percent changes of [`headline_rows`]; those are kept, in order, and the
+/// rows of other tables are dropped (the tables themselves stay). A report
+/// with 300-row tables shrinks to a few dozen rows.
+pub fn prune_for_linking(ex: &mut Extraction) {
+    ex.profiles = Vec::new();
+    ex.reproducers = Vec::new();
+    ex.kconfig = Vec::new();
+    let metric = report_metric(ex).map(|s| s.to_string());
+    let metric = metric.as_deref();
+    for t in &mut ex.tables {
+        if !(t.quote_depth == 0 && t.format == TableFormat::Lkp) {
+            t.rows = Vec::new();
+            continue;
+        }
+        // The five largest |percent change| of rows other than the metric's,
+        // as `headline_rows` ranks them (stable sort: ties keep table order).
+        let mut rank: Vec<(f64, usize)> = t
+            .rows
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| Some(r.metric.as_str()) != metric)
+            .filter_map(|(i, r)| match change_of(r) {
+                Some((c, ChangeUnit::Percent)) => Some((c.abs(), i)),
+                _ => None,
+            })
+            .collect();
+        rank.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let mut keep = vec![false; t.rows.len()];
+        for &(_, i) in rank.iter().take(5) {
+            keep[i] = true;
+        }
+        for (i, r) in t.rows.iter().enumerate() {
+            if metric.is_some_and(|mt| r.metric == mt || r.metric.eq_ignore_ascii_case(mt))
+                || co_moving_candidate(r)
+            {
+                keep[i] = true;
+            }
+        }
+        let rows = std::mem::take(&mut t.rows);
+        t.rows = rows
+            .into_iter()
+            .zip(keep)
+            .filter_map(|(r, k)| k.then_some(r))
+            .collect();
+    }
 }
 
 fn report_info(m: &LinkMessage) -> ReportInfo {

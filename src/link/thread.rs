@@ -76,34 +76,45 @@ pub fn is_reply_subject(subject: &str) -> bool {
     RE.is_match(subject)
 }
 
-/// Threads `msgs`; returns one [`ThreadInfo`] per message, in the same order.
-pub fn thread(msgs: &[ThreadMsg<'_>]) -> Vec<ThreadInfo> {
-    // Containers: index by id.
-    let mut index: HashMap<&str, usize> = HashMap::with_capacity(msgs.len() * 2);
-    let mut ids: Vec<&str> = Vec::with_capacity(msgs.len() * 2);
-    let mut parent: Vec<Option<usize>> = Vec::with_capacity(msgs.len() * 2);
-    let mut has_msg: Vec<bool> = Vec::with_capacity(msgs.len() * 2);
+/// The reference chain of a message: its References (empty ones already
+/// left out by the caller), then In-Reply-To when it is not already last,
+/// never the message itself. Generic so that strings and interned ids give
+/// the same chain.
+pub(crate) fn chain<T: Copy + PartialEq>(
+    refs: impl Iterator<Item = T>,
+    in_reply_to: Option<T>,
+    me: T,
+) -> Vec<T> {
+    let mut chain: Vec<T> = refs.collect();
+    if let Some(irt) = in_reply_to
+        && chain.last() != Some(&irt)
+    {
+        chain.retain(|r| *r != irt);
+        chain.push(irt);
+    }
+    chain.retain(|r| *r != me);
+    chain
+}
 
-    fn container<'a>(
-        id: &'a str,
-        index: &mut HashMap<&'a str, usize>,
-        ids: &mut Vec<&'a str>,
-        parent: &mut Vec<Option<usize>>,
-        has_msg: &mut Vec<bool>,
-    ) -> usize {
-        if let Some(&i) = index.get(id) {
-            return i;
+/// The container forest of JWZ threading: `parent[c]` of every container
+/// (a Message-ID seen as a message or as a reference), by index.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Forest {
+    /// Parent container of each container.
+    pub parent: Vec<Option<usize>>,
+}
+
+impl Forest {
+    /// Makes sure container `c` exists.
+    pub fn ensure(&mut self, c: usize) {
+        if self.parent.len() <= c {
+            self.parent.resize(c + 1, None);
         }
-        let i = ids.len();
-        ids.push(id);
-        parent.push(None);
-        has_msg.push(false);
-        index.insert(id, i);
-        i
     }
 
-    // Is `anc` an ancestor of (or equal to) `node`?
-    fn reaches(parent: &[Option<usize>], node: usize, anc: usize) -> bool {
+    /// Is `anc` an ancestor of (or equal to) `node`?
+    pub fn reaches(&self, node: usize, anc: usize) -> bool {
+        let parent = &self.parent;
         let mut cur = Some(node);
         let mut steps = 0usize;
         while let Some(c) = cur {
@@ -119,103 +130,166 @@ pub fn thread(msgs: &[ThreadMsg<'_>]) -> Vec<ThreadInfo> {
         false
     }
 
-    let mut msg_container = Vec::with_capacity(msgs.len());
-    for m in msgs {
-        let c = container(
-            m.message_id,
-            &mut index,
-            &mut ids,
-            &mut parent,
-            &mut has_msg,
-        );
-        if let Some(h) = has_msg.get_mut(c) {
-            *h = true;
+    /// Links the reference chain of message container `me` (see [`chain`]):
+    /// never overriding a known parent and never looping; then the message's
+    /// own parent is its last reference, which overrides.
+    pub fn link(&mut self, me: usize, chain: &[usize]) {
+        self.ensure(me);
+        for &c in chain {
+            self.ensure(c);
         }
-        msg_container.push(c);
-    }
-
-    for (mi, m) in msgs.iter().enumerate() {
-        let me = msg_container[mi];
-        let mut chain: Vec<&str> = m
-            .references
-            .iter()
-            .map(|s| s.as_str())
-            .filter(|s| !s.is_empty())
-            .collect();
-        if let Some(irt) = m.in_reply_to.filter(|s| !s.is_empty())
-            && chain.last() != Some(&irt)
-        {
-            chain.retain(|r| *r != irt);
-            chain.push(irt);
-        }
-        chain.retain(|r| *r != m.message_id);
-        // Link the references chain, never overriding a known parent and never looping.
         let mut prev: Option<usize> = None;
-        for r in &chain {
-            let c = container(r, &mut index, &mut ids, &mut parent, &mut has_msg);
+        for &c in chain {
             if let Some(p) = prev
-                && parent[c].is_none()
-                && !reaches(&parent, p, c)
+                && self.parent[c].is_none()
+                && !self.reaches(p, c)
             {
-                parent[c] = Some(p);
+                self.parent[c] = Some(p);
             }
             prev = Some(c);
         }
-        // The message's own parent is its last reference: it overrides.
         if let Some(p) = prev {
-            if !reaches(&parent, p, me) {
-                parent[me] = Some(p);
+            if !self.reaches(p, me) {
+                self.parent[me] = Some(p);
             } else {
                 // Break the loop: detach p's ancestry at `me`, then link.
                 let mut cur = Some(p);
                 let mut steps = 0usize;
                 while let Some(c) = cur {
                     steps += 1;
-                    if steps > parent.len() {
+                    if steps > self.parent.len() {
                         break;
                     }
-                    if parent[c] == Some(me) {
-                        parent[c] = None;
+                    if self.parent[c] == Some(me) {
+                        self.parent[c] = None;
                         break;
                     }
-                    cur = parent[c];
+                    cur = self.parent[c];
                 }
-                if !reaches(&parent, p, me) {
-                    parent[me] = Some(p);
+                if !self.reaches(p, me) {
+                    self.parent[me] = Some(p);
                 }
             }
         }
     }
 
+    /// Subject fallback, first pass: offers a parentless, non-reply message
+    /// as the root of its normalised subject. The earliest root wins; ties go
+    /// to the smallest Message-ID, so the choice does not depend on arrival order.
+    pub fn offer_root<'a>(
+        &self,
+        roots: &mut HashMap<String, (Option<i64>, usize)>,
+        c: usize,
+        subject: &str,
+        date: Option<i64>,
+        message_id: &str,
+        id_of: impl Fn(usize) -> &'a str,
+    ) {
+        if self.parent.get(c).copied().flatten().is_none() && !is_reply_subject(subject) {
+            let key = normalize_subject(subject);
+            if key.is_empty() {
+                return;
+            }
+            let d = date.unwrap_or(i64::MAX);
+            let e = roots.entry(key).or_insert((date, c));
+            if (d, message_id) < (e.0.unwrap_or(i64::MAX), id_of(e.1)) {
+                *e = (date, c);
+            }
+        }
+    }
+
+    /// True when the subject fallback's second pass may hang this message.
+    pub fn wants_subject_parent(&self, c: usize, no_refs: bool, subject: &str) -> bool {
+        self.parent.get(c).copied().flatten().is_none() && no_refs && is_reply_subject(subject)
+    }
+
+    /// Subject fallback, second pass: hangs a reference-less `Re:` under the
+    /// root of its normalised subject (`key`).
+    pub fn hang_reply(
+        &mut self,
+        roots: &HashMap<String, (Option<i64>, usize)>,
+        c: usize,
+        key: &str,
+    ) {
+        if self.parent.get(c).copied().flatten().is_some() {
+            return;
+        }
+        if let Some(&(_, root)) = roots.get(key)
+            && root != c
+            && !self.reaches(root, c)
+        {
+            self.ensure(c);
+            self.parent[c] = Some(root);
+        }
+    }
+
+    /// Root and depth of container `c`, memoised in `memo` (one slot per container).
+    pub fn root_of(&self, c: usize, memo: &mut [Option<(usize, u32)>]) -> (usize, u32) {
+        root_of(c, &self.parent, memo)
+    }
+}
+
+/// Threads `msgs`; returns one [`ThreadInfo`] per message, in the same order.
+pub fn thread(msgs: &[ThreadMsg<'_>]) -> Vec<ThreadInfo> {
+    // Containers: index by id.
+    let mut index: HashMap<&str, usize> = HashMap::with_capacity(msgs.len() * 2);
+    let mut ids: Vec<&str> = Vec::with_capacity(msgs.len() * 2);
+    let mut forest = Forest::default();
+
+    fn intern<'a>(
+        id: &'a str,
+        index: &mut HashMap<&'a str, usize>,
+        ids: &mut Vec<&'a str>,
+    ) -> usize {
+        if let Some(&i) = index.get(id) {
+            return i;
+        }
+        let i = ids.len();
+        ids.push(id);
+        index.insert(id, i);
+        i
+    }
+
+    let mut msg_container = Vec::with_capacity(msgs.len());
+    for m in msgs {
+        msg_container.push(intern(m.message_id, &mut index, &mut ids));
+    }
+    forest.parent.resize(ids.len(), None);
+
+    for (mi, m) in msgs.iter().enumerate() {
+        let me = msg_container[mi];
+        let refs = m
+            .references
+            .iter()
+            .map(|s| s.as_str())
+            .filter(|s| !s.is_empty());
+        let strs = chain(refs, m.in_reply_to.filter(|s| !s.is_empty()), m.message_id);
+        let ch: Vec<usize> = strs
+            .into_iter()
+            .map(|r| intern(r, &mut index, &mut ids))
+            .collect();
+        forest.link(me, &ch);
+    }
+    forest.parent.resize(ids.len(), None);
+
     // Subject fallback for messages without any reference.
     let mut roots_by_subject: HashMap<String, (Option<i64>, usize)> = HashMap::new();
     for (mi, m) in msgs.iter().enumerate() {
-        let c = msg_container[mi];
-        if parent[c].is_none() && !is_reply_subject(m.subject) {
-            let key = normalize_subject(m.subject);
-            if key.is_empty() {
-                continue;
-            }
-            // The earliest root wins; ties go to the smallest Message-ID, so the
-            // choice does not depend on arrival order.
-            let d = m.date.unwrap_or(i64::MAX);
-            let e = roots_by_subject.entry(key).or_insert((m.date, c));
-            if (d, m.message_id) < (e.0.unwrap_or(i64::MAX), ids[e.1]) {
-                *e = (m.date, c);
-            }
-        }
+        forest.offer_root(
+            &mut roots_by_subject,
+            msg_container[mi],
+            m.subject,
+            m.date,
+            m.message_id,
+            |c| ids[c],
+        );
     }
     for (mi, m) in msgs.iter().enumerate() {
         let c = msg_container[mi];
         let no_refs = m.references.is_empty() && m.in_reply_to.is_none_or(|s| s.is_empty());
-        if parent[c].is_none() && no_refs && is_reply_subject(m.subject) {
+        if forest.wants_subject_parent(c, no_refs, m.subject) {
             let key = normalize_subject(m.subject);
-            if let Some(&(_, root)) = roots_by_subject.get(&key)
-                && root != c
-                && !reaches(&parent, root, c)
-            {
-                parent[c] = Some(root);
-            }
+            forest.hang_reply(&roots_by_subject, c, &key);
         }
     }
 
@@ -224,10 +298,10 @@ pub fn thread(msgs: &[ThreadMsg<'_>]) -> Vec<ThreadInfo> {
     let mut root: Vec<Option<(usize, u32)>> = vec![None; n];
     let mut out = Vec::with_capacity(msgs.len());
     for &c in &msg_container {
-        let (r, d) = root_of(c, &parent, &mut root);
+        let (r, d) = forest.root_of(c, &mut root);
         out.push(ThreadInfo {
             root_id: ids[r].to_string(),
-            parent_id: parent[c].map(|p| ids[p].to_string()),
+            parent_id: forest.parent[c].map(|p| ids[p].to_string()),
             depth: d,
         });
     }

@@ -25,9 +25,26 @@ pub fn parse_kind(s: &str) -> Kind {
     serde_json::from_value(serde_json::Value::String(s.to_string())).unwrap_or_default()
 }
 
-/// Reads everything linking needs from the store.
+/// Reads everything linking needs from the store: every message, with its
+/// extraction pruned to what linking reads (see
+/// [`crate::link::status::prune_for_linking`]).
 pub fn load_input(store: &Store) -> Result<LinkInput> {
+    load_filtered(store, None)
+}
+
+/// Like [`load_input`], for the messages whose `messages.id` is in `keep`
+/// (ascending) only.
+pub fn load_input_of(store: &Store, keep: &[i64]) -> Result<LinkInput> {
+    load_filtered(store, Some(keep))
+}
+
+/// Robot report extractions parsed (and pruned) at a time: bounds the JSON
+/// text and full tables held at once.
+const REPORT_BATCH: usize = 64;
+
+fn load_filtered(store: &Store, keep: Option<&[i64]>) -> Result<LinkInput> {
     let conn = store.conn();
+    let kept = |id: i64| keep.is_none_or(|k| k.binary_search(&id).is_ok());
     // Headers of every message from a covering index (the table rows hold the
     // bodies); whole extractions only for robot reports (tables, body), every
     // other message is assembled from the small per-kind tables, which is far
@@ -35,53 +52,68 @@ pub fn load_input(store: &Store) -> Result<LinkInput> {
     let sql = "SELECT id, message_id, subject, from_name, from_email, date, in_reply_to, kind \
                FROM messages ORDER BY id";
     let mut stmt = conn.prepare(sql).db(sql)?;
-    let mut messages: Vec<LinkMessage> = stmt
-        .query_map([], |r| {
-            Ok(LinkMessage {
-                db_id: r.get(0)?,
-                message_id: r.get(1)?,
-                subject: r.get(2)?,
-                from_name: r.get(3)?,
-                from_email: r.get(4)?,
-                date: r.get(5)?,
-                in_reply_to: r.get(6)?,
-                references: Vec::new(),
-                kind: parse_kind(&r.get::<_, String>(7)?),
-                extraction: Extraction::default(),
-            })
-        })
-        .db(sql)?
-        .collect::<std::result::Result<_, _>>()
-        .db(sql)?;
-    let sql = "SELECT m.id, e.json FROM messages m JOIN extractions e ON e.message = m.id \
-               WHERE m.kind IN ('perf-report', 'functional-report')";
-    let mut stmt = conn.prepare(sql).db(sql)?;
-    let reports: Vec<(i64, String)> = stmt
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-        .db(sql)?
-        .collect::<std::result::Result<_, _>>()
-        .db(sql)?;
-    let parsed: Vec<(i64, Extraction)> = reports
-        .into_par_iter()
-        .filter_map(|(id, j)| Some((id, serde_json::from_str(&j).ok()?)))
-        .collect();
+    let mut messages: Vec<LinkMessage> = Vec::with_capacity(keep.map_or(0, |k| k.len()));
+    let mut rows = stmt.query([]).db(sql)?;
+    while let Some(r) = rows.next().db(sql)? {
+        let db_id: i64 = r.get(0).db(sql)?;
+        if !kept(db_id) {
+            continue;
+        }
+        messages.push(LinkMessage {
+            db_id,
+            message_id: r.get(1).db(sql)?,
+            subject: r.get(2).db(sql)?,
+            from_name: r.get(3).db(sql)?,
+            from_email: r.get(4).db(sql)?,
+            date: r.get(5).db(sql)?,
+            in_reply_to: r.get(6).db(sql)?,
+            references: Vec::new(),
+            kind: parse_kind(&r.get::<_, String>(7).db(sql)?),
+            extraction: Extraction::default(),
+        });
+    }
     let pos: HashMap<i64, usize> = messages
         .iter()
         .enumerate()
         .map(|(i, m)| (m.db_id, i))
         .collect();
-    for (id, ex) in parsed {
-        if let Some(&i) = pos.get(&id) {
-            messages[i].extraction = ex;
+    let sql = "SELECT m.id, e.json FROM messages m JOIN extractions e ON e.message = m.id \
+               WHERE m.kind IN ('perf-report', 'functional-report')";
+    let mut stmt = conn.prepare(sql).db(sql)?;
+    let mut rows = stmt.query([]).db(sql)?;
+    let mut batch: Vec<(usize, String)> = Vec::with_capacity(REPORT_BATCH);
+    let parse_batch = |batch: &mut Vec<(usize, String)>, messages: &mut [LinkMessage]| {
+        let parsed: Vec<(usize, Extraction)> = std::mem::take(batch)
+            .into_par_iter()
+            .filter_map(|(i, j)| {
+                let mut ex: Extraction = serde_json::from_str(&j).ok()?;
+                crate::link::status::prune_for_linking(&mut ex);
+                Some((i, ex))
+            })
+            .collect();
+        for (i, ex) in parsed {
+            if let Some(m) = messages.get_mut(i) {
+                m.extraction = ex;
+            }
+        }
+    };
+    while let Some(r) = rows.next().db(sql)? {
+        let Some(&i) = pos.get(&r.get::<_, i64>(0).db(sql)?) else {
+            continue;
+        };
+        batch.push((i, r.get(1).db(sql)?));
+        if batch.len() >= REPORT_BATCH {
+            parse_batch(&mut batch, &mut messages);
         }
     }
+    parse_batch(&mut batch, &mut messages);
     let sql = "SELECT message, ref_id FROM message_refs ORDER BY message, pos";
     let mut stmt = conn.prepare(sql).db(sql)?;
     let mut rows = stmt.query([]).db(sql)?;
     while let Some(r) = rows.next().db(sql)? {
-        let (msg, rid): (i64, String) = (r.get(0).db(sql)?, r.get(1).db(sql)?);
+        let msg: i64 = r.get(0).db(sql)?;
         if let Some(&i) = pos.get(&msg) {
-            messages[i].references.push(rid);
+            messages[i].references.push(r.get(1).db(sql)?);
         }
     }
     let need: Vec<bool> = messages
@@ -91,6 +123,245 @@ pub fn load_input(store: &Store) -> Result<LinkInput> {
     load_parts(store, &pos, &need, &mut messages)?;
     let marks = load_marks(store)?;
     Ok(LinkInput { messages, marks })
+}
+
+/// Every message's threading, computed from the headers and References
+/// alone (Message-IDs interned once), without holding whole messages: what
+/// [`crate::link::relink_full`] needs for the `threads` table and to pick the
+/// messages a regression can involve. Same threading as
+/// [`crate::link::thread::thread`] on all messages.
+#[derive(Debug, Default)]
+pub struct Skeleton {
+    /// `messages.id` of every message, ascending (store order).
+    pub db_ids: Vec<i64>,
+    /// Container (index into `names`) of every message's own Message-ID.
+    pub container: Vec<u32>,
+    /// Message-ID of every container (messages and ids only referenced).
+    pub names: Vec<Box<str>>,
+    /// Parent container of every message, after threading.
+    pub parent: Vec<Option<u32>>,
+    /// Root container of every message's thread.
+    pub root: Vec<u32>,
+    /// Depth of every message below its root.
+    pub depth: Vec<u32>,
+    /// Messages that start a regression or can link to one whatever else
+    /// is stored: robot reports and `Revert "..."` subjects.
+    pub seed: Vec<bool>,
+}
+
+/// Column `i` as text borrowed from the row (`None` for NULL); other types
+/// fail as `get::<String>` would.
+fn text<'r>(r: &'r rusqlite::Row<'_>, i: usize, sql: &str) -> Result<Option<&'r str>> {
+    match r.get_ref(i).db(sql)? {
+        rusqlite::types::ValueRef::Null => Ok(None),
+        rusqlite::types::ValueRef::Text(t) => match std::str::from_utf8(t) {
+            Ok(s) => Ok(Some(s)),
+            Err(_) => r.get::<_, String>(i).db(sql).map(|_| None),
+        },
+        _ => r.get::<_, String>(i).db(sql).map(|_| None),
+    }
+}
+
+fn intern(index: &mut HashMap<Box<str>, u32>, s: &str) -> u32 {
+    if let Some(&c) = index.get(s) {
+        return c;
+    }
+    let c = u32::try_from(index.len()).unwrap_or(u32::MAX);
+    index.insert(s.into(), c);
+    c
+}
+
+/// Threads every stored message (see [`Skeleton`]).
+pub fn load_skeleton(store: &Store) -> Result<Skeleton> {
+    use crate::link::thread::{Forest, chain, normalize_subject};
+    let conn = store.conn();
+    let mut index: HashMap<Box<str>, u32> = HashMap::new();
+    let mut sk = Skeleton::default();
+    let mut irt: Vec<Option<u32>> = Vec::new();
+    let mut no_refs: Vec<bool> = Vec::new();
+    let mut dates: Vec<Option<i64>> = Vec::new();
+    let sql = "SELECT id, message_id, date, in_reply_to, kind FROM messages ORDER BY id";
+    let mut stmt = conn.prepare(sql).db(sql)?;
+    let mut rows = stmt.query([]).db(sql)?;
+    while let Some(r) = rows.next().db(sql)? {
+        sk.db_ids.push(r.get(0).db(sql)?);
+        let mid = text(r, 1, sql)?.unwrap_or_default();
+        sk.container.push(intern(&mut index, mid));
+        dates.push(r.get(2).db(sql)?);
+        let i = text(r, 3, sql)?;
+        let i = i.filter(|s| !s.is_empty());
+        no_refs.push(i.is_none());
+        irt.push(i.map(|s| intern(&mut index, s)));
+        let kind = parse_kind(text(r, 4, sql)?.unwrap_or_default());
+        sk.seed
+            .push(matches!(kind, Kind::PerfReport | Kind::FunctionalReport));
+    }
+    let n = sk.db_ids.len();
+    // References, oldest first, as ranges of one flat list.
+    let mut refs: Vec<u32> = Vec::new();
+    let mut range: Vec<(u32, u32)> = vec![(0, 0); n];
+    let sql = "SELECT message, ref_id FROM message_refs ORDER BY message, pos";
+    let mut stmt = conn.prepare(sql).db(sql)?;
+    let mut rows = stmt.query([]).db(sql)?;
+    let mut last: Option<usize> = None;
+    while let Some(r) = rows.next().db(sql)? {
+        let Ok(i) = sk.db_ids.binary_search(&r.get(0).db(sql)?) else {
+            continue;
+        };
+        no_refs[i] = false;
+        if last != Some(i) {
+            last = Some(i);
+            let at = refs.len() as u32;
+            range[i] = (at, at);
+        }
+        let rid = text(r, 1, sql)?.unwrap_or_default();
+        if !rid.is_empty() {
+            refs.push(intern(&mut index, rid));
+            range[i].1 = refs.len() as u32;
+        }
+    }
+    let mut forest = Forest::default();
+    forest.parent.resize(index.len(), None);
+    for i in 0..n {
+        let me = sk.container[i] as usize;
+        let (a, b) = range[i];
+        let own = refs.get(a as usize..b as usize).unwrap_or(&[]);
+        let ch = chain(
+            own.iter().map(|&c| c as usize),
+            irt[i].map(|c| c as usize),
+            me,
+        );
+        forest.link(me, &ch);
+    }
+    drop((refs, range, irt));
+    let mut names: Vec<Box<str>> = vec![Box::from(""); index.len()];
+    for (k, v) in index.drain() {
+        if let Some(slot) = names.get_mut(v as usize) {
+            *slot = k;
+        }
+    }
+    sk.names = names;
+
+    // Subject fallback, as `thread::thread` does it, reading subjects once.
+    let mut roots: HashMap<String, (Option<i64>, usize)> = HashMap::new();
+    let mut hang: Vec<(usize, String)> = Vec::new();
+    let sql = "SELECT id, subject FROM messages ORDER BY id";
+    let mut stmt = conn.prepare(sql).db(sql)?;
+    let mut rows = stmt.query([]).db(sql)?;
+    while let Some(r) = rows.next().db(sql)? {
+        let Ok(i) = sk.db_ids.binary_search(&r.get(0).db(sql)?) else {
+            continue;
+        };
+        let subject = text(r, 1, sql)?.unwrap_or_default();
+        let c = sk.container[i] as usize;
+        let names = &sk.names;
+        forest.offer_root(&mut roots, c, subject, dates[i], &names[c], |x| {
+            names.get(x).map(|s| &**s).unwrap_or("")
+        });
+        if forest.wants_subject_parent(c, no_refs[i], subject) {
+            hang.push((c, normalize_subject(subject)));
+        }
+        if crate::link::attach::is_revert_subject(subject) {
+            sk.seed[i] = true;
+        }
+    }
+    for (c, key) in &hang {
+        forest.hang_reply(&roots, *c, key);
+    }
+    drop((roots, hang, dates, no_refs));
+
+    let mut memo: Vec<Option<(usize, u32)>> = vec![None; forest.parent.len()];
+    sk.parent.reserve_exact(n);
+    sk.root.reserve_exact(n);
+    sk.depth.reserve_exact(n);
+    for &c in &sk.container {
+        let c = c as usize;
+        let (r, d) = forest.root_of(c, &mut memo);
+        sk.root.push(r as u32);
+        sk.depth.push(d);
+        sk.parent
+            .push(forest.parent.get(c).copied().flatten().map(|p| p as u32));
+    }
+    Ok(sk)
+}
+
+/// Indices (into the skeleton, ascending) of the messages a regression can
+/// involve: the whole threads of robot reports, of replies whose subject
+/// names a culprit (`reports` rows of origin `subject`), of revert subjects,
+/// of messages whose `Closes:`/`Link:` trailer or cited lore URL points into
+/// one of those threads, and of messages with `Fixes:` and a robot
+/// `Reported-by:`. Linking only these gives the same regressions as
+/// linking everything (see [`crate::link::attach::regressions`]).
+pub fn relink_messages(store: &Store, sk: &Skeleton) -> Result<Vec<usize>> {
+    use crate::link::attach::{lore_msgid, names_robot};
+    use crate::link::culprit::is_hex_id;
+    let conn = store.conn();
+    let n = sk.db_ids.len();
+    let at = |id: i64| sk.db_ids.binary_search(&id).ok();
+    let mut seed = sk.seed.clone();
+    let sql = "SELECT message FROM reports WHERE origin = 'subject'";
+    let mut stmt = conn.prepare(sql).db(sql)?;
+    let mut rows = stmt.query([]).db(sql)?;
+    while let Some(r) = rows.next().db(sql)? {
+        if let Some(i) = at(r.get(0).db(sql)?) {
+            seed[i] = true;
+        }
+    }
+    // Every message that can be a member before patches are linked.
+    let roots: HashSet<u32> = (0..n).filter(|&i| seed[i]).map(|i| sk.root[i]).collect();
+    let members: HashSet<&str> = (0..n)
+        .filter(|&i| roots.contains(&sk.root[i]))
+        .filter_map(|i| sk.names.get(sk.container[i] as usize).map(|s| &**s))
+        .collect();
+    let mut robot = vec![false; n];
+    let mut fixes = vec![false; n];
+    let sql = "SELECT message, key, value, suggested, commit_id, quote_depth FROM trailers";
+    let mut stmt = conn.prepare(sql).db(sql)?;
+    let mut rows = stmt.query([]).db(sql)?;
+    while let Some(r) = rows.next().db(sql)? {
+        let Some(i) = at(r.get(0).db(sql)?) else {
+            continue;
+        };
+        let own = r.get::<_, i64>(3).db(sql)? == 0 && r.get::<_, i64>(5).db(sql)?.max(0) == 0;
+        if !own {
+            continue;
+        }
+        let key = text(r, 1, sql)?.unwrap_or_default().to_ascii_lowercase();
+        let value = text(r, 2, sql)?.unwrap_or_default();
+        match key.as_str() {
+            "closes" | "link" => {
+                seed[i] |= lore_msgid(value).is_some_and(|id| members.contains(id.as_str()));
+            }
+            "reported-by" => robot[i] |= names_robot(value),
+            "fixes" => {
+                let commit: Option<String> = r.get(4).db(sql)?;
+                let id = commit
+                    .or_else(|| value.split_whitespace().next().map(|s| s.to_string()))
+                    .unwrap_or_default();
+                fixes[i] |= is_hex_id(&id);
+            }
+            _ => {}
+        }
+    }
+    let sql = "SELECT message, target_id FROM lore_links";
+    let mut stmt = conn.prepare(sql).db(sql)?;
+    let mut rows = stmt.query([]).db(sql)?;
+    while let Some(r) = rows.next().db(sql)? {
+        let Some(i) = at(r.get(0).db(sql)?) else {
+            continue;
+        };
+        let t = text(r, 1, sql)?.unwrap_or_default();
+        let id = lore_msgid(t).unwrap_or_else(|| t.trim_matches(['<', '>']).to_string());
+        if members.contains(id.as_str()) {
+            seed[i] = true;
+        }
+    }
+    drop(members);
+    let roots: HashSet<u32> = (0..n)
+        .filter(|&i| seed[i] || (robot[i] && fixes[i]))
+        .map(|i| sk.root[i])
+        .collect();
+    Ok((0..n).filter(|&i| roots.contains(&sk.root[i])).collect())
 }
 
 fn enum_of<T: serde::de::DeserializeOwned>(s: &str) -> Option<T> {
@@ -268,6 +539,125 @@ pub fn write_output(store: &mut Store, input: &LinkInput, output: &LinkOutput) -
         .map(|m| (m.message_id.as_str(), m.db_id))
         .collect();
     let tx = store.conn_mut().transaction().db("begin relink")?;
+    let rows = input
+        .messages
+        .iter()
+        .zip(&output.threads)
+        .filter(|(m, _)| m.db_id != 0)
+        .map(|(m, t)| (m.db_id, t.root_id.as_str(), t.parent_id.as_deref(), t.depth));
+    write_threads(&tx, rows)?;
+    write_regressions(&tx, &db_id_of, &output.regressions)?;
+    tx.commit().db("commit relink")?;
+    Ok(())
+}
+
+/// Replaces threads (from the skeleton) and regressions (whose messages are
+/// all in `messages`), in one transaction.
+pub fn write_relink(
+    store: &mut Store,
+    sk: &Skeleton,
+    messages: &[LinkMessage],
+    regressions: &[crate::link::Regression],
+) -> Result<()> {
+    let db_id_of: HashMap<&str, i64> = messages
+        .iter()
+        .map(|m| (m.message_id.as_str(), m.db_id))
+        .collect();
+    let tx = store.conn_mut().transaction().db("begin relink")?;
+    let name = |c: u32| sk.names.get(c as usize).map(|s| &**s).unwrap_or("");
+    let rows = (0..sk.db_ids.len()).map(|i| {
+        (
+            sk.db_ids[i],
+            name(sk.root[i]),
+            sk.parent[i].map(name),
+            sk.depth[i],
+        )
+    });
+    write_threads(&tx, rows)?;
+    write_regressions(&tx, &db_id_of, regressions)?;
+    tx.commit().db("commit relink")?;
+    Ok(())
+}
+
+/// Thread rows compared with the stored ones at a time.
+const THREAD_CHUNK: usize = 4096;
+
+/// Brings the `threads` table to exactly `rows` (message, root, parent,
+/// depth): only rows that differ are written, rows of other messages are
+/// deleted. Reads the stored rows a chunk at a time (memory stays bounded).
+fn write_threads<'a>(
+    tx: &rusqlite::Transaction<'_>,
+    rows: impl Iterator<Item = (i64, &'a str, Option<&'a str>, u32)>,
+) -> Result<()> {
+    let sql_old = "SELECT message, root_id, parent_id, depth FROM threads \
+                   WHERE message BETWEEN ?1 AND ?2";
+    let mut old_stmt = tx.prepare(sql_old).db(sql_old)?;
+    let sql = "INSERT OR REPLACE INTO threads (message, root_id, parent_id, depth) \
+               VALUES (?1, ?2, ?3, ?4)";
+    let mut stmt = tx.prepare(sql).db(sql)?;
+    let mut seen: Vec<i64> = Vec::new();
+    let mut chunk: Vec<(i64, &str, Option<&str>, u32)> = Vec::with_capacity(THREAD_CHUNK);
+    let mut flush = |chunk: &mut Vec<(i64, &'a str, Option<&'a str>, u32)>| -> Result<()> {
+        let (Some(lo), Some(hi)) = (
+            chunk.iter().map(|r| r.0).min(),
+            chunk.iter().map(|r| r.0).max(),
+        ) else {
+            return Ok(());
+        };
+        let existing: HashMap<i64, (String, Option<String>, u32)> = old_stmt
+            .query_map(params![lo, hi], |r| {
+                Ok((r.get(0)?, (r.get(1)?, r.get(2)?, r.get(3)?)))
+            })
+            .db(sql_old)?
+            .collect::<std::result::Result<_, _>>()
+            .db(sql_old)?;
+        for (id, root, parent, depth) in chunk.drain(..) {
+            seen.push(id);
+            let same = existing
+                .get(&id)
+                .is_some_and(|(r, p, d)| r == root && p.as_deref() == parent && *d == depth);
+            if !same {
+                stmt.execute(params![id, root, parent, depth]).db(sql)?;
+            }
+        }
+        Ok(())
+    };
+    for row in rows {
+        chunk.push(row);
+        if chunk.len() >= THREAD_CHUNK {
+            flush(&mut chunk)?;
+        }
+    }
+    flush(&mut chunk)?;
+    seen.sort_unstable();
+    let stale: Vec<i64> = {
+        let sql = "SELECT message FROM threads";
+        let mut q = tx.prepare(sql).db(sql)?;
+        let mut rows = q.query([]).db(sql)?;
+        let mut v = Vec::new();
+        while let Some(r) = rows.next().db(sql)? {
+            let id: i64 = r.get(0).db(sql)?;
+            if seen.binary_search(&id).is_err() {
+                v.push(id);
+            }
+        }
+        v
+    };
+    let sql = "DELETE FROM threads WHERE message = ?1";
+    let mut del = tx.prepare(sql).db(sql)?;
+    for id in stale {
+        del.execute(params![id]).db(sql)?;
+    }
+    Ok(())
+}
+
+/// Replaces the regressions: a culprit keeps its id, unchanged regressions
+/// (same summary) are left alone.
+fn write_regressions(
+    tx: &rusqlite::Transaction<'_>,
+    db_id_of: &HashMap<&str, i64>,
+    regressions: &[crate::link::Regression],
+) -> Result<()> {
     // Only what changed is written: unchanged thread rows and regressions
     // (same summary) are left alone, so a re-link after a small ingest is a
     // small write.
@@ -285,8 +675,8 @@ pub fn write_output(store: &mut Store, input: &LinkInput, output: &LinkOutput) -
 
     // Assign ids: a culprit keeps its id (also when a longer id became known).
     let mut used: HashSet<i64> = HashSet::new();
-    let mut assigned: Vec<(i64, String)> = Vec::with_capacity(output.regressions.len());
-    for reg in &output.regressions {
+    let mut assigned: Vec<(i64, String)> = Vec::with_capacity(regressions.len());
+    for reg in regressions {
         let key = reg.culprit.commit.as_str();
         let id = old_exact
             .get(key)
@@ -329,38 +719,6 @@ pub fn write_output(store: &mut Store, input: &LinkInput, output: &LinkOutput) -
         }
     }
 
-    {
-        let existing: HashMap<i64, (String, Option<String>, u32)> = {
-            let sql = "SELECT message, root_id, parent_id, depth FROM threads";
-            let mut stmt = tx.prepare(sql).db(sql)?;
-            stmt.query_map([], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?, r.get(3)?))))
-                .db(sql)?
-                .collect::<std::result::Result<_, _>>()
-                .db(sql)?
-        };
-        let sql = "INSERT OR REPLACE INTO threads (message, root_id, parent_id, depth) \
-                   VALUES (?1, ?2, ?3, ?4)";
-        let mut stmt = tx.prepare(sql).db(sql)?;
-        let mut seen: HashSet<i64> = HashSet::with_capacity(input.messages.len());
-        for (m, t) in input.messages.iter().zip(&output.threads) {
-            if m.db_id == 0 {
-                continue;
-            }
-            seen.insert(m.db_id);
-            let same = existing
-                .get(&m.db_id)
-                .is_some_and(|(r, p, d)| *r == t.root_id && *p == t.parent_id && *d == t.depth);
-            if !same {
-                stmt.execute(params![m.db_id, t.root_id, t.parent_id, t.depth])
-                    .db(sql)?;
-            }
-        }
-        let sql = "DELETE FROM threads WHERE message = ?1";
-        let mut del = tx.prepare(sql).db(sql)?;
-        for id in existing.keys().filter(|k| !seen.contains(k)) {
-            del.execute(params![id]).db(sql)?;
-        }
-    }
     let sql_reg = "INSERT INTO regressions (id, culprit, title, subsystem, branch, status, \
                    first_date, last_date, headline_metric, headline_change, direction, summary_json) \
                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)";
@@ -374,7 +732,7 @@ pub fn write_output(store: &mut Store, input: &LinkInput, output: &LinkOutput) -
         let mut s_msg = tx.prepare(sql_msg).db(sql_msg)?;
         let mut s_ev = tx.prepare(sql_ev).db(sql_ev)?;
         let mut s_met = tx.prepare(sql_met).db(sql_met)?;
-        for ((reg, (id, json)), ch) in output.regressions.iter().zip(&assigned).zip(&changed) {
+        for ((reg, (id, json)), ch) in regressions.iter().zip(&assigned).zip(&changed) {
             if !ch {
                 continue;
             }
@@ -428,7 +786,6 @@ pub fn write_output(store: &mut Store, input: &LinkInput, output: &LinkOutput) -
             }
         }
     }
-    tx.commit().db("commit relink")?;
     Ok(())
 }
 
