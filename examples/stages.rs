@@ -45,6 +45,19 @@ fn main() {
     report("Record::new (parallel)", t);
     println!("{} records", recs.len());
     let mut recs = recs;
+    if std::env::var_os("STORE_LZ4").is_some() {
+        let t = Instant::now();
+        let sizes: Vec<usize> = recs
+            .par_iter()
+            .map(|r| lz4_flex::compress_prepend_size(r.message.body.as_bytes()).len())
+            .collect();
+        report("lz4 bodies (parallel)", t);
+        let before: usize = recs.iter().map(|r| r.message.body.len()).sum();
+        println!("  bodies {before} -> {} bytes", sizes.iter().sum::<usize>());
+        for (r, n) in recs.iter_mut().zip(sizes) {
+            r.message.body = "x".repeat(n);
+        }
+    }
     if std::env::var_os("STORE_NOBODY").is_some() {
         for r in &mut recs {
             r.message.body.clear();
@@ -57,6 +70,7 @@ fn main() {
             store.conn().execute_batch(&p).expect("pragmas");
         }
         let c0 = cpu();
+        let (r0, w0) = io();
         let t = Instant::now();
         let per: usize = std::env::var("STORE_BATCH")
             .ok()
@@ -70,7 +84,13 @@ fn main() {
             tx.commit().expect("commit");
         }
         report("store (one thread)", t);
-        println!("  store CPU {:.2} s (user+sys)", cpu() - c0);
+        let (r1, w1) = io();
+        println!(
+            "  store CPU {:.2} s (user+sys), {:.0} MB written, {:.0} MB read by syscalls",
+            cpu() - c0,
+            (w1 - w0) / 1e6,
+            (r1 - r0) / 1e6
+        );
     }
 }
 
@@ -145,4 +165,16 @@ fn cpu() -> f64 {
     let f: Vec<&str> = after.split_whitespace().collect();
     let ticks = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
     (ticks(11) + ticks(12)) / 100.0
+}
+
+/// Bytes read and written through syscalls so far (rchar, wchar of /proc/self/io).
+fn io() -> (f64, f64) {
+    let io = std::fs::read_to_string("/proc/self/io").unwrap_or_default();
+    let field = |k: &str| {
+        io.lines()
+            .find_map(|l| l.strip_prefix(k))
+            .and_then(|v| v.trim().parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    (field("rchar:"), field("wchar:"))
 }
