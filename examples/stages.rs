@@ -45,19 +45,6 @@ fn main() {
     report("Record::new (parallel)", t);
     println!("{} records", recs.len());
     let mut recs = recs;
-    if std::env::var_os("STORE_LZ4").is_some() {
-        let t = Instant::now();
-        let sizes: Vec<usize> = recs
-            .par_iter()
-            .map(|r| lz4_flex::compress_prepend_size(r.message.body.as_bytes()).len())
-            .collect();
-        report("lz4 bodies (parallel)", t);
-        let before: usize = recs.iter().map(|r| r.message.body.len()).sum();
-        println!("  bodies {before} -> {} bytes", sizes.iter().sum::<usize>());
-        for (r, n) in recs.iter_mut().zip(sizes) {
-            r.message.body = "x".repeat(n);
-        }
-    }
     if std::env::var_os("STORE_NOBODY").is_some() {
         for r in &mut recs {
             r.message.body.clear();
