@@ -843,3 +843,176 @@ fn patch_subsystem(subject: &str) -> Option<String> {
     (head.len() <= 40 && !head.is_empty() && head.split_whitespace().count() <= 3)
         .then(|| head.to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Change;
+
+    /// Every robot report extraction of a corpus file or directory.
+    fn report_extractions(path: &std::path::Path) -> Vec<Extraction> {
+        let Ok(stream) = crate::source::open(path) else {
+            return Vec::new();
+        };
+        stream
+            .filter_map(|r| r.ok())
+            .filter_map(|raw| crate::mail::parse(&raw).ok())
+            .map(|m| crate::extract::extract(&m))
+            .filter(|e| e.tables.iter().any(|t| t.format == TableFormat::Lkp))
+            .collect()
+    }
+
+    /// Checks that linking reads the same from `ex` before and after
+    /// pruning, with the headline metric set to none and to every row's
+    /// metric (as written and upper-cased); returns the rows before and after.
+    fn linking_reads_the_same(ex: &Extraction) -> (usize, usize) {
+        let mut metrics: Vec<Option<String>> = vec![None];
+        for t in &ex.tables {
+            for r in t.rows.iter().take(60) {
+                metrics.push(Some(r.metric.clone()));
+                metrics.push(Some(r.metric.to_uppercase()));
+            }
+        }
+        let count = |e: &Extraction| e.tables.iter().map(|t| t.rows.len()).sum::<usize>();
+        let mut after = 0;
+        for mt in metrics {
+            let mut e = ex.clone();
+            e.report.get_or_insert_with(Default::default).metric = mt.clone();
+            let full = LinkMessage {
+                message_id: "m@x".into(),
+                kind: Kind::PerfReport,
+                extraction: e.clone(),
+                ..LinkMessage::default()
+            };
+            prune_for_linking(&mut e);
+            after = after.max(count(&e));
+            let pruned = LinkMessage {
+                extraction: e,
+                ..full.clone()
+            };
+            assert_eq!(report_info(&full), report_info(&pruned), "metric {mt:?}");
+            if let Some(mt) = &mt {
+                let row =
+                    |m: &LinkMessage| find_row(m, mt).map(|(t, r)| (t.commits.clone(), r.clone()));
+                assert_eq!(row(&full), row(&pruned), "row of {mt}");
+            }
+            let titles = |m: &LinkMessage| {
+                m.extraction
+                    .tables
+                    .iter()
+                    .map(|t| t.commit_titles.clone())
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(titles(&full), titles(&pruned));
+        }
+        (count(ex), after)
+    }
+
+    fn row(metric: &str, change: Option<f64>, unit: ChangeUnit, sd: Option<f64>) -> TableRow {
+        TableRow {
+            metric: metric.to_string(),
+            values: vec![Some(100.0), Some(110.0)],
+            stddev_percent: vec![sd, None],
+            changes: vec![
+                None,
+                Some(Change {
+                    value: change,
+                    unit,
+                }),
+            ],
+            ..TableRow::default()
+        }
+    }
+
+    #[test]
+    fn pruned_report_tables_give_the_same_headline_confidence_and_top_rows() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+        let mut exs = report_extractions(&root.join("report"));
+        exs.extend(report_extractions(&root.join("threads")));
+        assert!(exs.len() >= 8, "{} corpus reports with tables", exs.len());
+        for ex in &exs {
+            linking_reads_the_same(ex);
+        }
+
+        // A 300-row table in the robot's shape: ties in |change|, a metric
+        // printed twice in other cases, noisy profile rows, absolute changes,
+        // rows within their stddev.
+        let mut ex = exs
+            .iter()
+            .find(|e| {
+                e.tables
+                    .iter()
+                    .any(|t| t.quote_depth == 0 && t.format == TableFormat::Lkp)
+            })
+            .cloned()
+            .expect("an own lkp table");
+        let t = ex
+            .tables
+            .iter_mut()
+            .find(|t| t.quote_depth == 0 && t.format == TableFormat::Lkp)
+            .expect("own lkp table");
+        t.rows.clear();
+        for i in 0..300u32 {
+            let c = f64::from(i % 23) - 11.0;
+            let (name, unit, sd) = match i % 7 {
+                0 => (
+                    format!("perf-profile.children.f{i}"),
+                    ChangeUnit::Percent,
+                    None,
+                ),
+                6 => (format!("perf-sched.wait{i}"), ChangeUnit::Percent, None),
+                1 => (format!("vmstat.metric{i}"), ChangeUnit::Abs, None),
+                2 => (format!("sched_debug.x{i}"), ChangeUnit::Percent, Some(1.0)),
+                3 => (
+                    format!("will-it-scale.m{i}"),
+                    ChangeUnit::Percent,
+                    Some(c.abs()),
+                ),
+                _ => (
+                    format!("fsmark.Metric{}", i % 40),
+                    ChangeUnit::Percent,
+                    Some(2.0),
+                ),
+            };
+            // The largest changes are on rows that never count as co-moving.
+            let c = if name.starts_with("perf-") {
+                c * 5.0
+            } else {
+                c
+            };
+            t.rows.push(row(&name, Some(c), unit, sd));
+        }
+        t.rows.push(row(
+            "fsmark.metric3",
+            Some(-11.0),
+            ChangeUnit::Percent,
+            None,
+        ));
+        t.rows.push(row("nan.row", None, ChangeUnit::Percent, None));
+        let quoted = Table {
+            quote_depth: 1,
+            ..t.clone()
+        };
+        ex.tables.push(quoted);
+        let (before, after) = linking_reads_the_same(&ex);
+        assert!(before >= 600, "{before} rows");
+        assert!(after < before / 2, "pruning kept {after} of {before} rows");
+
+        // The real report threads of the shared corpus, when available.
+        let Some(shared) = std::env::var_os("REGTRACK_SHARED") else {
+            eprintln!("note: REGTRACK_SHARED not set; shared corpus skipped");
+            return;
+        };
+        let shared = std::path::Path::new(&shared).join("corpus");
+        let mut n = 0;
+        for e in std::fs::read_dir(&shared).into_iter().flatten().flatten() {
+            if e.path().extension().is_some_and(|x| x == "mbox") {
+                for ex in report_extractions(&e.path()).iter().take(3) {
+                    linking_reads_the_same(ex);
+                    n += 1;
+                }
+            }
+        }
+        assert!(n > 0, "no shared reports with tables");
+    }
+}

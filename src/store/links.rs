@@ -9,7 +9,7 @@
 use std::collections::{HashMap, HashSet};
 
 use rayon::prelude::*;
-use rusqlite::params;
+use rusqlite::{OptionalExtension, params};
 
 use super::Store;
 use crate::error::{DbContext, Result};
@@ -661,21 +661,22 @@ fn write_regressions(
     // Only what changed is written: unchanged thread rows and regressions
     // (same summary) are left alone, so a re-link after a small ingest is a
     // small write.
-    let old: Vec<(i64, String, String)> = {
-        let sql = "SELECT id, culprit, summary_json FROM regressions";
+    // Old summaries are compared one at a time (a point query each), so
+    // memory holds one summary, not all of them.
+    let old: Vec<(i64, String)> = {
+        let sql = "SELECT id, culprit FROM regressions";
         let mut stmt = tx.prepare(sql).db(sql)?;
-        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
             .db(sql)?
             .collect::<std::result::Result<_, _>>()
             .db(sql)?
     };
-    let old_exact: HashMap<&str, i64> = old.iter().map(|(i, c, _)| (c.as_str(), *i)).collect();
-    let old_json: HashMap<i64, &str> = old.iter().map(|(i, _, j)| (*i, j.as_str())).collect();
-    let mut next_id = old.iter().map(|(i, _, _)| *i).max().unwrap_or(0) + 1;
+    let old_exact: HashMap<&str, i64> = old.iter().map(|(i, c)| (c.as_str(), *i)).collect();
+    let mut next_id = old.iter().map(|(i, _)| *i).max().unwrap_or(0) + 1;
 
     // Assign ids: a culprit keeps its id (also when a longer id became known).
     let mut used: HashSet<i64> = HashSet::new();
-    let mut assigned: Vec<(i64, String)> = Vec::with_capacity(regressions.len());
+    let mut assigned: Vec<i64> = Vec::with_capacity(regressions.len());
     for reg in regressions {
         let key = reg.culprit.commit.as_str();
         let id = old_exact
@@ -684,8 +685,8 @@ fn write_regressions(
             .filter(|i| !used.contains(i))
             .or_else(|| {
                 old.iter()
-                    .find(|(i, c, _)| !used.contains(i) && same_commit(c, key))
-                    .map(|(i, _, _)| *i)
+                    .find(|(i, c)| !used.contains(i) && same_commit(c, key))
+                    .map(|(i, _)| *i)
             })
             .unwrap_or_else(|| {
                 let i = next_id;
@@ -693,26 +694,36 @@ fn write_regressions(
                 i
             });
         used.insert(id);
+        assigned.push(id);
+    }
+    let json_of = |reg: &crate::link::Regression, id: i64| {
         let mut r = reg.clone();
         r.id = id;
-        assigned.push((
-            id,
-            serde_json::to_string(&r).unwrap_or_else(|_| "{}".into()),
-        ));
-    }
-    let changed: Vec<bool> = assigned
-        .iter()
-        .map(|(id, json)| old_json.get(id) != Some(&json.as_str()))
-        .collect();
+        serde_json::to_string(&r).unwrap_or_else(|_| "{}".into())
+    };
+    let mut changed: Vec<bool> = Vec::with_capacity(regressions.len());
     {
+        let sql = "SELECT summary_json FROM regressions WHERE id = ?1";
+        let mut stmt = tx.prepare(sql).db(sql)?;
+        for (reg, &id) in regressions.iter().zip(&assigned) {
+            let before: Option<String> = stmt
+                .query_row(params![id], |r| r.get(0))
+                .optional()
+                .db(sql)?;
+            changed.push(before.is_none_or(|b| b != json_of(reg, id)));
+        }
+    }
+    {
+        let unchanged: HashSet<i64> = assigned
+            .iter()
+            .zip(&changed)
+            .filter(|(_, ch)| !**ch)
+            .map(|(id, _)| *id)
+            .collect();
         let sql = "DELETE FROM regressions WHERE id = ?1";
         let mut del = tx.prepare(sql).db(sql)?;
-        for (id, _, _) in &old {
-            let keep = assigned
-                .iter()
-                .zip(&changed)
-                .any(|((a, _), ch)| a == id && !ch);
-            if !keep {
+        for (id, _) in &old {
+            if !unchanged.contains(id) {
                 // Cascades to regression_messages, regression_events, regression_metrics.
                 del.execute(params![id]).db(sql)?;
             }
@@ -732,11 +743,11 @@ fn write_regressions(
         let mut s_msg = tx.prepare(sql_msg).db(sql_msg)?;
         let mut s_ev = tx.prepare(sql_ev).db(sql_ev)?;
         let mut s_met = tx.prepare(sql_met).db(sql_met)?;
-        for ((reg, (id, json)), ch) in regressions.iter().zip(&assigned).zip(&changed) {
+        for ((reg, &id), ch) in regressions.iter().zip(&assigned).zip(&changed) {
             if !ch {
                 continue;
             }
-            let id = *id;
+            let json = json_of(reg, id);
             let key = reg.culprit.commit.as_str();
             s_reg
                 .execute(params![
