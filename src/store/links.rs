@@ -1,8 +1,13 @@
 //! Reading link inputs and writing threads, regressions and timelines.
 //!
 //! [`load_input`] reads every message's headers, References and extraction
-//! (the `extractions.json` column, parsed in parallel) plus the marks;
-//! [`write_output`] replaces the v2 tables in one short write transaction, so
+//! (report tables pruned to the rows linking reads) plus the marks, for the
+//! pure [`crate::link::build`]. `relink` does not hold every message: it
+//! threads all of them from interned headers ([`load_skeleton`]), picks the
+//! whole threads a regression can involve ([`relink_messages`]) and loads only
+//! those ([`load_input_of`]); [`write_relink`] / [`write_output`] replace the
+//! v2 tables in one write transaction (thread rows compared a chunk at a
+//! time, regression summaries one at a time), so memory stays bounded and
 //! readers (WAL) keep answering from the previous snapshot meanwhile.
 //! Regression ids stay stable across re-linking: a culprit keeps the id it had.
 
