@@ -247,6 +247,20 @@ pub fn regressions(
     depth: &[u32],
     marks: &[super::Mark],
 ) -> Vec<super::Regression> {
+    let mut regressions: Vec<super::Regression> = drafts(msgs, parent, depth)
+        .iter()
+        .map(|d| status::finish(d, msgs, marks))
+        .collect();
+    regressions.sort_by(|a, b| {
+        (a.facts.first_unix.unwrap_or(i64::MAX), &a.culprit.commit)
+            .cmp(&(b.facts.first_unix.unwrap_or(i64::MAX), &b.culprit.commit))
+    });
+    regressions
+}
+
+/// The regressions of `msgs` before their status is computed (see
+/// [`regressions`], which finishes and orders them).
+pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> Vec<Draft> {
     let by_id: HashMap<&str, usize> = msgs
         .iter()
         .enumerate()
@@ -558,15 +572,7 @@ pub fn regressions(
         }
     }
 
-    let mut regressions: Vec<super::Regression> = drafts
-        .iter()
-        .map(|d| status::finish(d, msgs, marks))
-        .collect();
-    regressions.sort_by(|a, b| {
-        (a.facts.first_unix.unwrap_or(i64::MAX), &a.culprit.commit)
-            .cmp(&(b.facts.first_unix.unwrap_or(i64::MAX), &b.culprit.commit))
-    });
-    regressions
+    drafts
 }
 
 #[cfg(test)]

@@ -448,13 +448,30 @@ pub fn relink(store: &mut Store) -> Result<bool> {
 pub fn relink_full(store: &mut Store) -> Result<()> {
     use crate::store::links;
     let state = links::current_state(store, LINK_LOGIC_VERSION)?;
+    let trace = |what: &str| {
+        if std::env::var_os("RT_TRACE").is_some() {
+            let rss = std::fs::read_to_string("/proc/self/status")
+                .ok()
+                .and_then(|s| {
+                    s.lines()
+                        .find(|l| l.starts_with("VmRSS"))
+                        .map(|l| l.to_string())
+                })
+                .unwrap_or_default();
+            eprintln!("{what}: {rss}");
+        }
+    };
+    trace("start");
     let sk = links::load_skeleton(store)?;
+    trace("skeleton");
     let keep = links::relink_messages(store, &sk)?;
+    trace("subset");
     let ids: Vec<i64> = keep
         .iter()
         .filter_map(|&i| sk.db_ids.get(i).copied())
         .collect();
-    let input = links::load_input_of(store, &ids)?;
+    let (input, facts) = links::load_input_of(store, &ids)?;
+    trace("input");
     // Parents and depths from the threading of all messages; a parent lies in
     // the same thread, hence among the loaded messages.
     let at: std::collections::HashMap<u32, usize> = input
@@ -482,7 +499,23 @@ pub fn relink_full(store: &mut Store) -> Result<()> {
         })
         .unzip();
     drop(at);
-    let regressions = attach::regressions(&input.messages, &parent, &depth, &input.marks);
-    links::write_relink(store, &sk, &input.messages, &regressions)?;
+    let drafts = attach::drafts(&input.messages, &parent, &depth);
+    drop((parent, depth));
+    let make =
+        |k: usize| status::finish_with(&drafts[k], &input.messages, &input.marks, Some(&facts));
+    // The order of `attach::regressions` (a stable sort: draft order breaks
+    // ties), from one finish of each; each is finished again when written,
+    // so that no more than one regression is held at a time.
+    let mut order: Vec<(i64, String, usize)> = (0..drafts.len())
+        .map(|k| {
+            let r = make(k);
+            (r.facts.first_unix.unwrap_or(i64::MAX), r.culprit.commit, k)
+        })
+        .collect();
+    order.sort();
+    trace("regressions");
+    let keys: Vec<&str> = order.iter().map(|(_, c, _)| c.as_str()).collect();
+    links::write_relink(store, &sk, &input.messages, &keys, |j| make(order[j].2))?;
+    trace("written");
     links::set_state(store, &state)
 }

@@ -208,7 +208,9 @@ fn co_moving_candidate(r: &TableRow) -> bool {
 }
 
 /// Drops every table row linking can never read, and the extraction parts
-/// it never reads (profiles, reproducers, Kconfig changes); exact: linking
+/// it never reads (profiles, reproducers, Kconfig changes, diff contents,
+/// table parameters, report body fields other than the culprit's and the
+/// headline's); exact: linking
 /// computes the same on the pruned extraction. Linking reads the commit
 /// titles of every table, and from the report's own LKP tables only the
 /// rows of the headline metric (exact or case-insensitive match), the rows
@@ -220,6 +222,30 @@ pub fn prune_for_linking(ex: &mut Extraction) {
     ex.profiles = Vec::new();
     ex.reproducers = Vec::new();
     ex.kconfig = Vec::new();
+    // Of a diff, only its quote depth is read (does the mail carry its own?).
+    for d in &mut ex.diffs {
+        *d = crate::model::DiffFile {
+            quote_depth: d.quote_depth,
+            ..crate::model::DiffFile::default()
+        };
+    }
+    // Of the report body, only what names the culprit and the headline.
+    if let Some(b) = ex.report.take() {
+        ex.report = Some(crate::model::ReportBody {
+            commit_full: b.commit_full,
+            commit_title: b.commit_title,
+            metric: b.metric,
+            change_percent: b.change_percent,
+            direction: b.direction,
+            testcase: b.testcase,
+            test_machine: b.test_machine,
+            also_impacts: b.also_impacts,
+            ..crate::model::ReportBody::default()
+        });
+    }
+    for t in &mut ex.tables {
+        t.params = Vec::new();
+    }
     let metric = report_metric(ex).map(|s| s.to_string());
     let metric = metric.as_deref();
     for t in &mut ex.tables {
@@ -257,6 +283,8 @@ pub fn prune_for_linking(ex: &mut Extraction) {
             .zip(keep)
             .filter_map(|(r, k)| k.then_some(r))
             .collect();
+        // Collecting in place keeps the whole table's capacity: give it back.
+        t.rows.shrink_to_fit();
     }
 }
 
@@ -316,6 +344,40 @@ fn report_info(m: &LinkMessage) -> ReportInfo {
     }
 }
 
+/// The headline row's columns: the table's commits, values and stddevs.
+pub type HeadlineColumns = (Vec<String>, Vec<Option<f64>>, Vec<Option<f64>>);
+
+/// Everything finishing a regression reads from a report's tables, computed
+/// once from the whole extraction, so that the table rows need not be kept
+/// (see [`finish_with`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ReportFacts {
+    /// The report's [`ReportInfo`].
+    pub info: ReportInfo,
+    /// The headline metric's row, when the report's own table has one.
+    pub headline: Option<HeadlineColumns>,
+}
+
+/// The [`ReportFacts`] of a report message.
+pub fn report_facts(m: &LinkMessage) -> ReportFacts {
+    let info = report_info(m);
+    let headline = info
+        .metric
+        .as_deref()
+        .and_then(|mt| find_row(m, mt))
+        .map(|(t, row)| {
+            (
+                t.commits.clone(),
+                row.values.clone(),
+                row.stddev_percent.clone(),
+            )
+        });
+    ReportFacts { info, headline }
+}
+
+/// Precomputed [`ReportFacts`] by message index.
+pub type FactsByIndex = std::collections::HashMap<usize, ReportFacts>;
+
 fn fmt_change(c: Option<f64>) -> String {
     match c {
         Some(v) => format!("{v:+.1}%"),
@@ -325,6 +387,18 @@ fn fmt_change(c: Option<f64>) -> String {
 
 /// Builds the finished [`Regression`] of a draft.
 pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark]) -> Regression {
+    finish_with(d, msgs, marks, None)
+}
+
+/// [`finish`], taking each report's table facts from `facts` where given
+/// (the messages' table rows may then be empty).
+pub fn finish_with(
+    d: &Draft,
+    msgs: &[LinkMessage],
+    marks: &[Mark],
+    facts: Option<&FactsByIndex>,
+) -> Regression {
+    let fact = |idx: usize| facts.and_then(|f| f.get(&idx));
     let mut members: Vec<&super::attach::Member> =
         d.members.iter().filter(|m| m.idx < msgs.len()).collect();
     // Date order; ties by Message-ID, so arrival order never matters.
@@ -337,7 +411,13 @@ pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark]) -> Regression {
     let infos: std::collections::HashMap<usize, ReportInfo> = members
         .iter()
         .filter(|m| m.role == "report")
-        .map(|m| (m.idx, report_info(&msgs[m.idx])))
+        .map(|m| {
+            let info = match fact(m.idx) {
+                Some(f) => f.info.clone(),
+                None => report_info(&msgs[m.idx]),
+            };
+            (m.idx, info)
+        })
         .collect();
     let reports: Vec<ReportInfo> = members
         .iter()
@@ -400,18 +480,20 @@ pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark]) -> Regression {
         Some(r) => r.metric.clone().map(|metric| {
             let msg = members
                 .iter()
-                .map(|m| &msgs[m.idx])
-                .find(|m| m.message_id == r.message_id);
-            let (commits, values, stddev) = msg
-                .and_then(|m| find_row(m, &metric))
-                .map(|(t, row)| {
-                    (
-                        t.commits.clone(),
-                        row.values.clone(),
-                        row.stddev_percent.clone(),
-                    )
-                })
-                .unwrap_or_default();
+                .find(|m| msgs[m.idx].message_id == r.message_id);
+            let (commits, values, stddev) = match msg.and_then(|m| fact(m.idx)) {
+                Some(f) if f.info.metric.as_deref() == Some(metric.as_str()) => f.headline.clone(),
+                _ => msg
+                    .and_then(|m| find_row(&msgs[m.idx], &metric))
+                    .map(|(t, row)| {
+                        (
+                            t.commits.clone(),
+                            row.values.clone(),
+                            row.stddev_percent.clone(),
+                        )
+                    }),
+            }
+            .unwrap_or_default();
             Headline {
                 metric,
                 change_percent: r.change_percent,

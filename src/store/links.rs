@@ -19,7 +19,8 @@ use rusqlite::{OptionalExtension, params};
 use super::Store;
 use crate::error::{DbContext, Result};
 use crate::link::culprit::same_commit;
-use crate::link::{LinkInput, LinkMessage, LinkOutput, Mark};
+use crate::link::status::{FactsByIndex, ReportFacts, prune_for_linking, report_facts};
+use crate::link::{LinkInput, LinkMessage, LinkOutput, Mark, Regression};
 use crate::model::{
     CommitRef, DiffFile, Event, EventKind, Extraction, Kind, Signal, SignalKind, SubjectReport,
     Trailer,
@@ -34,20 +35,26 @@ pub fn parse_kind(s: &str) -> Kind {
 /// extraction pruned to what linking reads (see
 /// [`crate::link::status::prune_for_linking`]).
 pub fn load_input(store: &Store) -> Result<LinkInput> {
-    load_filtered(store, None)
+    Ok(load_filtered(store, None, false)?.0)
 }
 
 /// Like [`load_input`], for the messages whose `messages.id` is in `keep`
-/// (ascending) only.
-pub fn load_input_of(store: &Store, keep: &[i64]) -> Result<LinkInput> {
-    load_filtered(store, Some(keep))
+/// (ascending) only; robot reports come with their [`ReportFacts`] (by
+/// index into the messages) and without table rows, which are all the
+/// facts were computed from.
+pub fn load_input_of(store: &Store, keep: &[i64]) -> Result<(LinkInput, FactsByIndex)> {
+    load_filtered(store, Some(keep), true)
 }
 
 /// Robot report extractions parsed (and pruned) at a time: bounds the JSON
 /// text and full tables held at once.
 const REPORT_BATCH: usize = 64;
 
-fn load_filtered(store: &Store, keep: Option<&[i64]>) -> Result<LinkInput> {
+fn load_filtered(
+    store: &Store,
+    keep: Option<&[i64]>,
+    with_facts: bool,
+) -> Result<(LinkInput, FactsByIndex)> {
     let conn = store.conn();
     let kept = |id: i64| keep.is_none_or(|k| k.binary_search(&id).is_ok());
     // Headers of every message from a covering index (the table rows hold the
@@ -87,18 +94,37 @@ fn load_filtered(store: &Store, keep: Option<&[i64]>) -> Result<LinkInput> {
     let mut stmt = conn.prepare(sql).db(sql)?;
     let mut rows = stmt.query([]).db(sql)?;
     let mut batch: Vec<(usize, String)> = Vec::with_capacity(REPORT_BATCH);
-    let parse_batch = |batch: &mut Vec<(usize, String)>, messages: &mut [LinkMessage]| {
-        let parsed: Vec<(usize, Extraction)> = std::mem::take(batch)
+    let mut facts = FactsByIndex::new();
+    let parse_batch = |batch: &mut Vec<(usize, String)>,
+                       messages: &mut [LinkMessage],
+                       facts: &mut FactsByIndex| {
+        let work: Vec<(usize, String, LinkMessage)> = std::mem::take(batch)
+            .into_iter()
+            .filter_map(|(i, j)| Some((i, j, messages.get(i)?.clone())))
+            .collect();
+        let parsed: Vec<(usize, Extraction, Option<ReportFacts>)> = work
             .into_par_iter()
-            .filter_map(|(i, j)| {
-                let mut ex: Extraction = serde_json::from_str(&j).ok()?;
-                crate::link::status::prune_for_linking(&mut ex);
-                Some((i, ex))
+            .filter_map(|(i, j, mut head)| {
+                head.extraction = serde_json::from_str(&j).ok()?;
+                let f = with_facts.then(|| report_facts(&head));
+                let mut ex = head.extraction;
+                prune_for_linking(&mut ex);
+                if with_facts {
+                    // Every row-dependent fact is in `f`.
+                    for t in &mut ex.tables {
+                        t.rows = Vec::new();
+                        t.commits = Vec::new();
+                    }
+                }
+                Some((i, ex, f))
             })
             .collect();
-        for (i, ex) in parsed {
+        for (i, ex, f) in parsed {
             if let Some(m) = messages.get_mut(i) {
                 m.extraction = ex;
+            }
+            if let Some(f) = f {
+                facts.insert(i, f);
             }
         }
     };
@@ -108,10 +134,10 @@ fn load_filtered(store: &Store, keep: Option<&[i64]>) -> Result<LinkInput> {
         };
         batch.push((i, r.get(1).db(sql)?));
         if batch.len() >= REPORT_BATCH {
-            parse_batch(&mut batch, &mut messages);
+            parse_batch(&mut batch, &mut messages, &mut facts);
         }
     }
-    parse_batch(&mut batch, &mut messages);
+    parse_batch(&mut batch, &mut messages, &mut facts);
     let sql = "SELECT message, ref_id FROM message_refs ORDER BY message, pos";
     let mut stmt = conn.prepare(sql).db(sql)?;
     let mut rows = stmt.query([]).db(sql)?;
@@ -127,7 +153,7 @@ fn load_filtered(store: &Store, keep: Option<&[i64]>) -> Result<LinkInput> {
         .collect();
     load_parts(store, &pos, &need, &mut messages)?;
     let marks = load_marks(store)?;
-    Ok(LinkInput { messages, marks })
+    Ok((LinkInput { messages, marks }, facts))
 }
 
 /// Every message's threading, computed from the headers and References
@@ -551,18 +577,27 @@ pub fn write_output(store: &mut Store, input: &LinkInput, output: &LinkOutput) -
         .filter(|(m, _)| m.db_id != 0)
         .map(|(m, t)| (m.db_id, t.root_id.as_str(), t.parent_id.as_deref(), t.depth));
     write_threads(&tx, rows)?;
-    write_regressions(&tx, &db_id_of, &output.regressions)?;
+    let keys: Vec<&str> = output
+        .regressions
+        .iter()
+        .map(|r| r.culprit.commit.as_str())
+        .collect();
+    write_regressions(&tx, &db_id_of, &keys, |k| output.regressions[k].clone())?;
     tx.commit().db("commit relink")?;
     Ok(())
 }
 
 /// Replaces threads (from the skeleton) and regressions (whose messages are
 /// all in `messages`), in one transaction.
+///
+/// The regressions are made one at a time by `make(k)` (in the order of
+/// `keys`, their culprits), never all held at once.
 pub fn write_relink(
     store: &mut Store,
     sk: &Skeleton,
     messages: &[LinkMessage],
-    regressions: &[crate::link::Regression],
+    keys: &[&str],
+    make: impl Fn(usize) -> Regression,
 ) -> Result<()> {
     let db_id_of: HashMap<&str, i64> = messages
         .iter()
@@ -579,7 +614,7 @@ pub fn write_relink(
         )
     });
     write_threads(&tx, rows)?;
-    write_regressions(&tx, &db_id_of, regressions)?;
+    write_regressions(&tx, &db_id_of, keys, make)?;
     tx.commit().db("commit relink")?;
     Ok(())
 }
@@ -661,7 +696,8 @@ fn write_threads<'a>(
 fn write_regressions(
     tx: &rusqlite::Transaction<'_>,
     db_id_of: &HashMap<&str, i64>,
-    regressions: &[crate::link::Regression],
+    keys: &[&str],
+    make: impl Fn(usize) -> Regression,
 ) -> Result<()> {
     // Only what changed is written: unchanged thread rows and regressions
     // (same summary) are left alone, so a re-link after a small ingest is a
@@ -681,9 +717,8 @@ fn write_regressions(
 
     // Assign ids: a culprit keeps its id (also when a longer id became known).
     let mut used: HashSet<i64> = HashSet::new();
-    let mut assigned: Vec<i64> = Vec::with_capacity(regressions.len());
-    for reg in regressions {
-        let key = reg.culprit.commit.as_str();
+    let mut assigned: Vec<i64> = Vec::with_capacity(keys.len());
+    for &key in keys {
         let id = old_exact
             .get(key)
             .copied()
@@ -701,21 +736,20 @@ fn write_regressions(
         used.insert(id);
         assigned.push(id);
     }
-    let json_of = |reg: &crate::link::Regression, id: i64| {
-        let mut r = reg.clone();
+    let json_of = |r: &mut Regression, id: i64| {
         r.id = id;
-        serde_json::to_string(&r).unwrap_or_else(|_| "{}".into())
+        serde_json::to_string(&*r).unwrap_or_else(|_| "{}".into())
     };
-    let mut changed: Vec<bool> = Vec::with_capacity(regressions.len());
+    let mut changed: Vec<bool> = Vec::with_capacity(keys.len());
     {
         let sql = "SELECT summary_json FROM regressions WHERE id = ?1";
         let mut stmt = tx.prepare(sql).db(sql)?;
-        for (reg, &id) in regressions.iter().zip(&assigned) {
+        for (k, &id) in assigned.iter().enumerate() {
             let before: Option<String> = stmt
                 .query_row(params![id], |r| r.get(0))
                 .optional()
                 .db(sql)?;
-            changed.push(before.is_none_or(|b| b != json_of(reg, id)));
+            changed.push(before.is_none_or(|b| b != json_of(&mut make(k), id)));
         }
     }
     {
@@ -748,11 +782,13 @@ fn write_regressions(
         let mut s_msg = tx.prepare(sql_msg).db(sql_msg)?;
         let mut s_ev = tx.prepare(sql_ev).db(sql_ev)?;
         let mut s_met = tx.prepare(sql_met).db(sql_met)?;
-        for ((reg, &id), ch) in regressions.iter().zip(&assigned).zip(&changed) {
+        for (k, (&id, ch)) in assigned.iter().zip(&changed).enumerate() {
             if !ch {
                 continue;
             }
-            let json = json_of(reg, id);
+            let mut reg = make(k);
+            let json = json_of(&mut reg, id);
+            let reg = &reg;
             let key = reg.culprit.commit.as_str();
             s_reg
                 .execute(params![
