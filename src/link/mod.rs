@@ -1,8 +1,9 @@
 //! Links stored messages into threads and regression histories with a status
 //! and a timeline. Recomputed from the database after each ingest.
 //!
-//! [`relink`] loads a [`LinkInput`] from the store, runs the pure [`build`]
-//! and writes the [`LinkOutput`] back in one short transaction. `build` is
+//! [`build`] is pure: threads and regressions of a [`LinkInput`]. [`relink`]
+//! computes the same from the store with bounded memory (see
+//! [`relink_full`]) and writes it back in one transaction. `build` is
 //! split by concern: [`thread`] (JWZ threading), [`culprit`] (short/full id
 //! matching), [`attach`] (which messages belong to which regression, and why),
 //! [`status`] (timeline, status with evidence, confidence) and [`regzbot`]
@@ -448,30 +449,13 @@ pub fn relink(store: &mut Store) -> Result<bool> {
 pub fn relink_full(store: &mut Store) -> Result<()> {
     use crate::store::links;
     let state = links::current_state(store, LINK_LOGIC_VERSION)?;
-    let trace = |what: &str| {
-        if std::env::var_os("RT_TRACE").is_some() {
-            let rss = std::fs::read_to_string("/proc/self/status")
-                .ok()
-                .and_then(|s| {
-                    s.lines()
-                        .find(|l| l.starts_with("VmRSS"))
-                        .map(|l| l.to_string())
-                })
-                .unwrap_or_default();
-            eprintln!("{what}: {rss}");
-        }
-    };
-    trace("start");
     let sk = links::load_skeleton(store)?;
-    trace("skeleton");
     let keep = links::relink_messages(store, &sk)?;
-    trace("subset");
     let ids: Vec<i64> = keep
         .iter()
         .filter_map(|&i| sk.db_ids.get(i).copied())
         .collect();
     let (input, facts) = links::load_input_of(store, &ids)?;
-    trace("input");
     // Parents and depths from the threading of all messages; a parent lies in
     // the same thread, hence among the loaded messages.
     let at: std::collections::HashMap<u32, usize> = input
@@ -513,9 +497,7 @@ pub fn relink_full(store: &mut Store) -> Result<()> {
         })
         .collect();
     order.sort();
-    trace("regressions");
     let keys: Vec<&str> = order.iter().map(|(_, c, _)| c.as_str()).collect();
     links::write_relink(store, &sk, &input.messages, &keys, |j| make(order[j].2))?;
-    trace("written");
     links::set_state(store, &state)
 }
