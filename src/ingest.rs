@@ -13,6 +13,8 @@
 //! whole batches, and a re-run skips what is stored
 //! (Message-ID is the key) and finishes the rest. Public-inbox progress (last
 //! commit per epoch) is written in the same transaction as its messages.
+//! A checkpointer thread copies the WAL into the database meanwhile, so the
+//! writer seldom stops for it.
 
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -36,6 +38,10 @@ pub const BATCH_MESSAGES: usize = 4096;
 pub const COMMIT_BYTES: u64 = 64 << 20;
 /// Longest write transaction.
 pub const COMMIT_INTERVAL: std::time::Duration = std::time::Duration::from_secs(1);
+/// Interval of the background WAL checkpoints during an ingest.
+pub const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
+/// The writer's own automatic checkpoint threshold (pages) during an ingest.
+const WRITER_AUTOCHECKPOINT: i64 = 16384;
 /// How many failures the summary keeps for display (all are stored).
 pub const MAX_FAILURE_NOTES: usize = 200;
 
@@ -147,14 +153,50 @@ pub fn ingest(store: &mut Store, inputs: &[PathBuf], progress: ProgressFn<'_>) -
     let mut summary = Summary::default();
     let (raw_tx, raw_rx) = sync_channel::<Vec<Item>>(2);
     let (done_tx, done_rx) = sync_channel::<Vec<Done>>(2);
+    let (stop_tx, stop_rx) = sync_channel::<()>(0);
+    // The WAL is copied into the database by a second connection while the
+    // writer runs; the writer's own (rarer) checkpoints then find little left.
+    let background = store.path() != ":memory:";
+    if background {
+        store
+            .conn()
+            .pragma_update(None, "wal_autocheckpoint", WRITER_AUTOCHECKPOINT)
+            .db("PRAGMA wal_autocheckpoint")?;
+    }
+    let path = store.path().to_string();
     let result = std::thread::scope(|scope| {
         scope.spawn(move || read_inputs(inputs, &known_sources, raw_tx));
         scope.spawn(move || parse_batches(raw_rx, done_tx, reader));
-        write_batches(store, done_rx, &mut summary, progress)
+        if background {
+            scope.spawn(move || checkpoint_until_stopped(&path, stop_rx));
+        }
+        let written = write_batches(store, done_rx, &mut summary, progress);
+        drop(stop_tx);
+        written
     });
+    if background {
+        store
+            .conn()
+            .pragma_update(None, "wal_autocheckpoint", 1000)
+            .db("PRAGMA wal_autocheckpoint")?;
+    }
     result?;
     summary.seconds = started.elapsed().as_secs_f64();
     Ok(summary)
+}
+
+/// Runs passive checkpoints every [`CHECKPOINT_EVERY`] from its own
+/// connection until `stop` is dropped. Failures are harmless (the writer's own
+/// checkpoints remain), so they are ignored.
+fn checkpoint_until_stopped(path: &str, stop: Receiver<()>) {
+    let Ok(conn) = rusqlite::Connection::open(path) else {
+        return;
+    };
+    let _ = conn.busy_timeout(std::time::Duration::from_millis(50));
+    while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = stop.recv_timeout(CHECKPOINT_EVERY)
+    {
+        let _ = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
+    }
 }
 
 fn load_sources(store: &Store) -> Result<HashMap<String, String>> {
