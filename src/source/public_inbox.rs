@@ -104,7 +104,7 @@ pub fn open(path: &Path) -> Result<crate::source::RawStream> {
             path: path.into(),
             reason,
         })),
-        Item::Mark { .. } => None,
+        Item::Mark { .. } | Item::FileDone { .. } | Item::Unchanged => None,
     })))
 }
 
