@@ -552,6 +552,39 @@ pub fn set_source(
     Ok(())
 }
 
+/// The `sources.kind` of a file read to its end (mbox, gzip, single message).
+pub const FILE_KIND: &str = "file";
+
+/// Records that the file `source` was read to its end at this size and mtime.
+pub fn set_file_source(
+    conn: &Connection,
+    source: &str,
+    size: i64,
+    mtime: i64,
+    now: i64,
+) -> Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO sources (source, kind, size, mtime, updated_at) VALUES (?1, ?2, ?3, ?4, ?5)
+         ON CONFLICT(source) DO UPDATE SET kind = excluded.kind, size = excluded.size,
+             mtime = excluded.mtime, updated_at = excluded.updated_at",
+    )
+    .db("prepare file source update")?
+    .execute(params![source, FILE_KIND, size, mtime, now])
+    .db("file source update")?;
+    Ok(())
+}
+
+/// Files read to their end before: canonical path -> (size, mtime).
+pub fn file_sources(conn: &Connection) -> Result<std::collections::HashMap<String, (i64, i64)>> {
+    let sql = "SELECT source, size, mtime FROM sources
+               WHERE kind = ?1 AND size IS NOT NULL AND mtime IS NOT NULL";
+    let mut st = conn.prepare(sql).db(sql)?;
+    let rows = st
+        .query_map([FILE_KIND], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?))))
+        .db(sql)?;
+    rows.collect::<std::result::Result<_, _>>().db(sql)
+}
+
 /// The current time in Unix seconds.
 pub fn now() -> i64 {
     std::time::SystemTime::now()
