@@ -23,6 +23,9 @@ fn main() {
     };
     println!("{} messages, {mb:.1} MB", raws.len());
     report("read + split", t);
+    if std::env::var_os("STAGES_READ_ONLY").is_some() {
+        return;
+    }
     let t = Instant::now();
     let msgs: Vec<_> = raws
         .par_iter()
@@ -57,6 +60,7 @@ fn main() {
             store.conn().execute_batch(&p).expect("pragmas");
         }
         let c0 = cpu();
+        let (r0, w0) = io();
         let t = Instant::now();
         let per: usize = std::env::var("STORE_BATCH")
             .ok()
@@ -70,7 +74,13 @@ fn main() {
             tx.commit().expect("commit");
         }
         report("store (one thread)", t);
-        println!("  store CPU {:.2} s (user+sys)", cpu() - c0);
+        let (r1, w1) = io();
+        println!(
+            "  store CPU {:.2} s (user+sys), {:.0} MB written, {:.0} MB read by syscalls",
+            cpu() - c0,
+            (w1 - w0) / 1e6,
+            (r1 - r0) / 1e6
+        );
     }
 }
 
@@ -145,4 +155,16 @@ fn cpu() -> f64 {
     let f: Vec<&str> = after.split_whitespace().collect();
     let ticks = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
     (ticks(11) + ticks(12)) / 100.0
+}
+
+/// Bytes read and written through syscalls so far (rchar, wchar of /proc/self/io).
+fn io() -> (f64, f64) {
+    let io = std::fs::read_to_string("/proc/self/io").unwrap_or_default();
+    let field = |k: &str| {
+        io.lines()
+            .find_map(|l| l.strip_prefix(k))
+            .and_then(|v| v.trim().parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    (field("rchar:"), field("wchar:"))
 }

@@ -4,14 +4,17 @@
 //! ```text
 //! reader thread ──batches of RawMessage──▶ parse thread (rayon: mail::parse,
 //!   (source::open, public-inbox walk)       extract::extract, JSON) ──▶ writer
-//!                                                          (this thread, one
-//!                                                     transaction per batch)
+//!                                                   (this thread, whole
+//!                                               batches per transaction)
 //! ```
 //! Channels are bounded (a few batches of at most [`BATCH_BYTES`]), so memory
-//! does not grow with the archive. Every batch is one transaction: killing the
-//! process leaves whole batches, and a re-run skips what is stored
+//! does not grow with the archive. A transaction holds whole batches, up to
+//! [`COMMIT_BYTES`] of mail or [`COMMIT_INTERVAL`]: killing the process leaves
+//! whole batches, and a re-run skips what is stored
 //! (Message-ID is the key) and finishes the rest. Public-inbox progress (last
 //! commit per epoch) is written in the same transaction as its messages.
+//! A checkpointer thread copies the WAL into the database meanwhile, so the
+//! writer seldom stops for it.
 
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -31,6 +34,14 @@ use crate::store::insert::{self, FailureAt, Outcome, Record};
 pub const BATCH_BYTES: usize = 8 << 20;
 /// Largest batch in messages.
 pub const BATCH_MESSAGES: usize = 4096;
+/// Largest write transaction, in bytes of mail.
+pub const COMMIT_BYTES: u64 = 64 << 20;
+/// Longest write transaction.
+pub const COMMIT_INTERVAL: std::time::Duration = std::time::Duration::from_secs(1);
+/// Interval of the background WAL checkpoints during an ingest.
+pub const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
+/// The writer's own automatic checkpoint threshold (pages) during an ingest.
+const WRITER_AUTOCHECKPOINT: i64 = 16384;
 /// How many failures the summary keeps for display (all are stored).
 pub const MAX_FAILURE_NOTES: usize = 200;
 
@@ -45,6 +56,9 @@ pub struct Summary {
     pub duplicates: u64,
     /// Messages that could not be parsed.
     pub failed: u64,
+    /// Input files skipped because they are unchanged (same size and
+    /// modification time) since an ingest read them to the end.
+    pub unchanged: u64,
     /// Bytes of mail read.
     pub bytes: u64,
     /// Wall-clock seconds.
@@ -85,6 +99,18 @@ pub enum Item {
         /// Why.
         reason: String,
     },
+    /// A file input was read to its end: recorded with the messages before it,
+    /// so that an unchanged file is skipped next time.
+    FileDone {
+        /// Canonical path.
+        source: String,
+        /// Size in bytes.
+        size: i64,
+        /// Modification time (nanoseconds since the epoch).
+        mtime: i64,
+    },
+    /// A file input unchanged since it was read to its end: skipped.
+    Unchanged,
     /// Progress of an incremental source, recorded after the messages before it.
     Mark {
         /// The epoch's git directory.
@@ -112,6 +138,12 @@ enum Done {
         kind: String,
         last_commit: String,
     },
+    FileRead {
+        source: String,
+        size: i64,
+        mtime: i64,
+    },
+    Unchanged,
 }
 
 /// Callback after each written batch: total bytes and messages so far.
@@ -127,6 +159,7 @@ pub fn ingest(store: &mut Store, inputs: &[PathBuf], progress: ProgressFn<'_>) -
         .pragma_update(None, "cache_size", -32768)
         .db("PRAGMA cache_size")?;
     let known_sources = load_sources(store)?;
+    let known_files = insert::file_sources(store.conn())?;
     // A read-only connection lets the parse stage skip extraction for
     // Message-IDs already stored (re-ingests then cost little more than parsing).
     let reader = (store.path() != ":memory:")
@@ -142,14 +175,50 @@ pub fn ingest(store: &mut Store, inputs: &[PathBuf], progress: ProgressFn<'_>) -
     let mut summary = Summary::default();
     let (raw_tx, raw_rx) = sync_channel::<Vec<Item>>(2);
     let (done_tx, done_rx) = sync_channel::<Vec<Done>>(2);
+    let (stop_tx, stop_rx) = sync_channel::<()>(0);
+    // The WAL is copied into the database by a second connection while the
+    // writer runs; the writer's own (rarer) checkpoints then find little left.
+    let background = store.path() != ":memory:";
+    if background {
+        store
+            .conn()
+            .pragma_update(None, "wal_autocheckpoint", WRITER_AUTOCHECKPOINT)
+            .db("PRAGMA wal_autocheckpoint")?;
+    }
+    let path = store.path().to_string();
     let result = std::thread::scope(|scope| {
-        scope.spawn(move || read_inputs(inputs, &known_sources, raw_tx));
+        scope.spawn(move || read_inputs(inputs, &known_sources, &known_files, raw_tx));
         scope.spawn(move || parse_batches(raw_rx, done_tx, reader));
-        write_batches(store, done_rx, &mut summary, progress)
+        if background {
+            scope.spawn(move || checkpoint_until_stopped(&path, stop_rx));
+        }
+        let written = write_batches(store, done_rx, &mut summary, progress);
+        drop(stop_tx);
+        written
     });
+    if background {
+        store
+            .conn()
+            .pragma_update(None, "wal_autocheckpoint", 1000)
+            .db("PRAGMA wal_autocheckpoint")?;
+    }
     result?;
     summary.seconds = started.elapsed().as_secs_f64();
     Ok(summary)
+}
+
+/// Runs passive checkpoints every [`CHECKPOINT_EVERY`] from its own
+/// connection until `stop` is dropped. Failures are harmless (the writer's own
+/// checkpoints remain), so they are ignored.
+fn checkpoint_until_stopped(path: &str, stop: Receiver<()>) {
+    let Ok(conn) = rusqlite::Connection::open(path) else {
+        return;
+    };
+    let _ = conn.busy_timeout(std::time::Duration::from_millis(50));
+    while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = stop.recv_timeout(CHECKPOINT_EVERY)
+    {
+        let _ = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
+    }
 }
 
 fn load_sources(store: &Store) -> Result<HashMap<String, String>> {
@@ -165,7 +234,12 @@ fn load_sources(store: &Store) -> Result<HashMap<String, String>> {
 }
 
 /// Reader stage: opens each input in turn and sends batches.
-fn read_inputs(inputs: &[PathBuf], known: &HashMap<String, String>, tx: SyncSender<Vec<Item>>) {
+fn read_inputs(
+    inputs: &[PathBuf],
+    known: &HashMap<String, String>,
+    files: &HashMap<String, (i64, i64)>,
+    tx: SyncSender<Vec<Item>>,
+) {
     let mut batch = Vec::new();
     let mut batch_bytes = 0usize;
     let send = |item: Item, batch: &mut Vec<Item>, batch_bytes: &mut usize| -> bool {
@@ -180,6 +254,15 @@ fn read_inputs(inputs: &[PathBuf], known: &HashMap<String, String>, tx: SyncSend
         true
     };
     for path in inputs {
+        let file = file_identity(path);
+        if let Some((source, size, mtime)) = &file
+            && files.get(source) == Some(&(*size, *mtime))
+        {
+            if !send(Item::Unchanged, &mut batch, &mut batch_bytes) {
+                return;
+            }
+            continue;
+        }
         let items: Box<dyn Iterator<Item = Item> + Send> = match open_input(path, known) {
             Ok(items) => items,
             Err(e) => Box::new(std::iter::once(Item::InputError {
@@ -187,8 +270,22 @@ fn read_inputs(inputs: &[PathBuf], known: &HashMap<String, String>, tx: SyncSend
                 reason: e.to_string(),
             })),
         };
+        let mut opened = true;
         for item in items {
+            opened &= !matches!(item, Item::InputError { .. });
             if !send(item, &mut batch, &mut batch_bytes) {
+                return;
+            }
+        }
+        if let Some((source, size, mtime)) = file
+            && opened
+        {
+            let done = Item::FileDone {
+                source,
+                size,
+                mtime,
+            };
+            if !send(done, &mut batch, &mut batch_bytes) {
                 return;
             }
         }
@@ -196,6 +293,23 @@ fn read_inputs(inputs: &[PathBuf], known: &HashMap<String, String>, tx: SyncSend
     if !batch.is_empty() {
         let _ = tx.send(batch);
     }
+}
+
+/// `(canonical path, size, mtime in ns)` of a regular file input (not standard
+/// input, not a folder): what decides that a file is unchanged.
+fn file_identity(path: &Path) -> Option<(String, i64, i64)> {
+    if path == Path::new("-") {
+        return None;
+    }
+    let meta = std::fs::metadata(path).ok().filter(|m| m.is_file())?;
+    let mtime = meta
+        .modified()
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?
+        .as_nanos();
+    let source = std::fs::canonicalize(path).ok()?.display().to_string();
+    Some((source, meta.len() as i64, i64::try_from(mtime).ok()?))
 }
 
 /// Opens one input as a stream of items (public-inbox archives incrementally).
@@ -333,6 +447,16 @@ fn process_other(item: Item) -> Done {
             kind,
             last_commit,
         },
+        Item::FileDone {
+            source,
+            size,
+            mtime,
+        } => Done::FileRead {
+            source,
+            size,
+            mtime,
+        },
+        Item::Unchanged => Done::Unchanged,
     }
 }
 
@@ -371,24 +495,30 @@ fn split_place(place: &str) -> FailureAt {
     }
 }
 
-/// Writer stage: one transaction per batch.
+/// Writer stage: batches are written in transactions of at most
+/// [`COMMIT_BYTES`] of mail or [`COMMIT_INTERVAL`], whichever comes first.
+/// Fewer, larger commits write each touched index page to the WAL fewer times;
+/// readers still see progress every second, and a killed run loses at most
+/// the open transaction.
 fn write_batches(
     store: &mut Store,
     rx: Receiver<Vec<Done>>,
     summary: &mut Summary,
     progress: ProgressFn<'_>,
 ) -> Result<()> {
+    let conn = store.conn();
+    let mut open: Option<(Instant, u64)> = None;
     for batch in rx {
         let now = insert::now();
-        let tx = store
-            .conn_mut()
-            .transaction()
-            .db("begin ingest transaction")?;
+        if open.is_none() {
+            conn.execute_batch("BEGIN").db("begin ingest transaction")?;
+            open = Some((Instant::now(), summary.bytes));
+        }
         for done in batch {
             match done {
                 Done::Record(rec) => {
                     summary.bytes += rec.message.raw_size;
-                    match insert::insert_record(&tx, &rec, now)? {
+                    match insert::insert_record(conn, &rec, now)? {
                         Outcome::New(_) => summary.new += 1,
                         Outcome::Known => summary.known += 1,
                         Outcome::Duplicate => summary.duplicates += 1,
@@ -403,7 +533,7 @@ fn write_batches(
                 } => {
                     summary.bytes += bytes;
                     summary.failed += 1;
-                    insert::insert_failure(&tx, &at, message_id.as_deref(), &reason, now)?;
+                    insert::insert_failure(conn, &at, message_id.as_deref(), &reason, now)?;
                     if summary.failures.len() < MAX_FAILURE_NOTES {
                         summary.failures.push(FailureNote { place, reason });
                     }
@@ -413,10 +543,27 @@ fn write_batches(
                     source,
                     kind,
                     last_commit,
-                } => insert::set_source(&tx, &source, &kind, Some(&last_commit), now)?,
+                } => insert::set_source(conn, &source, &kind, Some(&last_commit), now)?,
+                Done::FileRead {
+                    source,
+                    size,
+                    mtime,
+                } => insert::set_file_source(conn, &source, size, mtime, now)?,
+                Done::Unchanged => summary.unchanged += 1,
             }
         }
-        tx.commit().db("commit ingest transaction")?;
+        if let Some((began, bytes)) = open
+            && (began.elapsed() >= COMMIT_INTERVAL || summary.bytes - bytes >= COMMIT_BYTES)
+        {
+            conn.execute_batch("COMMIT")
+                .db("commit ingest transaction")?;
+            open = None;
+            progress(summary.bytes, summary.messages());
+        }
+    }
+    if open.is_some() {
+        conn.execute_batch("COMMIT")
+            .db("commit ingest transaction")?;
         progress(summary.bytes, summary.messages());
     }
     Ok(())

@@ -34,6 +34,13 @@ fn counts(v: &serde_json::Value) -> (u64, u64, u64, u64) {
     )
 }
 
+/// Moves a file's modification time one hour back (its content is unchanged).
+fn touch(path: &Path) {
+    let f = std::fs::File::options().write(true).open(path).unwrap();
+    let t = f.metadata().unwrap().modified().unwrap() - std::time::Duration::from_secs(3600);
+    f.set_modified(t).unwrap();
+}
+
 fn all_fixtures() -> Vec<String> {
     [
         "thread.mbox",
@@ -52,7 +59,15 @@ fn ingesting_twice_adds_nothing_the_second_time() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("t.db");
     let mut args = vec!["ingest", "--json"];
-    let files = all_fixtures();
+    // Copies, so that their modification times can be changed below.
+    let files: Vec<String> = all_fixtures()
+        .iter()
+        .map(|f| {
+            let copy = dir.path().join(Path::new(f).file_name().unwrap());
+            std::fs::copy(f, &copy).unwrap();
+            copy.display().to_string()
+        })
+        .collect();
     args.extend(files.iter().map(String::as_str));
     let first = run(&db, &args);
     assert!(
@@ -64,8 +79,21 @@ fn ingesting_twice_adds_nothing_the_second_time() {
     assert_eq!(counts(&v), (7, 0, 0, 0));
     assert!(v["bytes"].as_u64().unwrap() > 4000);
     assert!(v["seconds"].as_f64().is_some());
+    assert_eq!(v["unchanged"], 0);
+    // Unchanged files (same size and mtime) are not read again at all.
     let second = json(&run(&db, &args));
-    assert_eq!(counts(&second), (0, 7, 0, 0));
+    assert_eq!(counts(&second), (0, 0, 0, 0));
+    assert_eq!(second["unchanged"], 5);
+    let plain: Vec<&str> = args.iter().copied().filter(|a| *a != "--json").collect();
+    let line = String::from_utf8_lossy(&run(&db, &plain).stdout).to_string();
+    assert!(line.contains("; 5 unchanged files skipped"), "{line}");
+    // Touched files are read again; their messages are known.
+    for f in &files {
+        touch(Path::new(f));
+    }
+    let third = json(&run(&db, &args));
+    assert_eq!(counts(&third), (0, 7, 0, 0));
+    assert_eq!(third["unchanged"], 0);
 
     let stats = json(&run(&db, &["stats", "--json"]));
     assert_eq!(stats["messages"], 7);
@@ -151,6 +179,7 @@ fn a_different_message_under_a_known_id_is_counted_as_a_duplicate() {
         &["ingest", "--json", a.to_str().unwrap(), b.to_str().unwrap()],
     ));
     assert_eq!(counts(&v), (1, 0, 1, 0));
+    touch(&b);
     let v = json(&run(&db, &["ingest", "--json", b.to_str().unwrap()]));
     assert_eq!(counts(&v), (0, 1, 0, 0));
     assert_eq!(json(&run(&db, &["stats", "--json"]))["duplicates"], 1);

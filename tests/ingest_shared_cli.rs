@@ -46,7 +46,19 @@ fn the_seeds_and_the_ext4_corpus_ingest_with_no_failure() {
     assert_eq!(v["new"], 37);
     assert_eq!(v["failed"], 0);
     assert_eq!(v["duplicates"], 0);
-    let v = ingest(&db, &[ext4]);
+    let v = ingest(&db, std::slice::from_ref(&ext4));
+    assert_eq!(
+        (
+            v["new"].as_u64(),
+            v["known"].as_u64(),
+            v["unchanged"].as_u64()
+        ),
+        (Some(0), Some(0), Some(1))
+    );
+    // A copy of the same mbox is read again: every message is known.
+    let copy = dir.path().join("copy.mbox");
+    std::fs::copy(&ext4, &copy).unwrap();
+    let v = ingest(&db, &[copy]);
     assert_eq!(
         (v["new"].as_u64(), v["known"].as_u64()),
         (Some(0), Some(37))

@@ -22,7 +22,7 @@ pub struct Args {
     /// public-inbox folder or epoch git repo, rendered text; `-` reads standard input.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
-    /// Print `{new, known, duplicates, failed, bytes, seconds}` as JSON on stdout.
+    /// Print `{new, known, duplicates, failed, unchanged, bytes, seconds}` as JSON on stdout.
     #[arg(long)]
     pub json: bool,
 }
@@ -99,8 +99,13 @@ fn regressions_line(statuses: &[crate::store::stats::Count]) -> String {
 pub fn summary_line(s: &Summary) -> String {
     let mb = s.bytes as f64 / 1e6;
     let rate = if s.seconds > 0.0 { mb / s.seconds } else { 0.0 };
+    let unchanged = match s.unchanged {
+        0 => String::new(),
+        1 => "; 1 unchanged file skipped".to_string(),
+        n => format!("; {n} unchanged files skipped"),
+    };
     format!(
-        "ingested {} messages: {} new, {} known, {} duplicates, {} failed; {:.1} MB in {:.2} s ({:.1} MB/s)",
+        "ingested {} messages: {} new, {} known, {} duplicates, {} failed; {:.1} MB in {:.2} s ({:.1} MB/s){unchanged}",
         s.messages(),
         s.new,
         s.known,

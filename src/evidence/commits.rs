@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::{BodyView, QuoteMarks, strip_collapsed_quotes};
+use super::{BodyView, Paragraph, QuoteMarks, strip_collapsed_quotes};
 use crate::model::CommitRef;
 
 /// `<hex> ("title")`: the title runs to the first `")`.
@@ -26,6 +26,13 @@ static RE_COMMIT_LIST: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?-u:\b)commit:((?:\s+[0-9a-f]{40}(?-u:\b))+)").expect("valid regex")
 });
 
+static OMMIT: LazyLock<memchr::memmem::Finder<'static>> =
+    LazyLock::new(|| memchr::memmem::Finder::new(b"ommit"));
+static FROM: LazyLock<memchr::memmem::Finder<'static>> =
+    LazyLock::new(|| memchr::memmem::Finder::new(b"From"));
+static COMMIT_COLON: LazyLock<memchr::memmem::Finder<'static>> =
+    LazyLock::new(|| memchr::memmem::Finder::new(b"commit:"));
+
 static RE_HEX40: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"[0-9a-f]{40}").expect("valid regex"));
 
@@ -41,7 +48,13 @@ pub fn refs_in_text(text: &str, depth: u32, collapsed: bool, out: &mut Vec<Commi
     let marks = collapsed.then(|| QuoteMarks::new(text));
     let depth_at = |pos: usize| marks.as_ref().map_or(depth, |m| m.depth_at(pos));
     let mut found: Vec<(usize, CommitRef)> = Vec::new();
-    for c in RE_TITLED.captures_iter(text) {
+    // Literal prefilters: the regexes start with a hex class, which no literal
+    // search can skip ahead to, so text without their fixed parts is ruled out here.
+    let b = text.as_bytes();
+    let titled = memchr::memchr(b'"', b).is_some() && memchr::memchr(b'(', b).is_some();
+    let bare = OMMIT.find(b).is_some() || FROM.find(b).is_some();
+    let listed = bare && COMMIT_COLON.find(b).is_some();
+    for c in RE_TITLED.captures_iter(if titled { text } else { "" }) {
         let (Some(id), Some(title)) = (c.get(1), c.get(2)) else {
             continue;
         };
@@ -62,7 +75,7 @@ pub fn refs_in_text(text: &str, depth: u32, collapsed: bool, out: &mut Vec<Commi
             },
         ));
     }
-    for c in RE_BARE.captures_iter(text) {
+    for c in RE_BARE.captures_iter(if bare { text } else { "" }) {
         let Some(id) = c.get(1) else { continue };
         if plausible(id.as_str()) {
             found.push((
@@ -75,7 +88,7 @@ pub fn refs_in_text(text: &str, depth: u32, collapsed: bool, out: &mut Vec<Commi
             ));
         }
     }
-    for c in RE_COMMIT_LIST.captures_iter(text) {
+    for c in RE_COMMIT_LIST.captures_iter(if listed { text } else { "" }) {
         let Some(list) = c.get(1) else { continue };
         for m in RE_HEX40.find_iter(list.as_str()) {
             let pos = list.start() + m.start();
@@ -95,9 +108,14 @@ pub fn refs_in_text(text: &str, depth: u32, collapsed: bool, out: &mut Vec<Commi
 
 /// Commit references of a body, skipping diff lines, deduplicated.
 pub fn commits_in(view: &BodyView<'_>, in_diff: &[bool]) -> Vec<CommitRef> {
+    commits_in_paragraphs(&view.paragraphs(in_diff), view.collapsed)
+}
+
+/// Commit references of paragraphs already built ([`BodyView::paragraphs`]), deduplicated.
+pub fn commits_in_paragraphs(paragraphs: &[Paragraph], collapsed: bool) -> Vec<CommitRef> {
     let mut raw = Vec::new();
-    for p in view.paragraphs(in_diff) {
-        refs_in_text(&p.text, p.depth, view.collapsed, &mut raw);
+    for p in paragraphs {
+        refs_in_text(&p.text, p.depth, collapsed, &mut raw);
     }
     dedup(raw)
 }

@@ -36,13 +36,15 @@ pub fn extract_evidence(msg: &Message, ex: &mut Extraction) {
     let view = BodyView::new(&msg.body);
     let scan = diff::scan(&view);
     let trailers = trailer::trailers_in(&view, &scan.in_diff);
-    ex.commits = commits::commits_in(&view, &scan.in_diff);
+    // Wrapped sentences joined once, read by the commit and signal extractors.
+    let paragraphs = view.paragraphs(&scan.in_diff);
+    ex.commits = commits::commits_in_paragraphs(&paragraphs, view.collapsed);
     ex.tables.extend(mmtests::tables_in(&view));
     ex.tables.extend(stressng::tables_in(&view));
     ex.profiles = profile::profiles_in(&view);
     ex.reproducers = reproducer::reproducers_in(&view, &scan.in_diff);
     ex.kconfig = kconfig::changes_in(&view);
-    let mut signals = signal::sentence_signals(&view, &scan.in_diff);
+    let mut signals = signal::sentence_signals_in(&paragraphs, view.collapsed);
     signals.extend(signal::trailer_signals(&trailers));
     signals.extend(signal::table_signals(ex));
     ex.signals = signals;

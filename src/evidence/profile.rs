@@ -120,6 +120,10 @@ pub fn graph_entry(i: &str) -> IResult<&str, (usize, Option<f64>, &str)> {
     Ok((r, (col, pct, sym)))
 }
 
+/// `---`, looked for on every line without a `%` (the searcher is built once).
+static DASHES: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"---"));
+
 /// Profile entries of a body's lines, in order.
 pub fn profiles_in(view: &BodyView<'_>) -> Vec<ProfileEntry> {
     let mut out = Vec::new();
@@ -131,7 +135,7 @@ pub fn profiles_in(view: &BodyView<'_>) -> Vec<ProfileEntry> {
         // Every entry but a leaf or a graph root (`---sym`) prints a percentage.
         if chain_depth.is_none()
             && memchr::memchr(b'%', t.as_bytes()).is_none()
-            && memchr::memmem::find(t.as_bytes(), b"---").is_none()
+            && DASHES.find(t.as_bytes()).is_none()
         {
             continue;
         }

@@ -109,13 +109,15 @@ fn opens_suggestions(text: &str) -> bool {
         b.windows(needle.len())
             .any(|w| w.eq_ignore_ascii_case(needle))
     };
-    memchr::memmem::find(b, b"indly add").is_some() && has(b"kindly add") && has(b"tag")
+    static INDLY_ADD: LazyLock<memchr::memmem::Finder<'static>> =
+        LazyLock::new(|| memchr::memmem::Finder::new(b"indly add"));
+    INDLY_ADD.find(b).is_some() && has(b"kindly add") && has(b"tag")
 }
 
 /// True when a line may hold a trailer: a `:` followed by a blank.
 fn may_be_trailer(text: &str) -> bool {
-    memchr::memmem::find(text.as_bytes(), b": ").is_some()
-        || memchr::memmem::find(text.as_bytes(), b":\t").is_some()
+    let b = text.as_bytes();
+    memchr::memchr_iter(b':', b).any(|i| matches!(b.get(i + 1), Some(b' ' | b'\t')))
 }
 
 /// Trailers of a body's lines, skipping diff lines.

@@ -513,11 +513,15 @@ pub fn table_diagnostics(body: &str) -> Vec<ReportError> {
     diag
 }
 
+/// The shortest dash cell, `--------` (the searcher is built once).
+static DASH_CELL: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"--------"));
+
 fn scan(body: &str, diag: &mut Vec<ReportError>) -> Vec<Table> {
     // Every table, in line or collapsed form, has a dash row of cells of at
     // least 8 dashes (`dash_cell`): without such a run there is nothing to find,
     // and most mail (patches, prose) is skipped without tokenising its lines.
-    if memchr::memmem::find(body.as_bytes(), b"--------").is_none() {
+    if DASH_CELL.find(body.as_bytes()).is_none() {
         return Vec::new();
     }
     let lines: Vec<text::Line<'_>> = text::lines(body).collect();
@@ -590,7 +594,7 @@ fn scan(body: &str, diag: &mut Vec<ReportError>) -> Vec<Table> {
         // Past the context lines, a line matters only inside an open table, as
         // a collapsed table (it has a dash cell) or as an id row (the next line
         // is a dash row): any other line is skipped without tokenising it.
-        let dashes = |s: &str| memchr::memmem::find(s.as_bytes(), b"--------").is_some();
+        let dashes = |s: &str| DASH_CELL.find(s.as_bytes()).is_some();
         if !open.contains_key(&depth)
             && !dashes(line)
             && !cleaned.get(i + 1).is_some_and(|n| dashes(n))

@@ -10,6 +10,10 @@
 //! read) follows every [`MARK_EVERY`] commits and the end of each epoch, so the
 //! writer records the last commit in the same transaction as the messages
 //! before it. When `HEAD` equals the recorded commit nothing is read at all.
+//!
+//! Inflating objects is most of the cost of reading an epoch, so commits are
+//! read [`READ_AHEAD`] at a time on the rayon pool (one repository handle per
+//! worker) and handed on in order.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -22,6 +26,9 @@ use crate::model::{Origin, RawFormat, RawMessage};
 
 /// A progress mark after this many commits.
 pub const MARK_EVERY: usize = 2000;
+
+/// Commits read ahead in parallel.
+pub const READ_AHEAD: usize = 256;
 
 /// Bytes of gix's object cache per open epoch.
 const OBJECT_CACHE: usize = 4 << 20;
@@ -97,7 +104,7 @@ pub fn open(path: &Path) -> Result<crate::source::RawStream> {
             path: path.into(),
             reason,
         })),
-        Item::Mark { .. } => None,
+        Item::Mark { .. } | Item::FileDone { .. } | Item::Unchanged => None,
     })))
 }
 
@@ -107,6 +114,7 @@ pub struct EpochReader {
     path: PathBuf,
     key: String,
     ids: std::vec::IntoIter<ObjectId>,
+    ahead: std::collections::VecDeque<(ObjectId, Option<Result<RawMessage>>)>,
     since_mark: usize,
     last: Option<ObjectId>,
     finished: bool,
@@ -169,6 +177,7 @@ impl EpochReader {
             path: path.to_path_buf(),
             key,
             ids: Vec::new().into_iter(),
+            ahead: std::collections::VecDeque::new(),
             since_mark: 0,
             last: None,
             finished: false,
@@ -191,39 +200,24 @@ impl EpochReader {
         Ok(reader)
     }
 
-    fn read_message(&self, id: ObjectId) -> Option<Result<RawMessage>> {
-        let origin = Origin::Git {
-            repo: self.key.clone(),
-            commit: id.to_hex().to_string(),
-        };
-        let fail = |what: &str, e: &dyn std::fmt::Display| {
-            Some(Err(Error::Message {
-                origin: origin.describe(),
-                reason: format!("{what}: {e}"),
-            }))
-        };
-        let commit = match self.repo.find_commit(id) {
-            Ok(c) => c,
-            Err(e) => return fail("reading commit", &e),
-        };
-        let tree_id = match commit.tree_id() {
-            Ok(t) => t.detach(),
-            Err(e) => return fail("reading commit tree", &e),
-        };
-        let tree = match self.repo.find_tree(tree_id) {
-            Ok(t) => t,
-            Err(e) => return fail("reading tree", &e),
-        };
-        let blob_id = tree.find_entry("m")?.oid().to_owned();
-        let blob = match self.repo.find_object(blob_id) {
-            Ok(b) => b,
-            Err(e) => return fail("reading blob m", &e),
-        };
-        Some(Ok(RawMessage {
-            origin,
-            bytes: blob.detach().data,
-            format: RawFormat::Rfc822,
-        }))
+    /// Reads the next [`READ_AHEAD`] commits in parallel, keeping their order.
+    fn read_ahead(&mut self) {
+        use rayon::prelude::*;
+        let ids: Vec<ObjectId> = self.ids.by_ref().take(READ_AHEAD).collect();
+        let shared = self.repo.clone().into_sync();
+        let key = self.key.as_str();
+        let read: Vec<_> = ids
+            .into_par_iter()
+            .map_init(
+                || {
+                    let mut repo = shared.to_thread_local();
+                    repo.object_cache_size_if_unset(OBJECT_CACHE);
+                    repo
+                },
+                |repo, id| (id, read_message(repo, key, id)),
+            )
+            .collect();
+        self.ahead.extend(read);
     }
 
     fn mark(&mut self) -> Option<Item> {
@@ -244,6 +238,42 @@ impl EpochReader {
     }
 }
 
+/// Reads the message of one commit (`None` for a deletion commit).
+fn read_message(repo: &gix::Repository, key: &str, id: ObjectId) -> Option<Result<RawMessage>> {
+    let origin = Origin::Git {
+        repo: key.to_string(),
+        commit: id.to_hex().to_string(),
+    };
+    let fail = |what: &str, e: &dyn std::fmt::Display| {
+        Some(Err(Error::Message {
+            origin: origin.describe(),
+            reason: format!("{what}: {e}"),
+        }))
+    };
+    let commit = match repo.find_commit(id) {
+        Ok(c) => c,
+        Err(e) => return fail("reading commit", &e),
+    };
+    let tree_id = match commit.tree_id() {
+        Ok(t) => t.detach(),
+        Err(e) => return fail("reading commit tree", &e),
+    };
+    let tree = match repo.find_tree(tree_id) {
+        Ok(t) => t,
+        Err(e) => return fail("reading tree", &e),
+    };
+    let blob_id = tree.find_entry("m")?.oid().to_owned();
+    let blob = match repo.find_object(blob_id) {
+        Ok(b) => b,
+        Err(e) => return fail("reading blob m", &e),
+    };
+    Some(Ok(RawMessage {
+        origin,
+        bytes: blob.detach().data,
+        format: RawFormat::Rfc822,
+    }))
+}
+
 impl Iterator for EpochReader {
     type Item = Item;
 
@@ -257,13 +287,16 @@ impl Iterator for EpochReader {
             }
         }
         loop {
-            let Some(id) = self.ids.next() else {
+            if self.ahead.is_empty() {
+                self.read_ahead();
+            }
+            let Some((id, read)) = self.ahead.pop_front() else {
                 self.finished = true;
                 return self.mark();
             };
             self.last = Some(id);
             self.since_mark += 1;
-            if let Some(r) = self.read_message(id) {
+            if let Some(r) = read {
                 return Some(Item::Raw(r));
             }
         }

@@ -13,7 +13,10 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::error::{DbContext, Result};
 use crate::mail::normalize_subject;
-use crate::model::{Extraction, Message, Origin};
+use crate::model::{
+    Extraction, KconfigChange, Kind, Message, Origin, ProfileEntry, ReportBody, Reproducer,
+    SubjectReport,
+};
 
 /// One message ready to be written, with its JSON columns serialised.
 #[derive(Debug, Clone)]
@@ -38,7 +41,11 @@ impl Record {
         let norm_subject = normalize_subject(&message.subject);
         let origin_json = to_json(&origin);
         let parts_json = to_json(&message.parts);
-        let extraction_json = to_json(&extraction);
+        let extraction_json = if whole_json(extraction.kind) {
+            to_json(&extraction)
+        } else {
+            to_json(&Residual::of(&extraction))
+        };
         Record {
             message,
             origin,
@@ -48,6 +55,54 @@ impl Record {
             origin_json,
             parts_json,
             extraction_json,
+        }
+    }
+}
+
+/// Kinds whose whole extraction is kept as JSON (the linker reads it back).
+fn whole_json(kind: Kind) -> bool {
+    matches!(
+        kind,
+        Kind::PerfReport | Kind::FunctionalReport | Kind::BuildReport
+    )
+}
+
+/// The part of an [`Extraction`] that no table of its own holds: what
+/// `extractions.json` keeps for mail that is not a robot report. Field names
+/// are `Extraction`'s; the lists stored as rows are written empty.
+#[derive(serde::Serialize)]
+struct Residual<'a> {
+    kind: Kind,
+    subject_report: &'a Option<SubjectReport>,
+    report: &'a Option<ReportBody>,
+    tables: [(); 0],
+    diffs: [(); 0],
+    trailers: [(); 0],
+    commits: [(); 0],
+    profiles: &'a [ProfileEntry],
+    reproducers: &'a [Reproducer],
+    kconfig: &'a [KconfigChange],
+    signals: [(); 0],
+    events: [(); 0],
+    lore_links: [(); 0],
+}
+
+impl<'a> Residual<'a> {
+    fn of(ex: &'a Extraction) -> Self {
+        Residual {
+            kind: ex.kind,
+            subject_report: &ex.subject_report,
+            report: &ex.report,
+            tables: [],
+            diffs: [],
+            trailers: [],
+            commits: [],
+            profiles: &ex.profiles,
+            reproducers: &ex.reproducers,
+            kconfig: &ex.kconfig,
+            signals: [],
+            events: [],
+            lore_links: [],
         }
     }
 }
@@ -497,9 +552,100 @@ pub fn set_source(
     Ok(())
 }
 
+/// The `sources.kind` of a file read to its end (mbox, gzip, single message).
+pub const FILE_KIND: &str = "file";
+
+/// Records that the file `source` was read to its end at this size and mtime.
+pub fn set_file_source(
+    conn: &Connection,
+    source: &str,
+    size: i64,
+    mtime: i64,
+    now: i64,
+) -> Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO sources (source, kind, size, mtime, updated_at) VALUES (?1, ?2, ?3, ?4, ?5)
+         ON CONFLICT(source) DO UPDATE SET kind = excluded.kind, size = excluded.size,
+             mtime = excluded.mtime, updated_at = excluded.updated_at",
+    )
+    .db("prepare file source update")?
+    .execute(params![source, FILE_KIND, size, mtime, now])
+    .db("file source update")?;
+    Ok(())
+}
+
+/// Files read to their end before: canonical path -> (size, mtime).
+pub fn file_sources(conn: &Connection) -> Result<std::collections::HashMap<String, (i64, i64)>> {
+    let sql = "SELECT source, size, mtime FROM sources
+               WHERE kind = ?1 AND size IS NOT NULL AND mtime IS NOT NULL";
+    let mut st = conn.prepare(sql).db(sql)?;
+    let rows = st
+        .query_map([FILE_KIND], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?))))
+        .db(sql)?;
+    rows.collect::<std::result::Result<_, _>>().db(sql)
+}
+
 /// The current time in Unix seconds.
 pub fn now() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() as i64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{CommitRef, Reproducer, Trailer};
+
+    fn extraction(kind: Kind) -> Extraction {
+        Extraction {
+            kind,
+            trailers: vec![Trailer {
+                key: "Signed-off-by".into(),
+                value: "A Developer <a@example.org>".into(),
+                suggested: false,
+                commit: None,
+                title: None,
+                quote_depth: 0,
+            }],
+            commits: vec![CommitRef {
+                id: "0123456789ab".into(),
+                title: Some("ext4: a title".into()),
+                quote_depth: 0,
+            }],
+            reproducers: vec![Reproducer {
+                command: "mkfs.ext4 -F /dev/vdb".into(),
+                quote_depth: 0,
+            }],
+            ..Extraction::default()
+        }
+    }
+
+    #[test]
+    fn list_mail_keeps_only_what_has_no_table_in_its_json() {
+        let json = to_json(&Residual::of(&extraction(Kind::Patch)));
+        let back: Extraction = serde_json::from_str(&json).expect("reads back as an Extraction");
+        assert_eq!(back.kind, Kind::Patch);
+        assert!(back.trailers.is_empty() && back.commits.is_empty());
+        assert_eq!(back.reproducers.len(), 1);
+        assert_eq!(back.reproducers[0].command, "mkfs.ext4 -F /dev/vdb");
+    }
+
+    #[test]
+    fn robot_reports_keep_their_whole_extraction() {
+        assert!(whole_json(Kind::PerfReport) && whole_json(Kind::FunctionalReport));
+        assert!(!whole_json(Kind::Patch) && !whole_json(Kind::Reply));
+        // Every field of Extraction is in the residual form, under the same name.
+        let whole: serde_json::Value =
+            serde_json::to_value(extraction(Kind::Reply)).expect("serialises");
+        let residual: serde_json::Value =
+            serde_json::from_str(&to_json(&Residual::of(&extraction(Kind::Reply))))
+                .expect("serialises");
+        let keys = |v: &serde_json::Value| {
+            v.as_object()
+                .map(|o| o.keys().cloned().collect::<Vec<_>>())
+                .unwrap_or_default()
+        };
+        assert_eq!(keys(&whole), keys(&residual));
+    }
 }

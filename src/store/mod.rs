@@ -12,8 +12,13 @@
 //! - `duplicates`: later copies of a known Message-ID with different content.
 //! - `failures`: messages that could not be parsed: source, offset/commit, reason.
 //! - `sources`: incremental progress (last commit per public-inbox epoch).
-//! - extraction: `extractions` (whole JSON), `reports`, `tables` + `table_rows`,
-//!   `trailers`, `commit_refs`, `diffs`, `signals`, `events`, `lore_links`.
+//! - extraction: `extractions` (JSON, see below), `reports`, `tables` +
+//!   `table_rows`, `trailers`, `commit_refs`, `diffs`, `signals`, `events`,
+//!   `lore_links`. `extractions.json` holds the whole extraction of a robot
+//!   report (perf, functional, build); for any other message it holds only what
+//!   has no table of its own (kind, subject and body report facts, profiles,
+//!   reproducers, kconfig) and leaves the row-backed lists empty, so list mail
+//!   is not written twice.
 //! - linking (v2): `threads`, `regressions`, `regression_messages`,
 //!   `regression_events` (the status timeline), `marks` (human overrides, keyed by
 //!   culprit so they survive re-linking).
