@@ -285,9 +285,14 @@ fn every_kept_crash_input_and_corpus_file_goes_through_every_parser() {
         files_under(Path::new(&dir), &mut files);
     }
     let mut failures = Vec::new();
-    for f in &files {
+    for (i, f) in files.iter().enumerate() {
         let data = std::fs::read(f).unwrap();
+        let t = std::time::Instant::now();
         all_parsers(&mut failures, &f.display().to_string(), &data, &scratch);
+        // A kept input may be one that took the fuzzer too long (> 10 s).
+        if i < kept && t.elapsed() > std::time::Duration::from_secs(10) {
+            failures.push(format!("{} took {:?}", f.display(), t.elapsed()));
+        }
     }
     eprintln!("replayed {} files ({kept} kept fuzz inputs)", files.len());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
