@@ -101,17 +101,43 @@ pub fn normalize_plus_minus(line: &str) -> std::borrow::Cow<'_, str> {
 /// Folds runs of white space (including NBSP and U+202F) into single spaces and trims.
 pub fn fold_ws(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    let mut pending = false;
-    for c in s.chars() {
-        if c.is_whitespace() || c == '\u{a0}' || c == '\u{202f}' {
-            pending = !out.is_empty();
-        } else {
-            if pending {
+    // Runs of non-space text are copied whole; ASCII bytes are classified
+    // without decoding, other characters decoded one at a time.
+    let mut run_start: Option<usize> = None;
+    let mut i = 0;
+    let flush = |out: &mut String, from: usize, to: usize| {
+        if let Some(run) = s.get(from..to) {
+            if !out.is_empty() {
                 out.push(' ');
-                pending = false;
             }
-            out.push(c);
+            out.push_str(run);
         }
+    };
+    while let Some(&b) = s.as_bytes().get(i) {
+        let (space, len) = if b < 0x80 {
+            (
+                matches!(b, b' ' | b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r'),
+                1,
+            )
+        } else {
+            let c = s.get(i..).and_then(|r| r.chars().next()).unwrap_or(' ');
+            (
+                c.is_whitespace() || c == '\u{a0}' || c == '\u{202f}',
+                c.len_utf8(),
+            )
+        };
+        match (space, run_start) {
+            (true, Some(st)) => {
+                flush(&mut out, st, i);
+                run_start = None;
+            }
+            (false, None) => run_start = Some(i),
+            _ => {}
+        }
+        i += len;
+    }
+    if let Some(st) = run_start {
+        flush(&mut out, st, s.len());
     }
     out
 }
@@ -161,5 +187,37 @@ mod tests {
     #[test]
     fn fold_ws_collapses_runs_and_nbsp() {
         assert_eq!(fold_ws("  a \u{a0}\t b  "), "a b");
+        assert_eq!(
+            fold_ws("x\u{2003}\u{85}y\u{3000}\u{202f}z\x0bé ±"),
+            "x y z é ±"
+        );
+        assert_eq!(fold_ws(" \n\t "), "");
+    }
+
+    /// The char-by-char definition `fold_ws` must agree with.
+    fn fold_ws_reference(s: &str) -> String {
+        let mut out = String::new();
+        let mut pending = false;
+        for c in s.chars() {
+            if c.is_whitespace() || c == '\u{a0}' || c == '\u{202f}' {
+                pending = !out.is_empty();
+            } else {
+                if pending {
+                    out.push(' ');
+                    pending = false;
+                }
+                out.push(c);
+            }
+        }
+        out
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn fold_ws_agrees_with_its_char_by_char_definition(
+            s in "[ a-z\t\n\r\u{a0}\u{202f}\u{2003}\u{85}é±\x0b]{0,40}"
+        ) {
+            proptest::prop_assert_eq!(fold_ws(&s), fold_ws_reference(&s));
+        }
     }
 }

@@ -5,8 +5,8 @@
 //!
 //! An epoch is read by walking first-parent history from `HEAD` back to the
 //! last commit ingested before (or to the root), then reading the commits
-//! oldest first. Only the commit ids of the walk are held in memory (20 bytes
-//! each); blobs are inflated one at a time. A progress mark (the commit just
+//! oldest first. Only the commit and tree ids of the walk are held in memory
+//! (40 bytes each), and each commit is decoded once, by the walk. A progress mark (the commit just
 //! read) follows every [`MARK_EVERY`] commits and the end of each epoch, so the
 //! writer records the last commit in the same transaction as the messages
 //! before it. When `HEAD` equals the recorded commit nothing is read at all.
@@ -113,7 +113,8 @@ pub struct EpochReader {
     repo: gix::Repository,
     path: PathBuf,
     key: String,
-    ids: std::vec::IntoIter<ObjectId>,
+    /// Commits still to read, with their trees.
+    ids: std::vec::IntoIter<(ObjectId, ObjectId)>,
     ahead: std::collections::VecDeque<(ObjectId, Option<Result<RawMessage>>)>,
     since_mark: usize,
     last: Option<ObjectId>,
@@ -127,7 +128,7 @@ fn walk_new_commits(
     path: &Path,
     head: ObjectId,
     last_known: Option<&str>,
-) -> Result<Vec<ObjectId>> {
+) -> Result<Vec<(ObjectId, ObjectId)>> {
     let tree = repo
         .find_commit(head)
         .and_then(|c| c.tree_id().map(|t| t.detach()))
@@ -142,18 +143,23 @@ fn walk_new_commits(
         });
     }
     let stop = last_known.and_then(|h| ObjectId::from_hex(h.as_bytes()).ok());
-    let walk = repo
-        .rev_walk([head])
-        .first_parent_only()
-        .all()
-        .map_err(|e| git_err(path, "walking history", e))?;
+    // First parents only, by hand: each commit is decoded once, here, and its
+    // tree id kept, so reading the message later starts from the tree.
     let mut ids = Vec::new();
-    for info in walk {
-        let info = info.map_err(|e| git_err(path, "walking history", e))?;
-        if Some(info.id) == stop {
+    let mut next = Some(head);
+    while let Some(id) = next {
+        if Some(id) == stop {
             break;
         }
-        ids.push(info.id);
+        let commit = repo
+            .find_commit(id)
+            .map_err(|e| git_err(path, "walking history", e))?;
+        let tree = commit
+            .tree_id()
+            .map_err(|e| git_err(path, "walking history", e))?
+            .detach();
+        next = commit.parent_ids().next().map(|p| p.detach());
+        ids.push((id, tree));
     }
     ids.reverse();
     Ok(ids)
@@ -203,7 +209,7 @@ impl EpochReader {
     /// Reads the next [`READ_AHEAD`] commits in parallel, keeping their order.
     fn read_ahead(&mut self) {
         use rayon::prelude::*;
-        let ids: Vec<ObjectId> = self.ids.by_ref().take(READ_AHEAD).collect();
+        let ids: Vec<(ObjectId, ObjectId)> = self.ids.by_ref().take(READ_AHEAD).collect();
         let shared = self.repo.clone().into_sync();
         let key = self.key.as_str();
         let read: Vec<_> = ids
@@ -214,7 +220,7 @@ impl EpochReader {
                     repo.object_cache_size_if_unset(OBJECT_CACHE);
                     repo
                 },
-                |repo, id| (id, read_message(repo, key, id)),
+                |repo, (id, tree)| (id, read_message(repo, key, id, tree)),
             )
             .collect();
         self.ahead.extend(read);
@@ -238,8 +244,13 @@ impl EpochReader {
     }
 }
 
-/// Reads the message of one commit (`None` for a deletion commit).
-fn read_message(repo: &gix::Repository, key: &str, id: ObjectId) -> Option<Result<RawMessage>> {
+/// Reads the message of commit `id` from its tree (`None` for a deletion commit).
+fn read_message(
+    repo: &gix::Repository,
+    key: &str,
+    id: ObjectId,
+    tree_id: ObjectId,
+) -> Option<Result<RawMessage>> {
     let origin = Origin::Git {
         repo: key.to_string(),
         commit: id.to_hex().to_string(),
@@ -249,14 +260,6 @@ fn read_message(repo: &gix::Repository, key: &str, id: ObjectId) -> Option<Resul
             origin: origin.describe(),
             reason: format!("{what}: {e}"),
         }))
-    };
-    let commit = match repo.find_commit(id) {
-        Ok(c) => c,
-        Err(e) => return fail("reading commit", &e),
-    };
-    let tree_id = match commit.tree_id() {
-        Ok(t) => t.detach(),
-        Err(e) => return fail("reading commit tree", &e),
     };
     let tree = match repo.find_tree(tree_id) {
         Ok(t) => t,
