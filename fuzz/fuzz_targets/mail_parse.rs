@@ -7,7 +7,10 @@ use regtrack::model::{Origin, RawFormat, RawMessage};
 
 fuzz_target!(|data: &[u8]| {
     let raw = RawMessage {
-        origin: Origin::File { path: "fuzz".into(), offset: 0 },
+        origin: Origin::File {
+            path: "fuzz".into(),
+            offset: 0,
+        },
         bytes: data.to_vec(),
         format: RawFormat::Rfc822,
     };
