@@ -9,7 +9,7 @@
 //! ```
 //! Channels are bounded (a few batches of at most [`BATCH_BYTES`]), so memory
 //! does not grow with the archive. A transaction holds whole batches, up to
-//! [`COMMIT_BYTES`] of mail or [`COMMIT_INTERVAL`]: killing the process leaves
+//! [`COMMIT_BYTES`] of mail, [`COMMIT_MESSAGES`] or [`COMMIT_INTERVAL`]: killing the process leaves
 //! whole batches, and a re-run skips what is stored
 //! (Message-ID is the key) and finishes the rest. Public-inbox progress (last
 //! commit per epoch) is written in the same transaction as its messages.
@@ -35,7 +35,10 @@ pub const BATCH_BYTES: usize = 8 << 20;
 /// Largest batch in messages.
 pub const BATCH_MESSAGES: usize = 4096;
 /// Largest write transaction, in bytes of mail.
-pub const COMMIT_BYTES: u64 = 64 << 20;
+pub const COMMIT_BYTES: u64 = 32 << 20;
+/// Largest write transaction, in messages (readers see a small archive's
+/// progress too).
+pub const COMMIT_MESSAGES: u64 = 2 * BATCH_MESSAGES as u64;
 /// Longest write transaction.
 pub const COMMIT_INTERVAL: std::time::Duration = std::time::Duration::from_secs(1);
 /// Interval of the background WAL checkpoints during an ingest.
@@ -496,7 +499,8 @@ fn split_place(place: &str) -> FailureAt {
 }
 
 /// Writer stage: batches are written in transactions of at most
-/// [`COMMIT_BYTES`] of mail or [`COMMIT_INTERVAL`], whichever comes first.
+/// [`COMMIT_BYTES`] of mail, [`COMMIT_MESSAGES`] or [`COMMIT_INTERVAL`],
+/// whichever comes first.
 /// Fewer, larger commits write each touched index page to the WAL fewer times;
 /// readers still see progress every second, and a killed run loses at most
 /// the open transaction.
@@ -507,12 +511,12 @@ fn write_batches(
     progress: ProgressFn<'_>,
 ) -> Result<()> {
     let conn = store.conn();
-    let mut open: Option<(Instant, u64)> = None;
+    let mut open: Option<(Instant, u64, u64)> = None;
     for batch in rx {
         let now = insert::now();
         if open.is_none() {
             conn.execute_batch("BEGIN").db("begin ingest transaction")?;
-            open = Some((Instant::now(), summary.bytes));
+            open = Some((Instant::now(), summary.bytes, summary.messages()));
         }
         for done in batch {
             match done {
@@ -552,8 +556,10 @@ fn write_batches(
                 Done::Unchanged => summary.unchanged += 1,
             }
         }
-        if let Some((began, bytes)) = open
-            && (began.elapsed() >= COMMIT_INTERVAL || summary.bytes - bytes >= COMMIT_BYTES)
+        if let Some((began, bytes, messages)) = open
+            && (began.elapsed() >= COMMIT_INTERVAL
+                || summary.bytes - bytes >= COMMIT_BYTES
+                || summary.messages() - messages >= COMMIT_MESSAGES)
         {
             conn.execute_batch("COMMIT")
                 .db("commit ingest transaction")?;
