@@ -511,6 +511,12 @@ fn write_batches(
     progress: ProgressFn<'_>,
 ) -> Result<()> {
     let conn = store.conn();
+    let commit = |summary: &Summary| -> Result<()> {
+        conn.execute_batch("COMMIT")
+            .db("commit ingest transaction")?;
+        progress(summary.bytes, summary.messages());
+        Ok(())
+    };
     let mut open: Option<(Instant, u64, u64)> = None;
     for batch in rx {
         let now = insert::now();
@@ -561,16 +567,12 @@ fn write_batches(
                 || summary.bytes - bytes >= COMMIT_BYTES
                 || summary.messages() - messages >= COMMIT_MESSAGES)
         {
-            conn.execute_batch("COMMIT")
-                .db("commit ingest transaction")?;
+            commit(summary)?;
             open = None;
-            progress(summary.bytes, summary.messages());
         }
     }
     if open.is_some() {
-        conn.execute_batch("COMMIT")
-            .db("commit ingest transaction")?;
-        progress(summary.bytes, summary.messages());
+        commit(summary)?;
     }
     Ok(())
 }

@@ -428,10 +428,16 @@ pub fn check_report_body(body: &str) -> Result<ReportBody, ReportError> {
 
 /// Finds `[still regression on linus/master <sha>]` / `[test failed on ...]` lines at every depth.
 pub fn parse_events(body: &str) -> Vec<Event> {
-    // Both forms contain "] on "-free text but always "[still regression on " or
-    // "[test failed on ": a body with neither is skipped without splitting lines.
-    let has = |needle: &[u8]| memchr::memmem::find(body.as_bytes(), needle).is_some();
-    if !has(b"[still regression on ") && !has(b"[test failed on ") {
+    // Every event line holds one of these openings: a body with neither is
+    // skipped without splitting it into lines (searchers built once).
+    static OPENINGS: std::sync::LazyLock<[memchr::memmem::Finder<'static>; 2]> =
+        std::sync::LazyLock::new(|| {
+            [
+                memchr::memmem::Finder::new(b"[still regression on "),
+                memchr::memmem::Finder::new(b"[test failed on "),
+            ]
+        });
+    if OPENINGS.iter().all(|f| f.find(body.as_bytes()).is_none()) {
         return Vec::new();
     }
     text::lines(body)
