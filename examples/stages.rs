@@ -47,14 +47,13 @@ fn main() {
         .collect();
     report("Record::new (parallel)", t);
     println!("{} records", recs.len());
-    let mut recs = recs;
-    if std::env::var_os("STORE_NOBODY").is_some() {
-        for r in &mut recs {
-            r.message.body.clear();
-        }
-    }
     if let Some(db) = std::env::var_os("STORE_DB") {
         let _ = std::fs::remove_file(&db);
+        if let Ok(ps) = std::env::var("STORE_PAGE_SIZE") {
+            let c = rusqlite::Connection::open(&db).expect("db");
+            c.execute_batch(&format!("PRAGMA page_size={ps}; VACUUM;"))
+                .expect("page size");
+        }
         let mut store = regtrack::store::Store::open(Path::new(&db)).expect("db");
         if let Ok(p) = std::env::var("STORE_PRAGMAS") {
             store.conn().execute_batch(&p).expect("pragmas");

@@ -14,7 +14,8 @@
 //! (Message-ID is the key) and finishes the rest. Public-inbox progress (last
 //! commit per epoch) is written in the same transaction as its messages.
 //! A checkpointer thread copies the WAL into the database meanwhile, so the
-//! writer seldom stops for it.
+//! writer seldom stops for it. An ingest into an empty database builds the
+//! secondary indexes once at its end ([`crate::store::bulk`]).
 
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -27,8 +28,8 @@ use serde::Serialize;
 
 use crate::error::{DbContext, Error, Result};
 use crate::model::RawMessage;
-use crate::store::Store;
 use crate::store::insert::{self, FailureAt, Outcome, Record};
+use crate::store::{Store, bulk};
 
 /// Largest batch handed from the reader to the parsers (bytes of raw mail).
 pub const BATCH_BYTES: usize = 8 << 20;
@@ -161,6 +162,13 @@ pub fn ingest(store: &mut Store, inputs: &[PathBuf], progress: ProgressFn<'_>) -
         .conn()
         .pragma_update(None, "cache_size", -32768)
         .db("PRAGMA cache_size")?;
+    // Indexes a killed first ingest left unbuilt are built before writing; a
+    // load into an empty database builds its secondary indexes at the end.
+    bulk::restore_indexes(store.conn())?;
+    let bulk_load = bulk::is_empty(store.conn())?;
+    if bulk_load {
+        bulk::defer_indexes(store.conn())?;
+    }
     let known_sources = load_sources(store)?;
     let known_files = insert::file_sources(store.conn())?;
     // A read-only connection lets the parse stage skip extraction for
@@ -205,7 +213,9 @@ pub fn ingest(store: &mut Store, inputs: &[PathBuf], progress: ProgressFn<'_>) -
             .pragma_update(None, "wal_autocheckpoint", 1000)
             .db("PRAGMA wal_autocheckpoint")?;
     }
+    let rebuilt = bulk::restore_indexes(store.conn());
     result?;
+    rebuilt?;
     summary.seconds = started.elapsed().as_secs_f64();
     Ok(summary)
 }

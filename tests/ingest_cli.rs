@@ -238,3 +238,45 @@ fn a_message_with_no_headers_is_a_recorded_failure_with_its_place() {
     run(&db, &["ingest", bad.to_str().unwrap()]);
     assert_eq!(json(&run(&db, &["stats", "--json"]))["failed"], 1);
 }
+
+#[test]
+fn mail_prints_a_stored_message_decoded_and_says_when_an_id_is_unknown() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.db");
+    let a = dir.path().join("a.eml");
+    // Quoted-printable and Latin-1: `mail` prints the decoded body the
+    // extractors read, not the transfer encoding.
+    std::fs::write(
+        &a,
+        b"Message-ID: <qp-1@example.org>\nList-Id: <linux-ext4.vger.kernel.org>\n\
+          From: =?iso-8859-1?q?J=F6rg?= <j@example.org>\nSubject: Re: [ext4] perf\n\
+          Date: Tue, 09 May 2023 09:05:00 +0000\n\
+          Content-Type: text/plain; charset=iso-8859-1\n\
+          Content-Transfer-Encoding: quoted-printable\n\n\
+          Gr=FC=DFe, the -5.7% is gone with the fix=\n applied.\n" as &[u8],
+    )
+    .unwrap();
+    let v = json(&run(&db, &["ingest", "--json", a.to_str().unwrap()]));
+    assert_eq!(counts(&v), (1, 0, 0, 0));
+    let out = run(&db, &["mail", "<qp-1@example.org>"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        text,
+        "From: J\u{f6}rg <j@example.org>\nDate: Tue, 9 May 2023 09:05:00 +0000\n\
+         Subject: Re: [ext4] perf\nMessage-ID: <qp-1@example.org>\n\
+         List-Id: <linux-ext4.vger.kernel.org>\nX-Regtrack-Kind: reply\n\n\
+         Gr\u{fc}\u{df}e, the -5.7% is gone with the fix applied.\n"
+    );
+    let missing = run(&db, &["mail", "nope@example.org"]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&missing.stderr).contains("nope@example.org"),
+        "{}",
+        String::from_utf8_lossy(&missing.stderr)
+    );
+}

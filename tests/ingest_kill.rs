@@ -1,6 +1,7 @@
 //! An interrupted ingest (kill -9 mid-run) leaves a database that passes
 //! `PRAGMA integrity_check`, and a re-run completes the job: nothing missing,
-//! nothing twice.
+//! nothing twice. The killed run was a bulk load (empty database), so it had
+//! dropped its secondary indexes: the re-run builds every one of them.
 
 use std::io::Write;
 use std::path::Path;
@@ -68,6 +69,10 @@ fn a_killed_ingest_leaves_a_sound_database_and_a_rerun_finishes_the_job() {
         .unwrap();
     assert_eq!(check, "ok");
     let stored = count(&db);
+    let deferred: i64 = conn
+        .query_row("SELECT count(*) FROM deferred_indexes", [], |r| r.get(0))
+        .unwrap();
+    assert!(deferred > 10, "{deferred} indexes deferred");
     drop(conn);
 
     let out = Command::new(bin)
@@ -95,4 +100,21 @@ fn a_killed_ingest_leaves_a_sound_database_and_a_rerun_finishes_the_job() {
         })
         .unwrap();
     assert_eq!(distinct, MESSAGES as i64);
+    let left: i64 = conn
+        .query_row("SELECT count(*) FROM deferred_indexes", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(left, 0);
+    let mut fresh = rusqlite::Connection::open_in_memory().unwrap();
+    regtrack::store::migrations::migrate(&mut fresh, ":memory:").unwrap();
+    let names = |c: &rusqlite::Connection| -> Vec<String> {
+        let mut st = c
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name")
+            .unwrap();
+        st.query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap()
+    };
+    assert_eq!(names(&conn), names(&fresh));
+    assert!(names(&conn).iter().any(|n| n == "messages_norm_subject"));
 }

@@ -4,7 +4,7 @@
 //!   standard input so that it surely runs for seconds), `regtrack list` and
 //!   `regtrack show ext4` run side by side, again and again: each must answer
 //!   within a bounded time with no "locked"/"busy" error.
-//! - A database of each released schema version (`tests/data/schema-vN.sql`,
+//! - A database of released schema versions (`tests/data/schema-vN.sql`,
 //!   loaded into a fresh file with `PRAGMA user_version = N`) opens with the
 //!   current binary (`regtrack stats --json`), is migrated to the current
 //!   version, and keeps every row.
@@ -205,6 +205,26 @@ fn a_schema_v1_database_opens_migrates_and_keeps_its_rows() {
     );
     assert_eq!(integrity(&db), "ok");
 
+    // A body stored as text before schema v4 reads back.
+    let mail = regtrack(
+        dir.path(),
+        &db,
+        &["mail", "<202503031000.1a2b3c4d-lkp@intel.com>"],
+        Duration::from_secs(60),
+    );
+    mail.assert_no_panic();
+    assert_eq!(mail.code(), Some(0), "{}", mail.stderr);
+    assert!(
+        mail.stdout
+            .contains("\n\nHello,\n\nkernel test robot noticed a 6.3% regression"),
+        "{}",
+        mail.stdout
+    );
+    assert!(
+        mail.stdout
+            .contains("From: kernel test robot <oliver.sang@intel.com>\n")
+    );
+
     // Opening again is a no-op.
     let again = regtrack(
         dir.path(),
@@ -214,6 +234,90 @@ fn a_schema_v1_database_opens_migrates_and_keeps_its_rows() {
     );
     again.assert_no_panic();
     assert_eq!(field(&summary(&again), "messages"), 3);
+}
+
+#[test]
+fn a_schema_v3_database_migrates_keeps_its_history_and_takes_new_mail() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = old_database(dir.path(), 3);
+    let show = regtrack(
+        dir.path(),
+        &db,
+        &["show", "ext4", "--json"],
+        Duration::from_secs(60),
+    );
+    show.assert_no_panic();
+    assert_eq!(show.code(), Some(0), "{}", show.stderr);
+    let regs: serde_json::Value = serde_json::from_str(&show.stdout).unwrap();
+    assert_eq!(regs.as_array().map(Vec::len), Some(1), "{}", show.stdout);
+    assert_eq!(regs[0]["status"], "fix-applied", "{}", show.stdout);
+    assert_eq!(regs[0]["messages"].as_array().map(Vec::len), Some(6));
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(*) FROM messages WHERE body_lz4 IS NULL AND body <> ''"
+        ),
+        6
+    );
+
+    // v3 stored bodies as text: `mail` prints one.
+    let old = regtrack(
+        dir.path(),
+        &db,
+        &["mail", "20240321120000.12345-1-jack@suse.cz"],
+        Duration::from_secs(60),
+    );
+    assert_eq!(old.code(), Some(0), "{}", old.stderr);
+    assert!(
+        old.stdout.contains("X-Regtrack-Kind: patch\n"),
+        "{}",
+        old.stdout
+    );
+    assert!(old.stdout.contains("\n+++ b/"), "{}", old.stdout);
+
+    // New mail into the migrated database is stored compressed, and is not a
+    // bulk load: no index is dropped.
+    let indexes = count(
+        &db,
+        "SELECT count(*) FROM sqlite_master WHERE type = 'index'",
+    );
+    let eml = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/ingest/single.eml");
+    let ingest = regtrack(
+        dir.path(),
+        &db,
+        &[std::ffi::OsStr::new("ingest"), eml.as_os_str()],
+        Duration::from_secs(60),
+    );
+    ingest.assert_no_panic();
+    assert_eq!(ingest.code(), Some(0), "{}", ingest.stderr);
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(*) FROM messages WHERE body_lz4 IS NOT NULL AND body = ''"
+        ),
+        1
+    );
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(*) FROM sqlite_master WHERE type = 'index'"
+        ),
+        indexes
+    );
+    let new = regtrack(
+        dir.path(),
+        &db,
+        &["mail", "single-1@example.org", "--json"],
+        Duration::from_secs(60),
+    );
+    assert_eq!(new.code(), Some(0), "{}", new.stderr);
+    let m: serde_json::Value = serde_json::from_str(&new.stdout).unwrap();
+    assert_eq!(
+        m["body"],
+        "> > The fix restores it.\nConfirmed on my machine.\n"
+    );
+    assert_eq!(m["from_email"], "cy@example.org");
+    assert_eq!(integrity(&db), "ok");
 }
 
 #[test]

@@ -4,6 +4,7 @@
 mod export;
 mod ingest;
 mod list;
+mod mail;
 mod mark;
 mod parse;
 mod show;
@@ -83,6 +84,9 @@ pub enum Command {
         after_help = "Example:\n  regtrack mark 2edf06a50f declined --note \"layout noise, not chasing\""
     )]
     Mark(mark::Args),
+    /// Print one stored message: its headers and decoded body (or JSON).
+    #[command(after_help = "Example:\n  regtrack mail 202311071445.c2e9b4f1-lkp@intel.com | less")]
+    Mail(mail::Args),
 }
 
 /// Global settings resolved from the command line and the environment.
@@ -136,6 +140,7 @@ where
         Command::List(a) => list::run(&ctx, a),
         Command::Export(a) => export::run(&ctx, a),
         Command::Mark(a) => mark::run(&ctx, a),
+        Command::Mail(a) => mail::run(&ctx, a),
     };
     match result {
         Ok(code) => code,

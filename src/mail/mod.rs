@@ -85,7 +85,7 @@ fn normalized_hash(raw: &[u8]) -> String {
 }
 
 /// Strips one pair of angle brackets and white space around a Message-ID.
-pub(crate) fn clean_id(s: &str) -> String {
+pub fn clean_id(s: &str) -> String {
     let t = s.trim();
     let t = t.strip_prefix('<').unwrap_or(t);
     let t = t.strip_suffix('>').unwrap_or(t);

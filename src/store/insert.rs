@@ -33,11 +33,13 @@ pub struct Record {
     origin_json: String,
     parts_json: String,
     extraction_json: String,
+    body_lz4: Option<Vec<u8>>,
 }
 
 impl Record {
-    /// Builds a record (serialises the JSON columns; meant for the parallel stage).
-    pub fn new(message: Message, origin: Origin, extraction: Extraction) -> Record {
+    /// Builds a record (serialises the JSON columns and compresses the body,
+    /// which leaves `message.body` empty; meant for the parallel stage).
+    pub fn new(mut message: Message, origin: Origin, extraction: Extraction) -> Record {
         let norm_subject = normalize_subject(&message.subject);
         let origin_json = to_json(&origin);
         let parts_json = to_json(&message.parts);
@@ -46,6 +48,10 @@ impl Record {
         } else {
             to_json(&Residual::of(&extraction))
         };
+        let body_lz4 = crate::store::body::pack(&message.body);
+        if body_lz4.is_some() {
+            message.body = String::new();
+        }
         Record {
             message,
             origin,
@@ -55,6 +61,7 @@ impl Record {
             origin_json,
             parts_json,
             extraction_json,
+            body_lz4,
         }
     }
 }
@@ -159,8 +166,8 @@ pub fn insert_record(conn: &Connection, rec: &Record, now: i64) -> Result<Outcom
     conn.prepare_cached(
         "INSERT INTO messages (message_id, message_id_derived, subject, norm_subject, from_name,
              from_email, date, in_reply_to, kind, body, parts_json, content_hash, raw_size,
-             origin_json, ingested_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+             origin_json, ingested_at, body_lz4)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
     )
     .db("prepare message insert")?
     .execute(params![
@@ -179,6 +186,7 @@ pub fn insert_record(conn: &Connection, rec: &Record, now: i64) -> Result<Outcom
         msg.raw_size as i64,
         rec.origin_json,
         now,
+        rec.body_lz4,
     ])
     .db("message insert")?;
     let id = conn.last_insert_rowid();

@@ -6,8 +6,8 @@
 //! refused.
 //!
 //! # Schema (see `sql/` for the DDL)
-//! - `messages`: one row per Message-ID (the key): headers, decoded body, part
-//!   boundaries, content hash, provenance (`origin_json`), kind.
+//! - `messages`: one row per Message-ID (the key): headers, decoded body
+//!   (LZ4-compressed in `body_lz4` since v4, see [`body`]), part boundaries, content hash, provenance (`origin_json`), kind.
 //!   `message_refs` (References in order), `message_lists` (every List-ID seen).
 //! - `duplicates`: later copies of a known Message-ID with different content.
 //! - `failures`: messages that could not be parsed: source, offset/commit, reason.
@@ -22,7 +22,11 @@
 //! - linking (v2): `threads`, `regressions`, `regression_messages`,
 //!   `regression_events` (the status timeline), `marks` (human overrides, keyed by
 //!   culprit so they survive re-linking).
+//! - `deferred_indexes` (v4): secondary indexes a first ingest dropped and has
+//!   yet to build (see [`bulk`]).
 
+pub mod body;
+pub mod bulk;
 pub mod history;
 pub mod insert;
 pub mod links;
