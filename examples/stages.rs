@@ -2,6 +2,11 @@
 //! ingest time goes: read+split, MIME parse, extraction, record serialisation.
 //!
 //! `cargo run --release --example stages -- FILE_OR_EPOCH`
+//!
+//! Environment: `PER_EXTRACTOR=1` adds one-thread time per extractor;
+//! `STORE_DB=path` adds the writer (`STORE_PRAGMAS=sql` run first,
+//! `STORE_PAGE_SIZE=n` for a new file, `STORE_BATCH=n` messages per
+//! transaction); `STAGES_READ_ONLY=1` stops after reading.
 use std::path::Path;
 use std::time::Instant;
 

@@ -214,8 +214,14 @@ pub fn ingest(store: &mut Store, inputs: &[PathBuf], progress: ProgressFn<'_>) -
             .db("PRAGMA wal_autocheckpoint")?;
     }
     let rebuilt = bulk::restore_indexes(store.conn());
+    // Linking, which usually follows, has no use for the writer's page cache.
+    let shrunk = store
+        .conn()
+        .execute_batch("PRAGMA cache_size = -2000; PRAGMA shrink_memory;")
+        .db("PRAGMA shrink_memory");
     result?;
     rebuilt?;
+    shrunk?;
     summary.seconds = started.elapsed().as_secs_f64();
     Ok(summary)
 }

@@ -567,9 +567,9 @@ pub struct Extraction {
     /// Message kind.
     pub kind: Kind,
     /// Facts of a report subject (also on replies to reports).
-    pub subject_report: Option<SubjectReport>,
+    pub subject_report: Option<Box<SubjectReport>>,
     /// The robot's own report body.
-    pub report: Option<ReportBody>,
+    pub report: Option<Box<ReportBody>>,
     /// Tables of every format.
     pub tables: Vec<Table>,
     /// Inline diffs.

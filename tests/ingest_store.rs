@@ -46,7 +46,7 @@ fn extraction() -> Extraction {
     };
     Extraction {
         kind: Kind::PerfReport,
-        subject_report: Some(SubjectReport {
+        subject_report: Some(Box::new(SubjectReport {
             branch: Some("linus:master".into()),
             subsystem: Some("xfs".into()),
             commit: "2edf06a50f".into(),
@@ -54,8 +54,8 @@ fn extraction() -> Extraction {
             change_percent: Some(-5.7),
             direction: Some(Direction::Regression),
             ..SubjectReport::default()
-        }),
-        report: Some(ReportBody {
+        })),
+        report: Some(Box::new(ReportBody {
             commit_full: Some("2edf06a50f5bd8a1d4ab5d4ac0e4ba05f2ab8b37".into()),
             commit_title: Some("xfs: factor out a helper".into()),
             metric: Some("fsmark.files_per_sec".into()),
@@ -80,7 +80,7 @@ fn extraction() -> Extraction {
                 },
             ],
             ..ReportBody::default()
-        }),
+        })),
         tables: vec![Table {
             format: TableFormat::Lkp,
             quote_depth: 0,

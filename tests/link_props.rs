@@ -56,7 +56,7 @@ fn make(spec: &[Spec]) -> LinkInput {
         };
         let c = COMMITS[*commit];
         if matches!(kind, Kind::PerfReport | Kind::FunctionalReport) || *extra == 0 {
-            ex.subject_report = Some(SubjectReport {
+            ex.subject_report = Some(Box::new(SubjectReport {
                 commit: c.to_string(),
                 metric: Some("m.x".into()),
                 direction: Some(if *extra == 1 {
@@ -66,13 +66,13 @@ fn make(spec: &[Spec]) -> LinkInput {
                 }),
                 is_reply: kind == Kind::Reply,
                 ..SubjectReport::default()
-            });
+            }));
         }
         if kind == Kind::PerfReport && *extra == 2 {
-            ex.report = Some(ReportBody {
+            ex.report = Some(Box::new(ReportBody {
                 commit_full: Some(format!("{c}0000")),
                 ..ReportBody::default()
-            });
+            }));
         }
         if kind == Kind::Patch {
             ex.trailers = vec![

@@ -100,10 +100,38 @@ pub struct Context {
     pub color: bool,
     /// Whether stderr is a terminal (progress bars).
     pub stderr_tty: bool,
+    /// The binary's hooks.
+    pub hooks: Hooks,
+}
+
+/// What the binary lends the library, which has no unsafe code of its own.
+#[derive(Debug, Clone, Copy)]
+pub struct Hooks {
+    /// Returns the calling thread's freed memory to the system (the binary's
+    /// allocator keeps it otherwise). `ingest` calls it on every pool thread
+    /// and its own between storing and linking, so the peaks do not add up.
+    pub release_memory: fn(),
+}
+
+impl Default for Hooks {
+    fn default() -> Self {
+        Hooks {
+            release_memory: || {},
+        }
+    }
 }
 
 /// Runs the command line; returns the process exit code.
 pub fn run<I, T>(args: I) -> ExitCode
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    run_with(args, Hooks::default())
+}
+
+/// [`run`] with the binary's [`Hooks`].
+pub fn run_with<I, T>(args: I, hooks: Hooks) -> ExitCode
 where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
@@ -131,6 +159,7 @@ where
         quiet: cli.quiet,
         color,
         stderr_tty: std::io::stderr().is_terminal(),
+        hooks,
     };
     let result = match cli.command {
         Command::Ingest(a) => ingest::run(&ctx, a),

@@ -231,7 +231,7 @@ pub fn prune_for_linking(ex: &mut Extraction) {
     }
     // Of the report body, only what names the culprit and the headline.
     if let Some(b) = ex.report.take() {
-        ex.report = Some(crate::model::ReportBody {
+        ex.report = Some(Box::new(crate::model::ReportBody {
             commit_full: b.commit_full,
             commit_title: b.commit_title,
             metric: b.metric,
@@ -241,7 +241,7 @@ pub fn prune_for_linking(ex: &mut Extraction) {
             test_machine: b.test_machine,
             also_impacts: b.also_impacts,
             ..crate::model::ReportBody::default()
-        });
+        }));
     }
     for t in &mut ex.tables {
         t.params = Vec::new();

@@ -23,7 +23,7 @@ use crate::text;
 
 /// Fills `subject_report`, `report`, the lkp tables, the report events and `kind`.
 pub fn extract_report(msg: &Message, ex: &mut Extraction) {
-    ex.subject_report = subject::parse_subject(&msg.subject);
+    ex.subject_report = subject::parse_subject(&msg.subject).map(Box::new);
     // Only a robot's mail or a non-reply with a report subject can be a report,
     // and only a `PATCH` subject without `[PATCH` needs the unquoted text for
     // the format-patch test:
@@ -45,9 +45,9 @@ pub fn extract_report(msg: &Message, ex: &mut Extraction) {
     } else {
         None
     };
-    ex.kind = classify::classify(msg, ex.subject_report.as_ref(), &own_text, lead.as_ref());
+    ex.kind = classify::classify(msg, ex.subject_report.as_deref(), &own_text, lead.as_ref());
     if matches!(ex.kind, Kind::PerfReport | Kind::FunctionalReport) {
-        ex.report = body::parse_report_body(&msg.body);
+        ex.report = body::parse_report_body(&msg.body).map(Box::new);
     }
     ex.tables.extend(table::parse_tables(&msg.body));
     ex.events.extend(body::parse_events(&msg.body));

@@ -80,8 +80,8 @@ fn whole_json(kind: Kind) -> bool {
 #[derive(serde::Serialize)]
 struct Residual<'a> {
     kind: Kind,
-    subject_report: &'a Option<SubjectReport>,
-    report: &'a Option<ReportBody>,
+    subject_report: &'a Option<Box<SubjectReport>>,
+    report: &'a Option<Box<ReportBody>>,
     tables: [(); 0],
     diffs: [(); 0],
     trailers: [(); 0],

@@ -168,7 +168,7 @@ pub struct Skeleton {
     /// Container (index into `names`) of every message's own Message-ID.
     pub container: Vec<u32>,
     /// Message-ID of every container (messages and ids only referenced).
-    pub names: Vec<Box<str>>,
+    pub names: Names,
     /// Parent container of every message, after threading.
     pub parent: Vec<Option<u32>>,
     /// Root container of every message's thread.
@@ -193,20 +193,72 @@ fn text<'r>(r: &'r rusqlite::Row<'_>, i: usize, sql: &str) -> Result<Option<&'r 
     }
 }
 
-fn intern(index: &mut HashMap<Box<str>, u32>, s: &str) -> u32 {
-    if let Some(&c) = index.get(s) {
-        return c;
+/// Interned Message-IDs: one text buffer and where each id ends, so that an
+/// archive's half million ids cost their bytes, not an allocation each.
+#[derive(Debug, Default)]
+pub struct Names {
+    text: String,
+    ends: Vec<usize>,
+}
+
+impl Names {
+    /// The id of container `c`.
+    pub fn get(&self, c: usize) -> Option<&str> {
+        let end = *self.ends.get(c)?;
+        let start = match c.checked_sub(1) {
+            Some(p) => *self.ends.get(p)?,
+            None => 0,
+        };
+        self.text.get(start..end)
     }
-    let c = u32::try_from(index.len()).unwrap_or(u32::MAX);
-    index.insert(s.into(), c);
-    c
+
+    /// How many ids there are.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+}
+
+/// Builds [`Names`], finding an id already seen through a table of indexes
+/// hashed by the id's text.
+#[derive(Default)]
+struct Interner {
+    names: Names,
+    table: hashbrown::HashTable<u32>,
+    hasher: hashbrown::DefaultHashBuilder,
+}
+
+impl Interner {
+    fn intern(&mut self, s: &str) -> u32 {
+        use std::hash::BuildHasher;
+        let Interner {
+            names,
+            table,
+            hasher,
+        } = self;
+        let h = hasher.hash_one(s);
+        if let Some(&c) = table.find(h, |&c| names.get(c as usize) == Some(s)) {
+            return c;
+        }
+        let c = u32::try_from(names.len()).unwrap_or(u32::MAX);
+        names.text.push_str(s);
+        names.ends.push(names.text.len());
+        table.insert_unique(h, c, |&c| {
+            hasher.hash_one(names.get(c as usize).unwrap_or_default())
+        });
+        c
+    }
 }
 
 /// Threads every stored message (see [`Skeleton`]).
 pub fn load_skeleton(store: &Store) -> Result<Skeleton> {
     use crate::link::thread::{Forest, chain, normalize_subject};
     let conn = store.conn();
-    let mut index: HashMap<Box<str>, u32> = HashMap::new();
+    let mut index = Interner::default();
     let mut sk = Skeleton::default();
     let mut irt: Vec<Option<u32>> = Vec::new();
     let mut no_refs: Vec<bool> = Vec::new();
@@ -217,12 +269,12 @@ pub fn load_skeleton(store: &Store) -> Result<Skeleton> {
     while let Some(r) = rows.next().db(sql)? {
         sk.db_ids.push(r.get(0).db(sql)?);
         let mid = text(r, 1, sql)?.unwrap_or_default();
-        sk.container.push(intern(&mut index, mid));
+        sk.container.push(index.intern(mid));
         dates.push(r.get(2).db(sql)?);
         let i = text(r, 3, sql)?;
         let i = i.filter(|s| !s.is_empty());
         no_refs.push(i.is_none());
-        irt.push(i.map(|s| intern(&mut index, s)));
+        irt.push(i.map(|s| index.intern(s)));
         let kind = parse_kind(text(r, 4, sql)?.unwrap_or_default());
         sk.seed
             .push(matches!(kind, Kind::PerfReport | Kind::FunctionalReport));
@@ -247,12 +299,12 @@ pub fn load_skeleton(store: &Store) -> Result<Skeleton> {
         }
         let rid = text(r, 1, sql)?.unwrap_or_default();
         if !rid.is_empty() {
-            refs.push(intern(&mut index, rid));
+            refs.push(index.intern(rid));
             range[i].1 = refs.len() as u32;
         }
     }
     let mut forest = Forest::default();
-    forest.parent.resize(index.len(), None);
+    forest.parent.resize(index.names.len(), None);
     for i in 0..n {
         let me = sk.container[i] as usize;
         let (a, b) = range[i];
@@ -265,12 +317,8 @@ pub fn load_skeleton(store: &Store) -> Result<Skeleton> {
         forest.link(me, &ch);
     }
     drop((refs, range, irt));
-    let mut names: Vec<Box<str>> = vec![Box::from(""); index.len()];
-    for (k, v) in index.drain() {
-        if let Some(slot) = names.get_mut(v as usize) {
-            *slot = k;
-        }
-    }
+    let Interner { names, table, .. } = index;
+    drop(table);
     sk.names = names;
 
     // Subject fallback, as `thread::thread` does it, reading subjects once.
@@ -286,9 +334,14 @@ pub fn load_skeleton(store: &Store) -> Result<Skeleton> {
         let subject = text(r, 1, sql)?.unwrap_or_default();
         let c = sk.container[i] as usize;
         let names = &sk.names;
-        forest.offer_root(&mut roots, c, subject, dates[i], &names[c], |x| {
-            names.get(x).map(|s| &**s).unwrap_or("")
-        });
+        forest.offer_root(
+            &mut roots,
+            c,
+            subject,
+            dates[i],
+            names.get(c).unwrap_or_default(),
+            |x| names.get(x).unwrap_or(""),
+        );
         if forest.wants_subject_parent(c, no_refs[i], subject) {
             hang.push((c, normalize_subject(subject)));
         }
@@ -342,7 +395,7 @@ pub fn relink_messages(store: &Store, sk: &Skeleton) -> Result<Vec<usize>> {
     let roots: HashSet<u32> = (0..n).filter(|&i| seed[i]).map(|i| sk.root[i]).collect();
     let members: HashSet<&str> = (0..n)
         .filter(|&i| roots.contains(&sk.root[i]))
-        .filter_map(|i| sk.names.get(sk.container[i] as usize).map(|s| &**s))
+        .filter_map(|i| sk.names.get(sk.container[i] as usize))
         .collect();
     let mut robot = vec![false; n];
     let mut fixes = vec![false; n];
@@ -418,7 +471,7 @@ fn load_parts(
             continue;
         };
         let dir: Option<String> = r.get(6).db(sql)?;
-        messages[i].extraction.subject_report = Some(SubjectReport {
+        messages[i].extraction.subject_report = Some(Box::new(SubjectReport {
             branch: r.get(1).db(sql)?,
             subsystem: r.get(2).db(sql)?,
             commit: r.get::<_, Option<String>>(3).db(sql)?.unwrap_or_default(),
@@ -427,7 +480,7 @@ fn load_parts(
             direction: dir.as_deref().and_then(enum_of),
             failure: r.get(7).db(sql)?,
             ..SubjectReport::default()
-        });
+        }));
     }
 
     let sql = "SELECT message, key, value, suggested, commit_id, title, quote_depth \
@@ -604,7 +657,7 @@ pub fn write_relink(
         .map(|m| (m.message_id.as_str(), m.db_id))
         .collect();
     let tx = store.conn_mut().transaction().db("begin relink")?;
-    let name = |c: u32| sk.names.get(c as usize).map(|s| &**s).unwrap_or("");
+    let name = |c: u32| sk.names.get(c as usize).unwrap_or("");
     let rows = (0..sk.db_ids.len()).map(|i| {
         (
             sk.db_ids[i],

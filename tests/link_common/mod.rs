@@ -74,7 +74,7 @@ fn report(
     );
     m.kind = Kind::PerfReport;
     m.extraction.kind = Kind::PerfReport;
-    m.extraction.subject_report = Some(SubjectReport {
+    m.extraction.subject_report = Some(Box::new(SubjectReport {
         branch: Some("linus:master".into()),
         subsystem: Some(subsystem.into()),
         commit: short.into(),
@@ -82,8 +82,8 @@ fn report(
         change_percent: Some(change),
         direction: Some(dir),
         ..SubjectReport::default()
-    });
-    m.extraction.report = Some(ReportBody {
+    }));
+    m.extraction.report = Some(Box::new(ReportBody {
         commit_full: full.map(|s| s.to_string()),
         commit_title: full.map(|_| format!("{subsystem}: change the thing")),
         metric: Some(metric.into()),
@@ -92,7 +92,7 @@ fn report(
         testcase: metric.split('.').next().map(|s| s.to_string()),
         test_machine: Some("96 threads 2 sockets Xeon".into()),
         ..ReportBody::default()
-    });
+    }));
     m.extraction.tables = vec![Table {
         format: TableFormat::Lkp,
         quote_depth: 0,
