@@ -26,7 +26,32 @@ fn collect() {
     }
 }
 
+/// Asks Linux not to back this process's memory with transparent huge pages.
+/// mimalloc madvises its arena for them, and then pages it frees stay
+/// resident inside 2 MB huge pages: on the 10x synthetic archive peak RSS
+/// went from 306-310 to 265 MB without them, at the same speed.
+fn no_huge_pages() {
+    #[cfg(target_os = "linux")]
+    {
+        unsafe extern "C" {
+            fn prctl(option: std::ffi::c_int, ...) -> std::ffi::c_int;
+        }
+        const PR_SET_THP_DISABLE: std::ffi::c_int = 41;
+        // SAFETY: PR_SET_THP_DISABLE takes integer arguments only.
+        unsafe {
+            prctl(
+                PR_SET_THP_DISABLE,
+                1 as std::ffi::c_ulong,
+                0 as std::ffi::c_ulong,
+                0 as std::ffi::c_ulong,
+                0 as std::ffi::c_ulong,
+            );
+        }
+    }
+}
+
 fn main() -> std::process::ExitCode {
+    no_huge_pages();
     regtrack::cli::run_with(
         std::env::args_os(),
         regtrack::cli::Hooks {
