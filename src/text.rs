@@ -77,8 +77,9 @@ pub fn lines(body: &str) -> impl Iterator<Item = Line<'_>> {
 /// (2014 tables). Returns the input unchanged (borrowed) when nothing needs fixing.
 pub fn normalize_plus_minus(line: &str) -> std::borrow::Cow<'_, str> {
     const FORMS: [&str; 7] = ["Â±", "Ä…", "=C2=B1", "=C4=85", "A+-", "=B1", "ą"];
-    // Every form has a non-ASCII byte, a '+' or a '=': one pass rules most lines out.
-    if !line.bytes().any(|b| b >= 0x80 || b == b'+' || b == b'=') {
+    // Every form has a non-ASCII byte, a '=' or a "+-": most lines (diff
+    // lines starting with '+' too) are ruled out without searching for each.
+    if line.is_ascii() && !line.contains('=') && !line.contains("+-") {
         return std::borrow::Cow::Borrowed(line);
     }
     let needs = FORMS.iter().any(|f| line.contains(f)) || line.contains("+-");

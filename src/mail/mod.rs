@@ -56,18 +56,23 @@ fn finish(msg: &mut Message, raw: &[u8]) {
 /// Headers added by list servers (Received, List-Id, footers aside) do not
 /// change it, so one message seen on several lists hashes the same.
 fn content_hash(msg: &Message) -> String {
-    let mut h = blake3::Hasher::new();
-    h.update(msg.subject.trim().as_bytes());
-    h.update(b"\0");
-    h.update(msg.from_email.as_deref().unwrap_or("").as_bytes());
-    h.update(b"\0");
-    h.update(msg.date.unwrap_or(0).to_le_bytes().as_slice());
-    h.update(b"\0");
+    // The hashed bytes are gathered first: one `update` of the whole lets
+    // blake3 hash many chunks at once (line by line it hashed one block at a
+    // time, at a third of the speed). The bytes, hence the hashes, are as before.
+    let subject = msg.subject.trim().as_bytes();
+    let from = msg.from_email.as_deref().unwrap_or("").as_bytes();
+    let mut buf = Vec::with_capacity(subject.len() + from.len() + msg.body.len() + 16);
+    buf.extend_from_slice(subject);
+    buf.push(0);
+    buf.extend_from_slice(from);
+    buf.push(0);
+    buf.extend_from_slice(msg.date.unwrap_or(0).to_le_bytes().as_slice());
+    buf.push(0);
     for line in msg.body.trim_end().lines() {
-        h.update(line.trim_end().as_bytes());
-        h.update(b"\n");
+        buf.extend_from_slice(line.trim_end().as_bytes());
+        buf.push(b'\n');
     }
-    h.finalize().to_hex().to_string()
+    blake3::hash(&buf).to_hex().to_string()
 }
 
 /// Hash of raw bytes with CRLF folded to LF and trailing white space ignored.
@@ -149,6 +154,52 @@ pub(crate) fn list_id_from(value: &str, x_mailing_list: bool) -> Option<String> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The content hash as first defined (line by line): stored databases
+    /// compare new copies against it, so it must never change.
+    fn content_hash_v1(msg: &Message) -> String {
+        let mut h = blake3::Hasher::new();
+        h.update(msg.subject.trim().as_bytes());
+        h.update(b"\0");
+        h.update(msg.from_email.as_deref().unwrap_or("").as_bytes());
+        h.update(b"\0");
+        h.update(msg.date.unwrap_or(0).to_le_bytes().as_slice());
+        h.update(b"\0");
+        for line in msg.body.trim_end().lines() {
+            h.update(line.trim_end().as_bytes());
+            h.update(b"\n");
+        }
+        h.finalize().to_hex().to_string()
+    }
+
+    #[test]
+    fn the_content_hash_is_the_line_by_line_hash_it_always_was() {
+        let bodies = [
+            String::new(),
+            "one line".to_string(),
+            "trailing  \r\nspaces\t\n\n\n".to_string(),
+            "  14484  -6.3%  13568  fsmark.files_per_sec\n".repeat(2000),
+            "caf\u{e9} \u{b1} 2%\r\n\r\n> quoted\n".repeat(300),
+        ];
+        for (i, body) in bodies.iter().enumerate() {
+            let msg = Message {
+                message_id: format!("m{i}@x"),
+                message_id_derived: false,
+                subject: format!("  [ext4] subject {i} "),
+                from_name: None,
+                from_email: (i % 2 == 0).then(|| "lkp@intel.com".to_string()),
+                date: (i % 3 != 0).then_some(1_700_000_000 + i as i64),
+                in_reply_to: None,
+                references: Vec::new(),
+                list_ids: Vec::new(),
+                body: body.clone(),
+                parts: Vec::new(),
+                content_hash: String::new(),
+                raw_size: 0,
+            };
+            assert_eq!(content_hash(&msg), content_hash_v1(&msg), "body {i}");
+        }
+    }
 
     #[test]
     fn ids_are_read_in_order_with_or_without_brackets() {

@@ -53,6 +53,10 @@ fn tokens(s: &str) -> Vec<Tok<'_>> {
 /// and turns NBSP / U+202F into plain spaces.
 pub fn clean_line(s: &str) -> Cow<'_, str> {
     let fixed = text::normalize_plus_minus(s);
+    // What follows looks for non-ASCII characters only.
+    if fixed.is_ascii() {
+        return fixed;
+    }
     let fixed = if fixed.contains("ï¿½") {
         Cow::Owned(fixed.replace("ï¿½", "±"))
     } else {
