@@ -388,15 +388,17 @@ fn finish(stage: Stage, known: bool) -> Done {
     match stage {
         Stage::Done(d) => d,
         // A stored Message-ID is known or a duplicate: its extraction is not needed.
-        Stage::Parsed(msg, origin) if known => {
-            Done::Record(Box::new(Record::new(*msg, origin, Default::default())))
-        }
-        Stage::Parsed(msg, origin) => {
-            let extraction = catch_unwind(AssertUnwindSafe(|| crate::extract::extract(&msg)))
-                .unwrap_or_default();
-            Done::Record(Box::new(Record::new(*msg, origin, extraction)))
-        }
+        Stage::Parsed(msg, origin) if known => Done::Record(Box::new(Record::known(*msg, origin))),
+        Stage::Parsed(msg, origin) => Done::Record(Box::new(extracted(*msg, origin))),
     }
+}
+
+/// The record of a new message: extracted (a panicking extractor leaves the
+/// extraction empty, the message is stored all the same).
+fn extracted(msg: crate::model::Message, origin: crate::model::Origin) -> Record {
+    let extraction =
+        catch_unwind(AssertUnwindSafe(|| crate::extract::extract(&msg))).unwrap_or_default();
+    Record::new(msg, origin, extraction)
 }
 
 fn parse_item(item: Item) -> Stage {
@@ -544,9 +546,16 @@ fn write_batches(
             match done {
                 Done::Record(rec) => {
                     summary.bytes += rec.message.raw_size;
-                    match insert::insert_record(conn, &rec, now)? {
+                    let mut outcome = insert::insert_record(conn, &rec, now)?;
+                    if outcome == Outcome::Unprepared {
+                        // Stored when parsed, gone now (another process
+                        // removed it): extracted here, and stored again.
+                        let (msg, origin) = rec.into_parts();
+                        outcome = insert::insert_record(conn, &extracted(msg, origin), now)?;
+                    }
+                    match outcome {
                         Outcome::New(_) => summary.new += 1,
-                        Outcome::Known => summary.known += 1,
+                        Outcome::Known | Outcome::Unprepared => summary.known += 1,
                         Outcome::Duplicate => summary.duplicates += 1,
                     }
                 }

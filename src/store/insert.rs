@@ -29,40 +29,72 @@ pub struct Record {
     pub extraction: Extraction,
     /// Version of the extraction logic.
     pub extraction_version: i64,
-    norm_subject: String,
     origin_json: String,
+    /// The columns of a new row; `None` for a message that was already stored
+    /// when it was parsed (built by the writer should it be new after all).
+    columns: Option<Columns>,
+}
+
+/// The columns only a new `messages` row needs.
+#[derive(Debug, Clone)]
+struct Columns {
+    norm_subject: String,
     parts_json: String,
     extraction_json: String,
     body_lz4: Option<Vec<u8>>,
+}
+
+impl Columns {
+    fn of(message: &Message, extraction: &Extraction) -> Columns {
+        Columns {
+            norm_subject: normalize_subject(&message.subject),
+            parts_json: to_json(&message.parts),
+            extraction_json: if whole_json(extraction.kind) {
+                to_json(extraction)
+            } else {
+                to_json(&Residual::of(extraction))
+            },
+            body_lz4: crate::store::body::pack(&message.body),
+        }
+    }
 }
 
 impl Record {
     /// Builds a record (serialises the JSON columns and compresses the body,
     /// which leaves `message.body` empty; meant for the parallel stage).
     pub fn new(mut message: Message, origin: Origin, extraction: Extraction) -> Record {
-        let norm_subject = normalize_subject(&message.subject);
-        let origin_json = to_json(&origin);
-        let parts_json = to_json(&message.parts);
-        let extraction_json = if whole_json(extraction.kind) {
-            to_json(&extraction)
-        } else {
-            to_json(&Residual::of(&extraction))
-        };
-        let body_lz4 = crate::store::body::pack(&message.body);
-        if body_lz4.is_some() {
+        let columns = Columns::of(&message, &extraction);
+        if columns.body_lz4.is_some() {
             message.body = String::new();
         }
         Record {
+            origin_json: to_json(&origin),
             message,
             origin,
             extraction,
             extraction_version: crate::extract::EXTRACTION_VERSION,
-            norm_subject,
-            origin_json,
-            parts_json,
-            extraction_json,
-            body_lz4,
+            columns: Some(columns),
         }
+    }
+
+    /// A record of a message whose Message-ID the store already holds: not
+    /// extracted, nothing serialised or compressed but its origin. (A re-read
+    /// archive, or the same mail on another list, costs little more than
+    /// parsing.)
+    pub fn known(message: Message, origin: Origin) -> Record {
+        Record {
+            origin_json: to_json(&origin),
+            message,
+            origin,
+            extraction: Extraction::default(),
+            extraction_version: crate::extract::EXTRACTION_VERSION,
+            columns: None,
+        }
+    }
+
+    /// The message and origin back (of a [`Record::known`] to extract after all).
+    pub fn into_parts(self) -> (Message, Origin) {
+        (self.message, self.origin)
     }
 }
 
@@ -127,6 +159,9 @@ pub enum Outcome {
     Known,
     /// A different message under a known Message-ID (first time seen).
     Duplicate,
+    /// A [`Record::known`] whose Message-ID is not stored after all: nothing
+    /// was written; extract the message and insert a [`Record::new`].
+    Unprepared,
 }
 
 /// Writes one message and everything extracted from it.
@@ -163,6 +198,9 @@ pub fn insert_record(conn: &Connection, rec: &Record, now: i64) -> Result<Outcom
         });
     }
 
+    let Some(cols) = &rec.columns else {
+        return Ok(Outcome::Unprepared);
+    };
     conn.prepare_cached(
         "INSERT INTO messages (message_id, message_id_derived, subject, norm_subject, from_name,
              from_email, date, in_reply_to, kind, body, parts_json, content_hash, raw_size,
@@ -174,19 +212,19 @@ pub fn insert_record(conn: &Connection, rec: &Record, now: i64) -> Result<Outcom
         msg.message_id,
         msg.message_id_derived,
         msg.subject,
-        rec.norm_subject,
+        cols.norm_subject,
         msg.from_name,
         msg.from_email,
         msg.date,
         msg.in_reply_to,
         rec.extraction.kind.as_str(),
         msg.body,
-        rec.parts_json,
+        cols.parts_json,
         msg.content_hash,
         msg.raw_size as i64,
         rec.origin_json,
         now,
-        rec.body_lz4,
+        cols.body_lz4,
     ])
     .db("message insert")?;
     let id = conn.last_insert_rowid();
@@ -202,7 +240,7 @@ pub fn insert_record(conn: &Connection, rec: &Record, now: i64) -> Result<Outcom
         }
     }
     insert_lists(conn, id, &msg.list_ids)?;
-    insert_extraction(conn, id, rec)?;
+    insert_extraction(conn, id, rec, &cols.extraction_json)?;
     Ok(Outcome::New(id))
 }
 
@@ -219,13 +257,18 @@ fn insert_lists(conn: &Connection, id: i64, lists: &[String]) -> Result<usize> {
 }
 
 /// Writes the extraction of message `id` into every extraction table.
-fn insert_extraction(conn: &Connection, id: i64, rec: &Record) -> Result<()> {
+fn insert_extraction(
+    conn: &Connection,
+    id: i64,
+    rec: &Record,
+    extraction_json: &str,
+) -> Result<()> {
     let ex = &rec.extraction;
     conn.prepare_cached(
         "INSERT OR REPLACE INTO extractions (message, version, json) VALUES (?1, ?2, ?3)",
     )
     .db("prepare extraction insert")?
-    .execute(params![id, rec.extraction_version, rec.extraction_json])
+    .execute(params![id, rec.extraction_version, extraction_json])
     .db("extraction insert")?;
 
     let mut report = conn
@@ -655,5 +698,42 @@ mod tests {
                 .unwrap_or_default()
         };
         assert_eq!(keys(&whole), keys(&residual));
+    }
+
+    fn message(id: &str, body: &str) -> Message {
+        let raw = crate::model::RawMessage {
+            bytes: format!("Message-ID: <{id}>\nSubject: s\n\n{body}").into_bytes(),
+            origin: Origin::Stdin { offset: 0 },
+            format: crate::model::RawFormat::Rfc822,
+        };
+        crate::mail::parse(&raw).expect("parses")
+    }
+
+    #[test]
+    fn a_known_record_writes_nothing_unless_its_id_is_stored() {
+        let store = crate::store::Store::in_memory().unwrap();
+        let conn = store.conn();
+        let origin = Origin::Stdin { offset: 0 };
+        let known = Record::known(message("k@x", "body text\n"), origin.clone());
+        assert_eq!(insert_record(conn, &known, 0).unwrap(), Outcome::Unprepared);
+        let rows: i64 = conn
+            .query_row("SELECT count(*) FROM messages", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(rows, 0);
+        // Its message comes back whole, to be extracted and stored.
+        let (msg, origin) = known.into_parts();
+        assert_eq!(msg.body, "body text\n");
+        let new = Record::new(msg.clone(), origin.clone(), Extraction::default());
+        assert!(matches!(
+            insert_record(conn, &new, 0).unwrap(),
+            Outcome::New(_)
+        ));
+        let again = Record::known(msg, origin);
+        assert_eq!(insert_record(conn, &again, 0).unwrap(), Outcome::Known);
+        let body = crate::store::body::stored_message(conn, "k@x")
+            .unwrap()
+            .unwrap()
+            .body;
+        assert_eq!(body, "body text\n");
     }
 }
