@@ -10,9 +10,9 @@ use crate::model::{BodyPart, Message};
 const MAX_NESTED_MESSAGES: u32 = 4;
 
 /// The header fields regtrack reads structurally: MIME (to decode parts),
-/// Date, Subject, From and Sender. Every other field (Received, To, Cc, ...:
-/// most of a kernel mail's header block) is kept raw and only tokenised when
-/// read, which halves header parsing time on list mail.
+/// Date, Subject, From and Sender. Every other field (Received, DKIM, To,
+/// Cc, ...: most of a kernel mail's header block) is only delimited, not
+/// decoded or copied.
 static PARSER: std::sync::LazyLock<MessageParser> = std::sync::LazyLock::new(|| {
     MessageParser::new()
         .with_mime_headers()
@@ -20,7 +20,10 @@ static PARSER: std::sync::LazyLock<MessageParser> = std::sync::LazyLock::new(|| 
         .header_text(HeaderName::Subject)
         .header_address(HeaderName::From)
         .header_address(HeaderName::Sender)
-        .default_header_raw()
+        // What regtrack reads of Message-ID, In-Reply-To, References and
+        // List-Id comes from `headers_raw`, which slices the raw bytes
+        // whatever the parse mode.
+        .default_header_ignore()
 });
 
 /// Parses raw RFC 5322 bytes; the error is a human reason.
