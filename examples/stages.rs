@@ -133,7 +133,10 @@ pub fn per_extractor(msgs: &[regtrack::model::Message]) {
         ex.kconfig = kconfig::changes_in(&view);
         add("kconfig", t);
         let t = Instant::now();
-        let mut signals = signal::sentence_signals(&view, &scan.in_diff);
+        let paras = view.paragraphs(&scan.in_diff);
+        add("paragraphs", t);
+        let t = Instant::now();
+        let mut signals = signal::sentence_signals_in(&paras, view.collapsed);
         add("sentence signals", t);
         let t = Instant::now();
         signals.extend(signal::trailer_signals(&trailers));
