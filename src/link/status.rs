@@ -364,15 +364,19 @@ pub fn report_facts(m: &LinkMessage) -> ReportFacts {
     let headline = info
         .metric
         .as_deref()
-        .and_then(|mt| find_row(m, mt))
-        .map(|(t, row)| {
-            (
-                t.commits.clone(),
-                row.values.clone(),
-                row.stddev_percent.clone(),
-            )
-        });
+        .and_then(|mt| headline_columns(m, mt));
     ReportFacts { info, headline }
+}
+
+/// The commits, values and stddevs of `metric`'s row in `m`'s tables.
+fn headline_columns(m: &LinkMessage, metric: &str) -> Option<HeadlineColumns> {
+    find_row(m, metric).map(|(t, row)| {
+        (
+            t.commits.clone(),
+            row.values.clone(),
+            row.stddev_percent.clone(),
+        )
+    })
 }
 
 /// Precomputed [`ReportFacts`] by message index.
@@ -483,15 +487,7 @@ pub fn finish_with(
                 .find(|m| msgs[m.idx].message_id == r.message_id);
             let (commits, values, stddev) = match msg.and_then(|m| fact(m.idx)) {
                 Some(f) if f.info.metric.as_deref() == Some(metric.as_str()) => f.headline.clone(),
-                _ => msg
-                    .and_then(|m| find_row(&msgs[m.idx], &metric))
-                    .map(|(t, row)| {
-                        (
-                            t.commits.clone(),
-                            row.values.clone(),
-                            row.stddev_percent.clone(),
-                        )
-                    }),
+                _ => msg.and_then(|m| headline_columns(&msgs[m.idx], &metric)),
             }
             .unwrap_or_default();
             Headline {
