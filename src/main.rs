@@ -2,18 +2,27 @@
 
 /// mimalloc: the parallel parse stage allocates and frees a great deal from
 /// several threads, and mimalloc gives freed memory back to the system when
-/// asked ([`collect`]), so the linking that follows an ingest does not sit on
+/// asked ([`release_memory`]), so the linking that follows an ingest does not sit on
 /// top of the ingest's heap.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-/// Frees what mimalloc holds for the calling thread, and what the C
-/// allocator holds for SQLite (which allocates with `malloc`, not through
-/// Rust's global allocator).
+/// Frees what mimalloc holds for the calling thread.
 fn collect() {
     // SAFETY: `mi_collect` takes no pointers; it only walks mimalloc's own
     // structures for the calling thread.
     unsafe { libmimalloc_sys::mi_collect(true) }
+}
+
+/// Hands the process's freed memory back to the system. The parse threads
+/// allocated the ingest's batches and the writer freed them; mimalloc keeps
+/// such memory with the allocating thread until that thread collects, so
+/// every pool thread collects, then this one. What the C allocator holds for
+/// SQLite (which allocates with `malloc`, not through Rust's global
+/// allocator) is trimmed once, for the whole process.
+fn release_memory() {
+    rayon::broadcast(|_| collect());
+    collect();
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
         unsafe extern "C" {
@@ -52,10 +61,5 @@ fn no_huge_pages() {
 
 fn main() -> std::process::ExitCode {
     no_huge_pages();
-    regtrack::cli::run_with(
-        std::env::args_os(),
-        regtrack::cli::Hooks {
-            release_memory: collect,
-        },
-    )
+    regtrack::cli::run_with(std::env::args_os(), regtrack::cli::Hooks { release_memory })
 }

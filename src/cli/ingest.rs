@@ -43,7 +43,7 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    release_memory(ctx);
+    (ctx.hooks.release_memory)();
     // Relinks only when messages, marks or the link logic changed since the
     // last link (`link_state`); an unchanged input returns at once.
     crate::link::relink(&mut store).context("linking threads and regressions")?;
@@ -179,14 +179,4 @@ fn known_total(paths: &[PathBuf]) -> Option<u64> {
         total += meta.len();
     }
     Some(total)
-}
-
-/// Hands the ingest's freed memory back to the system before linking, so the
-/// two peaks do not add up. The parse threads allocated the batches and the
-/// writer freed them; mimalloc keeps such memory with the allocating thread
-/// until that thread collects, so every pool thread collects too.
-fn release_memory(ctx: &Context) {
-    let release = ctx.hooks.release_memory;
-    rayon::broadcast(|_| release());
-    release();
 }

@@ -107,9 +107,9 @@ pub struct Context {
 /// What the binary lends the library, which has no unsafe code of its own.
 #[derive(Debug, Clone, Copy)]
 pub struct Hooks {
-    /// Returns the calling thread's freed memory to the system (the binary's
-    /// allocator keeps it otherwise). `ingest` calls it on every pool thread
-    /// and its own between storing and linking, so the peaks do not add up.
+    /// Returns the process's freed memory to the system (the binary's
+    /// allocators keep it otherwise). `ingest` calls it between storing and
+    /// linking, so the two peaks do not add up.
     pub release_memory: fn(),
 }
 
