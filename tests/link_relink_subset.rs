@@ -5,9 +5,10 @@
 //! message and the same history of every culprit. Checked on the fixtures
 //! of `corpus/`, on a synthetic archive and on the shared corpus.
 
+mod link_common;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use regtrack::store::Store;
 
@@ -103,12 +104,7 @@ fn relinking_only_the_threads_that_matter_equals_linking_every_fixture_message()
 fn relinking_only_the_threads_that_matter_equals_linking_every_synthetic_message() {
     let dir = tempfile::tempdir().unwrap();
     let synth = dir.path().join("synth.mbox");
-    let st = Command::new(env!("CARGO_BIN_EXE_regtrack-synth"))
-        .args(["--messages", "4000", "--seed", "11", "--out"])
-        .arg(&synth)
-        .status()
-        .expect("run regtrack-synth");
-    assert!(st.success());
+    link_common::write_synth(4000, 11, &synth);
     let (msgs, subset, regs) = relink_equals_build(&[synth, root().join("corpus/threads")]);
     assert!(msgs >= 4000, "{msgs} messages");
     assert!(regs >= 50, "{regs} regressions");

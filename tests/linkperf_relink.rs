@@ -3,9 +3,10 @@
 //! same threads and histories as one full recompute, on `corpus/threads` and
 //! on a synthetic archive written by `regtrack-synth`.
 
+mod link_common;
+
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::process::Command;
 use std::time::Instant;
 
 use regtrack::link::{relink, relink_full};
@@ -183,12 +184,7 @@ fn linking_fixture_by_fixture_equals_one_full_recompute() {
 fn linking_a_synthetic_archive_in_steps_equals_one_full_recompute() {
     let dir = tempfile::tempdir().unwrap();
     let whole = dir.path().join("synth.mbox");
-    let st = Command::new(env!("CARGO_BIN_EXE_regtrack-synth"))
-        .args(["--messages", "3000", "--seed", "7", "--out"])
-        .arg(&whole)
-        .status()
-        .expect("run regtrack-synth");
-    assert!(st.success());
+    link_common::write_synth(3000, 7, &whole);
     let text = std::fs::read(&whole).unwrap();
     // Cut at three `From ` lines, so that replies arrive in later steps than
     // their reports (and some before their parents' threads are complete).

@@ -1,4 +1,5 @@
-//! Shared test data: a LinkInput made directly from `model::Extraction` values.
+//! Shared test data: a LinkInput made directly from `model::Extraction` values,
+//! and synthetic archives written by `regtrack-synth`.
 #![allow(dead_code)]
 
 use regtrack::link::{LinkInput, LinkMessage};
@@ -404,4 +405,21 @@ pub fn scenario() -> LinkInput {
         messages: v,
         marks: vec![],
     }
+}
+
+/// Writes a synthetic archive of `messages` messages from `seed` to `out`
+/// with `regtrack-synth`.
+pub fn write_synth(messages: u32, seed: u32, out: &std::path::Path) {
+    let st = std::process::Command::new(env!("CARGO_BIN_EXE_regtrack-synth"))
+        .args([
+            "--messages",
+            &messages.to_string(),
+            "--seed",
+            &seed.to_string(),
+            "--out",
+        ])
+        .arg(out)
+        .status()
+        .expect("run regtrack-synth");
+    assert!(st.success(), "regtrack-synth failed");
 }
