@@ -67,6 +67,10 @@ pub struct Summary {
     pub bytes: u64,
     /// Wall-clock seconds.
     pub seconds: f64,
+    /// Of which reading, parsing and writing the messages.
+    pub write_seconds: f64,
+    /// Of which building the indexes a bulk load deferred (0 when none was).
+    pub index_seconds: f64,
     /// The first failures, for display.
     #[serde(skip)]
     pub failures: Vec<FailureNote>,
@@ -213,7 +217,11 @@ pub fn ingest(store: &mut Store, inputs: &[PathBuf], progress: ProgressFn<'_>) -
             .pragma_update(None, "wal_autocheckpoint", 1000)
             .db("PRAGMA wal_autocheckpoint")?;
     }
+    summary.write_seconds = started.elapsed().as_secs_f64();
     let rebuilt = bulk::restore_indexes(store.conn());
+    if rebuilt.as_ref().is_ok_and(|&n| n > 0) {
+        summary.index_seconds = started.elapsed().as_secs_f64() - summary.write_seconds;
+    }
     // Linking, which usually follows, has no use for the writer's page cache.
     let shrunk = store
         .conn()

@@ -125,6 +125,36 @@ fn the_summary_line_names_every_count() {
 }
 
 #[test]
+fn timings_say_where_the_time_went() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.db");
+    let thread = corpus("thread.mbox").display().to_string();
+    let out = run(&db, &["ingest", "--timings", "--json", &thread]);
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("timings: "))
+        .unwrap_or_else(|| panic!("no timings line: {err}"));
+    for phase in ["read, parse and write ", "build indexes ", "link "] {
+        assert!(line.contains(phase), "{line}");
+    }
+    let v = json(&out);
+    let (total, write, index) = (
+        v["seconds"].as_f64().unwrap(),
+        v["write_seconds"].as_f64().unwrap(),
+        v["index_seconds"].as_f64().unwrap(),
+    );
+    // A first ingest is a bulk load: its indexes are built at the end.
+    assert!(write > 0.0 && index > 0.0, "{v}");
+    assert!(write + index <= total + 1e-6, "{v}");
+    // Without --timings, stderr stays quiet.
+    let again = run(&db, &["ingest", "--json", &thread]);
+    assert!(again.stderr.is_empty());
+    assert_eq!(json(&again)["index_seconds"], 0.0);
+}
+
+#[test]
 fn standard_input_is_read_with_a_dash() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("t.db");

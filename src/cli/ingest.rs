@@ -25,6 +25,9 @@ pub struct Args {
     /// Print `{new, known, duplicates, failed, unchanged, bytes, seconds}` as JSON on stdout.
     #[arg(long)]
     pub json: bool,
+    /// Print where the time went (writing, index building, linking) on stderr.
+    #[arg(long)]
+    pub timings: bool,
 }
 
 /// Runs `regtrack ingest`.
@@ -46,9 +49,18 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     (ctx.hooks.release_memory)();
     // Relinks only when messages, marks or the link logic changed since the
     // last link (`link_state`); an unchanged input returns at once.
+    let linking = std::time::Instant::now();
     crate::link::relink(&mut store).context("linking threads and regressions")?;
+    let link_seconds = linking.elapsed().as_secs_f64();
 
     let mut err = std::io::stderr().lock();
+    if args.timings {
+        writeln!(
+            err,
+            "timings: read, parse and write {:.2} s; build indexes {:.2} s; link {:.2} s",
+            summary.write_seconds, summary.index_seconds, link_seconds
+        )?;
+    }
     for note in &summary.input_errors {
         if note.reason.contains(&note.place) {
             writeln!(err, "regtrack: error: {}", note.reason)?;

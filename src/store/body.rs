@@ -3,8 +3,8 @@
 //!
 //! A body is one LZ4 block of its UTF-8 text, after the text's length as 4
 //! bytes little-endian (`lz4_flex`'s `compress_prepend_size`), in
-//! `messages.body_lz4`, with `messages.body` left empty; rows written before
-//! schema v4 hold their text in `body` and NULL in `body_lz4`. On the
+//! `bodies.lz4`; rows written before schema v4 hold their plain text in
+//! `bodies.text` instead, and an empty body has no row. On the
 //! linux-ext4 archive this stores 193 MB of bodies in 100 MB, compressed at
 //! about 340 MB/s per core: the single writer thread, which bounds ingest,
 //! copies half the bytes through SQLite's pages and the WAL. (zstd level 1
@@ -59,9 +59,10 @@ pub fn stored_message(conn: &Connection, message_id: &str) -> Result<Option<Stor
     let id = crate::mail::clean_id(message_id);
     let row = conn
         .query_row(
-            "SELECT id, message_id, subject, from_name, from_email, date, in_reply_to, kind,
-                    body, body_lz4
-             FROM messages WHERE message_id = ?1",
+            "SELECT m.id, m.message_id, m.subject, m.from_name, m.from_email, m.date,
+                    m.in_reply_to, m.kind, coalesce(b.text, ''), b.lz4
+             FROM messages m LEFT JOIN bodies b ON b.message = m.id
+             WHERE m.message_id = ?1",
             [&id],
             |r| {
                 Ok((

@@ -203,9 +203,9 @@ pub fn insert_record(conn: &Connection, rec: &Record, now: i64) -> Result<Outcom
     };
     conn.prepare_cached(
         "INSERT INTO messages (message_id, message_id_derived, subject, norm_subject, from_name,
-             from_email, date, in_reply_to, kind, body, parts_json, content_hash, raw_size,
-             origin_json, ingested_at, body_lz4)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+             from_email, date, in_reply_to, kind, parts_json, content_hash, raw_size,
+             origin_json, ingested_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
     )
     .db("prepare message insert")?
     .execute(params![
@@ -218,16 +218,20 @@ pub fn insert_record(conn: &Connection, rec: &Record, now: i64) -> Result<Outcom
         msg.date,
         msg.in_reply_to,
         rec.extraction.kind.as_str(),
-        msg.body,
         cols.parts_json,
         msg.content_hash,
         msg.raw_size as i64,
         rec.origin_json,
         now,
-        cols.body_lz4,
     ])
     .db("message insert")?;
     let id = conn.last_insert_rowid();
+    if let Some(lz4) = &cols.body_lz4 {
+        conn.prepare_cached("INSERT INTO bodies (message, lz4) VALUES (?1, ?2)")
+            .db("prepare body insert")?
+            .execute(params![id, lz4])
+            .db("body insert")?;
+    }
     {
         let mut st = conn
             .prepare_cached(

@@ -57,8 +57,8 @@ fn load_filtered(
 ) -> Result<(LinkInput, FactsByIndex)> {
     let conn = store.conn();
     let kept = |id: i64| keep.is_none_or(|k| k.binary_search(&id).is_ok());
-    // Headers of every message from a covering index (the table rows hold the
-    // bodies); whole extractions only for robot reports (tables, body), every
+    // Headers of every message (the rows hold no bodies since schema v5);
+    // whole extractions only for robot reports (tables, body), every
     // other message is assembled from the small per-kind tables, which is far
     // cheaper than parsing its JSON.
     let sql = "SELECT id, message_id, subject, from_name, from_email, date, in_reply_to, kind \

@@ -6,8 +6,9 @@
 //! refused.
 //!
 //! # Schema (see `sql/` for the DDL)
-//! - `messages`: one row per Message-ID (the key): headers, decoded body
-//!   (LZ4-compressed in `body_lz4` since v4, see [`body`]), part boundaries, content hash, provenance (`origin_json`), kind.
+//! - `messages`: one row per Message-ID (the key): headers, part boundaries,
+//!   content hash, provenance (`origin_json`), kind. `bodies` (v5): the decoded
+//!   body of each, LZ4-compressed (see [`body`]).
 //!   `message_refs` (References in order), `message_lists` (every List-ID seen).
 //! - `duplicates`: later copies of a known Message-ID with different content.
 //! - `failures`: messages that could not be parsed: source, offset/commit, reason.

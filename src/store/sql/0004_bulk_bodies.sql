@@ -1,7 +1,7 @@
 -- regtrack schema v4: deferred indexes for bulk loads, compressed bodies.
 
 -- Secondary indexes an ingest into an empty database drops and builds again
--- at its end at its end (one sort per index instead of millions of
+-- at its end (one sort per index instead of millions of
 -- B-tree inserts). A row here is an index to recreate: a killed first ingest
 -- leaves them, and the next ingest builds them before it writes.
 
