@@ -19,7 +19,10 @@ static PATTERNS: LazyLock<Vec<(SignalKind, Regex)>> = LazyLock::new(|| {
     // ASCII word boundaries keep the regexes on the fast (DFA) engines even for
     // non-ASCII text.
     let p = |k, re: &str| {
-        let re = re.replace(r"\b", r"(?-u:\b)");
+        let re = re
+            .replace(r"\b", r"(?-u:\b)")
+            .replace(r"[\w']", r"[[:word:]']")
+            .replace(r"\w", r"[[:word:]]");
         (k, Regex::new(&format!("(?i){re}")).expect("valid regex"))
     };
     vec![
@@ -98,48 +101,93 @@ static ANY: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// Words of which every pattern above needs one (case-insensitive, no
-/// boundaries): a plain literal search (SIMD, far faster than `ANY`) rules out
-/// most paragraphs before `ANY` runs. Keep it a superset when patterns change.
-static WORDS: LazyLock<Regex> = LazyLock::new(|| {
-    const WORDS: [&str; 35] = [
-        "performance",
-        "gone",
-        "reclaim",
-        "recover",
-        "fix",
-        "resolv",
-        "disappear",
-        "vanish",
-        "restor",
-        "bisect",
-        "real regression",
-        "wrong",
-        "bogus",
-        "caused",
-        "responsible",
-        "don",
-        "do not",
-        "repro",
-        "worth",
-        "ignore",
-        "nothing",
-        "chase",
-        "look into",
-        "investigate",
-        "bother",
-        "worry",
-        "nois",
-        "fluctuat",
-        "variation",
-        "variance",
-        "layout",
-        "alignment",
-        "placement",
-        "differently",
-        "helps",
-    ];
-    Regex::new(&format!("(?i){}", WORDS.join("|"))).expect("valid regex")
-});
+/// boundaries): a literal search rules out most paragraphs before `ANY` runs.
+/// Keep it a superset when patterns change.
+const WORDS: [&str; 51] = [
+    // confirms a fix
+    "performance",
+    "gone",
+    "reclaimed",
+    "recover",
+    "fixed",
+    "resolved",
+    "disappear",
+    "vanish",
+    "fix the regression",
+    "fix this regression",
+    "fix the issue",
+    "fix this issue",
+    "the regression",
+    "restor",
+    // disputes
+    "bisect",
+    "real regression",
+    "wrong commit",
+    "bogus commit",
+    "be caused",
+    "be responsible",
+    "dont think",
+    "don't think",
+    "dont believe",
+    "don't believe",
+    // cannot reproduce
+    "repro",
+    // declines
+    "wont ",
+    "won't ",
+    "will not ",
+    "not going to ",
+    "dont plan to",
+    "don't plan to",
+    "no plan",
+    "not worth",
+    "dont want to",
+    "don't want to",
+    "ignore th",
+    "do not think",
+    "do not believe",
+    "do not see",
+    "dont see",
+    "don't see",
+    "nothing to fix",
+    "nothing we ",
+    // noise
+    "nois",
+    "variation",
+    "variance",
+    "fluctuat",
+    // layout
+    "layout",
+    "alignment",
+    "placement",
+    "differently",
+];
+
+/// Whether `text` holds one of [`WORDS`] in any case. The text is
+/// ASCII-lower-cased into a buffer and searched for the words as they are,
+/// which the regex crate does with a SIMD literal search (a case-insensitive
+/// search of these words runs its lazy DFA over every byte instead). The only
+/// non-ASCII letters Unicode case folding maps onto ASCII ones are `ſ` and the
+/// Kelvin sign, which the patterns accept: text holding one takes the
+/// case-insensitive search.
+fn mentions_a_word(text: &str) -> bool {
+    static LOWER: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(&WORDS.join("|")).expect("valid regex"));
+    static FOLDED: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(&format!("(?i){}", WORDS.join("|"))).expect("valid regex"));
+    thread_local! {
+        static BUF: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    }
+    if !text.is_ascii() && text.contains(['\u{17f}', '\u{212a}']) {
+        return FOLDED.is_match(text);
+    }
+    BUF.with_borrow_mut(|buf| {
+        buf.clear();
+        buf.push_str(text);
+        buf.make_ascii_lowercase();
+        LOWER.is_match(buf)
+    })
+}
 
 /// Kinds a sentence expresses (empty when none).
 pub fn kinds_of(sentence: &str) -> Vec<SignalKind> {
@@ -199,7 +247,7 @@ pub fn sentence_signals(view: &BodyView<'_>, in_diff: &[bool]) -> Vec<Signal> {
 pub fn sentence_signals_in(paragraphs: &[Paragraph], collapsed: bool) -> Vec<Signal> {
     let mut out: Vec<Signal> = Vec::new();
     for p in paragraphs {
-        if !WORDS.is_match(&p.text) || !ANY.is_match(&p.text) {
+        if !mentions_a_word(&p.text) || !ANY.is_match(&p.text) {
             continue;
         }
         let marks = collapsed.then(|| QuoteMarks::new(&p.text));
@@ -355,9 +403,28 @@ mod tests {
         ];
         for p in phrases {
             assert!(ANY.is_match(p), "no pattern matches `{p}`");
-            assert!(WORDS.is_match(p), "the prefilter drops `{p}`");
+            assert!(mentions_a_word(p), "the prefilter drops `{p}`");
+            let upper = p.to_uppercase();
+            assert!(mentions_a_word(&upper), "the prefilter drops `{upper}`");
+            let non_ascii = format!("{upper} \u{2014}");
+            assert!(
+                mentions_a_word(&non_ascii),
+                "the prefilter drops `{non_ascii}`"
+            );
         }
-        assert!(!WORDS.is_match("Signed-off-by: A Developer <a@example.org>"));
+        assert!(!mentions_a_word(
+            "Signed-off-by: A Developer <a@example.org>"
+        ));
+        assert!(!mentions_a_word(
+            "Signed-off-by: A D\u{e9}veloppeur <a@example.org>"
+        ));
+        // The patterns fold `ſ` to `s` and the Kelvin sign to `k` (Unicode
+        // case folding); so does the prefilter.
+        let kelvin = "I don't thin\u{212a} this commit is to blame";
+        assert!(ANY.is_match(kelvin));
+        assert!(mentions_a_word(kelvin));
+        assert!(ANY.is_match("the regression is re\u{17f}olved"));
+        assert!(mentions_a_word("the regression is re\u{17f}olved"));
     }
 
     #[test]
