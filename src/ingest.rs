@@ -159,7 +159,77 @@ pub type ProgressFn<'a> = &'a (dyn Fn(u64, u64) + Sync);
 
 /// Ingests `inputs` into `store`. Per-message and per-input failures are
 /// counted and reported in the summary; only database errors end the run.
+/// Returns once every index is built.
 pub fn ingest(store: &mut Store, inputs: &[PathBuf], progress: ProgressFn<'_>) -> Result<Summary> {
+    let (mut summary, mut build) = ingest_indexing_behind(store, inputs, progress)?;
+    build.wait()?;
+    build.account(&mut summary);
+    Ok(summary)
+}
+
+/// Indexes a bulk load deferred, built on a thread and connection of their
+/// own once the messages are written: linking reads meanwhile (it needs none
+/// of them) and writes once they are built (see [`IndexBuild::wait`]).
+/// Dropping it waits for the build.
+#[derive(Debug)]
+pub struct IndexBuild {
+    building: Option<std::thread::JoinHandle<Result<Instant>>>,
+    /// When the messages were written (the build started then).
+    written: Instant,
+    /// When the build ended (`written` when nothing was built).
+    ended: Option<Instant>,
+}
+
+impl IndexBuild {
+    fn done(written: Instant, built_any: bool) -> IndexBuild {
+        IndexBuild {
+            building: None,
+            written,
+            ended: Some(if built_any { Instant::now() } else { written }),
+        }
+    }
+
+    /// Waits until the indexes are built (at once when they are); a failed
+    /// build leaves them listed in `deferred_indexes` for the next ingest.
+    pub fn wait(&mut self) -> Result<()> {
+        if let Some(thread) = self.building.take() {
+            let ended = thread.join().map_err(|_| Error::Message {
+                origin: "index build".to_string(),
+                reason: "the thread building indexes stopped unexpectedly".to_string(),
+            })??;
+            self.ended = Some(ended);
+        }
+        Ok(())
+    }
+
+    /// Fills the index time of `summary`, and its total (up to the end of the
+    /// build), after [`IndexBuild::wait`].
+    pub fn account(&self, summary: &mut Summary) {
+        if let Some(ended) = self.ended {
+            summary.index_seconds = ended.duration_since(self.written).as_secs_f64();
+            summary.seconds = summary.write_seconds + summary.index_seconds;
+        }
+    }
+}
+
+impl Drop for IndexBuild {
+    fn drop(&mut self) {
+        let _ = self.wait();
+    }
+}
+
+/// Page cache (KiB) of the connection building deferred indexes; it also
+/// bounds the sorter's memory before it spills to temporary files.
+const INDEX_BUILD_CACHE_KIB: i64 = 16 << 10;
+
+/// [`ingest`] that returns once the messages are written, with the deferred
+/// indexes (if any) still being built: call [`IndexBuild::wait`] before
+/// writing to the database again.
+pub fn ingest_indexing_behind(
+    store: &mut Store,
+    inputs: &[PathBuf],
+    progress: ProgressFn<'_>,
+) -> Result<(Summary, IndexBuild)> {
     let started = Instant::now();
     // A larger page cache keeps the index B-trees in memory during big writes.
     store
@@ -217,21 +287,43 @@ pub fn ingest(store: &mut Store, inputs: &[PathBuf], progress: ProgressFn<'_>) -
             .pragma_update(None, "wal_autocheckpoint", 1000)
             .db("PRAGMA wal_autocheckpoint")?;
     }
-    summary.write_seconds = started.elapsed().as_secs_f64();
-    let rebuilt = bulk::restore_indexes(store.conn());
-    if rebuilt.as_ref().is_ok_and(|&n| n > 0) {
-        summary.index_seconds = started.elapsed().as_secs_f64() - summary.write_seconds;
-    }
+    let written = Instant::now();
+    summary.write_seconds = written.duration_since(started).as_secs_f64();
+    summary.seconds = summary.write_seconds;
     // Linking, which usually follows, has no use for the writer's page cache.
     let shrunk = store
         .conn()
         .execute_batch("PRAGMA cache_size = -2000; PRAGMA shrink_memory;")
         .db("PRAGMA shrink_memory");
-    result?;
-    rebuilt?;
+    let deferred = bulk::any_deferred(store.conn());
+    if result.is_err() || store.path() == ":memory:" || !matches!(deferred, Ok(true)) {
+        // Built here: the write failed (what was stored gets its indexes
+        // now), or no other connection can see this database.
+        let rebuilt = bulk::restore_indexes(store.conn());
+        result?;
+        let built = rebuilt?;
+        shrunk?;
+        return Ok((summary, IndexBuild::done(written, built > 0)));
+    }
     shrunk?;
-    summary.seconds = started.elapsed().as_secs_f64();
-    Ok(summary)
+    let path = store.path().to_string();
+    let building = std::thread::Builder::new()
+        .name("regtrack-index".to_string())
+        .spawn(move || {
+            bulk::restore_indexes_at(&path, INDEX_BUILD_CACHE_KIB).map(|_| Instant::now())
+        })
+        .map_err(|e| Error::Message {
+            origin: "index build".to_string(),
+            reason: format!("cannot start a thread: {e}"),
+        })?;
+    Ok((
+        summary,
+        IndexBuild {
+            building: Some(building),
+            written,
+            ended: None,
+        },
+    ))
 }
 
 /// Runs passive checkpoints every [`CHECKPOINT_EVERY`] from its own

@@ -148,6 +148,17 @@ fn timings_say_where_the_time_went() {
     // A first ingest is a bulk load: its indexes are built at the end.
     assert!(write > 0.0 && index > 0.0, "{v}");
     assert!(write + index <= total + 1e-6, "{v}");
+    // Built on another connection while linking ran: none is left deferred,
+    // and the regressions were linked.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let q = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
+    assert_eq!(q("SELECT count(*) FROM deferred_indexes"), 0);
+    assert_eq!(
+        q("SELECT count(*) FROM sqlite_master WHERE name = 'table_rows_metric'"),
+        1
+    );
+    assert_eq!(q("SELECT count(*) FROM threads"), 2);
+    drop(conn);
     // Without --timings, stderr stays quiet.
     let again = run(&db, &["ingest", "--json", &thread]);
     assert!(again.stderr.is_empty());

@@ -72,7 +72,8 @@ fn a_killed_ingest_leaves_a_sound_database_and_a_rerun_finishes_the_job() {
     let deferred: i64 = conn
         .query_row("SELECT count(*) FROM deferred_indexes", [], |r| r.get(0))
         .unwrap();
-    assert!(deferred > 10, "{deferred} indexes deferred");
+    // The bulk load defers its six randomly keyed indexes.
+    assert_eq!(deferred, 6, "{deferred} indexes deferred");
     drop(conn);
 
     let out = Command::new(bin)
@@ -116,5 +117,5 @@ fn a_killed_ingest_leaves_a_sound_database_and_a_rerun_finishes_the_job() {
             .unwrap()
     };
     assert_eq!(names(&conn), names(&fresh));
-    assert!(names(&conn).iter().any(|n| n == "messages_norm_subject"));
+    assert!(names(&conn).iter().any(|n| n == "commit_refs_commit"));
 }

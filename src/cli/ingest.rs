@@ -41,23 +41,37 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
             bar.set_message(format!("{messages} messages"));
         }
     };
-    let summary = crate::ingest::ingest(&mut store, &args.paths, &on_progress)
-        .with_context(|| format!("writing to database '{}'", ctx.db.display()))?;
+    let (mut summary, mut indexes) =
+        crate::ingest::ingest_indexing_behind(&mut store, &args.paths, &on_progress)
+            .with_context(|| format!("writing to database '{}'", ctx.db.display()))?;
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
     (ctx.hooks.release_memory)();
     // Relinks only when messages, marks or the link logic changed since the
-    // last link (`link_state`); an unchanged input returns at once.
+    // last link (`link_state`); an unchanged input returns at once. A bulk
+    // load's indexes are built meanwhile, on another connection; the linker
+    // writes once they are.
     let linking = std::time::Instant::now();
-    crate::link::relink(&mut store).context("linking threads and regressions")?;
+    let db = ctx.db.display();
+    crate::link::relink_with(&mut store, &mut || indexes.wait())
+        .context("linking threads and regressions")?;
+    indexes
+        .wait()
+        .with_context(|| format!("building the indexes of '{db}'"))?;
+    indexes.account(&mut summary);
     let link_seconds = linking.elapsed().as_secs_f64();
 
     let mut err = std::io::stderr().lock();
     if args.timings {
+        let alongside = if summary.index_seconds > 0.0 {
+            " (alongside the index build)"
+        } else {
+            ""
+        };
         writeln!(
             err,
-            "timings: read, parse and write {:.2} s; build indexes {:.2} s; link {:.2} s",
+            "timings: read, parse and write {:.2} s; build indexes {:.2} s; link {:.2} s{alongside}",
             summary.write_seconds, summary.index_seconds, link_seconds
         )?;
     }

@@ -430,11 +430,20 @@ pub const LINK_LOGIC_VERSION: i64 = 1;
 /// when nothing was stored since the last link by this logic version;
 /// recomputes everything otherwise. Returns true when it relinked.
 pub fn relink(store: &mut Store) -> Result<bool> {
+    relink_with(store, &mut || Ok(()))
+}
+
+/// [`relink`] that calls `before_write` after reading and before writing
+/// (to wait for another connection's writes, such as an index build).
+pub fn relink_with(
+    store: &mut Store,
+    before_write: &mut dyn FnMut() -> Result<()>,
+) -> Result<bool> {
     let now = crate::store::links::current_state(store, LINK_LOGIC_VERSION)?;
     if crate::store::links::stored_state(store)? == Some(now) {
         return Ok(false);
     }
-    relink_full(store)?;
+    relink_full_with(store, before_write)?;
     Ok(true)
 }
 
@@ -447,6 +456,10 @@ pub fn relink(store: &mut Store) -> Result<bool> {
 /// with their tables pruned to the rows linking reads. The result is the
 /// same as [`build`] on every message.
 pub fn relink_full(store: &mut Store) -> Result<()> {
+    relink_full_with(store, &mut || Ok(()))
+}
+
+fn relink_full_with(store: &mut Store, before_write: &mut dyn FnMut() -> Result<()>) -> Result<()> {
     use crate::store::links;
     let state = links::current_state(store, LINK_LOGIC_VERSION)?;
     let sk = links::load_skeleton(store)?;
@@ -498,6 +511,7 @@ pub fn relink_full(store: &mut Store) -> Result<()> {
         .collect();
     order.sort();
     let keys: Vec<&str> = order.iter().map(|(_, c, _)| c.as_str()).collect();
+    before_write()?;
     links::write_relink(store, &sk, &input.messages, &keys, |j| make(order[j].2))?;
     links::set_state(store, &state)
 }

@@ -1,4 +1,4 @@
--- regtrack schema v5: bodies in a table of their own.
+-- regtrack schema v5: bodies in a table of their own, fewer indexes.
 
 -- A `messages` row is then its headers and facts (about 450 bytes instead of
 -- 2.8 KB on linux-ext4), so whatever scans it (the linker, statistics, every
@@ -15,6 +15,15 @@ INSERT INTO bodies (message, text, lz4)
     WHERE body != '' OR body_lz4 IS NOT NULL;
 
 -- The linker's covering index stood in for the table while rows held bodies.
-DROP INDEX messages_link;
+-- The other four serve no query of regtrack's (the linker reads whole tables
+-- in rowid order); each cost every insert, and a sort after a bulk load. (A
+-- load killed before it built its indexes has them in `deferred_indexes`.)
+DROP INDEX IF EXISTS messages_link;
+DROP INDEX IF EXISTS messages_in_reply_to;
+DROP INDEX IF EXISTS messages_norm_subject;
+DROP INDEX IF EXISTS message_refs_ref;
+DROP INDEX IF EXISTS trailers_key_value;
+DELETE FROM deferred_indexes WHERE name IN ('messages_link', 'messages_in_reply_to',
+    'messages_norm_subject', 'message_refs_ref', 'trailers_key_value');
 ALTER TABLE messages DROP COLUMN body;
 ALTER TABLE messages DROP COLUMN body_lz4;
