@@ -521,11 +521,43 @@ pub fn table_diagnostics(body: &str) -> Vec<ReportError> {
 static DASH_CELL: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
     std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"--------"));
 
+/// Whether some line of `body` may start a table: a dash row (dash cells,
+/// blanks and quote markers only) or a collapsed table (more than 12 words,
+/// one of them a dash cell). Both hold a run of 8 dashes, which is searched
+/// for; each line holding one is looked at once. Bytes beyond ASCII count as
+/// blanks (no-break spaces separate cells in mangled copies), which can only
+/// let more lines through. A quarter of a list's mail has such a run
+/// (separators, signatures, quoted reports) and far less a table.
+fn may_hold_a_table(body: &str) -> bool {
+    let bytes = body.as_bytes();
+    let mut from = 0;
+    while let Some(hit) = bytes.get(from..).and_then(|rest| DASH_CELL.find(rest)) {
+        let pos = from + hit;
+        let start = memchr::memrchr(b'\n', &bytes[..pos]).map_or(0, |p| p + 1);
+        let end = memchr::memchr(b'\n', &bytes[pos..]).map_or(bytes.len(), |p| pos + p);
+        let line = &bytes[start..end];
+        let blank = |b: u8| b.is_ascii_whitespace() || b >= 0x80;
+        if line.iter().all(|&b| b == b'-' || b == b'>' || blank(b)) {
+            return true;
+        }
+        if line
+            .split(|&b| blank(b))
+            .filter(|w| !w.is_empty())
+            .nth(12)
+            .is_some()
+        {
+            return true;
+        }
+        from = end;
+    }
+    false
+}
+
 fn scan(body: &str, diag: &mut Vec<ReportError>) -> Vec<Table> {
-    // Every table, in line or collapsed form, has a dash row of cells of at
-    // least 8 dashes (`dash_cell`): without such a run there is nothing to find,
-    // and most mail (patches, prose) is skipped without tokenising its lines.
-    if DASH_CELL.find(body.as_bytes()).is_none() {
+    // Every table, in line or collapsed form, starts at a dash row or a
+    // collapsed line: without one there is nothing to find, and most mail
+    // (patches, prose) is skipped without tokenising its lines.
+    if !may_hold_a_table(body) {
         return Vec::new();
     }
     let lines: Vec<text::Line<'_>> = text::lines(body).collect();
@@ -800,6 +832,33 @@ f2ffc48de2017c69 ee5eda8ea59546af2e8f192c060
 
 Disclaimer:
 ";
+
+    #[test]
+    fn only_a_dash_row_or_a_collapsed_line_lets_a_body_through() {
+        assert!(!may_hold_a_table("no dashes at all\n"));
+        assert!(!may_hold_a_table(
+            "-------- Original Message --------\nFrom: a\n"
+        ));
+        assert!(!may_hold_a_table("---\n fs/ext4/inode.c | 2 +-\n"));
+        assert!(may_hold_a_table(
+            "a\n---------------- ----------------\nb\n"
+        ));
+        assert!(may_hold_a_table(
+            "> >  ----------------  ----------------\r\n"
+        ));
+        // No-break spaces between the cells of a mangled copy.
+        assert!(may_hold_a_table(
+            "----------------\u{a0}\u{a0}----------------\n"
+        ));
+        let collapsed = format!(
+            "hi > {} ---------------- ---------------- %stddev %change %stddev 1 2 3 m",
+            "a1b2c3d4e5 f6a7b8c9d0"
+        );
+        assert!(may_hold_a_table(&collapsed));
+        assert!(!may_hold_a_table(
+            "see below -------- then more -------- words\n"
+        ));
+    }
 
     #[test]
     fn a_table_without_a_dash_row_is_not_a_table_even_when_rows_look_right() {
