@@ -35,18 +35,42 @@ pub struct Record {
     columns: Option<Columns>,
 }
 
-/// The columns only a new `messages` row needs.
+/// The columns only a new message's rows need (serialised and compressed on
+/// the parallel stage, so that the single writer only binds them).
 #[derive(Debug, Clone)]
 struct Columns {
     norm_subject: String,
     parts_json: String,
     extraction_json: String,
     body_lz4: Option<Vec<u8>>,
+    /// `hunks_json` of each diff.
+    hunks_json: Vec<String>,
+    /// `params_json`, `commits_json` and each row's `row_json` of each table.
+    tables_json: Vec<(String, String, Vec<String>)>,
+    /// `params_json` of the body report and of each impact entry.
+    report_params_json: Vec<String>,
 }
 
 impl Columns {
     fn of(message: &Message, extraction: &Extraction) -> Columns {
         Columns {
+            hunks_json: extraction.diffs.iter().map(|d| to_json(&d.hunks)).collect(),
+            tables_json: extraction
+                .tables
+                .iter()
+                .map(|t| {
+                    let rows = t.rows.iter().map(to_json).collect();
+                    (to_json(&t.params), to_json(&t.commits), rows)
+                })
+                .collect(),
+            report_params_json: extraction
+                .report
+                .iter()
+                .flat_map(|b| {
+                    std::iter::once(to_json(&b.parameters))
+                        .chain(b.also_impacts.iter().map(|i| to_json(&i.parameters)))
+                })
+                .collect(),
             norm_subject: normalize_subject(&message.subject),
             parts_json: to_json(&message.parts),
             extraction_json: if whole_json(extraction.kind) {
@@ -244,7 +268,7 @@ pub fn insert_record(conn: &Connection, rec: &Record, now: i64) -> Result<Outcom
         }
     }
     insert_lists(conn, id, &msg.list_ids)?;
-    insert_extraction(conn, id, rec, &cols.extraction_json)?;
+    insert_extraction(conn, id, rec, cols)?;
     Ok(Outcome::New(id))
 }
 
@@ -261,13 +285,12 @@ fn insert_lists(conn: &Connection, id: i64, lists: &[String]) -> Result<usize> {
 }
 
 /// Writes the extraction of message `id` into every extraction table.
-fn insert_extraction(
-    conn: &Connection,
-    id: i64,
-    rec: &Record,
-    extraction_json: &str,
-) -> Result<()> {
+fn insert_extraction(conn: &Connection, id: i64, rec: &Record, cols: &Columns) -> Result<()> {
     let ex = &rec.extraction;
+    let extraction_json = &cols.extraction_json;
+    fn json(list: &[String], i: usize) -> &str {
+        list.get(i).map_or("null", String::as_str)
+    }
     conn.prepare_cached(
         "INSERT OR REPLACE INTO extractions (message, version, json) VALUES (?1, ?2, ?3)",
     )
@@ -324,10 +347,10 @@ fn insert_extraction(
                 subj.and_then(|s| s.failure.clone()),
                 b.testcase,
                 b.test_machine,
-                to_json(&b.parameters),
+                json(&cols.report_params_json, 0),
             ])
             .db("report insert (body)")?;
-        for imp in &b.also_impacts {
+        for (k, imp) in b.also_impacts.iter().enumerate() {
             report
                 .execute(params![
                     id,
@@ -343,7 +366,7 @@ fn insert_extraction(
                     Option::<String>::None,
                     imp.testcase,
                     imp.test_machine,
-                    to_json(&imp.parameters),
+                    json(&cols.report_params_json, k + 1),
                 ])
                 .db("report insert (impact)")?;
         }
@@ -362,15 +385,17 @@ fn insert_extraction(
                  VALUES (?1, ?2, ?3, ?4, ?5)",
             )
             .db("prepare table row insert")?;
-        for (i, t) in ex.tables.iter().enumerate() {
+        for (i, (t, (params_json, commits_json, rows_json))) in
+            ex.tables.iter().zip(&cols.tables_json).enumerate()
+        {
             table
                 .execute(params![
                     id,
                     i as i64,
                     t.format.as_str(),
                     t.quote_depth,
-                    to_json(&t.params),
-                    to_json(&t.commits),
+                    params_json,
+                    commits_json,
                     t.skipped_rows,
                 ])
                 .db("table insert")?;
@@ -384,8 +409,14 @@ fn insert_extraction(
                     .filter(|v| v.is_finite())
                     .map(f64::abs)
                     .fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v))));
-                row.execute(params![tbl, j as i64, r.metric, max_abs, to_json(r)])
-                    .db("table row insert")?;
+                row.execute(params![
+                    tbl,
+                    j as i64,
+                    r.metric,
+                    max_abs,
+                    json(rows_json, j)
+                ])
+                .db("table row insert")?;
             }
         }
     }
@@ -439,7 +470,7 @@ fn insert_extraction(
                 d.old_path,
                 d.new_path,
                 d.quote_depth,
-                to_json(&d.hunks)
+                json(&cols.hunks_json, i)
             ])
             .db("diff insert")?;
         }
