@@ -43,6 +43,11 @@ static RE_ENTRY_SHA: LazyLock<Regex> = LazyLock::new(|| {
 static RE_HEX: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?-u:\b)[0-9a-f]{7,40}(?-u:\b)").expect("valid regex"));
 
+/// What a command line or an `RE_APPLIED` line must hold, one at least.
+static NEEDLES: LazyLock<[memchr::memmem::Finder<'static>; 6]> = LazyLock::new(|| {
+    ["#regzbot", "#syz", "pplied", "ueued", "ushed", "icked up"].map(memchr::memmem::Finder::new)
+});
+
 /// A regzbot or syz command line: kind, sha (a hex id in it, if any), tree
 /// (`#syz test: <repo> <branch>`).
 pub fn command_line(text: &str) -> Option<(EventKind, Option<String>, Option<String>)> {
@@ -75,6 +80,14 @@ static RE_COLLAPSED_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Events of a body's lines, skipping diff lines.
 pub fn events_in(view: &BodyView<'_>, in_diff: &[bool]) -> Vec<Event> {
+    // Every event starts with a command or an "applied" line (`RE_APPLIED`):
+    // a body holding none of their words has none, and its lines are not read.
+    if !NEEDLES
+        .iter()
+        .any(|n| n.find(view.body.as_bytes()).is_some())
+    {
+        return Vec::new();
+    }
     if view.collapsed {
         let mut out = Vec::new();
         for line in &view.lines {

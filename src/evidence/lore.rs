@@ -19,6 +19,11 @@ static RE_LORE: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid regex")
 });
 
+/// The hosts `RE_LORE` accepts, searched for in a whole body first.
+static HOSTS: LazyLock<[memchr::memmem::Finder<'static>; 3]> = LazyLock::new(|| {
+    ["lore.kernel.org", "lkml.kernel.org", "patch.msgid.link"].map(memchr::memmem::Finder::new)
+});
+
 /// Decodes `%XX` escapes; invalid escapes and non-UTF-8 results stay as written.
 pub fn percent_decode(s: &str) -> String {
     let b = s.as_bytes();
@@ -72,6 +77,10 @@ pub fn message_id(path: &str) -> Option<String> {
 /// order, without duplicates.
 pub fn links_in(view: &BodyView<'_>, in_diff: &[bool]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
+    // A body naming none of the hosts has no link: its lines are not read.
+    if !HOSTS.iter().any(|h| h.find(view.body.as_bytes()).is_some()) {
+        return out;
+    }
     for (i, line) in view.lines.iter().enumerate() {
         if line.depth != 0 || in_diff.get(i).copied().unwrap_or(false) {
             continue;

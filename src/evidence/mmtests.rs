@@ -109,6 +109,13 @@ pub fn row(i: &str) -> IResult<&str, MmRow<'_>> {
 pub fn tables_in(view: &BodyView<'_>) -> Vec<Table> {
     let lines = &view.lines;
     let mut out: Vec<Table> = Vec::new();
+    // Every row has a `change` cell, ending in `%)` or `%*`: a body without
+    // either has no table, and its lines are not read.
+    static ENDS: std::sync::LazyLock<[memchr::memmem::Finder<'static>; 2]> =
+        std::sync::LazyLock::new(|| ["%)", "%*"].map(memchr::memmem::Finder::new));
+    if ENDS.iter().all(|f| f.find(view.body.as_bytes()).is_none()) {
+        return out;
+    }
     let mut i = 0;
     while let Some(line) = lines.get(i) {
         if memchr::memchr(b'%', line.text.as_bytes()).is_none() {

@@ -81,6 +81,12 @@ pub fn stressor_row(i: &str) -> IResult<&str, StressorRow<'_>> {
 /// stress-ng tables of a body's lines, one per run (PID and depth).
 pub fn tables_in(view: &BodyView<'_>) -> Vec<Table> {
     let mut out: Vec<Table> = Vec::new();
+    // Every run is made of `metrc_line`s: a body without the tag has none.
+    static TAG: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new("stress-ng:"));
+    if TAG.find(view.body.as_bytes()).is_none() {
+        return out;
+    }
     // Index into `out` of the open run, with its pid and depth.
     let mut open: Option<(usize, String, u32)> = None;
     for line in &view.lines {
