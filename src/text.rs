@@ -56,7 +56,18 @@ pub fn split_quote(line: &str) -> (u32, &str) {
 pub fn lines(body: &str) -> impl Iterator<Item = Line<'_>> {
     let mut offset = 0usize;
     let mut number = 0usize;
-    body.split_inclusive('\n').map(move |raw| {
+    // `split_inclusive('\n')`, with line ends found by a SIMD memchr
+    // (`str`'s char searcher takes a byte-wise path for short lines).
+    let mut start = 0usize;
+    let ends = memchr::memchr_iter(b'\n', body.as_bytes())
+        .map(|p| p + 1)
+        .chain((!body.ends_with('\n') && !body.is_empty()).then_some(body.len()));
+    ends.map(move |end| {
+        let raw = body.get(start..end).unwrap_or_default();
+        start = end;
+        raw
+    })
+    .map(move |raw| {
         let start = offset;
         offset += raw.len();
         number += 1;

@@ -54,7 +54,13 @@ pub fn refs_in_text(text: &str, depth: u32, collapsed: bool, out: &mut Vec<Commi
     let titled = memchr::memchr(b'"', b).is_some() && memchr::memchr(b'(', b).is_some();
     let bare = OMMIT.find(b).is_some() || FROM.find(b).is_some();
     let listed = bare && COMMIT_COLON.find(b).is_some();
-    for c in RE_TITLED.captures_iter(if titled { text } else { "" }) {
+    // (`captures_iter` allocates its captures even for empty text: a ruled-out
+    // regex is not called.)
+    for c in titled
+        .then(|| RE_TITLED.captures_iter(text))
+        .into_iter()
+        .flatten()
+    {
         let (Some(id), Some(title)) = (c.get(1), c.get(2)) else {
             continue;
         };
@@ -75,7 +81,11 @@ pub fn refs_in_text(text: &str, depth: u32, collapsed: bool, out: &mut Vec<Commi
             },
         ));
     }
-    for c in RE_BARE.captures_iter(if bare { text } else { "" }) {
+    for c in bare
+        .then(|| RE_BARE.captures_iter(text))
+        .into_iter()
+        .flatten()
+    {
         let Some(id) = c.get(1) else { continue };
         if plausible(id.as_str()) {
             found.push((
@@ -88,7 +98,11 @@ pub fn refs_in_text(text: &str, depth: u32, collapsed: bool, out: &mut Vec<Commi
             ));
         }
     }
-    for c in RE_COMMIT_LIST.captures_iter(if listed { text } else { "" }) {
+    for c in listed
+        .then(|| RE_COMMIT_LIST.captures_iter(text))
+        .into_iter()
+        .flatten()
+    {
         let Some(list) = c.get(1) else { continue };
         for m in RE_HEX40.find_iter(list.as_str()) {
             let pos = list.start() + m.start();

@@ -83,11 +83,11 @@ pub fn command(text: &str) -> Option<String> {
         head = w.next()?;
     }
     let head_program = head.split_once('.').map_or(head, |(p, _)| p);
-    if !PROGRAMS
-        .iter()
-        .chain(PROMPT_ONLY.iter())
-        .any(|p| *p == head || *p == head_program)
-    {
+    // Every line's first word is looked up: one hash probe each, not a
+    // comparison with every program.
+    static KNOWN: std::sync::LazyLock<hashbrown::HashSet<&'static str>> =
+        std::sync::LazyLock::new(|| PROGRAMS.iter().chain(PROMPT_ONLY.iter()).copied().collect());
+    if !KNOWN.contains(head) && !KNOWN.contains(head_program) {
         return None;
     }
     let (prompted, body) = match t.strip_prefix("# ").or_else(|| t.strip_prefix("$ ")) {
