@@ -190,9 +190,11 @@ fn deep_multipart_nesting_and_huge_references_do_not_panic() {
     let p = write(dir.path(), "deep.mbox", m.as_bytes());
     let (s, store) = run(&[p]);
     assert_eq!((s.new, s.failed), (1, 0));
-    let refs: i64 = store
+    let refs: String = store
         .conn()
-        .query_row("SELECT count(*) FROM message_refs", [], |r| r.get(0))
+        .query_row("SELECT refs FROM messages WHERE refs <> ''", [], |r| {
+            r.get(0)
+        })
         .unwrap();
-    assert_eq!(refs, 10_000);
+    assert_eq!(refs.split(' ').count(), 10_000);
 }

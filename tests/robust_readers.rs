@@ -184,7 +184,11 @@ fn a_schema_v1_database_opens_migrates_and_keeps_its_rows() {
         ),
         3
     );
-    assert_eq!(count(&db, "SELECT count(*) FROM message_refs"), 1);
+    // v5 moved References into a column, in order.
+    assert_eq!(
+        count(&db, "SELECT count(*) FROM messages WHERE refs <> ''"),
+        1
+    );
     assert_eq!(count(&db, "SELECT count(*) FROM duplicates"), 1);
     assert_eq!(count(&db, "SELECT count(*) FROM failures"), 1);
     assert_eq!(
@@ -258,6 +262,16 @@ fn a_schema_v3_database_migrates_keeps_its_history_and_takes_new_mail() {
             "SELECT count(*) FROM bodies WHERE lz4 IS NULL AND text <> ''"
         ),
         6
+    );
+    // v5 moved References into a column, ordered by their old positions.
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(*) FROM messages WHERE id = 4 AND refs = \
+             '202403151023.5e1f2a3b-lkp@intel.com 20240315101500.aaaa1111@quack3 \
+             20240318093000.bbbb2222@quack3'"
+        ),
+        1
     );
     // The bodies left the messages rows (v5).
     assert_eq!(

@@ -40,6 +40,8 @@ pub struct Record {
 #[derive(Debug, Clone)]
 struct Columns {
     norm_subject: String,
+    /// References, space-separated.
+    refs: String,
     parts_json: String,
     extraction_json: String,
     body_lz4: Option<Vec<u8>>,
@@ -72,6 +74,7 @@ impl Columns {
                 })
                 .collect(),
             norm_subject: normalize_subject(&message.subject),
+            refs: message.references.join(" "),
             parts_json: to_json(&message.parts),
             extraction_json: if whole_json(extraction.kind) {
                 to_json(extraction)
@@ -228,8 +231,8 @@ pub fn insert_record(conn: &Connection, rec: &Record, now: i64) -> Result<Outcom
     conn.prepare_cached(
         "INSERT INTO messages (message_id, message_id_derived, subject, norm_subject, from_name,
              from_email, date, in_reply_to, kind, parts_json, content_hash, raw_size,
-             origin_json, ingested_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+             origin_json, ingested_at, refs)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
     )
     .db("prepare message insert")?
     .execute(params![
@@ -247,6 +250,7 @@ pub fn insert_record(conn: &Connection, rec: &Record, now: i64) -> Result<Outcom
         msg.raw_size as i64,
         rec.origin_json,
         now,
+        cols.refs,
     ])
     .db("message insert")?;
     let id = conn.last_insert_rowid();
@@ -255,17 +259,6 @@ pub fn insert_record(conn: &Connection, rec: &Record, now: i64) -> Result<Outcom
             .db("prepare body insert")?
             .execute(params![id, lz4])
             .db("body insert")?;
-    }
-    {
-        let mut st = conn
-            .prepare_cached(
-                "INSERT OR IGNORE INTO message_refs (message, pos, ref_id) VALUES (?1, ?2, ?3)",
-            )
-            .db("prepare reference insert")?;
-        for (pos, r) in msg.references.iter().enumerate() {
-            st.execute(params![id, pos as i64, r])
-                .db("reference insert")?;
-        }
     }
     insert_lists(conn, id, &msg.list_ids)?;
     insert_extraction(conn, id, rec, cols)?;

@@ -61,8 +61,8 @@ fn load_filtered(
     // whole extractions only for robot reports (tables, body), every
     // other message is assembled from the small per-kind tables, which is far
     // cheaper than parsing its JSON.
-    let sql = "SELECT id, message_id, subject, from_name, from_email, date, in_reply_to, kind \
-               FROM messages ORDER BY id";
+    let sql = "SELECT id, message_id, subject, from_name, from_email, date, in_reply_to, kind, \
+               refs FROM messages ORDER BY id";
     let mut stmt = conn.prepare(sql).db(sql)?;
     let mut messages: Vec<LinkMessage> = Vec::with_capacity(keep.map_or(0, |k| k.len()));
     let mut rows = stmt.query([]).db(sql)?;
@@ -79,7 +79,9 @@ fn load_filtered(
             from_email: r.get(4).db(sql)?,
             date: r.get(5).db(sql)?,
             in_reply_to: r.get(6).db(sql)?,
-            references: Vec::new(),
+            references: split_refs(text(r, 8, sql)?.unwrap_or_default())
+                .map(str::to_string)
+                .collect(),
             kind: parse_kind(&r.get::<_, String>(7).db(sql)?),
             extraction: Extraction::default(),
         });
@@ -138,15 +140,6 @@ fn load_filtered(
         }
     }
     parse_batch(&mut batch, &mut messages, &mut facts);
-    let sql = "SELECT message, ref_id FROM message_refs ORDER BY message, pos";
-    let mut stmt = conn.prepare(sql).db(sql)?;
-    let mut rows = stmt.query([]).db(sql)?;
-    while let Some(r) = rows.next().db(sql)? {
-        let msg: i64 = r.get(0).db(sql)?;
-        if let Some(&i) = pos.get(&msg) {
-            messages[i].references.push(r.get(1).db(sql)?);
-        }
-    }
     let need: Vec<bool> = messages
         .iter()
         .map(|m| !matches!(m.kind, Kind::PerfReport | Kind::FunctionalReport))
@@ -178,6 +171,11 @@ pub struct Skeleton {
     /// Messages that start a regression or can link to one whatever else
     /// is stored: robot reports and `Revert "..."` subjects.
     pub seed: Vec<bool>,
+}
+
+/// The Message-IDs of a `messages.refs` value, oldest first.
+fn split_refs(refs: &str) -> impl Iterator<Item = &str> {
+    refs.split_ascii_whitespace()
 }
 
 /// Column `i` as text borrowed from the row (`None` for NULL); other types
@@ -263,7 +261,10 @@ pub fn load_skeleton(store: &Store) -> Result<Skeleton> {
     let mut irt: Vec<Option<u32>> = Vec::new();
     let mut no_refs: Vec<bool> = Vec::new();
     let mut dates: Vec<Option<i64>> = Vec::new();
-    let sql = "SELECT id, message_id, date, in_reply_to, kind FROM messages ORDER BY id";
+    // References, oldest first, as ranges of one flat list.
+    let mut refs: Vec<u32> = Vec::new();
+    let mut range: Vec<(u32, u32)> = Vec::new();
+    let sql = "SELECT id, message_id, date, in_reply_to, kind, refs FROM messages ORDER BY id";
     let mut stmt = conn.prepare(sql).db(sql)?;
     let mut rows = stmt.query([]).db(sql)?;
     while let Some(r) = rows.next().db(sql)? {
@@ -273,36 +274,18 @@ pub fn load_skeleton(store: &Store) -> Result<Skeleton> {
         dates.push(r.get(2).db(sql)?);
         let i = text(r, 3, sql)?;
         let i = i.filter(|s| !s.is_empty());
-        no_refs.push(i.is_none());
+        let at = refs.len() as u32;
+        for rid in split_refs(text(r, 5, sql)?.unwrap_or_default()) {
+            refs.push(index.intern(rid));
+        }
+        range.push((at, refs.len() as u32));
+        no_refs.push(i.is_none() && refs.len() as u32 == at);
         irt.push(i.map(|s| index.intern(s)));
         let kind = parse_kind(text(r, 4, sql)?.unwrap_or_default());
         sk.seed
             .push(matches!(kind, Kind::PerfReport | Kind::FunctionalReport));
     }
     let n = sk.db_ids.len();
-    // References, oldest first, as ranges of one flat list.
-    let mut refs: Vec<u32> = Vec::new();
-    let mut range: Vec<(u32, u32)> = vec![(0, 0); n];
-    let sql = "SELECT message, ref_id FROM message_refs ORDER BY message, pos";
-    let mut stmt = conn.prepare(sql).db(sql)?;
-    let mut rows = stmt.query([]).db(sql)?;
-    let mut last: Option<usize> = None;
-    while let Some(r) = rows.next().db(sql)? {
-        let Ok(i) = sk.db_ids.binary_search(&r.get(0).db(sql)?) else {
-            continue;
-        };
-        no_refs[i] = false;
-        if last != Some(i) {
-            last = Some(i);
-            let at = refs.len() as u32;
-            range[i] = (at, at);
-        }
-        let rid = text(r, 1, sql)?.unwrap_or_default();
-        if !rid.is_empty() {
-            refs.push(index.intern(rid));
-            range[i].1 = refs.len() as u32;
-        }
-    }
     let mut forest = Forest::default();
     forest.parent.resize(index.names.len(), None);
     for i in 0..n {

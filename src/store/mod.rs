@@ -9,7 +9,8 @@
 //! - `messages`: one row per Message-ID (the key): headers, part boundaries,
 //!   content hash, provenance (`origin_json`), kind. `bodies` (v5): the decoded
 //!   body of each, LZ4-compressed (see [`body`]).
-//!   `message_refs` (References in order), `message_lists` (every List-ID seen).
+//!   `refs` holds References (space-separated, oldest first; a `message_refs`
+//!   table before v5), `message_lists` every List-ID seen.
 //! - `duplicates`: later copies of a known Message-ID with different content.
 //! - `failures`: messages that could not be parsed: source, offset/commit, reason.
 //! - `sources`: incremental progress (last commit per public-inbox epoch).
