@@ -158,6 +158,9 @@ fn timings_say_where_the_time_went() {
         1
     );
     assert_eq!(q("SELECT count(*) FROM threads"), 2);
+    // Written without per-row foreign key checks, every reference holds.
+    assert_eq!(q("SELECT count(*) FROM pragma_foreign_key_check"), 0);
+    assert_eq!(q("SELECT count(*) FROM bodies"), 2);
     drop(conn);
     // Without --timings, stderr stays quiet.
     let again = run(&db, &["ingest", "--json", &thread]);
