@@ -243,7 +243,7 @@ pub fn ingest_indexing_behind(
     if bulk_load {
         bulk::defer_indexes(store.conn())?;
     }
-    let known_sources = load_sources(store)?;
+    let known_sources = insert::commit_sources(store.conn())?;
     let known_files = insert::file_sources(store.conn())?;
     // The writer stores a message's rows right after the message, so their
     // references to it hold by construction; checking each (a lookup in
@@ -355,18 +355,6 @@ fn checkpoint_until_stopped(path: &str, stop: Receiver<()>) {
     {
         let _ = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
     }
-}
-
-fn load_sources(store: &Store) -> Result<HashMap<String, String>> {
-    let mut st = store
-        .conn()
-        .prepare("SELECT source, last_commit FROM sources WHERE last_commit IS NOT NULL")
-        .db("reading sources")?;
-    let rows = st
-        .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
-        .db("reading sources")?;
-    rows.collect::<std::result::Result<HashMap<_, _>, _>>()
-        .db("reading sources")
 }
 
 /// Reader stage: opens each input in turn and sends batches.

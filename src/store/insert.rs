@@ -653,6 +653,14 @@ pub fn set_file_source(
     Ok(())
 }
 
+/// Incremental sources read before: epoch git directory -> last commit read.
+pub fn commit_sources(conn: &Connection) -> Result<std::collections::HashMap<String, String>> {
+    let sql = "SELECT source, last_commit FROM sources WHERE last_commit IS NOT NULL";
+    let mut st = conn.prepare(sql).db(sql)?;
+    let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).db(sql)?;
+    rows.collect::<std::result::Result<_, _>>().db(sql)
+}
+
 /// Files read to their end before: canonical path -> (size, mtime).
 pub fn file_sources(conn: &Connection) -> Result<std::collections::HashMap<String, (i64, i64)>> {
     let sql = "SELECT source, size, mtime FROM sources
