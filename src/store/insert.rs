@@ -193,6 +193,13 @@ pub enum Outcome {
 
 /// Writes one message and everything extracted from it.
 pub fn insert_record(conn: &Connection, rec: &Record, now: i64) -> Result<Outcome> {
+    // A new message is inserted at once (one probe of the Message-ID index);
+    // only a known id, which inserts nothing, is looked up.
+    if let Some(cols) = &rec.columns
+        && let Some(id) = insert_new(conn, rec, cols, now)?
+    {
+        return Ok(Outcome::New(id));
+    }
     let msg = &rec.message;
     let existing: Option<(i64, String)> = conn
         .prepare_cached("SELECT id, content_hash FROM messages WHERE message_id = ?1")
@@ -224,15 +231,20 @@ pub fn insert_record(conn: &Connection, rec: &Record, now: i64) -> Result<Outcom
             Outcome::Known
         });
     }
+    Ok(Outcome::Unprepared)
+}
 
-    let Some(cols) = &rec.columns else {
-        return Ok(Outcome::Unprepared);
-    };
-    conn.prepare_cached(
+/// Inserts a message under a Message-ID not stored yet, with everything
+/// extracted from it; `None` (nothing written) when the id is stored.
+fn insert_new(conn: &Connection, rec: &Record, cols: &Columns, now: i64) -> Result<Option<i64>> {
+    let msg = &rec.message;
+    let inserted = conn
+        .prepare_cached(
         "INSERT INTO messages (message_id, message_id_derived, subject, norm_subject, from_name,
              from_email, date, in_reply_to, kind, parts_json, content_hash, raw_size,
              origin_json, ingested_at, refs)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
+         ON CONFLICT (message_id) DO NOTHING",
     )
     .db("prepare message insert")?
     .execute(params![
@@ -253,6 +265,9 @@ pub fn insert_record(conn: &Connection, rec: &Record, now: i64) -> Result<Outcom
         cols.refs,
     ])
     .db("message insert")?;
+    if inserted == 0 {
+        return Ok(None);
+    }
     let id = conn.last_insert_rowid();
     if let Some(lz4) = &cols.body_lz4 {
         conn.prepare_cached("INSERT INTO bodies (message, lz4) VALUES (?1, ?2)")
@@ -262,7 +277,7 @@ pub fn insert_record(conn: &Connection, rec: &Record, now: i64) -> Result<Outcom
     }
     insert_lists(conn, id, &msg.list_ids)?;
     insert_extraction(conn, id, rec, cols)?;
-    Ok(Outcome::New(id))
+    Ok(Some(id))
 }
 
 /// Adds List-IDs to a message; returns how many were new.
