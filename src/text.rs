@@ -52,22 +52,48 @@ pub fn split_quote(line: &str) -> (u32, &str) {
     (depth, rest)
 }
 
+/// `text.split_inclusive('\n')`, with line ends found by a SIMD memchr
+/// (`str`'s char searcher takes a byte-wise path for short lines).
+pub fn raw_lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut start = 0usize;
+    memchr::memchr_iter(b'\n', text.as_bytes())
+        .map(|p| p + 1)
+        .chain((!text.ends_with('\n') && !text.is_empty()).then_some(text.len()))
+        .map(move |end| {
+            let raw = text.get(start..end).unwrap_or_default();
+            start = end;
+            raw
+        })
+}
+
+/// Literal strings looked for in a whole text, each with memchr's SIMD
+/// search: the test an extractor runs before reading a body's lines, when
+/// whatever it finds must hold one of them.
+#[derive(Debug)]
+pub struct Needles(Vec<memchr::memmem::Finder<'static>>);
+
+impl Needles {
+    /// Searchers for `needles`, built once (keep them in a static).
+    pub fn new(needles: &[&'static str]) -> Needles {
+        Needles(
+            needles
+                .iter()
+                .map(|n| memchr::memmem::Finder::new(*n))
+                .collect(),
+        )
+    }
+
+    /// Whether `text` holds one of the needles.
+    pub fn any_in(&self, text: &str) -> bool {
+        self.0.iter().any(|f| f.find(text.as_bytes()).is_some())
+    }
+}
+
 /// Iterates over the lines of a body (LF or CRLF), with quote depth and offsets.
 pub fn lines(body: &str) -> impl Iterator<Item = Line<'_>> {
     let mut offset = 0usize;
     let mut number = 0usize;
-    // `split_inclusive('\n')`, with line ends found by a SIMD memchr
-    // (`str`'s char searcher takes a byte-wise path for short lines).
-    let mut start = 0usize;
-    let ends = memchr::memchr_iter(b'\n', body.as_bytes())
-        .map(|p| p + 1)
-        .chain((!body.ends_with('\n') && !body.is_empty()).then_some(body.len()));
-    ends.map(move |end| {
-        let raw = body.get(start..end).unwrap_or_default();
-        start = end;
-        raw
-    })
-    .map(move |raw| {
+    raw_lines(body).map(move |raw| {
         let start = offset;
         offset += raw.len();
         number += 1;
@@ -172,6 +198,32 @@ mod tests {
         assert_eq!(split_quote("plain"), (0, "plain"));
         assert_eq!(split_quote(">    14484   -6.3%"), (1, "   14484   -6.3%"));
         assert_eq!(split_quote(">"), (1, ""));
+    }
+
+    #[test]
+    fn raw_lines_split_as_split_inclusive_does() {
+        for t in [
+            "",
+            "\n",
+            "a",
+            "a\n",
+            "a\r\nb",
+            "a\n\nb\n",
+            "\u{e9}\n\u{2003}",
+        ] {
+            let ours: Vec<&str> = raw_lines(t).collect();
+            let std: Vec<&str> = t.split_inclusive('\n').collect();
+            assert_eq!(ours, std, "{t:?}");
+        }
+    }
+
+    #[test]
+    fn needles_find_any_of_their_literals() {
+        let n = Needles::new(&["lore.kernel.org", "#syz"]);
+        assert!(n.any_in("see https://lore.kernel.org/r/x@y"));
+        assert!(n.any_in("#syz test"));
+        assert!(!n.any_in("lore kernel org"));
+        assert!(!Needles::new(&[]).any_in("anything"));
     }
 
     #[test]

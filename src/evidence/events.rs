@@ -10,6 +10,7 @@ use regex::Regex;
 
 use super::BodyView;
 use crate::model::{Event, EventKind};
+use crate::text::Needles;
 
 /// An applied/queued line, whole: `Thanks, applied to for-next.`, `Applied to the
 /// vfs.fixes branch of the vfs/vfs.git tree.`, `Queued for 6.10, thanks!`.
@@ -44,9 +45,8 @@ static RE_HEX: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?-u:\b)[0-9a-f]{7,40}(?-u:\b)").expect("valid regex"));
 
 /// What a command line or an `RE_APPLIED` line must hold, one at least.
-static NEEDLES: LazyLock<[memchr::memmem::Finder<'static>; 6]> = LazyLock::new(|| {
-    ["#regzbot", "#syz", "pplied", "ueued", "ushed", "icked up"].map(memchr::memmem::Finder::new)
-});
+static NEEDLES: LazyLock<Needles> =
+    LazyLock::new(|| Needles::new(&["#regzbot", "#syz", "pplied", "ueued", "ushed", "icked up"]));
 
 /// A regzbot or syz command line: kind, sha (a hex id in it, if any), tree
 /// (`#syz test: <repo> <branch>`).
@@ -82,10 +82,7 @@ static RE_COLLAPSED_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
 pub fn events_in(view: &BodyView<'_>, in_diff: &[bool]) -> Vec<Event> {
     // Every event starts with a command or an "applied" line (`RE_APPLIED`):
     // a body holding none of their words has none, and its lines are not read.
-    if !NEEDLES
-        .iter()
-        .any(|n| n.find(view.body.as_bytes()).is_some())
-    {
+    if !NEEDLES.any_in(view.body) {
         return Vec::new();
     }
     if view.collapsed {

@@ -8,6 +8,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::BodyView;
+use crate::text::Needles;
 
 /// A lore URL up to the end of its path.
 /// Also the Message-ID redirectors that lead to lore: `lkml.kernel.org/r/<id>`
@@ -20,9 +21,8 @@ static RE_LORE: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// The hosts `RE_LORE` accepts, searched for in a whole body first.
-static HOSTS: LazyLock<[memchr::memmem::Finder<'static>; 3]> = LazyLock::new(|| {
-    ["lore.kernel.org", "lkml.kernel.org", "patch.msgid.link"].map(memchr::memmem::Finder::new)
-});
+static HOSTS: LazyLock<Needles> =
+    LazyLock::new(|| Needles::new(&["lore.kernel.org", "lkml.kernel.org", "patch.msgid.link"]));
 
 /// Decodes `%XX` escapes; invalid escapes and non-UTF-8 results stay as written.
 pub fn percent_decode(s: &str) -> String {
@@ -78,7 +78,7 @@ pub fn message_id(path: &str) -> Option<String> {
 pub fn links_in(view: &BodyView<'_>, in_diff: &[bool]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     // A body naming none of the hosts has no link: its lines are not read.
-    if !HOSTS.iter().any(|h| h.find(view.body.as_bytes()).is_some()) {
+    if !HOSTS.any_in(view.body) {
         return out;
     }
     for (i, line) in view.lines.iter().enumerate() {

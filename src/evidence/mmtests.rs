@@ -15,6 +15,7 @@ use nom::{
 
 use super::BodyView;
 use crate::model::{Change, ChangeUnit, Table, TableFormat, TableRow};
+use crate::text::Needles;
 
 /// Parses every mmtests table in `body` (pure entry point for fuzzing and benches).
 pub fn parse_mmtests(body: &str) -> Vec<Table> {
@@ -111,9 +112,9 @@ pub fn tables_in(view: &BodyView<'_>) -> Vec<Table> {
     let mut out: Vec<Table> = Vec::new();
     // Every row has a `change` cell, ending in `%)` or `%*`: a body without
     // either has no table, and its lines are not read.
-    static ENDS: std::sync::LazyLock<[memchr::memmem::Finder<'static>; 2]> =
-        std::sync::LazyLock::new(|| ["%)", "%*"].map(memchr::memmem::Finder::new));
-    if ENDS.iter().all(|f| f.find(view.body.as_bytes()).is_none()) {
+    static ENDS: std::sync::LazyLock<Needles> =
+        std::sync::LazyLock::new(|| Needles::new(&["%)", "%*"]));
+    if !ENDS.any_in(view.body) {
         return out;
     }
     let mut i = 0;

@@ -15,6 +15,7 @@ use nom::{
 use super::BodyView;
 use super::mmtests::number;
 use crate::model::{Table, TableFormat, TableRow};
+use crate::text::Needles;
 
 /// Parses every stress-ng run in `body` (pure entry point for fuzzing and benches).
 pub fn parse_stress_ng(body: &str) -> Vec<Table> {
@@ -82,9 +83,9 @@ pub fn stressor_row(i: &str) -> IResult<&str, StressorRow<'_>> {
 pub fn tables_in(view: &BodyView<'_>) -> Vec<Table> {
     let mut out: Vec<Table> = Vec::new();
     // Every run is made of `metrc_line`s: a body without the tag has none.
-    static TAG: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
-        std::sync::LazyLock::new(|| memchr::memmem::Finder::new("stress-ng:"));
-    if TAG.find(view.body.as_bytes()).is_none() {
+    static TAG: std::sync::LazyLock<Needles> =
+        std::sync::LazyLock::new(|| Needles::new(&["stress-ng:"]));
+    if !TAG.any_in(view.body) {
         return out;
     }
     // Index into `out` of the open run, with its pid and depth.

@@ -68,21 +68,17 @@ fn content_hash(msg: &Message) -> String {
     buf.push(0);
     buf.extend_from_slice(msg.date.unwrap_or(0).to_le_bytes().as_slice());
     buf.push(0);
-    // `body.trim_end().lines()`, each line `trim_end()`ed, in one memchr pass:
-    // a line ending in a visible ASCII byte (nearly every line) needs no trim.
-    let body = msg.body.trim_end();
-    if !body.is_empty() {
-        let mut start = 0;
-        for end in memchr::memchr_iter(b'\n', body.as_bytes()).chain([body.len()]) {
-            let line = body.get(start..end).unwrap_or_default();
-            let line = match line.as_bytes().last() {
-                Some(b) if b.is_ascii_graphic() => line,
-                _ => line.trim_end(),
-            };
-            buf.extend_from_slice(line.as_bytes());
-            buf.push(b'\n');
-            start = end + 1;
-        }
+    // `body.trim_end().lines()`, each line `trim_end()`ed, in one memchr pass
+    // (`text::raw_lines`): a line ending in a visible ASCII byte (nearly every
+    // line) needs no trim.
+    for raw in crate::text::raw_lines(msg.body.trim_end()) {
+        let line = raw.strip_suffix('\n').unwrap_or(raw);
+        let line = match line.as_bytes().last() {
+            Some(b) if b.is_ascii_graphic() => line,
+            _ => line.trim_end(),
+        };
+        buf.extend_from_slice(line.as_bytes());
+        buf.push(b'\n');
     }
     blake3::hash(&buf).to_hex().to_string()
 }

@@ -430,14 +430,9 @@ pub fn check_report_body(body: &str) -> Result<ReportBody, ReportError> {
 pub fn parse_events(body: &str) -> Vec<Event> {
     // Every event line holds one of these openings: a body with neither is
     // skipped without splitting it into lines (searchers built once).
-    static OPENINGS: std::sync::LazyLock<[memchr::memmem::Finder<'static>; 2]> =
-        std::sync::LazyLock::new(|| {
-            [
-                memchr::memmem::Finder::new(b"[still regression on "),
-                memchr::memmem::Finder::new(b"[test failed on "),
-            ]
-        });
-    if OPENINGS.iter().all(|f| f.find(body.as_bytes()).is_none()) {
+    static OPENINGS: LazyLock<text::Needles> =
+        LazyLock::new(|| text::Needles::new(&["[still regression on ", "[test failed on "]));
+    if !OPENINGS.any_in(body) {
         return Vec::new();
     }
     text::lines(body)
