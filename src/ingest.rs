@@ -14,8 +14,9 @@
 //! (Message-ID is the key) and finishes the rest. Public-inbox progress (last
 //! commit per epoch) is written in the same transaction as its messages.
 //! A checkpointer thread copies the WAL into the database meanwhile, so the
-//! writer seldom stops for it. An ingest into an empty database builds the
-//! secondary indexes once at its end ([`crate::store::bulk`]).
+//! writer seldom stops for it. An ingest into an empty database defers its
+//! randomly keyed indexes and builds them once the messages are written, on a
+//! second connection while linking reads ([`IndexBuild`], [`crate::store::bulk`]).
 
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -313,7 +314,7 @@ pub fn ingest_indexing_behind(
         .execute_batch("PRAGMA cache_size = -2000; PRAGMA shrink_memory;")
         .db("PRAGMA shrink_memory");
     let deferred = bulk::any_deferred(store.conn());
-    if result.is_err() || store.path() == ":memory:" || !matches!(deferred, Ok(true)) {
+    if result.is_err() || !background || !matches!(deferred, Ok(true)) {
         // Built here: the write failed (what was stored gets its indexes
         // now), or no other connection can see this database.
         let rebuilt = bulk::restore_indexes(store.conn());
