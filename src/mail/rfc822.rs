@@ -28,12 +28,34 @@ static PARSER: std::sync::LazyLock<MessageParser> = std::sync::LazyLock::new(|| 
 
 /// Parses raw RFC 5322 bytes; the error is a human reason.
 pub(super) fn parse(bytes: &[u8]) -> Result<Message, String> {
+    parse_with(bytes, true)
+}
+
+/// [`parse`]; `plain_path` false parses every message whole (tests compare).
+fn parse_with(bytes: &[u8], plain_path: bool) -> Result<Message, String> {
     if !starts_with_header(bytes) {
         return Err("no header block: the message does not start with a header field".into());
     }
-    let parsed = PARSER
-        .parse(bytes)
-        .ok_or_else(|| "mail-parser could not read the message".to_string())?;
+    // Most list mail is one text/plain part in 7bit or 8bit: its headers
+    // alone are parsed, and its body is the raw text after them (see
+    // `plain_body`). Anything else is parsed whole.
+    let plain = plain_path
+        .then(|| header_block_end(bytes))
+        .flatten()
+        .and_then(|start| {
+            let head = PARSER.parse_headers(bytes)?;
+            let text = plain_body(&head, bytes.get(start..)?)?;
+            Some((head, text))
+        });
+    let (parsed, plain) = match plain {
+        Some((head, text)) => (head, Some(text)),
+        None => (
+            PARSER
+                .parse(bytes)
+                .ok_or_else(|| "mail-parser could not read the message".to_string())?,
+            None,
+        ),
+    };
 
     let mut message_id = String::new();
     let mut in_reply_to = None;
@@ -93,7 +115,16 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Message, String> {
 
     let mut body = String::new();
     let mut parts = Vec::new();
-    collect_text(&parsed, &mut body, &mut parts, 0);
+    match (plain, parsed.parts.first()) {
+        (Some(text), Some(root)) => push_part(
+            &mut body,
+            &mut parts,
+            content_type(root),
+            root.attachment_name(),
+            text,
+        ),
+        _ => collect_text(&parsed, &mut body, &mut parts, 0),
+    }
 
     Ok(Message {
         message_id,
@@ -130,6 +161,84 @@ fn starts_with_header(bytes: &[u8]) -> bool {
             .iter()
             .all(|&c| c.is_ascii_graphic() && c != b':'),
     }
+}
+
+/// Where the body starts: after the first empty line, when every line
+/// before it is a header field (`Name:`) or a folded continuation, so that
+/// mail-parser's header parser ends at the same line. `None` for anything
+/// unusual (a line of blanks, a line without a field name, no empty line).
+fn header_block_end(bytes: &[u8]) -> Option<usize> {
+    let mut at = 0;
+    let mut first = true;
+    loop {
+        let end = at + memchr::memchr(b'\n', bytes.get(at..)?)?;
+        let line = bytes.get(at..end)?;
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        match line.first() {
+            None => return (!first).then_some(end + 1),
+            Some(b' ' | b'\t') if !first => {
+                if line.iter().all(u8::is_ascii_whitespace) {
+                    return None;
+                }
+            }
+            Some(_) => {
+                let colon = memchr::memchr(b':', line)?;
+                let name = line.get(..colon)?;
+                if name.is_empty() || !name.iter().all(|&c| c.is_ascii_graphic()) {
+                    return None;
+                }
+            }
+        }
+        first = false;
+        at = end + 1;
+    }
+}
+
+/// The text of a message that is one text/plain part with no transfer
+/// encoding, when it is exactly what mail-parser's whole parse would decode:
+/// valid UTF-8 under a charset mail-parser reads as UTF-8, or pure ASCII
+/// under an ASCII-compatible single-byte charset. `None` sends the message
+/// through the whole parse.
+fn plain_body<'a>(head: &mail_parser::Message<'_>, body: &'a [u8]) -> Option<&'a str> {
+    use mail_parser::decoders::charsets::map::charset_decoder;
+    let root = head.parts.first()?;
+    if let Some(enc) = root.content_transfer_encoding() {
+        let enc = enc.trim();
+        if !["7bit", "8bit"].iter().any(|e| enc.eq_ignore_ascii_case(e)) {
+            return None;
+        }
+    }
+    let charset = match root.content_type() {
+        None => None,
+        Some(ct) if ct.ctype() == "text" && ct.subtype() == Some("plain") => {
+            ct.attribute("charset")
+        }
+        Some(_) => return None,
+    };
+    match charset {
+        Some(cs) if charset_decoder(cs.as_bytes()).is_some() => {
+            (ascii_compatible(cs) && body.is_ascii()).then_some(())?;
+            std::str::from_utf8(body).ok()
+        }
+        _ => std::str::from_utf8(body).ok(),
+    }
+}
+
+/// Single-byte charsets whose first 128 code points are ASCII (a body of
+/// ASCII bytes decodes to itself).
+fn ascii_compatible(charset: &str) -> bool {
+    let cs = charset.trim().to_ascii_lowercase().replace('_', "-");
+    ["us-ascii", "ascii", "ansi-x3.4-1968"].contains(&cs.as_str())
+        || [
+            "iso-8859-",
+            "iso8859-",
+            "iso8859",
+            "latin",
+            "windows-125",
+            "cp125",
+        ]
+        .iter()
+        .any(|p| cs.starts_with(p))
 }
 
 /// Appends every text part (text/* including attachments; HTML only when there
@@ -217,4 +326,232 @@ fn content_type(part: &mail_parser::MessagePart<'_>) -> String {
 fn is_patch_like(part: &mail_parser::MessagePart<'_>) -> bool {
     let ct = content_type(part);
     ct.contains("patch") || ct.contains("diff")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Messages that must read the same whether or not they take the
+    /// plain-text path, with whether they take it.
+    fn cases() -> Vec<(&'static str, Vec<u8>, bool)> {
+        let head = "From: A <a@example.org>\nSubject: [ext4] x\nMessage-ID: <m@x>\n\
+                    Date: Mon, 1 Jan 2024 00:00:00 +0000\n";
+        let msg = |extra: &str, body: &[u8]| {
+            let mut v = format!("{head}{extra}\n").into_bytes();
+            v.extend_from_slice(body);
+            v
+        };
+        vec![
+            ("no MIME headers", msg("", b"hello\n  -5.7% fsmark\n"), true),
+            (
+                "utf-8",
+                msg(
+                    "Content-Type: text/plain; charset=utf-8\n",
+                    "caf\u{e9}\n".as_bytes(),
+                ),
+                true,
+            ),
+            (
+                "quoted charset",
+                msg("Content-Type: text/plain; charset=\"UTF-8\"\n", b"x\n"),
+                true,
+            ),
+            (
+                "us-ascii 7bit",
+                msg(
+                    "Content-Type: text/plain; charset=us-ascii\nContent-Transfer-Encoding: 7bit\n",
+                    b"ascii\n",
+                ),
+                true,
+            ),
+            (
+                "latin1 ASCII",
+                msg("Content-Type: text/plain; charset=ISO-8859-1\n", b"plain\n"),
+                true,
+            ),
+            (
+                "windows-1252 ASCII",
+                msg(
+                    "Content-Type: text/plain; charset=windows-1252\n",
+                    b"plain\n",
+                ),
+                true,
+            ),
+            (
+                "latin1 8-bit",
+                msg(
+                    "Content-Type: text/plain; charset=iso-8859-1\nContent-Transfer-Encoding: 8bit\n",
+                    b"caf\xe9\n",
+                ),
+                false,
+            ),
+            (
+                "koi8-r 8-bit",
+                msg("Content-Type: text/plain; charset=koi8-r\n", b"\xc1\xc2\n"),
+                false,
+            ),
+            (
+                "utf-7 ASCII",
+                msg("Content-Type: text/plain; charset=utf-7\n", b"a+AOk-b\n"),
+                false,
+            ),
+            (
+                "iso-2022-jp ASCII",
+                msg(
+                    "Content-Type: text/plain; charset=iso-2022-jp\n",
+                    b"\x1b$B$3\x1b(B\n",
+                ),
+                false,
+            ),
+            (
+                "invalid utf-8",
+                msg(
+                    "Content-Type: text/plain; charset=utf-8\n",
+                    b"bad \xff\xfe byte\n",
+                ),
+                false,
+            ),
+            (
+                "quoted-printable",
+                msg(
+                    "Content-Type: text/plain\nContent-Transfer-Encoding: quoted-printable\n",
+                    b"a=3Db\n",
+                ),
+                false,
+            ),
+            (
+                "base64",
+                msg("Content-Transfer-Encoding: base64\n", b"aGVsbG8K\n"),
+                false,
+            ),
+            (
+                "8bit no charset",
+                msg("Content-Transfer-Encoding: 8BIT\n", "\u{b1}2%\n".as_bytes()),
+                true,
+            ),
+            (
+                "html",
+                msg("Content-Type: text/html\n", b"<p>x</p>\n"),
+                false,
+            ),
+            (
+                "x-patch",
+                msg("Content-Type: text/x-patch\n", b"--- a/f\n"),
+                false,
+            ),
+            (
+                "attachment name",
+                msg(
+                    "Content-Type: text/plain; name=\"fix.patch\"\nContent-Disposition: attachment; filename=\"fix.patch\"\n",
+                    b"diff\n",
+                ),
+                true,
+            ),
+            (
+                "multipart",
+                msg(
+                    "Content-Type: multipart/mixed; boundary=\"b\"\n",
+                    b"--b\nContent-Type: text/plain\n\none\n--b--\n",
+                ),
+                false,
+            ),
+            (
+                "CRLF",
+                msg("", b"x\r\ny\r\n")
+                    .iter()
+                    .flat_map(|&b| {
+                        if b == b'\n' {
+                            vec![b'\r', b'\n']
+                        } else {
+                            vec![b]
+                        }
+                    })
+                    .collect(),
+                true,
+            ),
+            (
+                "folded header",
+                msg("Content-Type: text/plain;\n\tcharset=utf-8\n", b"folded\n"),
+                true,
+            ),
+            ("blank-looking line", msg("X-A: 1\n \n", b"body\n"), false),
+            (
+                "line without a field",
+                msg("not a header\n", b"body\n"),
+                false,
+            ),
+            ("no body", head.as_bytes().to_vec(), false),
+            ("empty body", msg("", b""), true),
+        ]
+    }
+
+    #[test]
+    fn the_plain_text_path_reads_what_the_whole_parse_reads() {
+        let mut plain = 0;
+        for (name, bytes, fast) in cases() {
+            let took = header_block_end(&bytes).is_some_and(|start| {
+                PARSER
+                    .parse_headers(&bytes[..])
+                    .is_some_and(|h| plain_body(&h, &bytes[start..]).is_some())
+            });
+            assert_eq!(took, fast, "{name}: plain path taken");
+            plain += usize::from(took);
+            let a = parse_with(&bytes, true);
+            let b = parse_with(&bytes, false);
+            assert_eq!(a, b, "{name}");
+        }
+        assert_eq!(plain, 11);
+    }
+
+    #[test]
+    fn an_eight_bit_latin1_body_is_still_decoded() {
+        let (_, bytes, _) = cases().into_iter().find(|c| c.0 == "latin1 8-bit").unwrap();
+        assert_eq!(parse(&bytes).unwrap().body, "caf\u{e9}\n");
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config::with_cases(512))]
+        /// Any mix of header lines (odd ones included) and body bytes reads
+        /// the same on both paths.
+        #[test]
+        fn both_paths_agree_on_generated_mail(
+            picks in proptest::collection::vec(0usize..14, 0..6),
+            body in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    &b"a"[..], b" ", b"\n", b"\r\n", b"\t", b"=3D", b"-", b":",
+                    "\u{e9}".as_bytes(), b"\xe9", b"\xff",
+                ]),
+                0..40,
+            ),
+            crlf in proptest::bool::ANY,
+        ) {
+            const LINES: [&str; 14] = [
+                "Content-Type: text/plain; charset=utf-8",
+                "Content-Type: text/plain; charset=iso-8859-1",
+                "Content-Type: text/plain; charset=us-ascii",
+                "Content-Type: text/plain",
+                "Content-Type: TEXT/PLAIN; CHARSET=UTF-8",
+                "Content-Type: text/html",
+                "Content-Transfer-Encoding: 7bit",
+                "Content-Transfer-Encoding: quoted-printable",
+                "Content-Transfer-Encoding: 8bit ",
+                "Content-Disposition: attachment; filename=a.txt",
+                "X-Folded: a\n b",
+                " ",
+                "Received: from x (y [1.2.3.4])\n\tby z",
+                "no colon here",
+            ];
+            let nl = if crlf { "\r\n" } else { "\n" };
+            let mut text = format!("From: a@b{nl}Subject: s{nl}Message-ID: <i@d>{nl}");
+            for &p in &picks {
+                text.push_str(&LINES[p].replace('\n', nl));
+                text.push_str(nl);
+            }
+            text.push_str(nl);
+            let mut bytes = text.into_bytes();
+            bytes.extend(body.concat());
+            proptest::prop_assert_eq!(parse_with(&bytes, true), parse_with(&bytes, false));
+        }
+    }
 }
