@@ -44,9 +44,18 @@ static RE_ENTRY_SHA: LazyLock<Regex> = LazyLock::new(|| {
 static RE_HEX: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?-u:\b)[0-9a-f]{7,40}(?-u:\b)").expect("valid regex"));
 
-/// What a command line or an `RE_APPLIED` line must hold, one at least.
-static NEEDLES: LazyLock<Needles> =
-    LazyLock::new(|| Needles::new(&["#regzbot", "#syz", "pplied", "ueued", "ushed", "icked up"]));
+/// What collapsed text must hold for a command to be in it.
+static COMMANDS: LazyLock<Needles> = LazyLock::new(|| Needles::new(&["#regzbot", "#syz"]));
+
+/// Whether a trimmed line can be an `RE_APPLIED` line: it starts with one of
+/// the regex's first words (a cheap test before the regex, which most lines
+/// fail at their first byte anyway).
+fn may_be_applied(t: &str) -> bool {
+    const FIRST_WORDS: [&str; 9] = [
+        "Thank", "Applied", "applied", "Queued", "queued", "Pushed", "pushed", "Picked", "picked",
+    ];
+    FIRST_WORDS.iter().any(|w| t.starts_with(w))
+}
 
 /// A regzbot or syz command line: kind, sha (a hex id in it, if any), tree
 /// (`#syz test: <repo> <branch>`).
@@ -80,12 +89,10 @@ static RE_COLLAPSED_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Events of a body's lines, skipping diff lines.
 pub fn events_in(view: &BodyView<'_>, in_diff: &[bool]) -> Vec<Event> {
-    // Every event starts with a command or an "applied" line (`RE_APPLIED`):
-    // a body holding none of their words has none, and its lines are not read.
-    if !NEEDLES.any_in(view.body) {
-        return Vec::new();
-    }
     if view.collapsed {
+        if !COMMANDS.any_in(view.body) {
+            return Vec::new();
+        }
         let mut out = Vec::new();
         for line in &view.lines {
             let marks = super::QuoteMarks::new(line.text);
@@ -112,19 +119,19 @@ pub fn events_in(view: &BodyView<'_>, in_diff: &[bool]) -> Vec<Event> {
             i += 1;
             continue;
         }
-        if let Some((kind, sha, tree)) = command_line(line.text) {
+        let t = line.text.trim();
+        if let Some((kind, sha, tree)) = t.starts_with('#').then(|| command_line(t)).flatten() {
             out.push(Event {
                 kind,
                 tree,
                 sha,
-                text: line.text.trim().to_string(),
+                text: t.to_string(),
                 quote_depth: line.depth,
             });
             i += 1;
             continue;
         }
-        let t = line.text.trim();
-        let applied = (line.depth == 0 && !starts_lowercase_bare(t))
+        let applied = (line.depth == 0 && may_be_applied(t) && !starts_lowercase_bare(t))
             .then(|| RE_APPLIED.captures(t))
             .flatten();
         let Some(c) = applied else {
@@ -210,6 +217,18 @@ mod tests {
         assert!(events("applied it on 6.9-rc4. This patch is not a fix\n").is_empty());
         assert!(events("Applied the patch on top of v6.9 and ran the test again.\n").is_empty());
         assert!(events("> Thanks, applied.\n").is_empty());
+        // Every first word of the regex passes the cheap test before it.
+        for line in [
+            "Thank you, applied.",
+            "Thanks! Pushed to master.",
+            "Pushed to for-next.",
+            "pushed to for-next",
+            "Picked up for 6.11, thanks!",
+            "picked up",
+            "Queued.",
+        ] {
+            assert_eq!(events(&format!("{line}\n")).len(), 1, "{line}");
+        }
     }
 
     #[test]
