@@ -116,13 +116,28 @@ pub fn diffconfig_line(i: &str) -> IResult<&str, KconfigLine<'_>> {
     Ok((r, line))
 }
 
+/// Whether a line can be a `config_line` or a `diffconfig_line`, from what
+/// both grammars fix: a sign and then `#` or a name character, or a blank
+/// and ` -> `; and an option name with `_`. Most diff lines (`+\tfoo_bar();`)
+/// fail at their second byte.
+fn may_be_kconfig(t: &str) -> bool {
+    let b = t.as_bytes();
+    let shape = match b.first() {
+        Some(b'-' | b'+') => {
+            matches!(b.get(1), Some(&c) if c == b'#' || c == b'_' || c.is_ascii_uppercase() || c.is_ascii_digit())
+        }
+        Some(b' ') => t.contains(" -> "),
+        _ => false,
+    };
+    shape && memchr::memchr(b'_', b).is_some()
+}
+
 /// Kconfig changes of a body's lines (diff lines included), one per option.
 pub fn changes_in(view: &BodyView<'_>) -> Vec<KconfigChange> {
     let mut out: Vec<KconfigChange> = Vec::new();
     for line in &view.lines {
         let t = line.text.trim_end();
-        // Every form starts with a sign or a blank and names an option with `_`.
-        if !t.starts_with(['-', '+', ' ']) || memchr::memchr(b'_', t.as_bytes()).is_none() {
+        if !may_be_kconfig(t) {
             continue;
         }
         let Ok((_, k)) = config_line(t).or_else(|_| diffconfig_line(t)) else {
@@ -156,6 +171,34 @@ pub fn changes_in(view: &BodyView<'_>) -> Vec<KconfigChange> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_cheap_test_passes_every_form_the_grammar_reads() {
+        for t in [
+            "-CONFIG_XFS_DEBUG=y",
+            "+# CONFIG_XFS_WARN is not set",
+            "-XFS_DEBUG y",
+            "+XFS_WARN n",
+            " XFS_DEBUG y -> n",
+            "  KASAN_INLINE n -> y",
+            "-_X_Y 1",
+            "+9P_FS m",
+        ] {
+            assert!(config_line(t).is_ok() || diffconfig_line(t).is_ok(), "{t}");
+            assert!(may_be_kconfig(t), "{t}");
+        }
+        for t in [
+            "+\tfoo_bar();",
+            "-\tif (a_b)",
+            " static int x_y;",
+            "+ x_y",
+            "--- a/fs/xfs/x_y.c",
+            "-XFSDEBUG y",
+            " XFS_DEBUG y",
+        ] {
+            assert!(!may_be_kconfig(t), "{t}");
+        }
+    }
 
     #[test]
     fn config_lines_of_both_forms() {
