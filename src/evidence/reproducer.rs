@@ -83,11 +83,25 @@ pub fn command(text: &str) -> Option<String> {
         head = w.next()?;
     }
     let head_program = head.split_once('.').map_or(head, |(p, _)| p);
-    // Every line's first word is looked up: one hash probe each, not a
-    // comparison with every program.
+    // Every line's first word is looked up: a table of the programs' first
+    // bytes turns most prose away, then one hash probe (two for `prog.ext`),
+    // not a comparison with every program.
     static KNOWN: std::sync::LazyLock<hashbrown::HashSet<&'static str>> =
         std::sync::LazyLock::new(|| PROGRAMS.iter().chain(PROMPT_ONLY.iter()).copied().collect());
-    if !KNOWN.contains(head) && !KNOWN.contains(head_program) {
+    static FIRST_BYTES: std::sync::LazyLock<[bool; 256]> = std::sync::LazyLock::new(|| {
+        let mut t = [false; 256];
+        for p in KNOWN.iter() {
+            if let Some(&b) = p.as_bytes().first() {
+                t[usize::from(b)] = true;
+            }
+        }
+        t
+    });
+    let first_byte = head.as_bytes().first().map_or(0, |&b| usize::from(b));
+    if !FIRST_BYTES.get(first_byte).copied().unwrap_or(false)
+        || (!KNOWN.contains(head)
+            && (head_program.len() == head.len() || !KNOWN.contains(head_program)))
+    {
         return None;
     }
     let (prompted, body) = match t.strip_prefix("# ").or_else(|| t.strip_prefix("$ ")) {
