@@ -120,9 +120,33 @@ pub fn graph_entry(i: &str) -> IResult<&str, (usize, Option<f64>, &str)> {
     Ok((r, (col, pct, sym)))
 }
 
-/// `---`, looked for on every line without a `%` (the searcher is built once).
+/// `---` (the searcher is built once).
 static DASHES: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
     std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"---"));
+
+/// Which lines hold a `%` or a `---`: one pass over the whole body for each,
+/// instead of two searches on every line. (Neither can sit in a quote
+/// prefix or a line end, so a line's raw span holds one exactly when its
+/// text does.)
+fn lines_with_marks(view: &BodyView<'_>) -> Vec<bool> {
+    let lines = &view.lines;
+    let mut marked = vec![false; lines.len()];
+    let body = view.body.as_bytes();
+    let mut mark = |hits: &mut dyn Iterator<Item = usize>| {
+        let mut i = 0;
+        for at in hits {
+            while lines.get(i + 1).is_some_and(|l| l.offset <= at) {
+                i += 1;
+            }
+            if let Some(m) = marked.get_mut(i) {
+                *m = true;
+            }
+        }
+    };
+    mark(&mut memchr::memchr_iter(b'%', body));
+    mark(&mut DASHES.find_iter(body));
+    marked
+}
 
 /// Profile entries of a body's lines, in order.
 pub fn profiles_in(view: &BodyView<'_>) -> Vec<ProfileEntry> {
@@ -130,13 +154,11 @@ pub fn profiles_in(view: &BodyView<'_>) -> Vec<ProfileEntry> {
     // Marker columns of the open chain, outermost first, and its quote depth.
     let mut stack: Vec<usize> = Vec::new();
     let mut chain_depth: Option<u32> = None;
-    for line in &view.lines {
+    let marked = lines_with_marks(view);
+    for (line, &marked) in view.lines.iter().zip(&marked) {
         let t = line.text;
         // Every entry but a leaf or a graph root (`---sym`) prints a percentage.
-        if chain_depth.is_none()
-            && memchr::memchr(b'%', t.as_bytes()).is_none()
-            && DASHES.find(t.as_bytes()).is_none()
-        {
+        if chain_depth.is_none() && !marked {
             continue;
         }
         if let Ok(("", (pct, dso, sym))) = flat_entry(t) {
@@ -212,6 +234,19 @@ pub fn profiles_in(view: &BodyView<'_>) -> Vec<ProfileEntry> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn marked_lines_are_the_lines_whose_text_holds_a_percent_or_three_dashes() {
+        let body = "> 31.18%  x\r\nplain\n---sym\n>> a--b\n  |--2.5%--\n-- \n>---\nend%";
+        let view = BodyView::new(body);
+        let want: Vec<bool> = view
+            .lines
+            .iter()
+            .map(|l| l.text.contains('%') || l.text.contains("---"))
+            .collect();
+        assert_eq!(want, [true, false, true, false, true, false, true, true]);
+        assert_eq!(lines_with_marks(&view), want);
+    }
 
     #[test]
     fn percent_needs_two_decimals() {
