@@ -109,10 +109,13 @@ fn opens_suggestions(text: &str) -> bool {
         b.windows(needle.len())
             .any(|w| w.eq_ignore_ascii_case(needle))
     };
-    static INDLY_ADD: LazyLock<memchr::memmem::Finder<'static>> =
-        LazyLock::new(|| memchr::memmem::Finder::new(b"indly add"));
     INDLY_ADD.find(b).is_some() && has(b"kindly add") && has(b"tag")
 }
+
+/// What a line opening the suggestion block holds (looked for in the whole
+/// body first: most bodies have no such line).
+static INDLY_ADD: LazyLock<memchr::memmem::Finder<'static>> =
+    LazyLock::new(|| memchr::memmem::Finder::new(b"indly add"));
 
 /// True when a line may hold a trailer: a `:` followed by a blank.
 fn may_be_trailer(text: &str) -> bool {
@@ -133,12 +136,13 @@ pub fn trailers_in(view: &BodyView<'_>, in_diff: &[bool]) -> Vec<Trailer> {
     // (depth, seen a trailer yet) while inside a suggestion block.
     let mut block: Option<(u32, bool)> = None;
     let lines = &view.lines;
+    let may_suggest = INDLY_ADD.find(view.body.as_bytes()).is_some();
     for (i, line) in lines.iter().enumerate() {
         if in_diff.get(i).copied().unwrap_or(false) {
             block = None;
             continue;
         }
-        if opens_suggestions(line.text) {
+        if may_suggest && opens_suggestions(line.text) {
             block = Some((line.depth, false));
             continue;
         }
