@@ -89,7 +89,8 @@ impl<'a> BodyView<'a> {
         let mut cur: Option<Paragraph> = None;
         for (i, line) in self.lines.iter().enumerate() {
             let skipped = skip.get(i).copied().unwrap_or(false);
-            let blank = line.text.trim().is_empty();
+            let t = line.text.trim();
+            let blank = t.is_empty();
             let continues = matches!(&cur, Some(p) if p.depth == line.depth);
             if skipped || blank || !continues {
                 if let Some(p) = cur.take() {
@@ -102,13 +103,13 @@ impl<'a> BodyView<'a> {
             match cur.as_mut() {
                 Some(p) => {
                     p.text.push(' ');
-                    p.text.push_str(line.text.trim());
+                    p.text.push_str(t);
                 }
                 None => {
                     cur = Some(Paragraph {
                         depth: line.depth,
                         line: i,
-                        text: line.text.trim().to_string(),
+                        text: t.to_string(),
                     })
                 }
             }
