@@ -66,6 +66,16 @@ pub fn raw_lines(text: &str) -> impl Iterator<Item = &str> {
         })
 }
 
+/// `str::trim`, returning at once for the common line that starts and ends
+/// with a visible ASCII character (no white space of any kind to remove).
+pub fn trim(s: &str) -> &str {
+    let b = s.as_bytes();
+    match (b.first(), b.last()) {
+        (Some(f), Some(l)) if f.is_ascii_graphic() && l.is_ascii_graphic() => s,
+        _ => s.trim(),
+    }
+}
+
 /// Literal strings looked for in a whole text, each with memchr's SIMD
 /// search: the test an extractor runs before reading a body's lines, when
 /// whatever it finds must hold one of them.
@@ -214,6 +224,29 @@ mod tests {
             let ours: Vec<&str> = raw_lines(t).collect();
             let std: Vec<&str> = t.split_inclusive('\n').collect();
             assert_eq!(ours, std, "{t:?}");
+        }
+    }
+
+    #[test]
+    fn trim_is_str_trim() {
+        for s in [
+            "",
+            " ",
+            "a",
+            " a ",
+            "a b",
+            "\ta\r",
+            "\u{a0}x\u{3000}",
+            "x\u{a0}",
+            "\u{2003}y",
+            "é",
+            " é ",
+            "a\u{85}",
+            "\u{85}a",
+            "!",
+            "\x7f",
+        ] {
+            assert_eq!(trim(s), s.trim(), "{s:?}");
         }
     }
 

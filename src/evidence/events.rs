@@ -119,7 +119,7 @@ pub fn events_in(view: &BodyView<'_>, in_diff: &[bool]) -> Vec<Event> {
             i += 1;
             continue;
         }
-        let t = line.text.trim();
+        let t = crate::text::trim(line.text);
         if let Some((kind, sha, tree)) = t.starts_with('#').then(|| command_line(t)).flatten() {
             out.push(Event {
                 kind,

@@ -89,7 +89,7 @@ impl<'a> BodyView<'a> {
         let mut cur: Option<Paragraph> = None;
         for (i, line) in self.lines.iter().enumerate() {
             let skipped = skip.get(i).copied().unwrap_or(false);
-            let t = line.text.trim();
+            let t = text::trim(line.text);
             let blank = t.is_empty();
             let continues = matches!(&cur, Some(p) if p.depth == line.depth);
             if skipped || blank || !continues {

@@ -51,6 +51,14 @@ const PROMPT_ONLY: [&str; 4] = ["echo", "cat", "time", "git"];
 
 /// `COMPILER=gcc-12` and the like in front of a command (`VAR=value`).
 fn is_assignment(word: &str) -> bool {
+    // A name starts with a capital or `_` (most words fail here).
+    if !word
+        .as_bytes()
+        .first()
+        .is_some_and(|&b| b.is_ascii_uppercase() || b == b'_')
+    {
+        return false;
+    }
     match word.split_once('=') {
         Some((name, _)) => {
             !name.is_empty()
@@ -71,7 +79,7 @@ fn is_assignment(word: &str) -> bool {
 /// Returns the command without its prompt (and without a trailing `# comment`
 /// after two or more spaces), or `None` when the line is no command.
 pub fn command(text: &str) -> Option<String> {
-    let t = text.trim();
+    let t = crate::text::trim(text);
     // Cheap rejection: the program (after an optional prompt and sudo) must be
     // one of the known ones.
     let mut w = t.split_ascii_whitespace();
@@ -82,7 +90,9 @@ pub fn command(text: &str) -> Option<String> {
     while head == "sudo" || is_assignment(head) {
         head = w.next()?;
     }
-    let head_program = head.split_once('.').map_or(head, |(p, _)| p);
+    let head_program = memchr::memchr(b'.', head.as_bytes())
+        .and_then(|p| head.get(..p))
+        .unwrap_or(head);
     // Every line's first word is looked up: a table of the programs' first
     // bytes turns most prose away, then one hash probe (two for `prog.ext`),
     // not a comparison with every program.
