@@ -379,7 +379,7 @@ fn read_inputs(
         true
     };
     for path in inputs {
-        let file = file_identity(path);
+        let file = crate::source::file_identity(path);
         if let Some((source, size, mtime)) = &file
             && files.get(source) == Some(&(*size, *mtime))
         {
@@ -418,23 +418,6 @@ fn read_inputs(
     if !batch.is_empty() {
         let _ = tx.send(batch);
     }
-}
-
-/// `(canonical path, size, mtime in ns)` of a regular file input (not standard
-/// input, not a folder): what decides that a file is unchanged.
-fn file_identity(path: &Path) -> Option<(String, i64, i64)> {
-    if path == Path::new("-") {
-        return None;
-    }
-    let meta = std::fs::metadata(path).ok().filter(|m| m.is_file())?;
-    let mtime = meta
-        .modified()
-        .ok()?
-        .duration_since(std::time::UNIX_EPOCH)
-        .ok()?
-        .as_nanos();
-    let source = std::fs::canonicalize(path).ok()?.display().to_string();
-    Some((source, meta.len() as i64, i64::try_from(mtime).ok()?))
 }
 
 /// Opens one input as a stream of items (public-inbox archives incrementally).

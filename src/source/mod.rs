@@ -37,6 +37,36 @@ pub fn open(path: &Path) -> Result<RawStream> {
     files::open_file(path)
 }
 
+/// The key of an input in the `sources` table: its canonical path, `None`
+/// when the path cannot be resolved.
+pub fn canonical_key(path: &Path) -> Option<String> {
+    std::fs::canonicalize(path)
+        .ok()
+        .map(|p| p.display().to_string())
+}
+
+/// What tells an unchanged file (mbox, `.mbox.gz`, `.eml`) apart: its
+/// [`canonical_key`], size and modification time (ns since the epoch).
+/// `None` for standard input, a folder or an unreadable path.
+pub fn file_identity(path: &Path) -> Option<(String, i64, i64)> {
+    if path == Path::new("-") {
+        return None;
+    }
+    let meta = std::fs::metadata(path).ok().filter(|m| m.is_file())?;
+    let mtime = meta
+        .modified()
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?
+        .as_nanos();
+    let key = canonical_key(path)?;
+    Some((
+        key,
+        i64::try_from(meta.len()).ok()?,
+        i64::try_from(mtime).ok()?,
+    ))
+}
+
 /// Opens a public-inbox archive (v2 folder or one epoch repository).
 fn open_git(path: &Path) -> Result<RawStream> {
     public_inbox::open(path)

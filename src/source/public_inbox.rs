@@ -62,12 +62,10 @@ pub fn epochs(path: &Path) -> Option<Vec<PathBuf>> {
     None
 }
 
-/// The key of an epoch in the `sources` table: its canonical path.
+/// The key of an epoch in the `sources` table: its canonical path (the path
+/// as given when it cannot be resolved).
 pub fn source_key(epoch: &Path) -> String {
-    std::fs::canonicalize(epoch)
-        .unwrap_or_else(|_| epoch.to_path_buf())
-        .display()
-        .to_string()
+    super::canonical_key(epoch).unwrap_or_else(|| epoch.display().to_string())
 }
 
 /// Items (messages oldest first, with progress marks) of every epoch, reading
