@@ -261,12 +261,22 @@ fn canonical_key(k: &str) -> String {
 /// Parses the robot's own (unquoted) report body; `None` when the unquoted text
 /// has neither a lead sentence nor a full-length `commit:` line.
 pub fn parse_report_body(body: &str) -> Option<ReportBody> {
-    let own: Vec<&str> = text::lines(body)
+    let own = own_lines(body);
+    let lead = lead(&text::fold_ws(&own.join("\n")));
+    report_body_of(&own, lead)
+}
+
+/// The unquoted lines of a body: the robot's own text.
+pub fn own_lines(body: &str) -> Vec<&str> {
+    text::lines(body)
         .filter(|l| l.depth == 0)
         .map(|l| l.text)
-        .collect();
-    let folded = text::fold_ws(&own.join("\n"));
-    let lead = lead(&folded);
+        .collect()
+}
+
+/// [`parse_report_body`] of a body's [`own_lines`] and the [`lead`] of their
+/// folded text (for a caller that has both already).
+pub fn report_body_of(own: &[&str], lead: Option<Lead>) -> Option<ReportBody> {
     let mut r = ReportBody::default();
     if let Some(l) = &lead {
         r.change_percent = l.change_percent;

@@ -30,16 +30,13 @@ pub fn extract_report(msg: &Message, ex: &mut Extraction) {
     // other mail (most of a list) skips building and folding it.
     let may_be_report =
         classify::is_robot_sender(msg) || ex.subject_report.as_ref().is_some_and(|s| !s.is_reply);
-    let own_text: String =
+    let own: Vec<&str> =
         if may_be_report || (msg.subject.contains("PATCH") && !msg.subject.contains("[PATCH")) {
-            text::lines(&msg.body)
-                .filter(|l| l.depth == 0)
-                .map(|l| l.text)
-                .collect::<Vec<_>>()
-                .join("\n")
+            body::own_lines(&msg.body)
         } else {
-            String::new()
+            Vec::new()
         };
+    let own_text = own.join("\n");
     let lead = if may_be_report {
         body::lead(&text::fold_ws(&own_text))
     } else {
@@ -47,7 +44,9 @@ pub fn extract_report(msg: &Message, ex: &mut Extraction) {
     };
     ex.kind = classify::classify(msg, ex.subject_report.as_deref(), &own_text, lead.as_ref());
     if matches!(ex.kind, Kind::PerfReport | Kind::FunctionalReport) {
-        ex.report = body::parse_report_body(&msg.body).map(Box::new);
+        // A report is always `may_be_report` (robot sender or report
+        // subject), so its own text and lead are the ones just read.
+        ex.report = body::report_body_of(&own, lead).map(Box::new);
     }
     ex.tables.extend(table::parse_tables(&msg.body));
     ex.events.extend(body::parse_events(&msg.body));
