@@ -383,15 +383,10 @@ pub fn relink_messages(store: &Store, sk: &Skeleton) -> Result<Vec<usize>> {
     let mut robot = vec![false; n];
     let mut fixes = vec![false; n];
     let sql = "SELECT message, key, value, suggested, commit_id, quote_depth FROM trailers";
-    let mut stmt = conn.prepare(sql).db(sql)?;
-    let mut rows = stmt.query([]).db(sql)?;
-    while let Some(r) = rows.next().db(sql)? {
-        let Some(i) = at(r.get(0).db(sql)?) else {
-            continue;
-        };
+    for_kept_rows(conn, sql, at, |i, r| {
         let own = r.get::<_, i64>(3).db(sql)? == 0 && r.get::<_, i64>(5).db(sql)?.max(0) == 0;
         if !own {
-            continue;
+            return Ok(());
         }
         let key = text(r, 1, sql)?.unwrap_or_default().to_ascii_lowercase();
         let value = text(r, 2, sql)?.unwrap_or_default();
@@ -409,20 +404,17 @@ pub fn relink_messages(store: &Store, sk: &Skeleton) -> Result<Vec<usize>> {
             }
             _ => {}
         }
-    }
+        Ok(())
+    })?;
     let sql = "SELECT message, target_id FROM lore_links";
-    let mut stmt = conn.prepare(sql).db(sql)?;
-    let mut rows = stmt.query([]).db(sql)?;
-    while let Some(r) = rows.next().db(sql)? {
-        let Some(i) = at(r.get(0).db(sql)?) else {
-            continue;
-        };
+    for_kept_rows(conn, sql, at, |i, r| {
         let t = text(r, 1, sql)?.unwrap_or_default();
         let id = lore_msgid(t).unwrap_or_else(|| t.trim_matches(['<', '>']).to_string());
         if members.contains(id.as_str()) {
             seed[i] = true;
         }
-    }
+        Ok(())
+    })?;
     drop(members);
     let roots: HashSet<u32> = (0..n)
         .filter(|&i| seed[i] || (robot[i] && fixes[i]))
@@ -447,12 +439,7 @@ fn load_parts(
 
     let sql = "SELECT message, branch, subsystem, commit_short, metric, change_percent, \
                direction, failure FROM reports WHERE origin = 'subject'";
-    let mut stmt = conn.prepare(sql).db(sql)?;
-    let mut rows = stmt.query([]).db(sql)?;
-    while let Some(r) = rows.next().db(sql)? {
-        let Some(i) = idx(r.get(0).db(sql)?) else {
-            continue;
-        };
+    for_kept_rows(conn, sql, idx, |i, r| {
         let dir: Option<String> = r.get(6).db(sql)?;
         messages[i].extraction.subject_report = Some(Box::new(SubjectReport {
             branch: r.get(1).db(sql)?,
@@ -464,16 +451,12 @@ fn load_parts(
             failure: r.get(7).db(sql)?,
             ..SubjectReport::default()
         }));
-    }
+        Ok(())
+    })?;
 
     let sql = "SELECT message, key, value, suggested, commit_id, title, quote_depth \
                FROM trailers ORDER BY message, idx";
-    let mut stmt = conn.prepare(sql).db(sql)?;
-    let mut rows = stmt.query([]).db(sql)?;
-    while let Some(r) = rows.next().db(sql)? {
-        let Some(i) = idx(r.get(0).db(sql)?) else {
-            continue;
-        };
+    for_kept_rows(conn, sql, idx, |i, r| {
         messages[i].extraction.trailers.push(Trailer {
             key: r.get(1).db(sql)?,
             value: r.get(2).db(sql)?,
@@ -482,19 +465,15 @@ fn load_parts(
             title: r.get(5).db(sql)?,
             quote_depth: r.get::<_, i64>(6).db(sql)?.max(0) as u32,
         });
-    }
+        Ok(())
+    })?;
 
     let sql = "SELECT message, kind, sentence, quote_depth, commit_id FROM signals \
                ORDER BY message, idx";
-    let mut stmt = conn.prepare(sql).db(sql)?;
-    let mut rows = stmt.query([]).db(sql)?;
-    while let Some(r) = rows.next().db(sql)? {
-        let Some(i) = idx(r.get(0).db(sql)?) else {
-            continue;
-        };
+    for_kept_rows(conn, sql, idx, |i, r| {
         let kind: String = r.get(1).db(sql)?;
         let Some(kind) = enum_of::<SignalKind>(&kind) else {
-            continue;
+            return Ok(());
         };
         messages[i].extraction.signals.push(Signal {
             kind,
@@ -502,19 +481,15 @@ fn load_parts(
             quote_depth: r.get::<_, i64>(3).db(sql)?.max(0) as u32,
             commit: r.get(4).db(sql)?,
         });
-    }
+        Ok(())
+    })?;
 
     let sql =
         "SELECT message, kind, tree, sha, text, quote_depth FROM events ORDER BY message, idx";
-    let mut stmt = conn.prepare(sql).db(sql)?;
-    let mut rows = stmt.query([]).db(sql)?;
-    while let Some(r) = rows.next().db(sql)? {
-        let Some(i) = idx(r.get(0).db(sql)?) else {
-            continue;
-        };
+    for_kept_rows(conn, sql, idx, |i, r| {
         let kind: String = r.get(1).db(sql)?;
         let Some(kind) = enum_of::<EventKind>(&kind) else {
-            continue;
+            return Ok(());
         };
         messages[i].extraction.events.push(Event {
             kind,
@@ -523,44 +498,52 @@ fn load_parts(
             text: r.get(4).db(sql)?,
             quote_depth: r.get::<_, i64>(5).db(sql)?.max(0) as u32,
         });
-    }
+        Ok(())
+    })?;
 
     let sql = "SELECT message, target_id FROM lore_links";
-    let mut stmt = conn.prepare(sql).db(sql)?;
-    let mut rows = stmt.query([]).db(sql)?;
-    while let Some(r) = rows.next().db(sql)? {
-        let Some(i) = idx(r.get(0).db(sql)?) else {
-            continue;
-        };
+    for_kept_rows(conn, sql, idx, |i, r| {
         messages[i].extraction.lore_links.push(r.get(1).db(sql)?);
-    }
+        Ok(())
+    })?;
 
     let sql = "SELECT message, commit_id, title, quote_depth FROM commit_refs";
-    let mut stmt = conn.prepare(sql).db(sql)?;
-    let mut rows = stmt.query([]).db(sql)?;
-    while let Some(r) = rows.next().db(sql)? {
-        let Some(i) = idx(r.get(0).db(sql)?) else {
-            continue;
-        };
+    for_kept_rows(conn, sql, idx, |i, r| {
         messages[i].extraction.commits.push(CommitRef {
             id: r.get(1).db(sql)?,
             title: r.get(2).db(sql)?,
             quote_depth: r.get::<_, i64>(3).db(sql)?.max(0) as u32,
         });
-    }
+        Ok(())
+    })?;
 
     // Only whether a message carries its own diff matters to linking.
     let sql = "SELECT message, min(quote_depth) FROM diffs GROUP BY message";
-    let mut stmt = conn.prepare(sql).db(sql)?;
-    let mut rows = stmt.query([]).db(sql)?;
-    while let Some(r) = rows.next().db(sql)? {
-        let Some(i) = idx(r.get(0).db(sql)?) else {
-            continue;
-        };
+    for_kept_rows(conn, sql, idx, |i, r| {
         messages[i].extraction.diffs.push(DiffFile {
             quote_depth: r.get::<_, i64>(1).db(sql)?.max(0) as u32,
             ..DiffFile::default()
         });
+        Ok(())
+    })?;
+    Ok(())
+}
+
+/// Calls `each(i, row)` for every row of `sql` (no parameters) whose first
+/// column is a `messages.id` that `index` maps to `i`; rows of other
+/// messages are skipped. Errors name the statement.
+fn for_kept_rows(
+    conn: &rusqlite::Connection,
+    sql: &str,
+    index: impl Fn(i64) -> Option<usize>,
+    mut each: impl FnMut(usize, &rusqlite::Row<'_>) -> Result<()>,
+) -> Result<()> {
+    let mut stmt = conn.prepare(sql).db(sql)?;
+    let mut rows = stmt.query([]).db(sql)?;
+    while let Some(r) = rows.next().db(sql)? {
+        if let Some(i) = index(r.get(0).db(sql)?) {
+            each(i, r)?;
+        }
     }
     Ok(())
 }
