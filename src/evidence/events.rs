@@ -26,11 +26,6 @@ static RE_APPLIED: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid regex")
 });
 
-/// A first word that cannot start a maintainer's applied line.
-fn starts_lowercase_bare(t: &str) -> bool {
-    t.starts_with("applied") || t.starts_with("queued")
-}
-
 /// `[1/3] subject` entry of a b4 thank-you.
 static RE_ENTRY: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\[\d+/\d+\]\s+\S").expect("valid regex"));
@@ -47,12 +42,13 @@ static RE_HEX: LazyLock<Regex> =
 /// What collapsed text must hold for a command to be in it.
 static COMMANDS: LazyLock<Needles> = LazyLock::new(|| Needles::new(&["#regzbot", "#syz"]));
 
-/// Whether a trimmed line can be an `RE_APPLIED` line: it starts with one of
-/// the regex's first words (a cheap test before the regex, which most lines
-/// fail at their first byte anyway).
+/// Whether a trimmed line can be a maintainer's `RE_APPLIED` line: it starts
+/// with one of the regex's first words (a cheap test before the regex). A
+/// bare lowercase `applied` or `queued` is left out on purpose: such a line is
+/// a tester's ("applied it on 6.9-rc4"), not a maintainer's.
 fn may_be_applied(t: &str) -> bool {
-    const FIRST_WORDS: [&str; 9] = [
-        "Thank", "Applied", "applied", "Queued", "queued", "Pushed", "pushed", "Picked", "picked",
+    const FIRST_WORDS: [&str; 7] = [
+        "Thank", "Applied", "Queued", "Pushed", "pushed", "Picked", "picked",
     ];
     FIRST_WORDS.iter().any(|w| t.starts_with(w))
 }
@@ -131,7 +127,7 @@ pub fn events_in(view: &BodyView<'_>, in_diff: &[bool]) -> Vec<Event> {
             i += 1;
             continue;
         }
-        let applied = (line.depth == 0 && may_be_applied(t) && !starts_lowercase_bare(t))
+        let applied = (line.depth == 0 && may_be_applied(t))
             .then(|| RE_APPLIED.captures(t))
             .flatten();
         let Some(c) = applied else {
