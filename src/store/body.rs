@@ -14,61 +14,12 @@ use rusqlite::{Connection, OptionalExtension};
 
 use crate::error::{DbContext, Error, Result};
 
-/// Bodies up to this size are compressed through a per-thread scratch
-/// buffer; a larger one gets its own (the scratch never holds more).
-const SCRATCH_MAX: usize = 1 << 20;
-
-/// A thread's compression state: an output buffer zeroed once and kept, and
-/// the two hash tables `lz4_flex` picks between by input size.
-struct Scratch {
-    out: Vec<u8>,
-    small: lz4_flex::block::CompressTable,
-    large: lz4_flex::block::CompressTable,
-}
-
-thread_local! {
-    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch {
-        out: Vec::new(),
-        small: lz4_flex::block::CompressTable::small(),
-        large: lz4_flex::block::CompressTable::large(),
-    });
-}
-
 /// Compresses a body; `None` for an empty one (stored as plain `''`).
-///
-/// The bytes are `compress_prepend_size`'s, without its zeroed output
-/// buffer and hash table per call (most bodies are a few KB, and zeroing
-/// those cost as much as compressing them).
 pub fn pack(body: &str) -> Option<Vec<u8>> {
-    use lz4_flex::block::{compress_into_with_table, get_maximum_output_size};
     if body.is_empty() {
         return None;
     }
-    let input = body.as_bytes();
-    let max = get_maximum_output_size(input.len());
-    let len = u32::try_from(input.len()).ok();
-    let packed = (max <= SCRATCH_MAX)
-        .then_some(len)
-        .flatten()
-        .and_then(|len| {
-            SCRATCH.with_borrow_mut(|s| {
-                if s.out.len() < max {
-                    s.out.resize(max, 0);
-                }
-                // `lz4_flex` compresses with 16-bit table entries below 64 KiB.
-                let table = if input.len() < usize::from(u16::MAX) {
-                    &mut s.small
-                } else {
-                    &mut s.large
-                };
-                let n = compress_into_with_table(input, &mut s.out, table).ok()?;
-                let mut v = Vec::with_capacity(4 + n);
-                v.extend_from_slice(&len.to_le_bytes());
-                v.extend_from_slice(s.out.get(..n)?);
-                Some(v)
-            })
-        });
-    Some(packed.unwrap_or_else(|| lz4_flex::block::compress_prepend_size(input)))
+    Some(lz4_flex::block::compress_prepend_size(body.as_bytes()))
 }
 
 /// Decompresses a body written by [`pack`]; invalid UTF-8 is replaced.
@@ -167,23 +118,6 @@ mod tests {
         assert!(packed.len() * 2 < body.len(), "{} bytes", packed.len());
         assert_eq!(unpack(&packed).unwrap(), body);
         assert_eq!(pack(""), None);
-    }
-
-    #[test]
-    fn packing_through_the_scratch_gives_compress_prepend_sizes_bytes() {
-        // Sizes on both sides of the 64 KiB table switch and of the scratch
-        // limit, in an order that reuses each table after the other.
-        let line = "  14484 \u{b1}  2%  -6.3%  13568 \u{b1}  1%  fsmark.files_per_sec\n";
-        for n in [1, 900, 2, 1300, 30, 5000, 1, 20_000, 3, 1100] {
-            let body = format!("{n}\n{}", line.repeat(n));
-            assert_eq!(
-                pack(&body).unwrap(),
-                lz4_flex::block::compress_prepend_size(body.as_bytes()),
-                "{} bytes",
-                body.len()
-            );
-            assert_eq!(unpack(&pack(&body).unwrap()).unwrap(), body);
-        }
     }
 
     #[test]
