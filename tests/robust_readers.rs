@@ -174,6 +174,11 @@ fn a_schema_v1_database_opens_migrates_and_keeps_its_rows() {
         .pragma_query_value(None, "user_version", |r| r.get(0))
         .unwrap();
     assert_eq!(v, regtrack::store::migrations::SCHEMA_VERSION);
+    // A database keeps the page size it was made with (SQLite's default here).
+    let page: i64 = conn
+        .pragma_query_value(None, "page_size", |r| r.get(0))
+        .unwrap();
+    assert_eq!(page, 4096);
     drop(conn);
     assert_eq!(count(&db, "SELECT count(*) FROM messages"), 3);
     assert_eq!(

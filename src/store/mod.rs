@@ -41,6 +41,13 @@ use rusqlite::Connection;
 
 use crate::error::{DbContext, Result};
 
+/// Page size of a new database (bytes). Most LZ4 bodies then fit in one
+/// page instead of an overflow chain, and a bulk ingest writes a quarter of
+/// the WAL frames SQLite's 4 KiB default takes: 10 % less wall time for the
+/// write phase of the linux-ext4 archive, and an 8 % smaller file (see
+/// `benches/README.md`). An existing database keeps the size it has.
+pub const PAGE_SIZE: i64 = 16384;
+
 /// An open regtrack database.
 pub struct Store {
     conn: Connection,
@@ -63,6 +70,9 @@ impl Store {
     fn setup(conn: Connection, path: String) -> Result<Store> {
         conn.busy_timeout(std::time::Duration::from_secs(30))
             .db("busy_timeout")?;
+        // Only takes effect before the first table exists, and before WAL mode.
+        conn.pragma_update(None, "page_size", PAGE_SIZE)
+            .db("PRAGMA page_size")?;
         conn.pragma_update(None, "journal_mode", "WAL")
             .db("PRAGMA journal_mode=WAL")?;
         conn.pragma_update(None, "synchronous", "NORMAL")
@@ -87,5 +97,35 @@ impl Store {
     /// The path the store was opened from.
     pub fn path(&self) -> &str {
         &self.path
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_database_file_gets_the_larger_page_size_in_wal_mode() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("new.db");
+        let store = Store::open(&path).unwrap();
+        let page: i64 = store
+            .conn()
+            .pragma_query_value(None, "page_size", |r| r.get(0))
+            .unwrap();
+        assert_eq!(page, PAGE_SIZE);
+        let mode: String = store
+            .conn()
+            .pragma_query_value(None, "journal_mode", |r| r.get(0))
+            .unwrap();
+        assert_eq!(mode, "wal");
+        drop(store);
+        // Reopening changes nothing.
+        let store = Store::open(&path).unwrap();
+        let page: i64 = store
+            .conn()
+            .pragma_query_value(None, "page_size", |r| r.get(0))
+            .unwrap();
+        assert_eq!(page, PAGE_SIZE);
     }
 }
