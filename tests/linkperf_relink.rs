@@ -214,3 +214,46 @@ fn linking_a_synthetic_archive_in_steps_equals_one_full_recompute() {
     let n = assert_steps_equal_full(&steps);
     assert!(n >= 5, "{n} regressions");
 }
+
+/// A message that arrives later can move earlier ones into another thread:
+/// their stored thread rows change (not only new rows are added).
+#[test]
+fn a_late_parent_moves_stored_replies_into_its_thread() {
+    let dir = tempfile::tempdir().unwrap();
+    let mail = |id: &str, irt: Option<&str>, subject: &str| {
+        let irt = irt.map_or(String::new(), |p| {
+            format!("In-Reply-To: <{p}>\nReferences: <{p}>\n")
+        });
+        format!(
+            "From x@y Mon Mar  3 10:00:00 2025\nFrom: A <a@example.org>\n\
+             Date: Mon, 3 Mar 2025 10:00:00 +0000\nMessage-ID: <{id}>\n{irt}\
+             Subject: {subject}\n\nbody of {id}\n\n"
+        )
+    };
+    // Step 1: a reply to b@x, whose own parent is not known yet.
+    let first = dir.path().join("1.mbox");
+    std::fs::write(&first, mail("c@x", Some("b@x"), "Re: topic")).unwrap();
+    // Step 2: b@x arrives, itself a reply to a@x.
+    let second = dir.path().join("2.mbox");
+    std::fs::write(&second, mail("b@x", Some("a@x"), "Re: topic")).unwrap();
+    let steps = vec![vec![first.clone()], vec![second]];
+    let mut store = Store::open(&dir.path().join("x.db")).unwrap();
+    ingest(&mut store, &steps[0]);
+    relink(&mut store).unwrap();
+    let root_of = |store: &Store| -> String {
+        store
+            .conn()
+            .query_row(
+                "SELECT t.root_id FROM threads t JOIN messages m ON m.id = t.message \
+                 WHERE m.message_id = 'c@x'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap()
+    };
+    assert_eq!(root_of(&store), "b@x");
+    ingest(&mut store, &steps[1]);
+    assert!(relink(&mut store).unwrap());
+    assert_eq!(root_of(&store), "a@x", "the stored row was not updated");
+    assert_steps_equal_full(&steps);
+}

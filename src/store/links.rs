@@ -651,9 +651,15 @@ fn write_threads<'a>(
     let sql_old = "SELECT message, root_id, parent_id, depth FROM threads \
                    WHERE message BETWEEN ?1 AND ?2";
     let mut old_stmt = tx.prepare(sql_old).db(sql_old)?;
-    let sql = "INSERT OR REPLACE INTO threads (message, root_id, parent_id, depth) \
-               VALUES (?1, ?2, ?3, ?4)";
-    let mut stmt = tx.prepare(sql).db(sql)?;
+    // A changed row is updated and a new one inserted: `INSERT OR REPLACE`
+    // made SQLite copy every page it touched into a statement journal first
+    // (REPLACE may delete, NOT NULL may abort), half the time of a first link.
+    let sql_new = "INSERT INTO threads (message, root_id, parent_id, depth) \
+                   VALUES (?1, ?2, ?3, ?4)";
+    let mut insert = tx.prepare(sql_new).db(sql_new)?;
+    let sql_changed = "UPDATE threads SET root_id = ?2, parent_id = ?3, depth = ?4 \
+                       WHERE message = ?1";
+    let mut update = tx.prepare(sql_changed).db(sql_changed)?;
     let mut seen: Vec<i64> = Vec::new();
     let mut chunk: Vec<(i64, &str, Option<&str>, u32)> = Vec::with_capacity(THREAD_CHUNK);
     let mut flush = |chunk: &mut Vec<(i64, &'a str, Option<&'a str>, u32)>| -> Result<()> {
@@ -672,11 +678,15 @@ fn write_threads<'a>(
             .db(sql_old)?;
         for (id, root, parent, depth) in chunk.drain(..) {
             seen.push(id);
-            let same = existing
-                .get(&id)
-                .is_some_and(|(r, p, d)| r == root && p.as_deref() == parent && *d == depth);
-            if !same {
-                stmt.execute(params![id, root, parent, depth]).db(sql)?;
+            let values = params![id, root, parent, depth];
+            match existing.get(&id) {
+                Some((r, p, d)) if r == root && p.as_deref() == parent && *d == depth => {}
+                Some(_) => {
+                    update.execute(values).db(sql_changed)?;
+                }
+                None => {
+                    insert.execute(values).db(sql_new)?;
+                }
             }
         }
         Ok(())
