@@ -45,8 +45,9 @@ pub const COMMIT_MESSAGES: u64 = 2 * BATCH_MESSAGES as u64;
 pub const COMMIT_INTERVAL: std::time::Duration = std::time::Duration::from_secs(1);
 /// Interval of the background WAL checkpoints during an ingest.
 pub const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
-/// The writer's own automatic checkpoint threshold (pages) during an ingest.
-const WRITER_AUTOCHECKPOINT: i64 = 16384;
+/// The writer's own automatic checkpoint threshold during an ingest, in bytes
+/// of WAL (set in pages of the database's size).
+const WRITER_AUTOCHECKPOINT_BYTES: i64 = 64 << 20;
 /// How many failures the summary keeps for display (all are stored).
 pub const MAX_FAILURE_NOTES: usize = 200;
 
@@ -274,9 +275,17 @@ pub fn ingest_indexing_behind(
     // writer runs; the writer's own (rarer) checkpoints then find little left.
     let background = store.path() != ":memory:";
     if background {
+        let page: i64 = store
+            .conn()
+            .pragma_query_value(None, "page_size", |r| r.get(0))
+            .db("PRAGMA page_size")?;
         store
             .conn()
-            .pragma_update(None, "wal_autocheckpoint", WRITER_AUTOCHECKPOINT)
+            .pragma_update(
+                None,
+                "wal_autocheckpoint",
+                WRITER_AUTOCHECKPOINT_BYTES / page.max(512),
+            )
             .db("PRAGMA wal_autocheckpoint")?;
     }
     let path = store.path().to_string();
