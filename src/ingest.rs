@@ -257,7 +257,9 @@ pub fn ingest_indexing_behind(
         .db("PRAGMA foreign_keys=OFF")?;
     // A read-only connection lets the parse stage skip extraction for
     // Message-IDs already stored (re-ingests then cost little more than parsing).
-    let reader = (store.path() != ":memory:")
+    // A load into an empty database has none to skip: a Message-ID seen twice
+    // in its input is extracted twice, and the writer keeps the first.
+    let reader = (store.path() != ":memory:" && !bulk_load)
         .then(|| {
             rusqlite::Connection::open_with_flags(
                 store.path(),
@@ -452,6 +454,10 @@ fn parse_batches(
 ) {
     for batch in rx {
         let staged: Vec<Stage> = batch.into_par_iter().map(parse_item).collect();
+        // One read transaction for the batch's lookups, not one each.
+        let snapshot = reader
+            .as_ref()
+            .and_then(|conn| conn.unchecked_transaction().ok());
         let known: Vec<bool> = staged
             .iter()
             .map(|s| match (s, &reader) {
@@ -459,6 +465,7 @@ fn parse_batches(
                 _ => false,
             })
             .collect();
+        drop(snapshot);
         let done: Vec<Done> = staged
             .into_par_iter()
             .zip(known)

@@ -274,3 +274,59 @@ fn a_known_message_id_is_known_a_different_copy_a_duplicate_and_lists_accumulate
     assert_eq!(count(&store, "SELECT count(*) FROM duplicates"), 1);
     assert_eq!(count(&store, "SELECT count(*) FROM messages"), 1);
 }
+
+/// A first ingest (into an empty database) extracts every message without
+/// looking any up; a Message-ID its input holds twice is still stored once:
+/// the same copy again is known, a different one a duplicate, and the
+/// first copy's rows stay. A second ingest looks them up and adds nothing.
+#[test]
+fn a_first_ingest_with_repeated_message_ids_keeps_the_first_copy() {
+    let dir = tempfile::tempdir().unwrap();
+    let mail = |id: &str, body: &str| {
+        format!(
+            "From x@y Mon Mar  3 10:00:00 2025\nFrom: A <a@example.org>\n\
+             Date: Mon, 3 Mar 2025 10:00:00 +0000\nMessage-ID: <{id}>\n\
+             Subject: a patch\n\n{body}\n\n"
+        )
+    };
+    let first =
+        "Fixes: 0123456789ab (\"xfs: first\")\nReported-by: kernel test robot <lkp@intel.com>";
+    let other = "Fixes: ba9876543210 (\"xfs: other\")";
+    let text = [
+        mail("a@x", first),
+        mail("b@x", "plain"),
+        mail("a@x", first),
+        mail("a@x", other),
+    ]
+    .concat();
+    let path = dir.path().join("in.mbox");
+    std::fs::write(&path, text).unwrap();
+    let mut store = Store::open(&dir.path().join("x.db")).unwrap();
+    let s = regtrack::ingest::ingest(&mut store, std::slice::from_ref(&path), &|_, _| {}).unwrap();
+    assert_eq!((s.new, s.known, s.duplicates, s.failed), (2, 1, 1, 0));
+    assert_eq!(count(&store, "SELECT count(*) FROM messages"), 2);
+    assert_eq!(count(&store, "SELECT count(*) FROM duplicates"), 1);
+    assert_eq!(
+        count(
+            &store,
+            "SELECT count(*) FROM trailers WHERE key = 'Fixes' AND value LIKE '0123456789ab%'"
+        ),
+        1
+    );
+    assert_eq!(
+        count(
+            &store,
+            "SELECT count(*) FROM trailers WHERE value LIKE 'ba9876543210%'"
+        ),
+        0
+    );
+    // The same mail under another name (an unchanged file would be skipped).
+    let copy = dir.path().join("copy.mbox");
+    std::fs::copy(&path, &copy).unwrap();
+    let again = regtrack::ingest::ingest(&mut store, &[copy], &|_, _| {}).unwrap();
+    assert_eq!((again.new, again.known + again.duplicates), (0, 4));
+    assert_eq!(
+        count(&store, "SELECT count(*) FROM trailers WHERE key = 'Fixes'"),
+        1
+    );
+}
