@@ -510,11 +510,8 @@ fn extract_stage(stage: Stage, known: bool) -> Stage {
         Stage::Parsed(msg, origin) if known => {
             Stage::Done(Done::Record(Box::new(Record::known(*msg, origin))))
         }
-        // A panicking extractor leaves the extraction empty, the message is
-        // stored all the same.
         Stage::Parsed(msg, origin) => {
-            let extraction = catch_unwind(AssertUnwindSafe(|| crate::extract::extract(&msg)))
-                .unwrap_or_default();
+            let extraction = extraction_of(&msg);
             Stage::Extracted(Box::new((*msg, origin, extraction)))
         }
         other => other,
@@ -533,11 +530,15 @@ fn finish(stage: Stage) -> Done {
     }
 }
 
-/// The record of a new message: extracted (a panicking extractor leaves the
-/// extraction empty, the message is stored all the same).
+/// The extraction of a message; a panicking extractor leaves it empty, and
+/// the message is stored all the same.
+fn extraction_of(msg: &crate::model::Message) -> crate::model::Extraction {
+    catch_unwind(AssertUnwindSafe(|| crate::extract::extract(msg))).unwrap_or_default()
+}
+
+/// The record of a new message, extracted.
 fn extracted(msg: crate::model::Message, origin: crate::model::Origin) -> Record {
-    let extraction =
-        catch_unwind(AssertUnwindSafe(|| crate::extract::extract(&msg))).unwrap_or_default();
+    let extraction = extraction_of(&msg);
     Record::new(msg, origin, extraction)
 }
 
