@@ -104,28 +104,23 @@ impl Store {
 mod tests {
     use super::*;
 
+    fn pragma<T: rusqlite::types::FromSql>(store: &Store, name: &str) -> T {
+        store
+            .conn()
+            .pragma_query_value(None, name, |r| r.get(0))
+            .unwrap()
+    }
+
     #[test]
     fn a_new_database_file_gets_the_larger_page_size_in_wal_mode() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("new.db");
         let store = Store::open(&path).unwrap();
-        let page: i64 = store
-            .conn()
-            .pragma_query_value(None, "page_size", |r| r.get(0))
-            .unwrap();
-        assert_eq!(page, PAGE_SIZE);
-        let mode: String = store
-            .conn()
-            .pragma_query_value(None, "journal_mode", |r| r.get(0))
-            .unwrap();
-        assert_eq!(mode, "wal");
+        assert_eq!(pragma::<i64>(&store, "page_size"), PAGE_SIZE);
+        assert_eq!(pragma::<String>(&store, "journal_mode"), "wal");
         drop(store);
         // Reopening changes nothing.
         let store = Store::open(&path).unwrap();
-        let page: i64 = store
-            .conn()
-            .pragma_query_value(None, "page_size", |r| r.get(0))
-            .unwrap();
-        assert_eq!(page, PAGE_SIZE);
+        assert_eq!(pragma::<i64>(&store, "page_size"), PAGE_SIZE);
     }
 }
