@@ -471,7 +471,7 @@ fn parse_batches(
         // batch, as parsing is: each keeps its own code hot in the caches. One
         // pass doing all three per message took 6 % more CPU; these passes
         // took 5 % less than extraction and record in one.
-        let extracted: Vec<Stage> = staged
+        let extracted: Vec<Extracted> = staged
             .into_par_iter()
             .zip(known)
             .map(|(stage, known)| extract_stage(stage, known))
@@ -483,11 +483,15 @@ fn parse_batches(
     }
 }
 
-/// An item between parsing and extraction, then between extraction and
-/// its record.
+/// An item between parsing and extraction.
 enum Stage {
     Parsed(Box<crate::model::Message>, crate::model::Origin),
-    Extracted(
+    Done(Done),
+}
+
+/// An item between extraction and its record.
+enum Extracted {
+    New(
         Box<(
             crate::model::Message,
             crate::model::Origin,
@@ -505,28 +509,27 @@ fn is_stored(conn: &rusqlite::Connection, message_id: &str) -> bool {
 
 /// Extracts a parsed message unless its Message-ID is stored (`known`):
 /// then its extraction is not needed, and it is done.
-fn extract_stage(stage: Stage, known: bool) -> Stage {
+fn extract_stage(stage: Stage, known: bool) -> Extracted {
     match stage {
+        Stage::Done(d) => Extracted::Done(d),
         Stage::Parsed(msg, origin) if known => {
-            Stage::Done(Done::Record(Box::new(Record::known(*msg, origin))))
+            Extracted::Done(Done::Record(Box::new(Record::known(*msg, origin))))
         }
         Stage::Parsed(msg, origin) => {
             let extraction = extraction_of(&msg);
-            Stage::Extracted(Box::new((*msg, origin, extraction)))
+            Extracted::New(Box::new((*msg, origin, extraction)))
         }
-        other => other,
     }
 }
 
 /// The record of an extracted message (serialised and compressed).
-fn finish(stage: Stage) -> Done {
-    match stage {
-        Stage::Done(d) => d,
-        Stage::Extracted(x) => {
+fn finish(item: Extracted) -> Done {
+    match item {
+        Extracted::Done(d) => d,
+        Extracted::New(x) => {
             let (msg, origin, extraction) = *x;
             Done::Record(Box::new(Record::new(msg, origin, extraction)))
         }
-        Stage::Parsed(msg, origin) => Done::Record(Box::new(extracted(*msg, origin))),
     }
 }
 
