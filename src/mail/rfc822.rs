@@ -44,11 +44,10 @@ fn parse_with(bytes: &[u8], fast: bool) -> Result<Message, String> {
     // whole, after the shortened header block.
     let head = fast.then(|| read_head(bytes)).flatten();
     let rest = head.as_ref().and_then(|h| bytes.get(h.body_start..));
-    let plain = head.as_ref().zip(rest).and_then(|(h, rest)| {
-        let parsed = PARSER.parse_headers(&h.kept)?;
-        let text = plain_body(&parsed, rest)?;
-        Some((parsed, text))
-    });
+    let plain = head
+        .as_ref()
+        .zip(rest)
+        .and_then(|(h, rest)| plain_parse(h, rest));
     let whole: Vec<u8>;
     let (parsed, plain) = match plain {
         Some((parsed, text)) => (parsed, Some(text)),
@@ -242,6 +241,15 @@ fn read_head(bytes: &[u8]) -> Option<Head> {
         }
         at = end + 1;
     }
+}
+
+/// The headers (from the cut-down block) and the raw text of a message that
+/// takes the plain-text path ([`plain_body`]); `None` sends it through the
+/// whole parse.
+fn plain_parse<'a>(head: &'a Head, body: &'a [u8]) -> Option<(mail_parser::Message<'a>, &'a str)> {
+    let parsed = PARSER.parse_headers(&head.kept)?;
+    let text = plain_body(&parsed, body)?;
+    Some((parsed, text))
 }
 
 /// The text of a message that is one text/plain part with no transfer
@@ -551,11 +559,8 @@ mod tests {
     fn the_plain_text_path_reads_what_the_whole_parse_reads() {
         let mut plain = 0;
         for (name, bytes, fast) in cases() {
-            let took = read_head(&bytes).is_some_and(|h| {
-                PARSER
-                    .parse_headers(&h.kept)
-                    .is_some_and(|p| plain_body(&p, &bytes[h.body_start..]).is_some())
-            });
+            let took = read_head(&bytes)
+                .is_some_and(|h| plain_parse(&h, &bytes[h.body_start..]).is_some());
             assert_eq!(took, fast, "{name}: plain path taken");
             plain += usize::from(took);
             let a = parse_with(&bytes, true);
