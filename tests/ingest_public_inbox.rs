@@ -1,6 +1,7 @@
 //! public-inbox archives built at test time with `git`: a bare epoch, a v2
-//! inbox with two epochs, incremental re-ingest, and a repository that is not
-//! an inbox.
+//! inbox with two epochs, incremental re-ingest, a repository that is not
+//! an inbox, and blobs read from delta chains in a repacked epoch (with loose
+//! objects beside it, and with a damaged pack).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -43,8 +44,12 @@ impl Inbox {
     }
 
     fn add(&self, id: &str, subject: &str) {
+        self.add_body(id, subject, &format!("body of {id}\n"));
+    }
+
+    fn add_body(&self, id: &str, subject: &str, body: &str) {
         let msg = format!(
-            "From: A <a@example.org>\nSubject: {subject}\nDate: Tue, 09 May 2023 09:05:00 +0000\nMessage-ID: <{id}>\nList-Id: <linux-test.vger.kernel.org>\n\nbody of {id}\n"
+            "From: A <a@example.org>\nSubject: {subject}\nDate: Tue, 09 May 2023 09:05:00 +0000\nMessage-ID: <{id}>\nList-Id: <linux-test.vger.kernel.org>\n\n{body}"
         );
         std::fs::write(self.work.join("m"), msg).unwrap();
         git(&self.work, &["add", "m"]);
@@ -214,4 +219,208 @@ fn a_git_repository_that_is_not_an_inbox_is_refused_with_its_path() {
         err.contains("not a public-inbox") && err.contains("code"),
         "{err}"
     );
+}
+
+/// A reply quoting a long report, as list traffic does: consecutive messages
+/// share most of their text, so `git repack` stores them as delta chains.
+fn quoting_body(i: usize) -> String {
+    let mut body = String::new();
+    for k in 0..120 {
+        body.push_str(&format!(
+            "> {k:>4}  +-{:.1}%  fsmark.files_per_sec line of the quoted table\n",
+            (k % 9) as f64 / 3.0
+        ));
+    }
+    body.push_str(&format!(
+        "\nReply number {i}: {}\n",
+        "the bisect looks right. ".repeat(i % 7 + 1)
+    ));
+    body
+}
+
+/// An epoch of 40 quoting messages (and a deletion), repacked with deep delta
+/// chains, then 3 more messages pushed as loose objects.
+fn repacked_epoch(dir: &Path) -> PathBuf {
+    let inbox = Inbox::new(&dir.join("work"));
+    for i in 0..40 {
+        inbox.add_body(
+            &format!("q{i}@x"),
+            &format!("Re: message {i}"),
+            &quoting_body(i),
+        );
+        if i == 20 {
+            inbox.delete();
+        }
+    }
+    let epoch = dir.join("0.git");
+    inbox.publish(&epoch);
+    git(&epoch, &["repack", "-adfq", "--depth=50", "--window=250"]);
+    for i in 40..43 {
+        inbox.add_body(
+            &format!("q{i}@x"),
+            &format!("Re: message {i}"),
+            &quoting_body(i),
+        );
+    }
+    inbox.publish(&epoch);
+    epoch
+}
+
+/// The blob `m` of every commit, oldest first (`None` for a deletion).
+fn blobs_oldest_first(repo: &gix::Repository) -> Vec<Option<gix::ObjectId>> {
+    let mut blobs = Vec::new();
+    let mut next = Some(repo.head_id().unwrap().detach());
+    while let Some(id) = next {
+        let commit = repo.find_commit(id).unwrap();
+        let tree = commit.tree().unwrap();
+        blobs.push(tree.find_entry("m").map(|e| e.oid().to_owned()));
+        next = commit.parent_ids().next().map(|p| p.detach());
+    }
+    blobs.reverse();
+    blobs
+}
+
+#[test]
+fn blobs_on_delta_chains_read_from_the_pack_equal_what_gix_reads() {
+    use regtrack::source::pack::PackReader;
+    if !have_git() {
+        eprintln!("note: git is not installed; skipping");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let epoch = repacked_epoch(dir.path());
+    let verify = Command::new("git")
+        .current_dir(&epoch)
+        .args(["verify-pack", "-v"])
+        .arg(
+            std::fs::read_dir(epoch.join("objects/pack"))
+                .unwrap()
+                .flatten()
+                .map(|e| e.path())
+                .find(|p| p.extension().is_some_and(|x| x == "idx"))
+                .unwrap(),
+        )
+        .output()
+        .unwrap();
+    let chains = String::from_utf8_lossy(&verify.stdout)
+        .lines()
+        .filter(|l| l.contains(" blob ") && l.split_whitespace().count() == 7)
+        .count();
+    assert!(chains >= 20, "the repack stored {chains} blobs as deltas");
+
+    let repo = gix::open(&epoch).unwrap();
+    let blobs = blobs_oldest_first(&repo);
+    assert_eq!(blobs.len(), 44);
+    assert_eq!(blobs.iter().filter(|b| b.is_none()).count(), 1);
+    for budget in [usize::MAX, 4096, 0] {
+        let mut packs =
+            PackReader::open(&epoch.join("objects"), repo.object_hash()).with_budget(budget);
+        let locs = packs.plan(blobs.iter().map(|b| b.as_deref()));
+        // The 40 repacked blobs are in the pack; the 3 pushed after are loose.
+        assert_eq!(locs.iter().filter(|l| l.is_some()).count(), 40);
+        for (blob, loc) in blobs.iter().zip(&locs) {
+            if let (Some(blob), Some(loc)) = (blob, loc) {
+                let ours = packs.read(*loc).unwrap();
+                let theirs = repo.find_object(*blob).unwrap().detach().data;
+                assert_eq!(ours, theirs, "blob {blob} with a cache of {budget} bytes");
+            }
+        }
+        // Every planned use was made: nothing stays cached.
+        assert_eq!(packs.cached_bytes(), 0, "budget {budget}");
+    }
+}
+
+#[test]
+fn a_repacked_epoch_with_loose_objects_ingests_every_message() {
+    if !have_git() {
+        eprintln!("note: git is not installed; skipping");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let epoch = repacked_epoch(dir.path());
+    let db = dir.path().join("t.db");
+    let (new, known, failed, _) = counts(&ingest(&db, &epoch));
+    assert_eq!((new, known, failed), (43, 0, 0));
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let subject: String = conn
+        .query_row(
+            "SELECT subject FROM messages WHERE message_id = 'q33@x'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(subject, "Re: message 33");
+    let shown = Command::new(env!("CARGO_BIN_EXE_regtrack"))
+        .env_remove("REGTRACK_DB")
+        .arg("--db")
+        .arg(&db)
+        .args(["mail", "q33@x"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&shown.stdout);
+    assert!(
+        text.contains("Reply number 33: the bisect looks right. the bisect"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_damaged_pack_fails_the_messages_it_holds_and_keeps_the_others() {
+    if !have_git() {
+        eprintln!("note: git is not installed; skipping");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let epoch = repacked_epoch(dir.path());
+    let idx = std::fs::read_dir(epoch.join("objects/pack"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "idx"))
+        .unwrap();
+    // `sha type size size-in-pack offset [depth base-sha]` per object.
+    let listing = Command::new("git")
+        .current_dir(&epoch)
+        .args(["verify-pack", "-v"])
+        .arg(&idx)
+        .output()
+        .unwrap();
+    let listing = String::from_utf8_lossy(&listing.stdout).to_string();
+    let entries: Vec<Vec<&str>> = listing
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .filter(|f| f.len() >= 5 && f[1] == "blob")
+        .collect();
+    let delta = entries
+        .iter()
+        .find(|f| f.len() == 7)
+        .expect("a deltified blob");
+    let base = entries.iter().find(|f| f[0] == delta[6]).expect("its base");
+    // Zeroes over the compressed data of a delta and of its base.
+    let pack = idx.with_extension("pack");
+    let mut perms = std::fs::metadata(&pack).unwrap().permissions();
+    #[allow(clippy::permissions_set_readonly_false)]
+    perms.set_readonly(false);
+    std::fs::set_permissions(&pack, perms).unwrap();
+    let mut bytes = std::fs::read(&pack).unwrap();
+    for entry in [delta, base] {
+        let offset: usize = entry[4].parse().unwrap();
+        let len: usize = entry[3].parse().unwrap();
+        for b in &mut bytes[offset + 3..offset + len - 1] {
+            *b = 0;
+        }
+    }
+    std::fs::write(&pack, bytes).unwrap();
+
+    let db = dir.path().join("t.db");
+    let out = ingest(&db, &epoch);
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    let (new, known, failed, _) = counts(&out);
+    assert_eq!(known, 0);
+    // The two damaged blobs at least (and whatever else stands on that base).
+    assert!(failed >= 2, "{stderr}");
+    assert!(new >= 3, "the loose messages at least: {new}");
+    assert_eq!(new + failed, 43, "{stderr}");
+    assert!(stderr.contains("reading blob m"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
 }

@@ -9,6 +9,7 @@
 pub mod detect;
 pub mod files;
 pub mod mbox;
+pub mod pack;
 pub mod public_inbox;
 
 use std::io::Read;

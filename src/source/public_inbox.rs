@@ -5,15 +5,14 @@
 //!
 //! An epoch is read by walking first-parent history from `HEAD` back to the
 //! last commit ingested before (or to the root), then reading the commits
-//! oldest first. Only the commit and tree ids of the walk are held in memory
-//! (40 bytes each), and each commit is decoded once, by the walk. A progress mark (the commit just
-//! read) follows every [`MARK_EVERY`] commits and the end of each epoch, so the
-//! writer records the last commit in the same transaction as the messages
-//! before it. When `HEAD` equals the recorded commit nothing is read at all.
-//!
-//! Inflating objects is most of the cost of reading an epoch, so commits are
-//! read [`READ_AHEAD`] at a time on the rayon pool (one repository handle per
-//! worker) and handed on in order.
+//! oldest first. The walk decodes each commit once; the trees are then read
+//! on the rayon pool, and the blobs, in order, by [`super::pack`], which
+//! inflates each delta base once (gix reads what is not in a pack, or what
+//! that reader cannot decode). Per commit, its id and its blob's are held
+//! (about 90 bytes). A progress mark (the commit just read) follows every
+//! [`MARK_EVERY`] commits and the end of each epoch, so the writer records
+//! the last commit in the same transaction as the messages before it. When
+//! `HEAD` equals the recorded commit nothing is read at all.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -23,12 +22,10 @@ use gix::ObjectId;
 use crate::error::{Error, Result};
 use crate::ingest::Item;
 use crate::model::{Origin, RawFormat, RawMessage};
+use crate::source::pack::{Loc, PackReader};
 
 /// A progress mark after this many commits.
 pub const MARK_EVERY: usize = 2000;
-
-/// Commits read ahead in parallel.
-pub const READ_AHEAD: usize = 256;
 
 /// Bytes of gix's object cache per open epoch.
 const OBJECT_CACHE: usize = 4 << 20;
@@ -106,14 +103,21 @@ pub fn open(path: &Path) -> Result<crate::source::RawStream> {
     })))
 }
 
+/// A commit to read: its id, its blob `m` (`None`: a deletion) or why its
+/// tree could not be read, and the blob's place in a pack.
+type Planned = (ObjectId, BlobOf, Option<Loc>);
+
+/// A commit's blob `m` (`None`: a deletion), or why its tree could not be read.
+type BlobOf = std::result::Result<Option<ObjectId>, String>;
+
 /// Reads one epoch's new commits, oldest first.
 pub struct EpochReader {
     repo: gix::Repository,
     path: PathBuf,
     key: String,
-    /// Commits still to read, with their trees.
-    ids: std::vec::IntoIter<(ObjectId, ObjectId)>,
-    ahead: std::collections::VecDeque<(ObjectId, Option<Result<RawMessage>>)>,
+    /// Commits still to read.
+    commits: std::vec::IntoIter<Planned>,
+    packs: PackReader,
     since_mark: usize,
     last: Option<ObjectId>,
     finished: bool,
@@ -176,12 +180,13 @@ impl EpochReader {
     pub fn open(path: &Path, key: String, last_known: Option<&str>) -> Result<EpochReader> {
         let mut repo = gix::open(path).map_err(|e| git_err(path, "opening repository", e))?;
         repo.object_cache_size_if_unset(OBJECT_CACHE);
+        let packs = PackReader::open(repo.objects.store_ref().path(), repo.object_hash());
         let mut reader = EpochReader {
             repo,
             path: path.to_path_buf(),
             key,
-            ids: Vec::new().into_iter(),
-            ahead: std::collections::VecDeque::new(),
+            commits: Vec::new().into_iter(),
+            packs,
             since_mark: 0,
             last: None,
             finished: false,
@@ -200,39 +205,71 @@ impl EpochReader {
             return Ok(reader);
         }
         let ids = walk_new_commits(&reader.repo, path, head, last_known)?;
-        reader.ids = ids.into_iter();
+        let blobs = blobs_of(&reader.repo, &ids);
+        // The walk and the trees read much of the pack.
+        reader.unmap();
+        let locs = reader.packs.plan(
+            blobs
+                .iter()
+                .map(|b| b.as_ref().ok().and_then(Option::as_deref)),
+        );
+        reader.packs.remap();
+        reader.commits = ids
+            .into_iter()
+            .zip(blobs)
+            .zip(locs)
+            .map(|(((id, _), blob), loc)| (id, blob, loc))
+            .collect::<Vec<_>>()
+            .into_iter();
         Ok(reader)
     }
 
-    /// Reads the next [`READ_AHEAD`] commits in parallel, keeping their order.
-    fn read_ahead(&mut self) {
-        use rayon::prelude::*;
-        let ids: Vec<(ObjectId, ObjectId)> = self.ids.by_ref().take(READ_AHEAD).collect();
-        let shared = self.repo.clone().into_sync();
-        let key = self.key.as_str();
-        let read: Vec<_> = ids
-            .into_par_iter()
-            .map_init(
-                || {
-                    let mut repo = shared.to_thread_local();
-                    repo.object_cache_size_if_unset(OBJECT_CACHE);
-                    repo
-                },
-                |repo, (id, tree)| (id, read_message(repo, key, id, tree)),
-            )
-            .collect();
-        self.ahead.extend(read);
+    /// The message of commit `id` (blob `blob`, at `loc` in a pack).
+    fn read_message(
+        &mut self,
+        id: ObjectId,
+        blob: ObjectId,
+        loc: Option<Loc>,
+    ) -> Result<RawMessage> {
+        let origin = Origin::Git {
+            repo: self.key.clone(),
+            commit: id.to_hex().to_string(),
+        };
+        let bytes = match loc.map(|l| self.packs.read(l)) {
+            Some(Ok(bytes)) => bytes,
+            // Not in a pack, or not decodable here: gix reads it (or says why not).
+            _ => match self.repo.find_object(blob) {
+                Ok(b) => b.detach().data,
+                Err(e) => {
+                    return Err(Error::Message {
+                        origin: origin.describe(),
+                        reason: format!("reading blob m: {e}"),
+                    });
+                }
+            },
+        };
+        Ok(RawMessage {
+            origin,
+            bytes,
+            format: RawFormat::Rfc822,
+        })
+    }
+
+    /// Pack files are memory-mapped: reopening the repository and the packs
+    /// unmaps what was read so far, so resident memory stays bounded on huge
+    /// epochs.
+    fn unmap(&mut self) {
+        if let Ok(mut repo) = gix::open(&self.path) {
+            repo.object_cache_size_if_unset(OBJECT_CACHE);
+            self.repo = repo;
+        }
+        self.packs.remap();
     }
 
     fn mark(&mut self) -> Option<Item> {
         self.since_mark = 0;
-        // Pack files are memory-mapped: reopening the repository unmaps what
-        // was read so far, so resident memory stays bounded on huge epochs.
         if !self.finished {
-            if let Ok(mut repo) = gix::open(&self.path) {
-                repo.object_cache_size_if_unset(OBJECT_CACHE);
-                self.repo = repo;
-            }
+            self.unmap();
         }
         self.last.map(|id| Item::Mark {
             source: self.key.clone(),
@@ -242,37 +279,20 @@ impl EpochReader {
     }
 }
 
-/// Reads the message of commit `id` from its tree (`None` for a deletion commit).
-fn read_message(
-    repo: &gix::Repository,
-    key: &str,
-    id: ObjectId,
-    tree_id: ObjectId,
-) -> Option<Result<RawMessage>> {
-    let origin = Origin::Git {
-        repo: key.to_string(),
-        commit: id.to_hex().to_string(),
-    };
-    let fail = |what: &str, e: &dyn std::fmt::Display| {
-        Some(Err(Error::Message {
-            origin: origin.describe(),
-            reason: format!("{what}: {e}"),
-        }))
-    };
-    let tree = match repo.find_tree(tree_id) {
-        Ok(t) => t,
-        Err(e) => return fail("reading tree", &e),
-    };
-    let blob_id = tree.find_entry("m")?.oid().to_owned();
-    let blob = match repo.find_object(blob_id) {
-        Ok(b) => b,
-        Err(e) => return fail("reading blob m", &e),
-    };
-    Some(Ok(RawMessage {
-        origin,
-        bytes: blob.detach().data,
-        format: RawFormat::Rfc822,
-    }))
+/// The blob `m` of each commit's tree (`None` for a deletion commit), or why
+/// the tree could not be read; trees are read on the rayon pool.
+fn blobs_of(repo: &gix::Repository, ids: &[(ObjectId, ObjectId)]) -> Vec<BlobOf> {
+    use rayon::prelude::*;
+    let shared = repo.clone().into_sync();
+    ids.par_iter()
+        .map_init(
+            || shared.to_thread_local(),
+            |repo, (_, tree)| match repo.find_tree(*tree) {
+                Ok(t) => Ok(t.find_entry("m").map(|e| e.oid().to_owned())),
+                Err(e) => Err(format!("reading tree: {e}")),
+            },
+        )
+        .collect()
 }
 
 impl Iterator for EpochReader {
@@ -288,17 +308,25 @@ impl Iterator for EpochReader {
             }
         }
         loop {
-            if self.ahead.is_empty() {
-                self.read_ahead();
-            }
-            let Some((id, read)) = self.ahead.pop_front() else {
+            let Some((id, blob, loc)) = self.commits.next() else {
                 self.finished = true;
                 return self.mark();
             };
             self.last = Some(id);
             self.since_mark += 1;
-            if let Some(r) = read {
-                return Some(Item::Raw(r));
+            match blob {
+                Ok(Some(blob)) => return Some(Item::Raw(self.read_message(id, blob, loc))),
+                Ok(None) => {}
+                Err(reason) => {
+                    let origin = Origin::Git {
+                        repo: self.key.clone(),
+                        commit: id.to_hex().to_string(),
+                    };
+                    return Some(Item::Raw(Err(Error::Message {
+                        origin: origin.describe(),
+                        reason,
+                    })));
+                }
             }
         }
     }
