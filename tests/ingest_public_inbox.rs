@@ -328,6 +328,21 @@ fn blobs_on_delta_chains_read_from_the_pack_equal_what_gix_reads() {
         // Every planned use was made: nothing stays cached.
         assert_eq!(packs.cached_bytes(), 0, "budget {budget}");
     }
+
+    // Commits (the walk reads them from the packs too): the 41 repacked ones
+    // are found and equal gix's, the 3 pushed after are loose.
+    let mut packs = PackReader::open(&epoch.join("objects"), repo.object_hash());
+    let mut in_pack = 0;
+    let mut next = Some(repo.head_id().unwrap().detach());
+    while let Some(id) = next {
+        let commit = repo.find_commit(id).unwrap();
+        if let Some(read) = packs.read_commit(&id) {
+            assert_eq!(read.unwrap(), commit.data, "commit {id}");
+            in_pack += 1;
+        }
+        next = commit.parent_ids().next().map(|p| p.detach());
+    }
+    assert_eq!(in_pack, 41);
 }
 
 #[test]

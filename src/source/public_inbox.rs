@@ -5,10 +5,10 @@
 //!
 //! An epoch is read by walking first-parent history from `HEAD` back to the
 //! last commit ingested before (or to the root), then reading the commits
-//! oldest first. The walk decodes each commit once; the trees are then read
-//! on the rayon pool, and the blobs, in order, by [`super::pack`], which
-//! inflates each delta base once (gix reads what is not in a pack, or what
-//! that reader cannot decode). Per commit, its id and its blob's are held
+//! oldest first. The walk decodes each commit once, from its pack; the trees
+//! are then read on the rayon pool, and the blobs, in order, by
+//! [`super::pack`], which inflates each delta base once (gix reads what is
+//! not in a pack, or what that reader cannot decode). Per commit, its id and its blob's are held
 //! (about 90 bytes). A progress mark (the commit just read) follows every
 //! [`MARK_EVERY`] commits and the end of each epoch, so the writer records
 //! the last commit in the same transaction as the messages before it. When
@@ -127,6 +127,7 @@ pub struct EpochReader {
 /// first-parent history after `last_known`, oldest first.
 fn walk_new_commits(
     repo: &gix::Repository,
+    packs: &mut PackReader,
     path: &Path,
     head: ObjectId,
     last_known: Option<&str>,
@@ -145,22 +146,37 @@ fn walk_new_commits(
         });
     }
     let stop = last_known.and_then(|h| ObjectId::from_hex(h.as_bytes()).ok());
-    // First parents only, by hand: each commit is decoded once, here, and its
-    // tree id kept, so reading the message later starts from the tree.
+    // First parents only, by hand: each commit is decoded once, here (from
+    // its pack, else by gix), and its tree id kept, so reading the message
+    // later starts from the tree.
     let mut ids = Vec::new();
     let mut next = Some(head);
     while let Some(id) = next {
         if Some(id) == stop {
             break;
         }
-        let commit = repo
-            .find_commit(id)
-            .map_err(|e| git_err(path, "walking history", e))?;
-        let tree = commit
-            .tree_id()
-            .map_err(|e| git_err(path, "walking history", e))?
-            .detach();
-        next = commit.parent_ids().next().map(|p| p.detach());
+        let packed = packs
+            .read_commit(&id)
+            .and_then(Result::ok)
+            .and_then(|data| {
+                let mut fields = gix::objs::CommitRefIter::from_bytes(&data, repo.object_hash());
+                let tree = fields.tree_id().ok()?;
+                Some((tree, fields.parent_ids().next()))
+            });
+        let (tree, parent) = match packed {
+            Some(found) => found,
+            None => {
+                let commit = repo
+                    .find_commit(id)
+                    .map_err(|e| git_err(path, "walking history", e))?;
+                let tree = commit
+                    .tree_id()
+                    .map_err(|e| git_err(path, "walking history", e))?
+                    .detach();
+                (tree, commit.parent_ids().next().map(|p| p.detach()))
+            }
+        };
+        next = parent;
         ids.push((id, tree));
     }
     ids.reverse();
@@ -204,7 +220,7 @@ impl EpochReader {
             reader.finished = true;
             return Ok(reader);
         }
-        let ids = walk_new_commits(&reader.repo, path, head, last_known)?;
+        let ids = walk_new_commits(&reader.repo, &mut reader.packs, path, head, last_known)?;
         let blobs = blobs_of(&reader.repo, &ids);
         // The walk and the trees read much of the pack.
         reader.unmap();
