@@ -57,15 +57,6 @@ impl Place {
     }
 }
 
-/// One mbox message as a byte range, before unquoting.
-#[derive(Debug)]
-pub struct Chunk {
-    /// Offset of the `From ` line in the stream.
-    pub offset: u64,
-    /// The bytes, `From ` line included.
-    pub bytes: Vec<u8>,
-}
-
 /// Iterator over the messages of an mbox stream.
 pub struct MboxReader<R> {
     reader: R,
@@ -130,9 +121,10 @@ impl<R: Read> MboxReader<R> {
         Ok(n)
     }
 
-    /// The next raw message chunk (with its `From ` line), or an error for an
+    /// The next raw message chunk (its offset, and what `take` makes of its
+    /// bytes, `From ` line included, read in place), or an error for an
     /// oversized message or a read failure.
-    pub fn next_chunk(&mut self) -> Option<Result<Chunk>> {
+    fn next_chunk_with<T>(&mut self, take: impl FnOnce(&[u8]) -> T) -> Option<Result<(u64, T)>> {
         if self.failed {
             return None;
         }
@@ -174,7 +166,7 @@ impl<R: Read> MboxReader<R> {
                     self.scan = end + 1;
                     return Some(Err(too_large(&self.place, skip_off, skipped + end as u64)));
                 }
-                let bytes = self.buf.get(self.start..end).unwrap_or_default().to_vec();
+                let taken = take(self.buf.get(self.start..end).unwrap_or_default());
                 self.start = end;
                 self.scan = end + 1;
                 if self.buf.len() > READ_SIZE * 2 && self.start == self.buf.len() {
@@ -183,7 +175,7 @@ impl<R: Read> MboxReader<R> {
                     self.start = 0;
                     self.scan = 0;
                 }
-                return Some(Ok(Chunk { offset, bytes }));
+                return Some(Ok((offset, taken)));
             }
             if self.eof {
                 let offset = self.base + self.start as u64;
@@ -195,10 +187,10 @@ impl<R: Read> MboxReader<R> {
                 if end <= self.start {
                     return None;
                 }
-                let bytes = self.buf.get(self.start..end).unwrap_or_default().to_vec();
+                let taken = take(self.buf.get(self.start..end).unwrap_or_default());
                 self.start = end;
                 self.scan = end;
-                return Some(Ok(Chunk { offset, bytes }));
+                return Some(Ok((offset, taken)));
             }
             // Resume the search a few bytes back so a separator split across reads is found.
             let tail_from = self.buf.len().saturating_sub(1000);
@@ -258,14 +250,18 @@ impl<R: Read> Iterator for MboxReader<R> {
     type Item = Result<RawMessage>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let chunk = match self.next_chunk()? {
+        let known = self.quoting;
+        let (offset, (bytes, quoting)) = match self.next_chunk_with(|chunk| {
+            let quoting = known.unwrap_or_else(|| quoting_of(chunk));
+            (unquote_message(chunk, quoting), quoting)
+        })? {
             Ok(c) => c,
             Err(e) => return Some(Err(e)),
         };
-        let quoting = *self.quoting.get_or_insert_with(|| quoting_of(&chunk.bytes));
+        self.quoting = Some(quoting);
         Some(Ok(RawMessage {
-            origin: self.place.origin(chunk.offset),
-            bytes: unquote_message(&chunk.bytes, quoting),
+            origin: self.place.origin(offset),
+            bytes,
             format: RawFormat::Rfc822,
         }))
     }
