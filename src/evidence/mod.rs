@@ -86,36 +86,41 @@ impl<'a> BodyView<'a> {
     /// joined text)`. Wrapped sentences and titles come back on one line.
     pub fn paragraphs(&self, skip: &[bool]) -> Vec<Paragraph> {
         let mut out: Vec<Paragraph> = Vec::new();
-        let mut cur: Option<Paragraph> = None;
-        for (i, line) in self.lines.iter().enumerate() {
-            let skipped = skip.get(i).copied().unwrap_or(false);
-            let t = text::trim(line.text);
-            let blank = t.is_empty();
-            let continues = matches!(&cur, Some(p) if p.depth == line.depth);
-            if skipped || blank || !continues {
-                if let Some(p) = cur.take() {
-                    out.push(p);
-                }
-            }
-            if skipped || blank {
+        // The kept lines' trimmed text (`None`: skipped or blank).
+        let kept: Vec<Option<&str>> = self
+            .lines
+            .iter()
+            .enumerate()
+            .map(|(i, line)| {
+                let t = text::trim(line.text);
+                (!skip.get(i).copied().unwrap_or(false) && !t.is_empty()).then_some(t)
+            })
+            .collect();
+        let mut i = 0;
+        while i < kept.len() {
+            let Some(first) = kept[i] else {
+                i += 1;
                 continue;
+            };
+            let depth = self.lines[i].depth;
+            let run = kept[i..]
+                .iter()
+                .zip(&self.lines[i..])
+                .take_while(|(t, l)| t.is_some() && l.depth == depth)
+                .count();
+            let len: usize = kept[i..i + run].iter().flatten().map(|t| t.len() + 1).sum();
+            let mut joined = String::with_capacity(len);
+            joined.push_str(first);
+            for t in kept[i + 1..i + run].iter().flatten() {
+                joined.push(' ');
+                joined.push_str(t);
             }
-            match cur.as_mut() {
-                Some(p) => {
-                    p.text.push(' ');
-                    p.text.push_str(t);
-                }
-                None => {
-                    cur = Some(Paragraph {
-                        depth: line.depth,
-                        line: i,
-                        text: t.to_string(),
-                    })
-                }
-            }
-        }
-        if let Some(p) = cur {
-            out.push(p);
+            out.push(Paragraph {
+                depth,
+                line: i,
+                text: joined,
+            });
+            i += run;
         }
         out
     }
