@@ -37,9 +37,10 @@ const MAX_CHAIN: usize = 10_000;
 /// Blobs planned between two [`PackReader::remap`]s.
 const PLAN_REMAP: usize = 2000;
 
-/// Largest object decoded here; a larger size in an entry header is taken
-/// for damage (and left to gix).
-const MAX_OBJECT: u64 = 1 << 30;
+/// Largest entry (and delta result) decoded here, so that a damaged size
+/// field costs at most this much memory; a larger object (no mail is) is
+/// left to gix.
+const MAX_OBJECT: u64 = 64 << 20;
 
 /// Where an entry lies: which pack, at what offset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -256,7 +257,13 @@ impl PackReader {
             .entry(loc.offset)
             .map_err(|e| self.error(loc, e.to_string()))?;
         if entry.decompressed_size > MAX_OBJECT {
-            return Err(self.error(loc, format!("size {}", entry.decompressed_size)));
+            return Err(self.error(
+                loc,
+                format!(
+                    "entry of {} bytes, over {MAX_OBJECT}",
+                    entry.decompressed_size
+                ),
+            ));
         }
         Ok(entry)
     }
