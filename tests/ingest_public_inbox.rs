@@ -280,6 +280,24 @@ fn blobs_oldest_first(repo: &gix::Repository) -> Vec<Option<gix::ObjectId>> {
     blobs
 }
 
+/// The epoch's pack index and `git verify-pack -v` of it: `sha type size
+/// size-in-pack offset [depth base-sha]` per object.
+fn pack_listing(epoch: &Path) -> (PathBuf, String) {
+    let idx = std::fs::read_dir(epoch.join("objects/pack"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "idx"))
+        .unwrap();
+    let out = Command::new("git")
+        .current_dir(epoch)
+        .args(["verify-pack", "-v"])
+        .arg(&idx)
+        .output()
+        .unwrap();
+    (idx, String::from_utf8_lossy(&out.stdout).to_string())
+}
+
 #[test]
 fn blobs_on_delta_chains_read_from_the_pack_equal_what_gix_reads() {
     use regtrack::source::pack::PackReader;
@@ -289,20 +307,8 @@ fn blobs_on_delta_chains_read_from_the_pack_equal_what_gix_reads() {
     }
     let dir = tempfile::tempdir().unwrap();
     let epoch = repacked_epoch(dir.path());
-    let verify = Command::new("git")
-        .current_dir(&epoch)
-        .args(["verify-pack", "-v"])
-        .arg(
-            std::fs::read_dir(epoch.join("objects/pack"))
-                .unwrap()
-                .flatten()
-                .map(|e| e.path())
-                .find(|p| p.extension().is_some_and(|x| x == "idx"))
-                .unwrap(),
-        )
-        .output()
-        .unwrap();
-    let chains = String::from_utf8_lossy(&verify.stdout)
+    let (_, listing) = pack_listing(&epoch);
+    let chains = listing
         .lines()
         .filter(|l| l.contains(" blob ") && l.split_whitespace().count() == 7)
         .count();
@@ -387,20 +393,7 @@ fn a_damaged_pack_fails_the_messages_it_holds_and_keeps_the_others() {
     }
     let dir = tempfile::tempdir().unwrap();
     let epoch = repacked_epoch(dir.path());
-    let idx = std::fs::read_dir(epoch.join("objects/pack"))
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .find(|p| p.extension().is_some_and(|x| x == "idx"))
-        .unwrap();
-    // `sha type size size-in-pack offset [depth base-sha]` per object.
-    let listing = Command::new("git")
-        .current_dir(&epoch)
-        .args(["verify-pack", "-v"])
-        .arg(&idx)
-        .output()
-        .unwrap();
-    let listing = String::from_utf8_lossy(&listing.stdout).to_string();
+    let (idx, listing) = pack_listing(&epoch);
     let entries: Vec<Vec<&str>> = listing
         .lines()
         .map(|l| l.split_whitespace().collect::<Vec<_>>())
