@@ -8,11 +8,12 @@
 //! oldest first. The walk decodes each commit once, from its pack; the trees
 //! are then read on the rayon pool, and the blobs, in order, by
 //! [`super::pack`], which inflates each delta base once (gix reads what is
-//! not in a pack, or what that reader cannot decode). Per commit, its id and its blob's are held
-//! (about 90 bytes). A progress mark (the commit just read) follows every
-//! [`MARK_EVERY`] commits and the end of each epoch, so the writer records
-//! the last commit in the same transaction as the messages before it. When
-//! `HEAD` equals the recorded commit nothing is read at all.
+//! not in a pack, or what that reader cannot decode). Per commit, its id and
+//! its blob's are held (about 90 bytes). A progress mark (the commit just
+//! read) follows every [`MARK_EVERY`] commits and the end of each epoch, so
+//! the writer records the last commit in the same transaction as the
+//! messages before it. When `HEAD` equals the recorded commit nothing is read
+//! at all.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -178,6 +179,10 @@ fn walk_new_commits(
         };
         next = parent;
         ids.push((id, tree));
+        // The pages of the commits read so far go, as at each mark.
+        if ids.len() % MARK_EVERY == 0 {
+            packs.remap();
+        }
     }
     ids.reverse();
     Ok(ids)
