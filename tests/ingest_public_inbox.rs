@@ -352,6 +352,31 @@ fn blobs_on_delta_chains_read_from_the_pack_equal_what_gix_reads() {
 }
 
 #[test]
+fn an_unreadable_pack_index_leaves_the_other_packs_readable_after_a_remap() {
+    use regtrack::source::pack::PackReader;
+    if !have_git() {
+        eprintln!("note: git is not installed; skipping");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let epoch = repacked_epoch(dir.path());
+    let repo = gix::open(&epoch).unwrap();
+    let blobs = blobs_oldest_first(&repo);
+    // Junk named like a pack index: opening it fails, and it stays there.
+    std::fs::write(epoch.join("objects/pack/pack-junk.idx"), b"not an index").unwrap();
+    let mut packs = PackReader::open(&epoch.join("objects"), repo.object_hash());
+    let locs = packs.plan(blobs.iter().map(|b| b.as_deref()));
+    packs.remap();
+    let read = locs
+        .iter()
+        .flatten()
+        .map(|loc| packs.read(*loc))
+        .filter(Result::is_ok)
+        .count();
+    assert_eq!(read, 40);
+}
+
+#[test]
 fn a_repacked_epoch_with_loose_objects_ingests_every_message() {
     if !have_git() {
         eprintln!("note: git is not installed; skipping");

@@ -65,7 +65,9 @@ pub struct PackError {
 pub struct PackReader {
     dir: PathBuf,
     hash: gix::hash::Kind,
-    /// Index files of the packs, in the order of `bundles`.
+    /// Every index file of the folder when it was opened.
+    listed: Vec<PathBuf>,
+    /// Index files of the packs opened, in the order of `bundles`.
     names: Vec<PathBuf>,
     bundles: Vec<Bundle>,
     /// Uses still to come of each planned entry.
@@ -88,6 +90,7 @@ impl PackReader {
         let mut reader = PackReader {
             dir,
             hash,
+            listed: names.clone(),
             names: Vec::new(),
             bundles: Vec::new(),
             uses: HashMap::new(),
@@ -205,10 +208,9 @@ impl PackReader {
     /// pack files changed meanwhile (a repack), every later blob takes the gix
     /// path, as planned places no longer hold.
     pub fn remap(&mut self) {
-        let names = index_files(&self.dir);
-        let reopened: Option<Vec<Bundle>> = (names == self.names)
+        let reopened: Option<Vec<Bundle>> = (index_files(&self.dir) == self.listed)
             .then(|| {
-                names
+                self.names
                     .iter()
                     .map(|n| Bundle::at(n, self.hash).ok())
                     .collect()
@@ -219,6 +221,7 @@ impl PackReader {
             None => {
                 self.bundles.clear();
                 self.names.clear();
+                self.listed.clear();
                 self.uses.clear();
                 self.cache.clear();
                 self.cached = 0;
