@@ -34,8 +34,9 @@ pub const CACHE_BYTES: usize = 64 << 20;
 /// Longest delta chain followed (git's default depth is 50).
 const MAX_CHAIN: usize = 10_000;
 
-/// Blobs planned between two [`PackReader::remap`]s.
-const PLAN_REMAP: usize = 2000;
+/// Objects planned or read between two [`PackReader::remap`]s: their entries
+/// lie all over the pack, and the pages they touch go then.
+const REMAP_EVERY: usize = 2000;
 
 /// Largest entry (and delta result) decoded here, so that a damaged size
 /// field costs at most this much memory; a larger object (no mail is) is
@@ -79,6 +80,8 @@ pub struct PackReader {
     /// The delta chain being resolved, requested entry first.
     chain: Vec<(Loc, Entry)>,
     delta: Vec<u8>,
+    /// Objects planned or read since the last remap.
+    since_remap: usize,
 }
 
 impl PackReader {
@@ -100,6 +103,7 @@ impl PackReader {
             inflate: libdeflater::Decompressor::new(),
             chain: Vec::new(),
             delta: Vec::new(),
+            since_remap: 0,
         };
         for name in names {
             if let Ok(bundle) = Bundle::at(&name, hash) {
@@ -121,25 +125,11 @@ impl PackReader {
     pub fn plan<'a>(&mut self, ids: impl IntoIterator<Item = Option<&'a oid>>) -> Vec<Option<Loc>> {
         let mut chain = Vec::new();
         ids.into_iter()
-            .enumerate()
-            .map(|(i, id)| {
-                // Entry headers lie all over the pack: its pages go now and then.
-                if i > 0 && i % PLAN_REMAP == 0 {
-                    self.remap();
-                }
+            .map(|id| {
+                self.count_towards_remap();
                 let loc = self.locate(id?)?;
-                chain.clear();
-                let mut cur = loc;
-                loop {
-                    chain.push(cur);
-                    let entry = self.entry(cur).ok()?;
-                    match self.base_of(cur, &entry).ok()? {
-                        Some(base) if chain.len() < MAX_CHAIN => cur = base,
-                        Some(_) => return None,
-                        None => break,
-                    }
-                }
-                for l in &chain {
+                self.chain_of(loc, &mut chain).ok()?;
+                for (l, _) in &chain {
                     *self.uses.entry(*l).or_default() += 1;
                 }
                 Some(loc)
@@ -160,24 +150,11 @@ impl PackReader {
 
     /// The object at `loc`, whose delta chain must start from a `kind`.
     fn decode(&mut self, loc: Loc, kind: Header) -> Result<Vec<u8>, PackError> {
-        self.chain.clear();
-        let mut cur = loc;
-        let found = loop {
-            if self.cache.contains_key(&cur) {
-                break Some(cur);
-            }
-            let entry = self.entry(cur)?;
-            let base = self.base_of(cur, &entry)?;
-            self.chain.push((cur, entry));
-            match base {
-                Some(_) if self.chain.len() >= MAX_CHAIN => {
-                    return Err(self.error(loc, "delta chain too long".into()));
-                }
-                Some(base) => cur = base,
-                None => break None,
-            }
-        };
-        let mut object = match found {
+        self.count_towards_remap();
+        let mut chain = std::mem::take(&mut self.chain);
+        let found = self.chain_of(loc, &mut chain);
+        self.chain = chain;
+        let mut object = match found? {
             Some(hit) => self.take(hit),
             None => {
                 let (root, entry) = self.chain.pop().expect("the loop pushed the root");
@@ -204,10 +181,43 @@ impl PackReader {
         Ok(object)
     }
 
+    /// The delta chain of `loc` into `chain`, requested entry first, down to
+    /// a whole object or to a cached entry (returned; it is not in `chain`).
+    fn chain_of(&self, loc: Loc, chain: &mut Vec<(Loc, Entry)>) -> Result<Option<Loc>, PackError> {
+        chain.clear();
+        let mut cur = loc;
+        loop {
+            if self.cache.contains_key(&cur) {
+                return Ok(Some(cur));
+            }
+            let entry = self.entry(cur)?;
+            let base = self.base_of(cur, &entry)?;
+            chain.push((cur, entry));
+            match base {
+                Some(_) if chain.len() >= MAX_CHAIN => {
+                    return Err(self.error(loc, "delta chain too long".into()));
+                }
+                Some(base) => cur = base,
+                None => return Ok(None),
+            }
+        }
+    }
+
+    /// Counts one object planned or read; every [`REMAP_EVERY`] the packs
+    /// are mapped anew, so resident memory stays bounded whatever the pack
+    /// size.
+    fn count_towards_remap(&mut self) {
+        self.since_remap += 1;
+        if self.since_remap > REMAP_EVERY {
+            self.remap();
+        }
+    }
+
     /// Maps the packs anew: pages read so far leave resident memory. When the
     /// pack files changed meanwhile (a repack), every later blob takes the gix
     /// path, as planned places no longer hold.
     pub fn remap(&mut self) {
+        self.since_remap = 0;
         let reopened: Option<Vec<Bundle>> = (index_files(&self.dir) == self.listed)
             .then(|| {
                 self.names

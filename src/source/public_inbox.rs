@@ -179,10 +179,6 @@ fn walk_new_commits(
         };
         next = parent;
         ids.push((id, tree));
-        // The pages of the commits read so far go, as at each mark.
-        if ids.len() % MARK_EVERY == 0 {
-            packs.remap();
-        }
     }
     ids.reverse();
     Ok(ids)
@@ -227,14 +223,13 @@ impl EpochReader {
         }
         let ids = walk_new_commits(&reader.repo, &mut reader.packs, path, head, last_known)?;
         let blobs = blobs_of(&reader.repo, &ids);
-        // The walk and the trees read much of the pack.
+        // The trees were read through gix's own mapping of the pack.
         reader.unmap();
         let locs = reader.packs.plan(
             blobs
                 .iter()
                 .map(|b| b.as_ref().ok().and_then(Option::as_deref)),
         );
-        reader.packs.remap();
         reader.commits = ids
             .into_iter()
             .zip(blobs)
@@ -276,15 +271,14 @@ impl EpochReader {
         })
     }
 
-    /// Pack files are memory-mapped: reopening the repository and the packs
-    /// unmaps what was read so far, so resident memory stays bounded on huge
-    /// epochs.
+    /// Pack files are memory-mapped: reopening the repository unmaps what gix
+    /// read so far, so resident memory stays bounded on huge epochs (the pack
+    /// reader bounds its own, [`PackReader::remap`]).
     fn unmap(&mut self) {
         if let Ok(mut repo) = gix::open(&self.path) {
             repo.object_cache_size_if_unset(OBJECT_CACHE);
             self.repo = repo;
         }
-        self.packs.remap();
     }
 
     fn mark(&mut self) -> Option<Item> {
