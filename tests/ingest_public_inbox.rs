@@ -266,6 +266,18 @@ fn repacked_epoch(dir: &Path) -> PathBuf {
     epoch
 }
 
+/// [`repacked_epoch`] in a temporary folder (`None`, with a note, when git
+/// is not installed).
+fn repacked_epoch_if_git() -> Option<(tempfile::TempDir, PathBuf)> {
+    if !have_git() {
+        eprintln!("note: git is not installed; skipping");
+        return None;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let epoch = repacked_epoch(dir.path());
+    Some((dir, epoch))
+}
+
 /// The blob `m` of every commit, oldest first (`None` for a deletion).
 fn blobs_oldest_first(repo: &gix::Repository) -> Vec<Option<gix::ObjectId>> {
     let mut blobs = Vec::new();
@@ -301,12 +313,9 @@ fn pack_listing(epoch: &Path) -> (PathBuf, String) {
 #[test]
 fn blobs_on_delta_chains_read_from_the_pack_equal_what_gix_reads() {
     use regtrack::source::pack::PackReader;
-    if !have_git() {
-        eprintln!("note: git is not installed; skipping");
+    let Some((_dir, epoch)) = repacked_epoch_if_git() else {
         return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let epoch = repacked_epoch(dir.path());
+    };
     let (_, listing) = pack_listing(&epoch);
     let chains = listing
         .lines()
@@ -354,12 +363,9 @@ fn blobs_on_delta_chains_read_from_the_pack_equal_what_gix_reads() {
 #[test]
 fn an_unreadable_pack_index_leaves_the_other_packs_readable_after_a_remap() {
     use regtrack::source::pack::PackReader;
-    if !have_git() {
-        eprintln!("note: git is not installed; skipping");
+    let Some((_dir, epoch)) = repacked_epoch_if_git() else {
         return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let epoch = repacked_epoch(dir.path());
+    };
     let repo = gix::open(&epoch).unwrap();
     let blobs = blobs_oldest_first(&repo);
     // Junk named like a pack index: opening it fails, and it stays there.
@@ -378,12 +384,9 @@ fn an_unreadable_pack_index_leaves_the_other_packs_readable_after_a_remap() {
 
 #[test]
 fn a_repacked_epoch_with_loose_objects_ingests_every_message() {
-    if !have_git() {
-        eprintln!("note: git is not installed; skipping");
+    let Some((dir, epoch)) = repacked_epoch_if_git() else {
         return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let epoch = repacked_epoch(dir.path());
+    };
     let db = dir.path().join("t.db");
     let (new, known, failed, _) = counts(&ingest(&db, &epoch));
     assert_eq!((new, known, failed), (43, 0, 0));
@@ -412,12 +415,9 @@ fn a_repacked_epoch_with_loose_objects_ingests_every_message() {
 
 #[test]
 fn a_damaged_pack_fails_the_messages_it_holds_and_keeps_the_others() {
-    if !have_git() {
-        eprintln!("note: git is not installed; skipping");
+    let Some((dir, epoch)) = repacked_epoch_if_git() else {
         return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let epoch = repacked_epoch(dir.path());
+    };
     let (idx, listing) = pack_listing(&epoch);
     let entries: Vec<Vec<&str>> = listing
         .lines()
