@@ -330,3 +330,61 @@ fn a_first_ingest_with_repeated_message_ids_keeps_the_first_copy() {
         1
     );
 }
+
+/// An input of several batches (the parse stage pipelines consecutive
+/// batches) is stored whole and in input order: every message once, row ids
+/// following the mbox, a repeat in the last batch of a first-batch message a
+/// duplicate, the trailers of the last batch's messages with them, and a second
+/// ingest (which looks every batch up) finds all of it known.
+#[test]
+fn an_input_of_several_batches_is_stored_whole_and_in_order() {
+    let n = 3 * regtrack::ingest::BATCH_MESSAGES + 5;
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::new();
+    for i in 0..n {
+        text.push_str(&format!(
+            "From x@y Mon Mar  3 10:00:00 2025\nFrom: A <a@example.org>\n\
+             Date: Mon, 3 Mar 2025 10:00:00 +0000\nMessage-ID: <m{i}@x>\n\
+             Subject: patch {i}\n\nbody {i}\n\nSigned-off-by: A <a{i}@example.org>\n\n"
+        ));
+    }
+    // Message 1 again, with another body, at the very end.
+    text.push_str(
+        "From x@y Mon Mar  3 10:00:00 2025\nFrom: A <a@example.org>\n\
+         Date: Mon, 3 Mar 2025 10:00:00 +0000\nMessage-ID: <m1@x>\n\
+         Subject: patch 1\n\nanother body\n\n",
+    );
+    let path = dir.path().join("in.mbox");
+    std::fs::write(&path, text).unwrap();
+    let mut store = Store::open(&dir.path().join("x.db")).unwrap();
+    let s = regtrack::ingest::ingest(&mut store, std::slice::from_ref(&path), &|_, _| {}).unwrap();
+    assert_eq!(
+        (s.new, s.known, s.duplicates, s.failed),
+        (n as u64, 0, 1, 0)
+    );
+    assert_eq!(count(&store, "SELECT count(*) FROM messages"), n as i64);
+    // Row ids follow the input: message i is row i + 1.
+    assert_eq!(
+        count(
+            &store,
+            "SELECT count(*) FROM messages WHERE message_id = 'm' || (id - 1) || '@x'"
+        ),
+        n as i64
+    );
+    assert_eq!(
+        count(
+            &store,
+            "SELECT count(*) FROM trailers t JOIN messages m ON m.id = t.message
+             WHERE t.value = 'A <a' || (m.id - 1) || '@example.org>'"
+        ),
+        n as i64
+    );
+    let copy = dir.path().join("copy.mbox");
+    std::fs::copy(&path, &copy).unwrap();
+    let again = regtrack::ingest::ingest(&mut store, &[copy], &|_, _| {}).unwrap();
+    assert_eq!(
+        (again.new, again.known + again.duplicates),
+        (0, n as u64 + 1)
+    );
+    assert_eq!(count(&store, "SELECT count(*) FROM messages"), n as i64);
+}
