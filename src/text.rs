@@ -190,6 +190,22 @@ pub fn fold_ws(s: &str) -> String {
     out
 }
 
+/// [`fold_ws`], borrowing `s` when it is folded already (ASCII, single spaces
+/// between words, none at either end): most subjects and names are.
+pub fn fold_ws_cow(s: &str) -> std::borrow::Cow<'_, str> {
+    let b = s.as_bytes();
+    let folded = b.first() != Some(&b' ')
+        && b.last() != Some(&b' ')
+        && b.iter()
+            .all(|&c| c.is_ascii() && !matches!(c, b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r'))
+        && memchr::memmem::find(b, b"  ").is_none();
+    if folded {
+        std::borrow::Cow::Borrowed(s)
+    } else {
+        std::borrow::Cow::Owned(fold_ws(s))
+    }
+}
+
 /// True when a body looks whitespace-collapsed: long, with almost no newlines.
 pub fn looks_collapsed(body: &str) -> bool {
     body.len() > 2000 && memchr::memchr_iter(b'\n', body.as_bytes()).count() < body.len() / 2000
@@ -291,6 +307,20 @@ mod tests {
         assert_eq!(fold_ws(" \n\t "), "");
     }
 
+    #[test]
+    fn fold_ws_cow_borrows_only_what_is_folded_already() {
+        use std::borrow::Cow;
+        assert!(matches!(
+            fold_ws_cow("[xfs] 2edf06a50f: a b"),
+            Cow::Borrowed(_)
+        ));
+        assert!(matches!(fold_ws_cow(""), Cow::Borrowed(_)));
+        for s in ["a  b", " a", "a ", "a\tb", "a\nb", "caf\u{e9}", "a\u{a0}b"] {
+            assert!(matches!(fold_ws_cow(s), Cow::Owned(_)), "{s:?}");
+            assert_eq!(fold_ws_cow(s), fold_ws(s));
+        }
+    }
+
     /// The char-by-char definition `fold_ws` must agree with.
     fn fold_ws_reference(s: &str) -> String {
         let mut out = String::new();
@@ -315,6 +345,12 @@ mod tests {
             s in "[ a-z\t\n\r\u{a0}\u{202f}\u{2003}\u{85}é±\x0b]{0,40}"
         ) {
             proptest::prop_assert_eq!(fold_ws(&s), fold_ws_reference(&s));
+            proptest::prop_assert_eq!(fold_ws_cow(&s), fold_ws_reference(&s));
+        }
+
+        #[test]
+        fn fold_ws_cow_agrees_on_mostly_folded_text(s in "[ a-z:\\[\\]]{0,30}") {
+            proptest::prop_assert_eq!(fold_ws_cow(&s), fold_ws_reference(&s));
         }
     }
 }

@@ -13,8 +13,8 @@
 /// );
 /// ```
 pub fn normalize_subject(subject: &str) -> String {
-    let folded = subject.split_whitespace().collect::<Vec<_>>().join(" ");
-    let mut s = folded.as_str();
+    let folded = crate::text::fold_ws_cow(subject);
+    let mut s = folded.as_ref();
     loop {
         let before = s.len();
         s = s.trim_start();
@@ -66,13 +66,19 @@ fn strip_list_tag(s: &str) -> Option<&str> {
 }
 
 fn is_list_tag(tag: &str) -> bool {
-    let t = tag.to_ascii_lowercase();
-    matches!(t.as_str(), "lkp" | "lkp-robot" | "lkp-tests" | "0day-ci")
-        || t.ends_with("-discussion")
-        || t.ends_with("-devel")
-        || t.ends_with("-users")
-        || t.ends_with("-announce")
-        || t.ends_with("-general")
+    let ends_with = |suffix: &str| {
+        tag.len() >= suffix.len()
+            && tag
+                .as_bytes()
+                .get(tag.len() - suffix.len()..)
+                .is_some_and(|end| end.eq_ignore_ascii_case(suffix.as_bytes()))
+    };
+    ["lkp", "lkp-robot", "lkp-tests", "0day-ci"]
+        .iter()
+        .any(|name| tag.eq_ignore_ascii_case(name))
+        || ["-discussion", "-devel", "-users", "-announce", "-general"]
+            .iter()
+            .any(|suffix| ends_with(suffix))
 }
 
 #[cfg(test)]

@@ -61,7 +61,16 @@ fn bracket(i: &str) -> IResult<&str, Prefix<'_>> {
 /// prefix := reply_word | bracket
 /// ```
 fn prefix(i: &str) -> IResult<&str, Prefix<'_>> {
-    alt((reply_word, bracket)).parse(i)
+    // The first byte tells which production can match (most subjects' words
+    // start with neither).
+    match i.as_bytes().first() {
+        Some(b'[') => bracket(i),
+        Some(b'r' | b'R' | b'f' | b'F' | b'a' | b'A') => reply_word(i),
+        _ => Err(nom::Err::Error(nom::error::Error::new(
+            i,
+            nom::error::ErrorKind::Alt,
+        ))),
+    }
 }
 
 /// ```text
@@ -259,8 +268,8 @@ fn tail(i: &str) -> IResult<&str, Tail> {
 /// bracket before the culprit is the subsystem, a `name:branch` bracket is the
 /// tree tag, every other bracket is a list tag.
 pub fn parse_subject(subject: &str) -> Option<SubjectReport> {
-    let folded = text::fold_ws(subject);
-    let (i, prefixes) = many0(prefix).parse(folded.as_str()).ok()?;
+    let folded = text::fold_ws_cow(subject);
+    let (i, prefixes) = many0(prefix).parse(folded.as_ref()).ok()?;
     let (i, commit) = culprit(i).ok()?;
     let (_, t) = tail(i).ok()?;
     let brackets: Vec<&str> = prefixes
@@ -335,11 +344,16 @@ pub fn check_subject(subject: &str) -> Result<SubjectReport, ReportError> {
 
 /// True when the subject starts like a reply or forward (`Re:`, `Fwd:`), after any list tags.
 pub fn is_reply_subject(subject: &str) -> bool {
-    let folded = text::fold_ws(subject);
-    many0(prefix)
-        .parse(folded.as_str())
-        .map(|(_, p)| p.contains(&Prefix::Reply))
-        .unwrap_or(false)
+    // `prefix*`, stopping at the first reply word (no list of prefixes built).
+    let folded = text::fold_ws_cow(subject);
+    let mut i = folded.as_ref();
+    while let Ok((rest, p)) = prefix(i) {
+        if p == Prefix::Reply {
+            return true;
+        }
+        i = rest;
+    }
+    false
 }
 
 #[cfg(test)]
