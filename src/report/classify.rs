@@ -94,8 +94,8 @@ pub fn classify(
             }
         }
     }
-    let folded = text::fold_ws(&msg.subject);
-    let patch_subject = !reply && folded.contains("[PATCH");
+    // (Folding white space cannot make or break `[PATCH`.)
+    let patch_subject = !reply && msg.subject.contains("[PATCH");
     let format_patch = own_text.contains("\ndiff --git ")
         && own_text.contains("Signed-off-by:")
         && msg.subject.contains("PATCH");
