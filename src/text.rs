@@ -97,6 +97,21 @@ impl Needles {
     pub fn any_in(&self, text: &str) -> bool {
         self.0.iter().any(|f| f.find(text.as_bytes()).is_some())
     }
+
+    /// The indexes of the `lines` of `body` (as [`lines`] gives them) that
+    /// hold a needle, in order, each once: an extractor whose matches must
+    /// hold a needle reads only these lines instead of all of them.
+    pub fn lines_holding(&self, body: &str, lines: &[Line<'_>]) -> Vec<usize> {
+        let mut at: Vec<usize> = self
+            .0
+            .iter()
+            .flat_map(|f| f.find_iter(body.as_bytes()))
+            .map(|pos| lines.partition_point(|l| l.offset <= pos).saturating_sub(1))
+            .collect();
+        at.sort_unstable();
+        at.dedup();
+        at
+    }
 }
 
 /// Iterates over the lines of a body (LF or CRLF), with quote depth and offsets.
@@ -305,6 +320,19 @@ mod tests {
             "x y z é ±"
         );
         assert_eq!(fold_ws(" \n\t "), "");
+    }
+
+    #[test]
+    fn lines_holding_gives_each_line_with_a_needle_once_in_order() {
+        let needles = Needles::new(&["lore", "msgid"]);
+        let body = "lore and msgid\r\nnothing\n> a lore\nlast lore";
+        let ls: Vec<Line<'_>> = lines(body).collect();
+        assert_eq!(needles.lines_holding(body, &ls), [0, 2, 3]);
+        assert!(
+            needles
+                .lines_holding("none here\n", &lines("none here\n").collect::<Vec<_>>())
+                .is_empty()
+        );
     }
 
     #[test]

@@ -77,11 +77,12 @@ pub fn message_id(path: &str) -> Option<String> {
 /// order, without duplicates.
 pub fn links_in(view: &BodyView<'_>, in_diff: &[bool]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    // A body naming none of the hosts has no link: its lines are not read.
-    if !HOSTS.any_in(view.body) {
-        return out;
-    }
-    for (i, line) in view.lines.iter().enumerate() {
+    // Every link holds a host: only the lines naming one are read (none in
+    // most bodies).
+    for i in HOSTS.lines_holding(view.body, &view.lines) {
+        let Some(line) = view.lines.get(i) else {
+            continue;
+        };
         if line.depth != 0 || in_diff.get(i).copied().unwrap_or(false) {
             continue;
         }
