@@ -9,10 +9,9 @@ pub struct Line<'a> {
     pub depth: u32,
     /// The text after the quote prefix (one space after the last `>` removed).
     pub text: &'a str,
-    /// Byte offset of the line's first byte in the body.
+    /// Byte offset of the line's first byte in the body (its number is its
+    /// index in [`lines`] plus one).
     pub offset: usize,
-    /// Line number, from 1.
-    pub number: usize,
 }
 
 /// Splits a quote prefix off one line: returns the depth and the rest.
@@ -117,11 +116,9 @@ impl Needles {
 /// Iterates over the lines of a body (LF or CRLF), with quote depth and offsets.
 pub fn lines(body: &str) -> impl Iterator<Item = Line<'_>> {
     let mut offset = 0usize;
-    let mut number = 0usize;
     raw_lines(body).map(move |raw| {
         let start = offset;
         offset += raw.len();
-        number += 1;
         let trimmed = raw.strip_suffix('\n').unwrap_or(raw);
         let trimmed = trimmed.strip_suffix('\r').unwrap_or(trimmed);
         let (depth, text) = split_quote(trimmed);
@@ -129,7 +126,6 @@ pub fn lines(body: &str) -> impl Iterator<Item = Line<'_>> {
             depth,
             text,
             offset: start,
-            number,
         }
     })
 }
@@ -291,13 +287,13 @@ mod tests {
     }
 
     #[test]
-    fn lines_carry_offsets_and_numbers() {
+    fn lines_carry_depth_text_and_offsets() {
         let v: Vec<_> = lines("a\r\n> b\nc").collect();
         assert_eq!(v.len(), 3);
         assert_eq!(v[1].depth, 1);
         assert_eq!(v[1].text, "b");
         assert_eq!(v[1].offset, 3);
-        assert_eq!(v[2].number, 3);
+        assert_eq!((v[2].offset, v[2].text), (7, "c"));
     }
 
     #[test]
