@@ -240,6 +240,14 @@ impl EpochReader {
         Ok(reader)
     }
 
+    /// Where the message of commit `id` comes from.
+    fn origin(&self, id: ObjectId) -> Origin {
+        Origin::Git {
+            repo: self.key.clone(),
+            commit: id.to_hex().to_string(),
+        }
+    }
+
     /// The message of commit `id` (blob `blob`, at `loc` in a pack).
     fn read_message(
         &mut self,
@@ -247,10 +255,7 @@ impl EpochReader {
         blob: ObjectId,
         loc: Option<Loc>,
     ) -> Result<RawMessage> {
-        let origin = Origin::Git {
-            repo: self.key.clone(),
-            commit: id.to_hex().to_string(),
-        };
+        let origin = self.origin(id);
         let bytes = match loc.map(|l| self.packs.read(l)) {
             Some(Ok(bytes)) => bytes,
             // Not in a pack, or not decodable here: gix reads it (or says why not).
@@ -333,12 +338,8 @@ impl Iterator for EpochReader {
                 Ok(Some(blob)) => return Some(Item::Raw(self.read_message(id, blob, loc))),
                 Ok(None) => {}
                 Err(reason) => {
-                    let origin = Origin::Git {
-                        repo: self.key.clone(),
-                        commit: id.to_hex().to_string(),
-                    };
                     return Some(Item::Raw(Err(Error::Message {
-                        origin: origin.describe(),
+                        origin: self.origin(id).describe(),
                         reason,
                     })));
                 }
