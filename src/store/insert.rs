@@ -43,7 +43,9 @@ struct Columns {
     /// References, space-separated.
     refs: String,
     parts_json: String,
-    extraction_json: String,
+    /// `None` when the extraction holds nothing beyond its kind and the
+    /// per-kind tables (no row is written; see [`Residual::is_empty`]).
+    extraction_json: Option<String>,
     body_lz4: Option<Vec<u8>>,
     /// `hunks_json` of each diff.
     hunks_json: Vec<String>,
@@ -77,9 +79,10 @@ impl Columns {
             refs: message.references.join(" "),
             parts_json: to_json(&message.parts),
             extraction_json: if whole_json(extraction.kind) {
-                to_json(extraction)
+                Some(to_json(extraction))
             } else {
-                to_json(&Residual::of(extraction))
+                let residual = Residual::of(extraction);
+                (!residual.is_empty()).then(|| to_json(&residual))
             },
             body_lz4: crate::store::body::pack(&message.body),
         }
@@ -170,6 +173,17 @@ impl<'a> Residual<'a> {
             events: [],
             lore_links: [],
         }
+    }
+
+    /// Nothing to keep: no subject or body report facts, profiles,
+    /// reproducers or Kconfig changes (95 % of a list's mail). The kind is
+    /// `messages.kind`, the rest is in the per-kind tables.
+    fn is_empty(&self) -> bool {
+        self.subject_report.is_none()
+            && self.report.is_none()
+            && self.profiles.is_empty()
+            && self.reproducers.is_empty()
+            && self.kconfig.is_empty()
     }
 }
 
@@ -295,16 +309,17 @@ fn insert_lists(conn: &Connection, id: i64, lists: &[String]) -> Result<usize> {
 /// Writes the extraction of message `id` into every extraction table.
 fn insert_extraction(conn: &Connection, id: i64, rec: &Record, cols: &Columns) -> Result<()> {
     let ex = &rec.extraction;
-    let extraction_json = &cols.extraction_json;
     fn json(list: &[String], i: usize) -> &str {
         list.get(i).map_or("null", String::as_str)
     }
-    conn.prepare_cached(
-        "INSERT OR REPLACE INTO extractions (message, version, json) VALUES (?1, ?2, ?3)",
-    )
-    .db("prepare extraction insert")?
-    .execute(params![id, rec.extraction_version, extraction_json])
-    .db("extraction insert")?;
+    if let Some(extraction_json) = &cols.extraction_json {
+        conn.prepare_cached(
+            "INSERT OR REPLACE INTO extractions (message, version, json) VALUES (?1, ?2, ?3)",
+        )
+        .db("prepare extraction insert")?
+        .execute(params![id, rec.extraction_version, extraction_json])
+        .db("extraction insert")?;
+    }
 
     let mut report = conn
         .prepare_cached(
@@ -758,6 +773,59 @@ mod tests {
             format: crate::model::RawFormat::Rfc822,
         };
         crate::mail::parse(&raw).expect("parses")
+    }
+
+    #[test]
+    fn list_mail_with_nothing_beyond_its_rows_gets_no_extraction_row() {
+        let store = crate::store::Store::in_memory().unwrap();
+        let conn = store.conn();
+        let origin = Origin::Stdin { offset: 0 };
+        let mut plain = extraction(Kind::Patch);
+        plain.reproducers.clear();
+        let cases = [
+            ("plain@x", plain, false),
+            ("repro@x", extraction(Kind::Patch), true),
+            (
+                "report@x",
+                Extraction {
+                    kind: Kind::PerfReport,
+                    ..Extraction::default()
+                },
+                true,
+            ),
+        ];
+        for (id, ex, kept) in cases {
+            let rec = Record::new(message(id, "text\n"), origin.clone(), ex);
+            let Outcome::New(row) = insert_record(conn, &rec, 0).unwrap() else {
+                panic!("{id} is new");
+            };
+            let json: Option<String> = conn
+                .query_row(
+                    "SELECT json FROM extractions WHERE message = ?1",
+                    [row],
+                    |r| r.get(0),
+                )
+                .optional()
+                .unwrap();
+            assert_eq!(json.is_some(), kept, "{id}: {json:?}");
+            // The rows that back the residual's empty lists are written either way.
+            let trailers: i64 = conn
+                .query_row(
+                    "SELECT count(*) FROM trailers WHERE message = ?1",
+                    [row],
+                    |r| r.get(0),
+                )
+                .unwrap();
+            assert_eq!(trailers, i64::from(id != "report@x"), "{id}");
+        }
+        let kinds: Vec<String> = conn
+            .prepare("SELECT kind FROM messages ORDER BY id")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(kinds, ["patch", "patch", "perf-report"]);
     }
 
     #[test]

@@ -20,7 +20,8 @@
 //!   report (perf, functional, build); for any other message it holds only what
 //!   has no table of its own (kind, subject and body report facts, profiles,
 //!   reproducers, kconfig) and leaves the row-backed lists empty, so list mail
-//!   is not written twice.
+//!   is not written twice; a message with none of those (most list mail)
+//!   has no `extractions` row at all.
 //! - linking (v2): `threads`, `regressions`, `regression_messages`,
 //!   `regression_events` (the status timeline), `marks` (human overrides, keyed by
 //!   culprit so they survive re-linking).
