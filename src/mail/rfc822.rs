@@ -72,7 +72,8 @@ fn parse_with(bytes: &[u8], fast: bool) -> Result<Message, String> {
     let mut in_reply_to = None;
     let mut references = Vec::new();
     let mut list_ids: Vec<String> = Vec::new();
-    let mut x_mailing_list = Vec::new();
+    // Read only when no List-Id names a list (vger sends both).
+    let mut x_mailing_list: Vec<&str> = Vec::new();
     for (name, value) in parsed.headers_raw() {
         if name.eq_ignore_ascii_case("Message-ID") && message_id.is_empty() {
             message_id = ids_in(value)
@@ -90,13 +91,14 @@ fn parse_with(bytes: &[u8], fast: bool) -> Result<Message, String> {
                 }
             }
         } else if name.eq_ignore_ascii_case("X-Mailing-List") {
-            if let Some(id) = list_id_from(value, true) {
-                x_mailing_list.push(id);
-            }
+            x_mailing_list.push(value);
         }
     }
     if list_ids.is_empty() {
-        for id in x_mailing_list {
+        for id in x_mailing_list
+            .into_iter()
+            .filter_map(|v| list_id_from(v, true))
+        {
             if !list_ids.contains(&id) {
                 list_ids.push(id);
             }
