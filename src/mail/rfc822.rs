@@ -558,6 +558,16 @@ mod tests {
     }
 
     #[test]
+    fn x_mailing_list_names_the_list_only_when_no_list_id_does() {
+        let both = b"Message-ID: <a@b>\nX-Mailing-List: linux-ext4@vger.kernel.org\n\
+                     List-Id: <Linux-NFS.vger.kernel.org>\n\nbody\n";
+        assert_eq!(parse(both).unwrap().list_ids, ["linux-nfs.vger.kernel.org"]);
+        let only = b"Message-ID: <a@b>\nX-Mailing-List: <Linux-PM@vger.kernel.org>\n\
+                     X-Mailing-List: linux-pm@vger.kernel.org\n\nbody\n";
+        assert_eq!(parse(only).unwrap().list_ids, ["linux-pm.vger.kernel.org"]);
+    }
+
+    #[test]
     fn the_plain_text_path_reads_what_the_whole_parse_reads() {
         let mut plain = 0;
         for (name, bytes, fast) in cases() {
