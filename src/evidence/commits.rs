@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::{BodyView, Paragraph, QuoteMarks, strip_collapsed_quotes};
+use super::{BodyView, Paragraphs, QuoteMarks, strip_collapsed_quotes};
 use crate::model::CommitRef;
 
 /// `<hex> ("title")`: the title runs to the first `")`.
@@ -126,10 +126,10 @@ pub fn commits_in(view: &BodyView<'_>, in_diff: &[bool]) -> Vec<CommitRef> {
 }
 
 /// Commit references of paragraphs already built ([`BodyView::paragraphs`]), deduplicated.
-pub fn commits_in_paragraphs(paragraphs: &[Paragraph], collapsed: bool) -> Vec<CommitRef> {
+pub fn commits_in_paragraphs(paragraphs: &Paragraphs, collapsed: bool) -> Vec<CommitRef> {
     let mut raw = Vec::new();
-    for p in paragraphs {
-        refs_in_text(&p.text, p.depth, collapsed, &mut raw);
+    for p in paragraphs.iter() {
+        refs_in_text(p.text, p.depth, collapsed, &mut raw);
     }
     dedup(raw)
 }

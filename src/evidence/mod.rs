@@ -82,47 +82,78 @@ impl<'a> BodyView<'a> {
     }
 
     /// Runs of consecutive lines at one quote depth, skipping lines marked in
-    /// `skip` and blank lines (which end a run): `(depth, first line index,
-    /// joined text)`. Wrapped sentences and titles come back on one line.
-    pub fn paragraphs(&self, skip: &[bool]) -> Vec<Paragraph> {
-        let mut out: Vec<Paragraph> = Vec::new();
-        // The kept lines' trimmed text (`None`: skipped or blank).
-        let kept: Vec<Option<&str>> = self
-            .lines
-            .iter()
-            .enumerate()
-            .map(|(i, line)| {
-                let t = text::trim(line.text);
-                (!skip.get(i).copied().unwrap_or(false) && !t.is_empty()).then_some(t)
-            })
-            .collect();
+    /// `skip` and blank lines (which end a run): each with its depth, its
+    /// first line's index and its lines' trimmed text joined by spaces.
+    /// Wrapped sentences and titles come back on one line. The texts share
+    /// one buffer (one allocation per body, not one per paragraph).
+    pub fn paragraphs(&self, skip: &[bool]) -> Paragraphs {
+        let mut out = Paragraphs::default();
+        // The trimmed text of line `i`, `None` when skipped or blank.
+        let kept = |i: usize| {
+            let t = text::trim(self.lines.get(i)?.text);
+            (!skip.get(i).copied().unwrap_or(false) && !t.is_empty()).then_some(t)
+        };
         let mut i = 0;
-        while i < kept.len() {
-            let Some(first) = kept[i] else {
+        while i < self.lines.len() {
+            let Some(first) = kept(i) else {
                 i += 1;
                 continue;
             };
             let depth = self.lines[i].depth;
-            let run = kept[i..]
-                .iter()
-                .zip(&self.lines[i..])
-                .take_while(|(t, l)| t.is_some() && l.depth == depth)
-                .count();
-            let len: usize = kept[i..i + run].iter().flatten().map(|t| t.len() + 1).sum();
-            let mut joined = String::with_capacity(len);
-            joined.push_str(first);
-            for t in kept[i + 1..i + run].iter().flatten() {
-                joined.push(' ');
-                joined.push_str(t);
+            let start = out.text.len();
+            out.text.push_str(first);
+            let mut j = i + 1;
+            while let Some(t) = self.lines.get(j).filter(|l| l.depth == depth).and(kept(j)) {
+                out.text.push(' ');
+                out.text.push_str(t);
+                j += 1;
             }
-            out.push(Paragraph {
+            out.spans.push(Span {
                 depth,
                 line: i,
-                text: joined,
+                start,
+                end: out.text.len(),
             });
-            i += run;
+            i = j;
         }
         out
+    }
+}
+
+/// The paragraphs of a body ([`BodyView::paragraphs`]), their texts in one
+/// buffer.
+#[derive(Debug, Clone, Default)]
+pub struct Paragraphs {
+    text: String,
+    spans: Vec<Span>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Span {
+    depth: u32,
+    line: usize,
+    start: usize,
+    end: usize,
+}
+
+impl Paragraphs {
+    /// The paragraphs in body order.
+    pub fn iter(&self) -> impl Iterator<Item = Paragraph<'_>> {
+        self.spans.iter().map(|s| Paragraph {
+            depth: s.depth,
+            line: s.line,
+            text: self.text.get(s.start..s.end).unwrap_or_default(),
+        })
+    }
+
+    /// How many there are.
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// True when the body has none.
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
     }
 }
 
@@ -136,14 +167,14 @@ fn short_collapsed(body: &str) -> bool {
 }
 
 /// A run of lines at one quote depth joined with single spaces.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Paragraph {
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Paragraph<'a> {
     /// Quote depth of the run.
     pub depth: u32,
     /// Index of its first line in [`BodyView::lines`].
     pub line: usize,
     /// The lines' text joined by spaces.
-    pub text: String,
+    pub text: &'a str,
 }
 
 /// A standalone run of `>` tokens inside collapsed text: an old quote prefix.
@@ -220,12 +251,20 @@ mod tests {
 
     #[test]
     fn paragraphs_join_lines_of_one_depth_and_break_on_blank_or_depth() {
-        let v = BodyView::new("a b\nc\n> d\n> e\n\nf\n");
-        let p = v.paragraphs(&[]);
-        assert_eq!(p.len(), 3);
+        let v = BodyView::new("a b\nc\n> d\n> e\n\nf\n  \n g \n>\n> h\n");
+        let all = v.paragraphs(&[]);
+        let p: Vec<Paragraph<'_>> = all.iter().collect();
+        assert_eq!(p.len(), 5);
         assert_eq!(p[0].text, "a b c");
-        assert_eq!((p[1].depth, p[1].text.as_str()), (1, "d e"));
-        assert_eq!(p[2].line, 5);
+        assert_eq!((p[1].depth, p[1].text), (1, "d e"));
+        assert_eq!((p[2].line, p[2].text), (5, "f"));
+        assert_eq!((p[3].line, p[3].text), (7, "g"));
+        assert_eq!((p[4].depth, p[4].line, p[4].text), (1, 9, "h"));
+        // Skipped lines end a run and are left out.
+        let some = v.paragraphs(&[false, true]);
+        let p: Vec<_> = some.iter().map(|p| p.text).collect();
+        assert_eq!(p, ["a b", "d e", "f", "g", "h"]);
+        assert_eq!((all.len(), some.is_empty()), (5, false));
     }
 
     #[test]

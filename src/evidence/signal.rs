@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::{BodyView, Paragraph, QuoteMarks, strip_collapsed_quotes};
+use super::{BodyView, Paragraphs, QuoteMarks, strip_collapsed_quotes};
 use crate::model::{ChangeUnit, Extraction, Signal, SignalKind, Table, TableFormat, Trailer};
 
 /// The robot prints `±` only when the relative stddev exceeds this (percent).
@@ -244,14 +244,14 @@ pub fn sentence_signals(view: &BodyView<'_>, in_diff: &[bool]) -> Vec<Signal> {
 }
 
 /// [`sentence_signals`] of paragraphs already built ([`BodyView::paragraphs`]).
-pub fn sentence_signals_in(paragraphs: &[Paragraph], collapsed: bool) -> Vec<Signal> {
+pub fn sentence_signals_in(paragraphs: &Paragraphs, collapsed: bool) -> Vec<Signal> {
     let mut out: Vec<Signal> = Vec::new();
-    for p in paragraphs {
-        if !mentions_a_word(&p.text) || !ANY.is_match(&p.text) {
+    for p in paragraphs.iter() {
+        if !mentions_a_word(p.text) || !ANY.is_match(p.text) {
             continue;
         }
-        let marks = collapsed.then(|| QuoteMarks::new(&p.text));
-        for (pos, s) in sentences(&p.text) {
+        let marks = collapsed.then(|| QuoteMarks::new(p.text));
+        for (pos, s) in sentences(p.text) {
             let kinds = kinds_of(s);
             if kinds.is_empty() {
                 continue;
