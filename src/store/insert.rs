@@ -187,6 +187,11 @@ impl<'a> Residual<'a> {
     }
 }
 
+/// The `i`-th serialised column of a list, `null` past its end.
+fn json(list: &[String], i: usize) -> &str {
+    list.get(i).map_or("null", String::as_str)
+}
+
 fn to_json<T: serde::Serialize>(v: &T) -> String {
     serde_json::to_string(v).unwrap_or_else(|_| "null".to_string())
 }
@@ -309,9 +314,6 @@ fn insert_lists(conn: &Connection, id: i64, lists: &[String]) -> Result<usize> {
 /// Writes the extraction of message `id` into every extraction table.
 fn insert_extraction(conn: &Connection, id: i64, rec: &Record, cols: &Columns) -> Result<()> {
     let ex = &rec.extraction;
-    fn json(list: &[String], i: usize) -> &str {
-        list.get(i).map_or("null", String::as_str)
-    }
     if let Some(extraction_json) = &cols.extraction_json {
         conn.prepare_cached(
             "INSERT OR REPLACE INTO extractions (message, version, json) VALUES (?1, ?2, ?3)",
@@ -321,78 +323,9 @@ fn insert_extraction(conn: &Connection, id: i64, rec: &Record, cols: &Columns) -
         .db("extraction insert")?;
     }
 
-    let mut report = conn
-        .prepare_cached(
-            "INSERT INTO reports (message, origin, branch, subsystem, commit_short, commit_full,
-                 commit_title, metric, change_percent, direction, failure, testcase, test_machine,
-                 params_json)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
-        )
-        .db("prepare report insert")?;
-    let subj = ex.subject_report.as_ref();
-    let branch = subj.and_then(|s| s.branch.clone());
-    let subsystem = subj.and_then(|s| s.subsystem.clone());
-    let commit_short = subj.map(|s| s.commit.clone()).filter(|c| !c.is_empty());
-    if let Some(s) = subj {
-        report
-            .execute(params![
-                id,
-                "subject",
-                s.branch,
-                s.subsystem,
-                commit_short,
-                ex.report.as_ref().and_then(|b| b.commit_full.clone()),
-                ex.report.as_ref().and_then(|b| b.commit_title.clone()),
-                s.metric,
-                s.change_percent,
-                s.direction.map(|d| d.as_str()),
-                s.failure,
-                Option::<String>::None,
-                Option::<String>::None,
-                "[]",
-            ])
-            .db("report insert (subject)")?;
-    }
-    if let Some(b) = &ex.report {
-        let short = commit_short.clone().or_else(|| b.commit_full.clone());
-        report
-            .execute(params![
-                id,
-                "body",
-                branch,
-                subsystem,
-                short,
-                b.commit_full,
-                b.commit_title,
-                b.metric,
-                b.change_percent,
-                b.direction.map(|d| d.as_str()),
-                subj.and_then(|s| s.failure.clone()),
-                b.testcase,
-                b.test_machine,
-                json(&cols.report_params_json, 0),
-            ])
-            .db("report insert (body)")?;
-        for (k, imp) in b.also_impacts.iter().enumerate() {
-            report
-                .execute(params![
-                    id,
-                    "impact",
-                    branch,
-                    subsystem,
-                    short,
-                    b.commit_full,
-                    b.commit_title,
-                    imp.metric,
-                    imp.change_percent,
-                    imp.direction.map(|d| d.as_str()),
-                    Option::<String>::None,
-                    imp.testcase,
-                    imp.test_machine,
-                    json(&cols.report_params_json, k + 1),
-                ])
-                .db("report insert (impact)")?;
-        }
+    // Most mail is no report: the statement is not even looked up.
+    if ex.subject_report.is_some() || ex.report.is_some() {
+        insert_reports(conn, id, ex, cols)?;
     }
 
     if !ex.tables.is_empty() {
@@ -550,6 +483,85 @@ fn insert_extraction(conn: &Connection, id: i64, rec: &Record, cols: &Columns) -
             .db("prepare lore link insert")?;
         for l in &ex.lore_links {
             st.execute(params![id, l]).db("lore link insert")?;
+        }
+    }
+    Ok(())
+}
+
+/// The `reports` rows of message `id`: its subject report, its body report
+/// and each impact entry.
+fn insert_reports(conn: &Connection, id: i64, ex: &Extraction, cols: &Columns) -> Result<()> {
+    let mut report = conn
+        .prepare_cached(
+            "INSERT INTO reports (message, origin, branch, subsystem, commit_short, commit_full,
+                 commit_title, metric, change_percent, direction, failure, testcase, test_machine,
+                 params_json)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+        )
+        .db("prepare report insert")?;
+    let subj = ex.subject_report.as_ref();
+    let branch = subj.and_then(|s| s.branch.clone());
+    let subsystem = subj.and_then(|s| s.subsystem.clone());
+    let commit_short = subj.map(|s| s.commit.clone()).filter(|c| !c.is_empty());
+    if let Some(s) = subj {
+        report
+            .execute(params![
+                id,
+                "subject",
+                s.branch,
+                s.subsystem,
+                commit_short,
+                ex.report.as_ref().and_then(|b| b.commit_full.clone()),
+                ex.report.as_ref().and_then(|b| b.commit_title.clone()),
+                s.metric,
+                s.change_percent,
+                s.direction.map(|d| d.as_str()),
+                s.failure,
+                Option::<String>::None,
+                Option::<String>::None,
+                "[]",
+            ])
+            .db("report insert (subject)")?;
+    }
+    if let Some(b) = &ex.report {
+        let short = commit_short.clone().or_else(|| b.commit_full.clone());
+        report
+            .execute(params![
+                id,
+                "body",
+                branch,
+                subsystem,
+                short,
+                b.commit_full,
+                b.commit_title,
+                b.metric,
+                b.change_percent,
+                b.direction.map(|d| d.as_str()),
+                subj.and_then(|s| s.failure.clone()),
+                b.testcase,
+                b.test_machine,
+                json(&cols.report_params_json, 0),
+            ])
+            .db("report insert (body)")?;
+        for (k, imp) in b.also_impacts.iter().enumerate() {
+            report
+                .execute(params![
+                    id,
+                    "impact",
+                    branch,
+                    subsystem,
+                    short,
+                    b.commit_full,
+                    b.commit_title,
+                    imp.metric,
+                    imp.change_percent,
+                    imp.direction.map(|d| d.as_str()),
+                    Option::<String>::None,
+                    imp.testcase,
+                    imp.test_machine,
+                    json(&cols.report_params_json, k + 1),
+                ])
+                .db("report insert (impact)")?;
         }
     }
     Ok(())
