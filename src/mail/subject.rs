@@ -67,11 +67,10 @@ fn strip_list_tag(s: &str) -> Option<&str> {
 
 fn is_list_tag(tag: &str) -> bool {
     let ends_with = |suffix: &str| {
-        tag.len() >= suffix.len()
-            && tag
-                .as_bytes()
-                .get(tag.len() - suffix.len()..)
-                .is_some_and(|end| end.eq_ignore_ascii_case(suffix.as_bytes()))
+        tag.len()
+            .checked_sub(suffix.len())
+            .and_then(|at| tag.as_bytes().get(at..))
+            .is_some_and(|end| end.eq_ignore_ascii_case(suffix.as_bytes()))
     };
     ["lkp", "lkp-robot", "lkp-tests", "0day-ci"]
         .iter()

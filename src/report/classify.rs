@@ -32,10 +32,11 @@ static BUILD_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
 /// True for mails sent by the robot itself: a `... test robot` name, the
 /// robot's address `lkp@intel.com`, or a robot Message-ID.
 pub fn is_robot_sender(msg: &Message) -> bool {
+    const ROBOT_NAME: &[u8] = b"test robot";
     let name = msg.from_name.as_deref().unwrap_or("").as_bytes();
     let email = msg.from_email.as_deref().unwrap_or("");
-    name.windows(10)
-        .any(|w| w.eq_ignore_ascii_case(b"test robot"))
+    name.windows(ROBOT_NAME.len())
+        .any(|w| w.eq_ignore_ascii_case(ROBOT_NAME))
         || email.eq_ignore_ascii_case("lkp@intel.com")
         || (msg.message_id.ends_with("@intel.com") && ROBOT_ID.is_match(&msg.message_id))
 }
