@@ -457,3 +457,76 @@ fn a_damaged_pack_fails_the_messages_it_holds_and_keeps_the_others() {
     assert!(stderr.contains("reading blob m"), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+/// Message-IDs with their content hashes, and the regressions' culprits.
+fn stored(db: &Path) -> (Vec<(String, String)>, Vec<String>) {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let mut q = conn
+        .prepare("SELECT message_id, content_hash FROM messages ORDER BY message_id")
+        .unwrap();
+    let messages = q
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<Vec<_>, _>>()
+        .unwrap();
+    let mut q = conn
+        .prepare("SELECT culprit FROM regressions ORDER BY culprit")
+        .unwrap();
+    let culprits = q
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<Vec<_>, _>>()
+        .unwrap();
+    (messages, culprits)
+}
+
+/// scripts/mbox-to-epoch.py (which scripts/build-pgo trains on) writes every
+/// message of an mboxrd file, `>From ` lines un-escaped, as an epoch that
+/// ingests to the same messages and regressions as the mbox.
+#[test]
+fn an_mbox_written_as_an_epoch_stores_the_same_messages() {
+    let python = Command::new("python3").arg("--version").output().is_ok();
+    if !have_git() || !python {
+        eprintln!("note: git or python3 is not installed; skipping");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mbox = dir.path().join("synth.mbox");
+    let st = Command::new(env!("CARGO_BIN_EXE_regtrack-synth"))
+        .args(["--messages", "400", "--seed", "7", "--out"])
+        .arg(&mbox)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let escaped = std::fs::read(&mbox)
+        .unwrap()
+        .split(|&b| b == b'\n')
+        .filter(|l| l.starts_with(b">From "))
+        .count();
+    assert!(escaped > 0, "the archive has >From lines to un-escape");
+
+    let epoch = dir.path().join("synth.git");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/mbox-to-epoch.py");
+    let out = Command::new("python3")
+        .arg(&script)
+        .arg(&mbox)
+        .arg(&epoch)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("HOME", dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("400 messages"));
+
+    let (from_mbox, from_epoch) = (dir.path().join("m.db"), dir.path().join("e.db"));
+    assert_eq!(counts(&ingest(&from_mbox, &mbox)).0, 400);
+    assert_eq!(counts(&ingest(&from_epoch, &epoch)).0, 400);
+    let (messages, culprits) = stored(&from_mbox);
+    assert_eq!(messages.len(), 400);
+    assert!(!culprits.is_empty());
+    assert_eq!(stored(&from_epoch), (messages, culprits));
+}
