@@ -463,7 +463,58 @@ fn relink_full_with(store: &mut Store, before_write: &mut dyn FnMut() -> Result<
     use crate::store::links;
     let state = links::current_state(store, LINK_LOGIC_VERSION)?;
     let sk = links::load_skeleton(store)?;
-    let keep = links::relink_messages(store, &sk)?;
+    // The thread rows need only the skeleton: this connection writes them
+    // while a second one reads what the regressions need (WAL: it reads the
+    // snapshot before this transaction, whose tables it does not read). An
+    // in-memory database has no second connection: one after the other.
+    let path = std::path::PathBuf::from(store.path());
+    let in_memory = store.path() == ":memory:";
+    std::thread::scope(|scope| -> Result<()> {
+        let sk = &sk;
+        let (plan, write) = if in_memory {
+            let plan = plan_regressions(store, sk)?;
+            before_write()?;
+            (plan, links::begin_relink(store, sk)?)
+        } else {
+            let reading = scope.spawn(move || plan_regressions(&Store::open(&path)?, sk));
+            let write = before_write().and_then(|()| links::begin_relink(store, sk));
+            let plan = reading.join().map_err(|_| crate::error::Error::Message {
+                origin: "relink".to_string(),
+                reason: "the thread reading the regressions' messages panicked".to_string(),
+            })?;
+            // A failed write rolls back when dropped.
+            (plan?, write?)
+        };
+        let Plan {
+            input,
+            facts,
+            drafts,
+            order,
+        } = &plan;
+        let make =
+            |k: usize| status::finish_with(&drafts[k], &input.messages, &input.marks, Some(facts));
+        let keys: Vec<&str> = order.iter().map(|(_, c, _)| c.as_str()).collect();
+        write.finish(&input.messages, &keys, |j| make(order[j].2))
+    })?;
+    links::set_state(store, &state)
+}
+
+/// What the regressions are made from: the messages a regression can
+/// involve, their facts, one draft per regression and the order they are
+/// written in.
+struct Plan {
+    input: LinkInput,
+    facts: status::FactsByIndex,
+    drafts: Vec<attach::Draft>,
+    /// (first date, culprit, draft index), sorted.
+    order: Vec<(i64, String, usize)>,
+}
+
+/// Reads the messages of the threads a regression can involve and drafts
+/// the regressions, in the order `attach::regressions` gives them.
+fn plan_regressions(store: &Store, sk: &crate::store::links::Skeleton) -> Result<Plan> {
+    use crate::store::links;
+    let keep = links::relink_messages(store, sk)?;
     let ids: Vec<i64> = keep
         .iter()
         .filter_map(|&i| sk.db_ids.get(i).copied())
@@ -498,20 +549,20 @@ fn relink_full_with(store: &mut Store, before_write: &mut dyn FnMut() -> Result<
     drop(at);
     let drafts = attach::drafts(&input.messages, &parent, &depth);
     drop((parent, depth));
-    let make =
-        |k: usize| status::finish_with(&drafts[k], &input.messages, &input.marks, Some(&facts));
     // The order of `attach::regressions` (a stable sort: draft order breaks
     // ties), from one finish of each; each is finished again when written,
     // so that no more than one regression is held at a time.
     let mut order: Vec<(i64, String, usize)> = (0..drafts.len())
         .map(|k| {
-            let r = make(k);
+            let r = status::finish_with(&drafts[k], &input.messages, &input.marks, Some(&facts));
             (r.facts.first_unix.unwrap_or(i64::MAX), r.culprit.commit, k)
         })
         .collect();
     order.sort();
-    let keys: Vec<&str> = order.iter().map(|(_, c, _)| c.as_str()).collect();
-    before_write()?;
-    links::write_relink(store, &sk, &input.messages, &keys, |j| make(order[j].2))?;
-    links::set_state(store, &state)
+    Ok(Plan {
+        input,
+        facts,
+        drafts,
+        order,
+    })
 }

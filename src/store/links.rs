@@ -5,7 +5,7 @@
 //! pure [`crate::link::build`]. `relink` does not hold every message: it
 //! threads all of them from interned headers ([`load_skeleton`]), picks the
 //! whole threads a regression can involve ([`relink_messages`]) and loads only
-//! those ([`load_input_of`]); [`write_relink`] / [`write_output`] replace the
+//! those ([`load_input_of`]); [`begin_relink`] / [`write_output`] replace the
 //! v2 tables in one write transaction (thread rows compared a chunk at a
 //! time, regression summaries one at a time), so memory stays bounded and
 //! readers (WAL) keep answering from the previous snapshot meanwhile.
@@ -606,22 +606,17 @@ pub fn write_output(store: &mut Store, input: &LinkInput, output: &LinkOutput) -
     Ok(())
 }
 
-/// Replaces threads (from the skeleton) and regressions (whose messages are
-/// all in `messages`), in one transaction.
-///
-/// The regressions are made one at a time by `make(k)` (in the order of
-/// `keys`, their culprits), never all held at once.
-pub fn write_relink(
-    store: &mut Store,
-    sk: &Skeleton,
-    messages: &[LinkMessage],
-    keys: &[&str],
-    make: impl Fn(usize) -> Regression,
-) -> Result<()> {
-    let db_id_of: HashMap<&str, i64> = messages
-        .iter()
-        .map(|m| (m.message_id.as_str(), m.db_id))
-        .collect();
+/// The relink's write transaction, opened by [`begin_relink`] with the
+/// thread rows written; [`RelinkWrite::finish`] adds the regressions and
+/// commits. Dropped unfinished, it rolls back.
+pub struct RelinkWrite<'c> {
+    tx: rusqlite::Transaction<'c>,
+}
+
+/// Opens the relink's write transaction and replaces the thread rows with
+/// the skeleton's. The regressions, made meanwhile from reads on another
+/// connection, follow in the same transaction ([`RelinkWrite::finish`]).
+pub fn begin_relink<'c>(store: &'c mut Store, sk: &Skeleton) -> Result<RelinkWrite<'c>> {
     let tx = store.conn_mut().transaction().db("begin relink")?;
     let name = |c: u32| sk.names.get(c as usize).unwrap_or("");
     let rows = (0..sk.db_ids.len()).map(|i| {
@@ -633,9 +628,28 @@ pub fn write_relink(
         )
     });
     write_threads(&tx, rows)?;
-    write_regressions(&tx, &db_id_of, keys, make)?;
-    tx.commit().db("commit relink")?;
-    Ok(())
+    Ok(RelinkWrite { tx })
+}
+
+impl RelinkWrite<'_> {
+    /// Replaces the regressions (whose messages are all in `messages`) and
+    /// commits threads and regressions together.
+    ///
+    /// The regressions are made one at a time by `make(k)` (in the order of
+    /// `keys`, their culprits), never all held at once.
+    pub fn finish(
+        self,
+        messages: &[LinkMessage],
+        keys: &[&str],
+        make: impl Fn(usize) -> Regression,
+    ) -> Result<()> {
+        let db_id_of: HashMap<&str, i64> = messages
+            .iter()
+            .map(|m| (m.message_id.as_str(), m.db_id))
+            .collect();
+        write_regressions(&self.tx, &db_id_of, keys, make)?;
+        self.tx.commit().db("commit relink")
+    }
 }
 
 /// Thread rows compared with the stored ones at a time.
