@@ -264,7 +264,7 @@ pub fn ingest_indexing_behind(
     // Message-IDs already stored (re-ingests then cost little more than parsing).
     // A load into an empty database has none to skip: a Message-ID seen twice
     // in its input is extracted twice, and the writer keeps the first.
-    let reader = (store.path() != ":memory:" && !bulk_load)
+    let reader = (!store.is_in_memory() && !bulk_load)
         .then(|| {
             rusqlite::Connection::open_with_flags(
                 store.path(),
@@ -282,7 +282,7 @@ pub fn ingest_indexing_behind(
     let (stop_tx, stop_rx) = sync_channel::<()>(0);
     // The WAL is copied into the database by a second connection while the
     // writer runs; the writer's own (rarer) checkpoints then find little left.
-    let background = store.path() != ":memory:";
+    let background = !store.is_in_memory();
     if background {
         let page: i64 = store
             .conn()

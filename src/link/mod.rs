@@ -468,7 +468,7 @@ fn relink_full_with(store: &mut Store, before_write: &mut dyn FnMut() -> Result<
     // snapshot before this transaction, whose tables it does not read). An
     // in-memory database has no second connection: one after the other.
     let path = std::path::PathBuf::from(store.path());
-    let in_memory = store.path() == ":memory:";
+    let in_memory = store.is_in_memory();
     std::thread::scope(|scope| -> Result<()> {
         let sk = &sk;
         let (plan, write) = if in_memory {
@@ -485,16 +485,10 @@ fn relink_full_with(store: &mut Store, before_write: &mut dyn FnMut() -> Result<
             // A failed write rolls back when dropped.
             (plan?, write?)
         };
-        let Plan {
-            input,
-            facts,
-            drafts,
-            order,
-        } = &plan;
-        let make =
-            |k: usize| status::finish_with(&drafts[k], &input.messages, &input.marks, Some(facts));
-        let keys: Vec<&str> = order.iter().map(|(_, c, _)| c.as_str()).collect();
-        write.finish(&input.messages, &keys, |j| make(order[j].2))
+        let keys: Vec<&str> = plan.order.iter().map(|(_, c, _)| c.as_str()).collect();
+        write.finish(&plan.input.messages, &keys, |j| {
+            plan.regression(plan.order[j].2)
+        })
     })?;
     links::set_state(store, &state)
 }
@@ -508,6 +502,18 @@ struct Plan {
     drafts: Vec<attach::Draft>,
     /// (first date, culprit, draft index), sorted.
     order: Vec<(i64, String, usize)>,
+}
+
+impl Plan {
+    /// The regression of draft `k`, finished.
+    fn regression(&self, k: usize) -> Regression {
+        status::finish_with(
+            &self.drafts[k],
+            &self.input.messages,
+            &self.input.marks,
+            Some(&self.facts),
+        )
+    }
 }
 
 /// Reads the messages of the threads a regression can involve and drafts
@@ -549,20 +555,22 @@ fn plan_regressions(store: &Store, sk: &crate::store::links::Skeleton) -> Result
     drop(at);
     let drafts = attach::drafts(&input.messages, &parent, &depth);
     drop((parent, depth));
+    let mut plan = Plan {
+        input,
+        facts,
+        drafts,
+        order: Vec::new(),
+    };
     // The order of `attach::regressions` (a stable sort: draft order breaks
     // ties), from one finish of each; each is finished again when written,
     // so that no more than one regression is held at a time.
-    let mut order: Vec<(i64, String, usize)> = (0..drafts.len())
+    let mut order: Vec<(i64, String, usize)> = (0..plan.drafts.len())
         .map(|k| {
-            let r = status::finish_with(&drafts[k], &input.messages, &input.marks, Some(&facts));
+            let r = plan.regression(k);
             (r.facts.first_unix.unwrap_or(i64::MAX), r.culprit.commit, k)
         })
         .collect();
     order.sort();
-    Ok(Plan {
-        input,
-        facts,
-        drafts,
-        order,
-    })
+    plan.order = order;
+    Ok(plan)
 }

@@ -583,11 +583,6 @@ pub fn insert_mark(store: &mut Store, mark: &Mark) -> Result<()> {
 
 /// Replaces threads and regressions with `output`, in one transaction.
 pub fn write_output(store: &mut Store, input: &LinkInput, output: &LinkOutput) -> Result<()> {
-    let db_id_of: HashMap<&str, i64> = input
-        .messages
-        .iter()
-        .map(|m| (m.message_id.as_str(), m.db_id))
-        .collect();
     let tx = store.conn_mut().transaction().db("begin relink")?;
     let rows = input
         .messages
@@ -601,7 +596,9 @@ pub fn write_output(store: &mut Store, input: &LinkInput, output: &LinkOutput) -
         .iter()
         .map(|r| r.culprit.commit.as_str())
         .collect();
-    write_regressions(&tx, &db_id_of, &keys, |k| output.regressions[k].clone())?;
+    write_regressions(&tx, &input.messages, &keys, |k| {
+        output.regressions[k].clone()
+    })?;
     tx.commit().db("commit relink")?;
     Ok(())
 }
@@ -643,11 +640,7 @@ impl RelinkWrite<'_> {
         keys: &[&str],
         make: impl Fn(usize) -> Regression,
     ) -> Result<()> {
-        let db_id_of: HashMap<&str, i64> = messages
-            .iter()
-            .map(|m| (m.message_id.as_str(), m.db_id))
-            .collect();
-        write_regressions(&self.tx, &db_id_of, keys, make)?;
+        write_regressions(&self.tx, messages, keys, make)?;
         self.tx.commit().db("commit relink")
     }
 }
@@ -734,14 +727,18 @@ fn write_threads<'a>(
     Ok(())
 }
 
-/// Replaces the regressions: a culprit keeps its id, unchanged regressions
-/// (same summary) are left alone.
+/// Replaces the regressions (whose messages are all in `messages`): a
+/// culprit keeps its id, unchanged regressions (same summary) are left alone.
 fn write_regressions(
     tx: &rusqlite::Transaction<'_>,
-    db_id_of: &HashMap<&str, i64>,
+    messages: &[LinkMessage],
     keys: &[&str],
     make: impl Fn(usize) -> Regression,
 ) -> Result<()> {
+    let db_id_of: HashMap<&str, i64> = messages
+        .iter()
+        .map(|m| (m.message_id.as_str(), m.db_id))
+        .collect();
     // Only what changed is written: unchanged thread rows and regressions
     // (same summary) are left alone, so a re-link after a small ingest is a
     // small write.

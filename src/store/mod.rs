@@ -49,6 +49,9 @@ use crate::error::{DbContext, Result};
 /// `benches/README.md`). An existing database keeps the size it has.
 pub const PAGE_SIZE: i64 = 16384;
 
+/// The path of an in-memory store ([`Store::in_memory`]).
+const IN_MEMORY: &str = ":memory:";
+
 /// An open regtrack database.
 pub struct Store {
     conn: Connection,
@@ -65,7 +68,7 @@ impl Store {
     /// An in-memory database, for tests.
     pub fn in_memory() -> Result<Store> {
         let conn = Connection::open_in_memory().db("opening in-memory database")?;
-        Self::setup(conn, ":memory:".to_string())
+        Self::setup(conn, IN_MEMORY.to_string())
     }
 
     fn setup(conn: Connection, path: String) -> Result<Store> {
@@ -98,6 +101,11 @@ impl Store {
     /// The path the store was opened from.
     pub fn path(&self) -> &str {
         &self.path
+    }
+
+    /// True for an in-memory store: no second connection can open it.
+    pub fn is_in_memory(&self) -> bool {
+        self.path == IN_MEMORY
     }
 }
 
