@@ -35,6 +35,27 @@ fn release_memory() {
     }
 }
 
+/// `mi_option_purge_delay` in mimalloc 3's `mi_option_t` (the crate exports
+/// no constant for it).
+const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
+
+/// Milliseconds mimalloc waits before it hands memory freed in whole pages
+/// back to the system (its default is 1000, and ten times that for whole
+/// arena chunks). Linking reads a regression's report tables whole and
+/// keeps only the rows it uses, so the pages those tables filled are freed
+/// moments after they were touched: on the 10x synthetic archive peak RSS
+/// went from 276-281 to 266 MiB with 100 ms, at the same speed on
+/// linux-ext4 (whose peak went from 181 to 161 MiB). `MIMALLOC_PURGE_DELAY`
+/// still wins.
+const PURGE_DELAY_MS: std::ffi::c_long = 100;
+
+/// Sets [`PURGE_DELAY_MS`] unless the environment set a delay.
+fn purge_sooner() {
+    // SAFETY: called first thing in `main`, before any other thread exists
+    // (mimalloc's option setters are not thread safe); takes no pointers.
+    unsafe { libmimalloc_sys::mi_option_set_default(MI_OPTION_PURGE_DELAY, PURGE_DELAY_MS) }
+}
+
 /// Asks Linux not to back this process's memory with transparent huge pages.
 /// mimalloc madvises its arena for them, and then pages it frees stay
 /// resident inside 2 MB huge pages: on the 10x synthetic archive peak RSS
@@ -60,6 +81,7 @@ fn no_huge_pages() {
 }
 
 fn main() -> std::process::ExitCode {
+    purge_sooner();
     no_huge_pages();
     regtrack::cli::run_with(std::env::args_os(), regtrack::cli::Hooks { release_memory })
 }
