@@ -85,3 +85,24 @@ fn main() -> std::process::ExitCode {
     no_huge_pages();
     regtrack::cli::run_with(std::env::args_os(), regtrack::cli::Hooks { release_memory })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_purge_delay_is_mimalloc_3s_option_and_takes_effect() {
+        // mimalloc 3 numbers its options in one enum, where the purge delay
+        // comes right before `use_numa_nodes`, which the crate does export.
+        assert_eq!(
+            MI_OPTION_PURGE_DELAY + 1,
+            libmimalloc_sys::mi_option_use_numa_nodes
+        );
+        if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
+            purge_sooner();
+            // SAFETY: reads an option; takes no pointers.
+            let delay = unsafe { libmimalloc_sys::mi_option_get(MI_OPTION_PURGE_DELAY) };
+            assert_eq!(delay, PURGE_DELAY_MS);
+        }
+    }
+}
