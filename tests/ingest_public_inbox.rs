@@ -360,6 +360,134 @@ fn blobs_on_delta_chains_read_from_the_pack_equal_what_gix_reads() {
     assert_eq!(in_pack, 41);
 }
 
+/// An epoch as public-inbox writes it, through `git fast-import`: each
+/// message blob is stored as a delta of the message before it, so the chains
+/// run oldest to newest, the other way round from a repack's.
+fn fast_import_epoch(dir: &Path, messages: usize, body: fn(usize) -> String) -> PathBuf {
+    use std::io::Write;
+    let epoch = dir.join("fi.git");
+    std::fs::create_dir_all(&epoch).unwrap();
+    git(&epoch, &["init", "-q", "--bare", "-b", "master", "."]);
+    let mut stream = Vec::new();
+    for i in 0..messages {
+        let msg = format!(
+            "From: A <a@example.org>\nSubject: Re: message {i}\nMessage-ID: <fi{i}@x>\n\n{}",
+            body(i)
+        );
+        write!(
+            stream,
+            "blob\nmark :{}\ndata {}\n{msg}\n",
+            2 * i + 1,
+            msg.len()
+        )
+        .unwrap();
+        write!(
+            stream,
+            "commit refs/heads/master\nmark :{}\ncommitter t <t@example.org> {} +0000\ndata 3\nfi\n",
+            2 * i + 2,
+            1_700_000_000 + i
+        )
+        .unwrap();
+        if i > 0 {
+            writeln!(stream, "from :{}", 2 * i).unwrap();
+        }
+        write!(stream, "M 100644 :{} m\n\n", 2 * i + 1).unwrap();
+    }
+    let mut child = Command::new("git")
+        .current_dir(&epoch)
+        .args(["fast-import", "--quiet"])
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("HOME", dir)
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(&stream).unwrap();
+    assert!(child.wait().unwrap().success());
+    epoch
+}
+
+#[test]
+fn a_fast_import_epoch_holds_one_decoded_message_at_a_time() {
+    use regtrack::source::pack::PackReader;
+    if !have_git() {
+        eprintln!("note: git is not installed; skipping");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let epoch = fast_import_epoch(dir.path(), 60, quoting_body);
+    // `sha type size size-in-pack offset depth base-sha`: the blobs form
+    // chains of deltas, each on the message before it.
+    let (_, listing) = pack_listing(&epoch);
+    let deepest = listing
+        .lines()
+        .filter(|l| l.contains(" blob ") && l.split_whitespace().count() == 7)
+        .filter_map(|l| l.split_whitespace().nth(5)?.parse::<usize>().ok())
+        .max();
+    assert!(deepest >= Some(20), "deepest blob chain {deepest:?}");
+
+    let repo = gix::open(&epoch).unwrap();
+    let blobs = blobs_oldest_first(&repo);
+    assert_eq!(blobs.len(), 60);
+    let mut packs = PackReader::open(&epoch.join("objects"), repo.object_hash());
+    let locs = packs.plan(blobs.iter().map(|b| b.as_deref()));
+    assert!(locs.iter().all(Option::is_some));
+    for (i, (blob, loc)) in blobs.iter().zip(&locs).enumerate() {
+        let ours = packs.read(loc.unwrap()).unwrap();
+        let theirs = repo.find_object(blob.unwrap()).unwrap().detach().data;
+        assert_eq!(ours, theirs, "message {i}");
+        // Only this message stays decoded, as the base of the next one.
+        let held = if i + 1 < blobs.len() { ours.len() } else { 0 };
+        assert!(
+            packs.cached_bytes() <= held,
+            "after message {i}: {} bytes cached, {held} needed",
+            packs.cached_bytes()
+        );
+    }
+    assert_eq!(packs.cached_bytes(), 0);
+}
+
+/// Trees are read through a fresh mapping of the packs every
+/// `TREES_PER_MAPPING` commits: every message still comes from its own commit.
+#[test]
+fn an_epoch_longer_than_one_tree_mapping_stores_each_message_from_its_commit() {
+    use regtrack::source::public_inbox::TREES_PER_MAPPING;
+    if !have_git() {
+        eprintln!("note: git is not installed; skipping");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let n = TREES_PER_MAPPING + 100;
+    let epoch = fast_import_epoch(dir.path(), n, |i| format!("short reply {i}\n"));
+    let db = dir.path().join("t.db");
+    let (new, known, failed, _) = counts(&ingest(&db, &epoch));
+    assert_eq!((new, known, failed), (n as u64, 0, 0));
+    let out = Command::new("git")
+        .current_dir(&epoch)
+        .args(["rev-list", "--reverse", "master"])
+        .output()
+        .unwrap();
+    let commits: Vec<String> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(commits.len(), n);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    for i in [0, TREES_PER_MAPPING - 1, TREES_PER_MAPPING, n - 1] {
+        let origin: String = conn
+            .query_row(
+                "SELECT origin_json FROM messages WHERE message_id = ?1",
+                [format!("fi{i}@x")],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert!(
+            origin.contains(&format!("\"commit\":\"{}\"", commits[i])),
+            "message {i}: {origin}"
+        );
+    }
+}
+
 #[test]
 fn an_unreadable_pack_index_leaves_the_other_packs_readable_after_a_remap() {
     use regtrack::source::pack::PackReader;

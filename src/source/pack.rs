@@ -11,8 +11,13 @@
 //! first-parent history), so [`PackReader::plan`] counts how often each pack
 //! entry (a blob, or a base on some blob's delta chain) will be needed, and
 //! [`PackReader::read`] keeps a decoded entry while uses remain, within
-//! [`CACHE_BYTES`]. What it cannot place or decode (loose objects,
-//! `REF_DELTA` chains, damaged entries) is left to the caller's gix path.
+//! [`CACHE_BYTES`]. A read decodes its chain only down to the nearest entry
+//! an earlier read decoded, and the plan counts just those uses: a repacked
+//! epoch (newer message the base) then holds a chain's entries until their
+//! own turn, and a freshly written one (`git fast-import`: each message a
+//! delta of the one before) holds one message. What it cannot place or
+//! decode (loose objects, `REF_DELTA` chains, damaged entries) is left to
+//! the caller's gix path.
 //!
 //! Entries are inflated with libdeflate: the whole stream at once, into a
 //! buffer of the size the entry header states, which the stream must fill.
@@ -27,8 +32,9 @@ use gix::odb::pack::data::Entry;
 use gix::odb::pack::data::entry::Header;
 use gix::oid;
 
-/// Bytes of decoded entries kept for later uses (the linux-ext4 epoch needs
-/// 63 MB to inflate every entry once).
+/// Bytes of decoded entries kept for later uses: a bound for odd packs. The
+/// linux-ext4 epoch holds at most 5.4 MB at once (63 MB when the plan counted
+/// every entry of a blob's whole chain, uses no read would make).
 pub const CACHE_BYTES: usize = 64 << 20;
 
 /// Longest delta chain followed (git's default depth is 50).
@@ -122,19 +128,53 @@ impl PackReader {
 
     /// Plans reading `ids` in this order: each one's place in the packs
     /// (`None`: not in a pack, or on a chain this reader does not follow).
+    ///
+    /// The plan follows what [`read`](Self::read) will do: a blob's delta
+    /// chain is decoded down to the nearest entry an earlier blob decoded
+    /// (cached by then, one more use of it) or to a whole object. So each
+    /// entry counts one use for its decoding and one for each later chain
+    /// that stops at it, and every count is spent by the end: none is left
+    /// for chain entries below a cached one (which a count of the whole chain
+    /// would leave, keeping them cached for good).
     pub fn plan<'a>(&mut self, ids: impl IntoIterator<Item = Option<&'a oid>>) -> Vec<Option<Loc>> {
-        let mut chain = Vec::new();
+        let mut decoded = Vec::new();
         ids.into_iter()
             .map(|id| {
                 self.count_towards_remap();
                 let loc = self.locate(id?)?;
-                self.chain_of(loc, &mut chain).ok()?;
-                for (l, _) in &chain {
-                    *self.uses.entry(*l).or_default() += 1;
+                let reused = self.planned_chain(loc, &mut decoded).ok()?;
+                if let Some(n) = reused.and_then(|l| self.uses.get_mut(&l)) {
+                    *n += 1;
+                }
+                for l in &decoded {
+                    self.uses.insert(*l, 1);
                 }
                 Some(loc)
             })
             .collect()
+    }
+
+    /// The entries a planned read of `loc` decodes, into `decoded`, and the
+    /// entry decoded for an earlier planned read it stops at (`None`: it
+    /// goes down to a whole object).
+    fn planned_chain(&self, loc: Loc, decoded: &mut Vec<Loc>) -> Result<Option<Loc>, PackError> {
+        decoded.clear();
+        let mut cur = loc;
+        loop {
+            if self.uses.contains_key(&cur) {
+                return Ok(Some(cur));
+            }
+            let entry = self.entry(cur)?;
+            let base = self.base_of(cur, &entry)?;
+            decoded.push(cur);
+            match base {
+                Some(_) if decoded.len() >= MAX_CHAIN => {
+                    return Err(self.error(loc, "delta chain too long".into()));
+                }
+                Some(base) => cur = base,
+                None => return Ok(None),
+            }
+        }
     }
 
     /// The blob at `loc`, which [`plan`](Self::plan) returned.

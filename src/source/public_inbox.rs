@@ -31,6 +31,15 @@ pub const MARK_EVERY: usize = 2000;
 /// Bytes of gix's object cache per open epoch.
 const OBJECT_CACHE: usize = 4 << 20;
 
+/// Trees read through one mapping of the packs. gix maps a pack whole, and
+/// the pages the trees lie on stay resident while it is mapped: a freshly
+/// written epoch (`git fast-import`, as public-inbox writes them) puts each
+/// tree beside its commit and message, so reading the 427,000 trees of the
+/// 10x synthetic archive through one mapping made 410 MB of its 764 MB pack
+/// resident at once (852 MiB peak RSS for the ingest; 270 MiB now). A
+/// repository opened anew maps the packs anew.
+pub const TREES_PER_MAPPING: usize = 4096;
+
 /// The `sources.kind` of a public-inbox epoch.
 pub const KIND: &str = "public-inbox";
 
@@ -222,7 +231,7 @@ impl EpochReader {
             return Ok(reader);
         }
         let ids = walk_new_commits(&reader.repo, &mut reader.packs, path, head, last_known)?;
-        let blobs = blobs_of(&reader.repo, &ids);
+        let blobs = blobs_of(&reader.repo, path, &ids);
         // The trees were read through gix's own mapping of the pack.
         reader.unmap();
         let locs = reader.packs.plan(
@@ -300,19 +309,23 @@ impl EpochReader {
 }
 
 /// The blob `m` of each commit's tree (`None` for a deletion commit), or why
-/// the tree could not be read; trees are read on the rayon pool.
-fn blobs_of(repo: &gix::Repository, ids: &[(ObjectId, ObjectId)]) -> Vec<BlobOf> {
+/// the tree could not be read; trees are read on the rayon pool, through a
+/// repository opened anew for every [`TREES_PER_MAPPING`] of them (see there).
+fn blobs_of(repo: &gix::Repository, path: &Path, ids: &[(ObjectId, ObjectId)]) -> Vec<BlobOf> {
     use rayon::prelude::*;
-    let shared = repo.clone().into_sync();
-    ids.par_iter()
-        .map_init(
+    let mut blobs = Vec::with_capacity(ids.len());
+    for (k, chunk) in ids.chunks(TREES_PER_MAPPING).enumerate() {
+        let fresh = (k > 0).then(|| gix::open(path).ok()).flatten();
+        let shared = fresh.unwrap_or_else(|| repo.clone()).into_sync();
+        blobs.par_extend(chunk.par_iter().map_init(
             || shared.to_thread_local(),
             |repo, (_, tree)| match repo.find_tree(*tree) {
                 Ok(t) => Ok(t.find_entry("m").map(|e| e.oid().to_owned())),
                 Err(e) => Err(format!("reading tree: {e}")),
             },
-        )
-        .collect()
+        ));
+    }
+    blobs
 }
 
 impl Iterator for EpochReader {
