@@ -159,22 +159,7 @@ impl PackReader {
     /// goes down to a whole object).
     fn planned_chain(&self, loc: Loc, decoded: &mut Vec<Loc>) -> Result<Option<Loc>, PackError> {
         decoded.clear();
-        let mut cur = loc;
-        loop {
-            if self.uses.contains_key(&cur) {
-                return Ok(Some(cur));
-            }
-            let entry = self.entry(cur)?;
-            let base = self.base_of(cur, &entry)?;
-            decoded.push(cur);
-            match base {
-                Some(_) if decoded.len() >= MAX_CHAIN => {
-                    return Err(self.error(loc, "delta chain too long".into()));
-                }
-                Some(base) => cur = base,
-                None => return Ok(None),
-            }
-        }
+        self.walk_chain(loc, |l| self.uses.contains_key(l), |l, _| decoded.push(l))
     }
 
     /// The blob at `loc`, which [`plan`](Self::plan) returned.
@@ -225,16 +210,34 @@ impl PackReader {
     /// a whole object or to a cached entry (returned; it is not in `chain`).
     fn chain_of(&self, loc: Loc, chain: &mut Vec<(Loc, Entry)>) -> Result<Option<Loc>, PackError> {
         chain.clear();
+        self.walk_chain(
+            loc,
+            |l| self.cache.contains_key(l),
+            |l, e| chain.push((l, e)),
+        )
+    }
+
+    /// Follows the delta chain of `loc` down to the first entry `stop`
+    /// accepts (returned) or to a whole object (`None`), handing every entry
+    /// passed on the way, `loc` first, to `pass`.
+    fn walk_chain(
+        &self,
+        loc: Loc,
+        stop: impl Fn(&Loc) -> bool,
+        mut pass: impl FnMut(Loc, Entry),
+    ) -> Result<Option<Loc>, PackError> {
         let mut cur = loc;
+        let mut passed = 0;
         loop {
-            if self.cache.contains_key(&cur) {
+            if stop(&cur) {
                 return Ok(Some(cur));
             }
             let entry = self.entry(cur)?;
             let base = self.base_of(cur, &entry)?;
-            chain.push((cur, entry));
+            pass(cur, entry);
+            passed += 1;
             match base {
-                Some(_) if chain.len() >= MAX_CHAIN => {
+                Some(_) if passed >= MAX_CHAIN => {
                     return Err(self.error(loc, "delta chain too long".into()));
                 }
                 Some(base) => cur = base,
