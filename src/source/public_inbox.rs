@@ -193,6 +193,14 @@ fn walk_new_commits(
     Ok(ids)
 }
 
+/// The epoch repository at `path`, opened (and its packs mapped) anew, with
+/// [`OBJECT_CACHE`].
+fn open_repo(path: &Path) -> gix::Result<gix::Repository> {
+    let mut repo = gix::open(path)?;
+    repo.object_cache_size_if_unset(OBJECT_CACHE);
+    Ok(repo)
+}
+
 fn git_err(path: &Path, what: &str, e: impl std::fmt::Display) -> Error {
     Error::Git {
         path: path.to_path_buf(),
@@ -204,8 +212,7 @@ impl EpochReader {
     /// Opens an epoch and walks its first-parent history from `HEAD` back to
     /// `last_known` (exclusive).
     pub fn open(path: &Path, key: String, last_known: Option<&str>) -> Result<EpochReader> {
-        let mut repo = gix::open(path).map_err(|e| git_err(path, "opening repository", e))?;
-        repo.object_cache_size_if_unset(OBJECT_CACHE);
+        let repo = open_repo(path).map_err(|e| git_err(path, "opening repository", e))?;
         let packs = PackReader::open(repo.objects.store_ref().path(), repo.object_hash());
         let mut reader = EpochReader {
             repo,
@@ -289,8 +296,7 @@ impl EpochReader {
     /// read so far, so resident memory stays bounded on huge epochs (the pack
     /// reader bounds its own, [`PackReader::remap`]).
     fn unmap(&mut self) {
-        if let Ok(mut repo) = gix::open(&self.path) {
-            repo.object_cache_size_if_unset(OBJECT_CACHE);
+        if let Ok(repo) = open_repo(&self.path) {
             self.repo = repo;
         }
     }
@@ -315,7 +321,7 @@ fn blobs_of(repo: &gix::Repository, path: &Path, ids: &[(ObjectId, ObjectId)]) -
     use rayon::prelude::*;
     let mut blobs = Vec::with_capacity(ids.len());
     for (k, chunk) in ids.chunks(TREES_PER_MAPPING).enumerate() {
-        let fresh = (k > 0).then(|| gix::open(path).ok()).flatten();
+        let fresh = (k > 0).then(|| open_repo(path).ok()).flatten();
         let shared = fresh.unwrap_or_else(|| repo.clone()).into_sync();
         blobs.par_extend(chunk.par_iter().map_init(
             || shared.to_thread_local(),
