@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const MESSAGES: usize = 12_000;
+const MESSAGES: usize = 30_000;
 
 fn big_mbox(path: &Path) {
     let mut f = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
@@ -54,7 +54,7 @@ fn a_killed_ingest_leaves_a_sound_database_and_a_rerun_finishes_the_job() {
         if before_kill > 0 || child.try_wait().unwrap().is_some() {
             break;
         }
-        std::thread::sleep(Duration::from_millis(20));
+        std::thread::sleep(Duration::from_millis(5));
     }
     child.kill().unwrap(); // SIGKILL on unix
     child.wait().unwrap();
