@@ -57,13 +57,87 @@ pub enum RawFormat {
     Collapsed,
 }
 
+/// The bytes of one raw message: a range of a buffer that may hold other
+/// messages too (the mbox reader hands out the messages of each read this way,
+/// without copying them), or a buffer of its own (`From<Vec<u8>>`). Reads as
+/// `[u8]`; cloning shares the buffer.
+#[derive(Clone, Default)]
+pub struct RawBytes {
+    buf: std::sync::Arc<Vec<u8>>,
+    start: usize,
+    end: usize,
+}
+
+impl RawBytes {
+    /// `range` of a shared buffer (clamped to the buffer).
+    pub fn shared(buf: &std::sync::Arc<Vec<u8>>, range: std::ops::Range<usize>) -> Self {
+        let end = range.end.min(buf.len());
+        RawBytes {
+            buf: std::sync::Arc::clone(buf),
+            start: range.start.min(end),
+            end,
+        }
+    }
+}
+
+impl From<Vec<u8>> for RawBytes {
+    fn from(bytes: Vec<u8>) -> Self {
+        let end = bytes.len();
+        RawBytes {
+            buf: std::sync::Arc::new(bytes),
+            start: 0,
+            end,
+        }
+    }
+}
+
+impl std::ops::Deref for RawBytes {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        self.buf.get(self.start..self.end).unwrap_or_default()
+    }
+}
+
+impl std::fmt::Debug for RawBytes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&**self, f)
+    }
+}
+
+impl PartialEq for RawBytes {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for RawBytes {}
+
+impl PartialEq<[u8]> for RawBytes {
+    fn eq(&self, other: &[u8]) -> bool {
+        **self == *other
+    }
+}
+
+impl<const N: usize> PartialEq<&[u8; N]> for RawBytes {
+    fn eq(&self, other: &&[u8; N]) -> bool {
+        **self == other[..]
+    }
+}
+
+impl PartialEq<Vec<u8>> for RawBytes {
+    fn eq(&self, other: &Vec<u8>) -> bool {
+        **self == other[..]
+    }
+}
+
 /// One message's bytes as a source yielded them, before any parsing.
 #[derive(Debug, Clone)]
 pub struct RawMessage {
     /// Where the bytes came from.
     pub origin: Origin,
     /// The message bytes (mbox quoting already undone).
-    pub bytes: Vec<u8>,
+    pub bytes: RawBytes,
     /// The layout the source detected.
     pub format: RawFormat,
 }

@@ -109,7 +109,8 @@ fn every_evidence_fixture_gives_its_expected_fields_with_lf_and_crlf() {
             origin: raw.origin.clone(),
             bytes: String::from_utf8_lossy(&raw.bytes)
                 .replace('\n', "\r\n")
-                .into_bytes(),
+                .into_bytes()
+                .into(),
             format: raw.format,
         };
         match extract(&crlf) {

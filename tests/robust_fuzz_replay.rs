@@ -85,7 +85,7 @@ fn all_parsers(failures: &mut Vec<String>, name: &str, data: &[u8], tmp: &Path) 
                         path: name.into(),
                         offset: 0,
                     },
-                    bytes: data.to_vec(),
+                    bytes: data.to_vec().into(),
                     format,
                 };
                 if let Ok(msg) = regtrack::mail::parse(&raw) {

@@ -11,7 +11,7 @@ fuzz_target!(|data: &[u8]| {
             path: "fuzz".into(),
             offset: 0,
         },
-        bytes: data.to_vec(),
+        bytes: data.to_vec().into(),
         format: RawFormat::Rfc822,
     };
     if let Ok(msg) = regtrack::mail::parse(&raw) {

@@ -5,7 +5,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use regtrack::source::mbox::{MAX_MESSAGE, MboxReader, Place, Quoting, unquote_message};
+use regtrack::source::mbox::{MAX_MESSAGE, MboxReader, Place, Quoting, Unquoted, unquote};
 
 fuzz_target!(|data: &[u8]| {
     let bound = if data.starts_with(&[0x1f, 0x8b]) {
@@ -23,11 +23,13 @@ fuzz_target!(|data: &[u8]| {
             assert!(raw.bytes.len() <= bound);
         }
     }
-    let mut r = MboxReader::new(std::io::Cursor::new(data), Vec::new(), Place::Stdin);
-    while let Some(chunk) = r.next_chunk() {
-        if let Ok(c) = chunk {
-            let _ = unquote_message(&c.bytes, Quoting::Rd);
-            let _ = unquote_message(&c.bytes, Quoting::O);
+    let r = MboxReader::new(std::io::Cursor::new(data), Vec::new(), Place::Stdin);
+    for raw in r.take(100_000).flatten() {
+        for quoting in [Quoting::Rd, Quoting::O] {
+            match unquote(&raw.bytes, quoting) {
+                Unquoted::Within(range) => assert!(range.start <= range.end && range.end <= raw.bytes.len()),
+                Unquoted::Copied(bytes) => assert!(bytes.len() <= raw.bytes.len()),
+            }
         }
     }
 });

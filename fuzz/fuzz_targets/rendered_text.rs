@@ -12,7 +12,7 @@ fuzz_target!(|data: &[u8]| {
                 path: "fuzz".into(),
                 offset: 0,
             },
-            bytes: data.to_vec(),
+            bytes: data.to_vec().into(),
             format,
         };
         if let Ok(msg) = regtrack::mail::parse(&raw) {

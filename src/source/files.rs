@@ -9,7 +9,7 @@ use super::RawStream;
 use super::detect::{self, DirKind, FileKind};
 use super::mbox::{MAX_MESSAGE, MboxReader, Place};
 use crate::error::{Error, Result};
-use crate::model::{Origin, RawFormat, RawMessage};
+use crate::model::{Origin, RawBytes, RawFormat, RawMessage};
 
 /// Bytes read up front to detect a file's form.
 const HEAD_SIZE: usize = 64 * 1024;
@@ -76,7 +76,7 @@ pub fn open_reader(
             };
             Ok(Box::new(std::iter::once(Ok(RawMessage {
                 origin,
-                bytes: all,
+                bytes: all.into(),
                 format,
             }))))
         }
@@ -104,6 +104,7 @@ fn read_rest(mut head: Vec<u8>, reader: Box<dyn Read + Send>, path: &Path) -> Re
 
 /// One collapsed message per non-empty line.
 fn collapsed_lines(all: Vec<u8>, place: Place) -> Vec<Result<RawMessage>> {
+    let all = std::sync::Arc::new(all);
     let mut out = Vec::new();
     let mut offset = 0usize;
     for line in all.split_inclusive(|&b| b == b'\n') {
@@ -123,7 +124,7 @@ fn collapsed_lines(all: Vec<u8>, place: Place) -> Vec<Result<RawMessage>> {
         };
         out.push(Ok(RawMessage {
             origin,
-            bytes: line.to_vec(),
+            bytes: RawBytes::shared(&all, start..offset),
             format: RawFormat::Collapsed,
         }));
     }

@@ -1,9 +1,13 @@
 //! Streaming mbox reader (mboxrd and mboxo), LF or CRLF, with or without the
 //! blank line between messages.
 //!
-//! The reader keeps one growing buffer filled with large reads, finds message
-//! separators with `memchr::memmem`, and yields each message with its `From `
-//! line removed and the `>From ` quoting undone:
+//! The reader fills a buffer with large reads, finds message separators with
+//! `memchr::memmem`, and yields each message with its `From ` line removed and
+//! the `>From ` quoting undone. A message with nothing to undo is a range of
+//! the buffer, shared rather than copied ([`RawBytes`]); the next read then
+//! goes to another buffer (the rest of a partial message is carried over), and
+//! buffers whose messages have all been dropped are read into again, so that
+//! their pages stay mapped. The quoting rules:
 //! - mboxrd (detected by the `From mboxrd@z` line lore writes): every line
 //!   matching `>+From ` loses one `>`;
 //! - mboxo: only `>From ` lines lose their `>` (deeper quoting is ambiguous
@@ -15,17 +19,25 @@
 //! message above [`MAX_MESSAGE`] bytes is skipped and reported as an error.
 
 use std::io::Read;
+use std::ops::Range;
+use std::sync::Arc;
 
 use memchr::memmem;
 
 use crate::error::{Error, Result};
-use crate::model::{Origin, RawFormat, RawMessage};
+use crate::model::{Origin, RawBytes, RawFormat, RawMessage};
 
 /// Largest message the reader holds in memory; larger ones become errors.
 pub const MAX_MESSAGE: usize = 32 << 20;
 
 /// Size of each read from the underlying reader.
 const READ_SIZE: usize = 4 << 20;
+
+/// Buffers kept for reuse once their messages are dropped. Messages wait in
+/// the ingest pipeline for a few batches of 8 MB, which span about this many
+/// reads; a buffer retired beyond it, or grown for a message larger than a
+/// read, is simply freed.
+const SPARE_BUFFERS: usize = 12;
 
 /// How the `>From ` quoting of a mbox is undone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,7 +73,12 @@ impl Place {
 pub struct MboxReader<R> {
     reader: R,
     place: Place,
-    buf: Vec<u8>,
+    /// Bytes read and not yet dropped; yielded messages share it.
+    buf: Arc<Vec<u8>>,
+    /// Earlier buffers, read into again once no message shares them.
+    spare: Vec<Arc<Vec<u8>>>,
+    /// Buffers allocated so far (not reused ones).
+    allocated: usize,
     /// Start of the current message in `buf`.
     start: usize,
     /// Where the separator search resumes in `buf`.
@@ -82,7 +99,9 @@ impl<R: Read> MboxReader<R> {
         MboxReader {
             reader,
             place,
-            buf: initial,
+            buf: Arc::new(initial),
+            spare: Vec::new(),
+            allocated: 0,
             start: 0,
             scan: 0,
             base: 0,
@@ -98,33 +117,80 @@ impl<R: Read> MboxReader<R> {
         self.quoting
     }
 
+    /// Reads up to [`READ_SIZE`] more bytes after those in `buf`. When a
+    /// message yielded earlier still shares `buf`, the bytes from `start` on
+    /// move to another buffer first (a spare one whose messages are all
+    /// dropped, else a new one).
     fn fill(&mut self) -> std::io::Result<usize> {
-        if self.start > 0 && self.start >= self.buf.len() / 2 {
-            self.buf.drain(..self.start);
-            self.base += self.start as u64;
-            self.scan -= self.start;
-            self.start = 0;
-        }
-        let n = loop {
-            match (&mut self.reader)
-                .take(READ_SIZE as u64)
-                .read_to_end(&mut self.buf)
-            {
-                Ok(n) => break n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
+        let mut buf = match Arc::try_unwrap(std::mem::take(&mut self.buf)) {
+            Ok(mut own) => {
+                if self.start > 0 && self.start >= own.len() / 2 {
+                    own.drain(..self.start);
+                    self.rebase();
+                }
+                own
+            }
+            Err(shared) => {
+                let rest = shared.get(self.start..).unwrap_or_default();
+                let mut own = self.spare_buffer(rest.len() + READ_SIZE);
+                own.extend_from_slice(rest);
+                self.rebase();
+                if self.spare.len() < SPARE_BUFFERS && shared.capacity() <= 3 * READ_SIZE {
+                    self.spare.push(shared);
+                }
+                own
             }
         };
+        buf.reserve(READ_SIZE);
+        let read = loop {
+            match (&mut self.reader)
+                .take(READ_SIZE as u64)
+                .read_to_end(&mut buf)
+            {
+                Ok(n) => break Ok(n),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => break Err(e),
+            }
+        };
+        self.buf = Arc::new(buf);
+        let n = read?;
         if n == 0 {
             self.eof = true;
         }
         Ok(n)
     }
 
-    /// The next raw message chunk (its offset, and what `take` makes of its
-    /// bytes, `From ` line included, read in place), or an error for an
-    /// oversized message or a read failure.
-    fn next_chunk_with<T>(&mut self, take: impl FnOnce(&[u8]) -> T) -> Option<Result<(u64, T)>> {
+    /// Moves the origin of `buf` to `start` (its bytes before it are gone).
+    fn rebase(&mut self) {
+        self.base += self.start as u64;
+        self.scan -= self.start;
+        self.start = 0;
+    }
+
+    /// An empty buffer with room for `need` bytes: a spare one that no
+    /// message shares any more, else a new one.
+    fn spare_buffer(&mut self, need: usize) -> Vec<u8> {
+        let free = self.spare.iter().position(|b| Arc::strong_count(b) == 1);
+        if let Some(Ok(mut own)) = free.map(|i| Arc::try_unwrap(self.spare.swap_remove(i))) {
+            own.clear();
+            own.reserve(need);
+            return own;
+        }
+        self.allocated += 1;
+        Vec::with_capacity(need)
+    }
+
+    /// How many read buffers the reader has allocated (the first included
+    /// when it was shared): with messages dropped as they are read, a couple
+    /// for a whole archive.
+    pub fn buffers_allocated(&self) -> usize {
+        self.allocated
+    }
+
+    /// The next raw message chunk (its offset, and its range in `buf`,
+    /// `From ` line included), or an error for an oversized message or a read
+    /// failure.
+    fn next_range(&mut self) -> Option<Result<(u64, Range<usize>)>> {
         if self.failed {
             return None;
         }
@@ -166,16 +232,10 @@ impl<R: Read> MboxReader<R> {
                     self.scan = end + 1;
                     return Some(Err(too_large(&self.place, skip_off, skipped + end as u64)));
                 }
-                let taken = take(self.buf.get(self.start..end).unwrap_or_default());
+                let range = self.start..end;
                 self.start = end;
                 self.scan = end + 1;
-                if self.buf.len() > READ_SIZE * 2 && self.start == self.buf.len() {
-                    self.buf.clear();
-                    self.base += self.start as u64;
-                    self.start = 0;
-                    self.scan = 0;
-                }
-                return Some(Ok((offset, taken)));
+                return Some(Ok((offset, range)));
             }
             if self.eof {
                 let offset = self.base + self.start as u64;
@@ -187,10 +247,10 @@ impl<R: Read> MboxReader<R> {
                 if end <= self.start {
                     return None;
                 }
-                let taken = take(self.buf.get(self.start..end).unwrap_or_default());
+                let range = self.start..end;
                 self.start = end;
                 self.scan = end;
-                return Some(Ok((offset, taken)));
+                return Some(Ok((offset, range)));
             }
             // Resume the search a few bytes back so a separator split across reads is found.
             let tail_from = self.buf.len().saturating_sub(1000);
@@ -215,10 +275,9 @@ impl<R: Read> MboxReader<R> {
                     .skipping
                     .get_or_insert((self.base + self.start as u64, 0));
                 entry.1 += dropped as u64;
-                self.buf.drain(..keep);
-                self.base += keep as u64;
-                self.start = 0;
-                self.scan = 0;
+                // The next fill drops them.
+                self.start = keep;
+                self.scan = keep;
             }
             if let Err(e) = self.fill() {
                 return Some(Err(self.read_error(e)));
@@ -250,15 +309,19 @@ impl<R: Read> Iterator for MboxReader<R> {
     type Item = Result<RawMessage>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let known = self.quoting;
-        let (offset, (bytes, quoting)) = match self.next_chunk_with(|chunk| {
-            let quoting = known.unwrap_or_else(|| quoting_of(chunk));
-            (unquote_message(chunk, quoting), quoting)
-        })? {
+        let (offset, range) = match self.next_range()? {
             Ok(c) => c,
             Err(e) => return Some(Err(e)),
         };
-        self.quoting = Some(quoting);
+        let chunk = self.buf.get(range.clone()).unwrap_or_default();
+        let quoting = *self.quoting.get_or_insert_with(|| quoting_of(chunk));
+        let bytes = match unquote(chunk, quoting) {
+            Unquoted::Within(within) => RawBytes::shared(
+                &self.buf,
+                range.start + within.start..range.start + within.end,
+            ),
+            Unquoted::Copied(bytes) => RawBytes::from(bytes),
+        };
         Some(Ok(RawMessage {
             origin: self.place.origin(offset),
             bytes,
@@ -324,33 +387,62 @@ fn first_separator_after_newline(hay: &[u8], complete: bool) -> Option<usize> {
     None
 }
 
+/// A message with its `From ` line and quoting undone: where it lies in its
+/// chunk when nothing was quoted, else a copy with the quotes removed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unquoted {
+    /// The message is this range of the chunk.
+    Within(Range<usize>),
+    /// The message, unquoted.
+    Copied(Vec<u8>),
+}
+
 /// Drops the `From ` line, undoes the quoting, and removes the one blank line
-/// that separates messages.
-pub fn unquote_message(chunk: &[u8], quoting: Quoting) -> Vec<u8> {
+/// that separates messages; copies only when a line was quoted.
+pub fn unquote(chunk: &[u8], quoting: Quoting) -> Unquoted {
     let body_start = memchr::memchr(b'\n', chunk).map_or(chunk.len(), |p| p + 1);
     let msg = chunk.get(body_start..).unwrap_or_default();
-    let mut out = Vec::with_capacity(msg.len());
+    let quoted = std::iter::once(0)
+        .chain(memmem::find_iter(msg, b"\n>").map(|p| p + 1))
+        .filter(|&ls| {
+            let line = msg.get(ls..).unwrap_or_default();
+            let quotes = line.iter().take_while(|&&b| b == b'>').count();
+            quotes > 0
+                && line.get(quotes..).unwrap_or_default().starts_with(b"From ")
+                && (quoting == Quoting::Rd || quotes == 1)
+        });
+    let mut out: Option<Vec<u8>> = None;
     let mut last = 0;
-    let mut line_starts = std::iter::once(0).chain(memmem::find_iter(msg, b"\n>").map(|p| p + 1));
-    for ls in line_starts.by_ref() {
-        let line = msg.get(ls..).unwrap_or_default();
-        let quotes = line.iter().take_while(|&&b| b == b'>').count();
-        if quotes == 0 || !line.get(quotes..).unwrap_or_default().starts_with(b"From ") {
-            continue;
-        }
-        if quoting == Quoting::O && quotes != 1 {
-            continue;
-        }
+    for ls in quoted {
+        let out = out.get_or_insert_with(|| Vec::with_capacity(msg.len()));
         out.extend_from_slice(msg.get(last..ls).unwrap_or_default());
         last = ls + 1;
     }
-    out.extend_from_slice(msg.get(last..).unwrap_or_default());
-    if out.ends_with(b"\r\n\r\n") {
-        out.truncate(out.len() - 2);
-    } else if out.ends_with(b"\n\n") {
-        out.truncate(out.len() - 1);
+    let separator = |m: &[u8]| {
+        if m.ends_with(b"\r\n\r\n") {
+            2
+        } else if m.ends_with(b"\n\n") {
+            1
+        } else {
+            0
+        }
+    };
+    match out {
+        None => Unquoted::Within(body_start..chunk.len() - separator(msg)),
+        Some(mut out) => {
+            out.extend_from_slice(msg.get(last..).unwrap_or_default());
+            out.truncate(out.len() - separator(&out));
+            Unquoted::Copied(out)
+        }
     }
-    out
+}
+
+/// [`unquote`] into a buffer of its own.
+pub fn unquote_message(chunk: &[u8], quoting: Quoting) -> Vec<u8> {
+    match unquote(chunk, quoting) {
+        Unquoted::Within(r) => chunk.get(r).unwrap_or_default().to_vec(),
+        Unquoted::Copied(bytes) => bytes,
+    }
 }
 
 #[cfg(test)]
@@ -393,6 +485,90 @@ mod tests {
                 path: "t.mbox".into(),
                 offset: 52
             }
+        );
+    }
+
+    #[test]
+    fn only_quoted_messages_are_copied() {
+        let plain = b"From x Mon Sep 17 00:00:00 2001\nSubject: a\n\nFrom here\n\n";
+        assert_eq!(unquote(plain, Quoting::O), Unquoted::Within(32..54));
+        assert_eq!(&plain[32..54], b"Subject: a\n\nFrom here\n");
+        let quoted = b"From x Mon Sep 17 00:00:00 2001\nSubject: a\n\n>From here\n\n";
+        assert_eq!(
+            unquote(quoted, Quoting::O),
+            Unquoted::Copied(b"Subject: a\n\nFrom here\n".to_vec())
+        );
+        // mboxo leaves deeper quoting alone: nothing to copy.
+        let deep = b"From x Mon Sep 17 00:00:00 2001\nSubject: a\n\n>>From here\r\n\r\n";
+        assert_eq!(unquote(deep, Quoting::O), Unquoted::Within(32..57));
+        assert_eq!(&deep[32..57], b"Subject: a\n\n>>From here\r\n");
+        assert!(matches!(unquote(deep, Quoting::Rd), Unquoted::Copied(_)));
+    }
+
+    /// An mbox of `n` messages of about 10 KB, the `i`th quoting a `From `
+    /// line when `i % 7 == 0`.
+    fn big_mbox(n: usize) -> (Vec<u8>, Vec<Vec<u8>>) {
+        let mut data = Vec::new();
+        let mut want = Vec::new();
+        for i in 0..n {
+            let filler = format!("line {i} of filler text\n").repeat(400);
+            let (stored, expected) = if i % 7 == 0 {
+                (">From the top\n", "From the top\n")
+            } else {
+                ("From the top, no time\n", "From the top, no time\n")
+            };
+            let head = format!("Subject: {i}\n\n{filler}");
+            data.extend_from_slice(b"From x Mon Sep 17 00:00:00 2001\n");
+            data.extend_from_slice(head.as_bytes());
+            data.extend_from_slice(stored.as_bytes());
+            data.extend_from_slice(b"\n");
+            want.push([head.as_bytes(), expected.as_bytes()].concat());
+        }
+        (data, want)
+    }
+
+    #[test]
+    fn messages_held_across_reads_keep_their_bytes() {
+        let (data, want) = big_mbox(2000);
+        assert!(data.len() > 4 * READ_SIZE);
+        let mut reader = MboxReader::new(&data[..], Vec::new(), Place::Stdin);
+        let msgs: Vec<RawMessage> = reader.by_ref().map(|r| r.unwrap()).collect();
+        assert_eq!(msgs.len(), want.len());
+        for (m, w) in msgs.iter().zip(&want) {
+            assert_eq!(m.bytes, *w);
+        }
+        // Every read went to a new buffer: the held messages share them all.
+        assert!(reader.buffers_allocated() >= data.len() / READ_SIZE);
+    }
+
+    #[test]
+    fn buffers_are_read_into_again_once_their_messages_are_dropped() {
+        let (data, want) = big_mbox(4000);
+        assert!(data.len() > 8 * READ_SIZE);
+        let mut reader = MboxReader::new(&data[..], Vec::new(), Place::Stdin);
+        // Messages are held a while, as in a batch of the ingest pipeline:
+        // each read finds the buffer shared, later ones find spares free.
+        let mut held = std::collections::VecDeque::new();
+        let mut n = 0;
+        for (m, w) in reader.by_ref().zip(&want) {
+            let m = m.unwrap();
+            assert_eq!(m.bytes, *w);
+            held.push_back(m);
+            if held.len() > 600 {
+                held.pop_front();
+            }
+            n += 1;
+        }
+        assert_eq!(n, want.len());
+        assert!(
+            held.iter()
+                .zip(&want[n - held.len()..])
+                .all(|(m, w)| m.bytes == *w)
+        );
+        assert!(
+            reader.buffers_allocated() <= 4,
+            "{} buffers",
+            reader.buffers_allocated()
         );
     }
 

@@ -287,7 +287,7 @@ impl EpochReader {
         };
         Ok(RawMessage {
             origin,
-            bytes,
+            bytes: bytes.into(),
             format: RawFormat::Rfc822,
         })
     }

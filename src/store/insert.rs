@@ -780,7 +780,9 @@ mod tests {
 
     fn message(id: &str, body: &str) -> Message {
         let raw = crate::model::RawMessage {
-            bytes: format!("Message-ID: <{id}>\nSubject: s\n\n{body}").into_bytes(),
+            bytes: format!("Message-ID: <{id}>\nSubject: s\n\n{body}")
+                .into_bytes()
+                .into(),
             origin: Origin::Stdin { offset: 0 },
             format: crate::model::RawFormat::Rfc822,
         };
