@@ -146,6 +146,20 @@ impl Paragraphs {
         })
     }
 
+    /// The paragraphs in body order, each with the range of its text in
+    /// [`Paragraphs::text`].
+    pub fn iter_ranges(&self) -> impl Iterator<Item = (std::ops::Range<usize>, Paragraph<'_>)> {
+        self.spans
+            .iter()
+            .zip(self.iter())
+            .map(|(s, p)| (s.start..s.end, p))
+    }
+
+    /// Every paragraph's text, one after the other (no separator).
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
     /// How many there are.
     pub fn len(&self) -> usize {
         self.spans.len()

@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::{BodyView, Paragraphs, QuoteMarks, strip_collapsed_quotes};
+use super::{BodyView, Paragraph, Paragraphs, QuoteMarks, strip_collapsed_quotes};
 use crate::model::{ChangeUnit, Extraction, Signal, SignalKind, Table, TableFormat, Trailer};
 
 /// The robot prints `±` only when the relative stddev exceeds this (percent).
@@ -163,30 +163,67 @@ const WORDS: [&str; 51] = [
     "differently",
 ];
 
-/// Whether `text` holds one of [`WORDS`] in any case. The text is
-/// ASCII-lower-cased into a buffer and searched for the words as they are,
-/// which the regex crate does with a SIMD literal search (a case-insensitive
-/// search of these words runs its lazy DFA over every byte instead). The only
-/// non-ASCII letters Unicode case folding maps onto ASCII ones are `ſ` and the
-/// Kelvin sign, which the patterns accept: text holding one takes the
-/// case-insensitive search.
+/// The words' search, case-sensitive: run on ASCII-lower-cased text.
+static LOWER_WORDS: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&WORDS.join("|")).expect("valid regex"));
+
+/// [`ANY`] without `(?i)`, run on ASCII-lower-cased text: the patterns are
+/// lower case and their classes ASCII (`[[:word:]]`, ASCII `\b`), so this
+/// matches where `ANY` matches the text as it was, and the regex engine can
+/// search for its literals instead of running a case-folded automaton over
+/// every byte.
+static LOWER_ANY: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(ANY.as_str().replace("(?i)", "").as_str()).expect("valid regex"));
+
+/// Whether text may be searched ASCII-lower-cased and case-sensitively: the
+/// only non-ASCII letters Unicode case folding maps onto ASCII ones are `ſ`
+/// and the Kelvin sign, which the patterns accept; text holding one is
+/// searched as it is, case-insensitively.
+fn lowers_safely(text: &str) -> bool {
+    // Byte searches for their UTF-8 forms: `contains` with a set of chars
+    // decodes every char of the text.
+    let b = text.as_bytes();
+    text.is_ascii()
+        || (memchr::memmem::find(b, "\u{17f}".as_bytes()).is_none()
+            && memchr::memmem::find(b, "\u{212a}".as_bytes()).is_none())
+}
+
+/// Whether `text` holds one of [`WORDS`] in any case (a superset of the
+/// texts [`ANY`] matches).
 fn mentions_a_word(text: &str) -> bool {
-    static LOWER: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(&WORDS.join("|")).expect("valid regex"));
     static FOLDED: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(&format!("(?i){}", WORDS.join("|"))).expect("valid regex"));
-    thread_local! {
-        static BUF: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
-    }
-    if !text.is_ascii() && text.contains(['\u{17f}', '\u{212a}']) {
+    if !lowers_safely(text) {
         return FOLDED.is_match(text);
     }
-    BUF.with_borrow_mut(|buf| {
-        buf.clear();
-        buf.push_str(text);
-        buf.make_ascii_lowercase();
-        LOWER.is_match(buf)
-    })
+    LOWER_WORDS.is_match(&text.to_ascii_lowercase())
+}
+
+/// The paragraphs that may hold a signal sentence: those where one of
+/// [`WORDS`] begins and [`ANY`] matches. The paragraphs' text is lower-cased
+/// once and searched from one word to the next, not paragraph by paragraph.
+fn candidates(paragraphs: &Paragraphs) -> Vec<Paragraph<'_>> {
+    let all = paragraphs.text();
+    if !lowers_safely(all) {
+        return paragraphs
+            .iter()
+            .filter(|p| mentions_a_word(p.text) && ANY.is_match(p.text))
+            .collect();
+    }
+    let lower = all.to_ascii_lowercase();
+    let mut out = Vec::new();
+    // Start of the first word at or after the current paragraph's start.
+    let mut word: Option<usize> = None;
+    for (range, p) in paragraphs.iter_ranges() {
+        if word.is_none_or(|w| w < range.start) {
+            word = LOWER_WORDS.find_at(&lower, range.start).map(|m| m.start());
+        }
+        let Some(w) = word else { break };
+        if w < range.end && lower.get(range).is_some_and(|t| LOWER_ANY.is_match(t)) {
+            out.push(p);
+        }
+    }
+    out
 }
 
 /// Kinds a sentence expresses (empty when none).
@@ -246,10 +283,7 @@ pub fn sentence_signals(view: &BodyView<'_>, in_diff: &[bool]) -> Vec<Signal> {
 /// [`sentence_signals`] of paragraphs already built ([`BodyView::paragraphs`]).
 pub fn sentence_signals_in(paragraphs: &Paragraphs, collapsed: bool) -> Vec<Signal> {
     let mut out: Vec<Signal> = Vec::new();
-    for p in paragraphs.iter() {
-        if !mentions_a_word(p.text) || !ANY.is_match(p.text) {
-            continue;
-        }
+    for p in candidates(paragraphs) {
         let marks = collapsed.then(|| QuoteMarks::new(p.text));
         for (pos, s) in sentences(p.text) {
             let kinds = kinds_of(s);
@@ -425,6 +459,61 @@ mod tests {
         assert!(mentions_a_word(kelvin));
         assert!(ANY.is_match("the regression is re\u{17f}olved"));
         assert!(mentions_a_word("the regression is re\u{17f}olved"));
+    }
+
+    #[test]
+    fn the_lowered_search_matches_where_the_case_folded_one_does() {
+        // Every letter of the patterns is lower case, so the case-sensitive
+        // copy on lower-cased text is the case-insensitive one.
+        let literal = ANY
+            .as_str()
+            .replace("(?i)", "")
+            .replace("(?-u:\\b)", "")
+            .replace("[[:word:]']", "")
+            .replace("[[:word:]]", "");
+        assert!(
+            !literal.bytes().any(|b| b.is_ascii_uppercase()),
+            "{literal}"
+        );
+        let texts = [
+            "The Performance Is Fully RESTORED now.",
+            "We Can't Reproduce It On Our Side",
+            "performanceis back",
+            "Bisection Went Wrong, sorry",
+            "it is NOT a Real Regression",
+            "Table rows: 1234 \u{b1} 2% -5.7% fsmark.files_per_sec",
+            "ThisIsNotNoise but noisy",
+            "Signed-off-by: A D\u{e9}veloppeur <a@example.org>",
+        ];
+        for t in texts {
+            assert_eq!(
+                LOWER_ANY.is_match(&t.to_ascii_lowercase()),
+                ANY.is_match(t),
+                "{t}"
+            );
+        }
+    }
+
+    #[test]
+    fn candidates_are_the_paragraphs_any_matches() {
+        let body = "Hi,\n\nThanks for the report.\nThe PERFORMANCE is back\nwith the fix.\n\n\
+                    > perf report quoted\n> we cannot\n> reproduce it\n\n\
+                    Unrelated words: gone, fixed\n\nA layout change, maybe.\n\n\
+                    re\u{17f}olved nothing here\n";
+        let view = BodyView::new(body);
+        let paragraphs = view.paragraphs(&[]);
+        let want: Vec<&str> = paragraphs
+            .iter()
+            .filter(|p| ANY.is_match(p.text))
+            .map(|p| p.text)
+            .collect();
+        let got: Vec<&str> = candidates(&paragraphs).iter().map(|p| p.text).collect();
+        assert_eq!(got, want);
+        assert_eq!(got.len(), 3, "{got:?}");
+        // Text holding `ſ` is searched case-folded, paragraph by paragraph.
+        let folded = BodyView::new("the regression is re\u{17f}olved\n\nno\n");
+        let paragraphs = folded.paragraphs(&[]);
+        assert_eq!(candidates(&paragraphs).len(), 1);
     }
 
     #[test]
