@@ -215,7 +215,7 @@ fn co_moving_candidate(r: &TableRow) -> bool {
 /// titles of every table, and from the report's own LKP tables only the
 /// rows of the headline metric (exact or case-insensitive match), the rows
 /// that may count as co-moving in [`confidence`], and the five largest
-/// percent changes of [`headline_rows`]; those are kept, in order, and the
+/// percent changes of `headline_rows`; those are kept, in order, and the
 /// rows of other tables are dropped (the tables themselves stay). A report
 /// with 300-row tables shrinks to a few dozen rows.
 pub fn prune_for_linking(ex: &mut Extraction) {

@@ -7,7 +7,7 @@
 //! Lines are read with [`crate::text::lines`]; one table may be open per quote
 //! depth, so a reply at depth 1 can interrupt a depth-2 table whose rows resume
 //! after it. Rows are tokenised on runs of blanks and read left to right by
-//! [`perf_row`] / [`fail_row`]; a row that does not fit is counted in
+//! `perf_row` / `fail_row`; a row that does not fit is counted in
 //! `skipped_rows`, never guessed.
 
 use std::borrow::Cow;

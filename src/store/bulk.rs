@@ -35,7 +35,7 @@ pub fn is_empty(conn: &Connection) -> Result<bool> {
     Ok(!any)
 }
 
-/// Drops the [`DEFERRED`] indexes (never the primary keys and unique
+/// Drops the `DEFERRED` indexes (never the primary keys and unique
 /// constraints the writer looks up by), recording each in
 /// `deferred_indexes`. Returns how many were dropped.
 pub fn defer_indexes(conn: &Connection) -> Result<usize> {
