@@ -61,7 +61,7 @@ pub enum RawFormat {
 /// messages too (the mbox reader hands out the messages of each read this way,
 /// without copying them), or a buffer of its own (`From<Vec<u8>>`). Reads as
 /// `[u8]`; cloning shares the buffer.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct RawBytes {
     buf: std::sync::Arc<Vec<u8>>,
     start: usize,
@@ -112,12 +112,6 @@ impl PartialEq for RawBytes {
 }
 
 impl Eq for RawBytes {}
-
-impl PartialEq<[u8]> for RawBytes {
-    fn eq(&self, other: &[u8]) -> bool {
-        **self == *other
-    }
-}
 
 impl<const N: usize> PartialEq<&[u8; N]> for RawBytes {
     fn eq(&self, other: &&[u8; N]) -> bool {

@@ -139,20 +139,20 @@ struct Span {
 impl Paragraphs {
     /// The paragraphs in body order.
     pub fn iter(&self) -> impl Iterator<Item = Paragraph<'_>> {
-        self.spans.iter().map(|s| Paragraph {
-            depth: s.depth,
-            line: s.line,
-            text: self.text.get(s.start..s.end).unwrap_or_default(),
-        })
+        self.iter_ranges().map(|(_, p)| p)
     }
 
     /// The paragraphs in body order, each with the range of its text in
     /// [`Paragraphs::text`].
     pub fn iter_ranges(&self) -> impl Iterator<Item = (std::ops::Range<usize>, Paragraph<'_>)> {
-        self.spans
-            .iter()
-            .zip(self.iter())
-            .map(|(s, p)| (s.start..s.end, p))
+        self.spans.iter().map(|s| {
+            let p = Paragraph {
+                depth: s.depth,
+                line: s.line,
+                text: self.text.get(s.start..s.end).unwrap_or_default(),
+            };
+            (s.start..s.end, p)
+        })
     }
 
     /// Every paragraph's text, one after the other (no separator).

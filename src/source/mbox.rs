@@ -437,14 +437,6 @@ pub fn unquote(chunk: &[u8], quoting: Quoting) -> Unquoted {
     }
 }
 
-/// [`unquote`] into a buffer of its own.
-pub fn unquote_message(chunk: &[u8], quoting: Quoting) -> Vec<u8> {
-    match unquote(chunk, quoting) {
-        Unquoted::Within(r) => chunk.get(r).unwrap_or_default().to_vec(),
-        Unquoted::Copied(bytes) => bytes,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
