@@ -25,8 +25,13 @@ fn git(dir: &Path, args: &[&str]) {
     );
 }
 
+/// Whether git is installed; when it is not, says that the test is skipped.
 fn have_git() -> bool {
-    Command::new("git").arg("--version").output().is_ok()
+    let have = Command::new("git").arg("--version").output().is_ok();
+    if !have {
+        eprintln!("note: git is not installed; skipping");
+    }
+    have
 }
 
 /// A work repository whose commits each hold one message in `m`.
@@ -110,7 +115,6 @@ fn counts(out: &Output) -> (u64, u64, u64, u64) {
 #[test]
 fn a_bare_epoch_is_read_oldest_first_and_then_only_its_new_commits() {
     if !have_git() {
-        eprintln!("note: git is not installed; skipping");
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -270,7 +274,6 @@ fn repacked_epoch(dir: &Path) -> PathBuf {
 /// is not installed).
 fn repacked_epoch_if_git() -> Option<(tempfile::TempDir, PathBuf)> {
     if !have_git() {
-        eprintln!("note: git is not installed; skipping");
         return None;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -410,7 +413,6 @@ fn fast_import_epoch(dir: &Path, messages: usize, body: fn(usize) -> String) -> 
 fn a_fast_import_epoch_holds_one_decoded_message_at_a_time() {
     use regtrack::source::pack::PackReader;
     if !have_git() {
-        eprintln!("note: git is not installed; skipping");
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -452,7 +454,6 @@ fn a_fast_import_epoch_holds_one_decoded_message_at_a_time() {
 fn an_epoch_longer_than_one_tree_mapping_stores_each_message_from_its_commit() {
     use regtrack::source::public_inbox::TREES_PER_MAPPING;
     if !have_git() {
-        eprintln!("note: git is not installed; skipping");
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -614,8 +615,11 @@ fn stored(db: &Path) -> (Vec<(String, String)>, Vec<String>) {
 #[test]
 fn an_mbox_written_as_an_epoch_stores_the_same_messages() {
     let python = Command::new("python3").arg("--version").output().is_ok();
-    if !have_git() || !python {
-        eprintln!("note: git or python3 is not installed; skipping");
+    if !have_git() {
+        return;
+    }
+    if !python {
+        eprintln!("note: python3 is not installed; skipping");
         return;
     }
     let dir = tempfile::tempdir().unwrap();
