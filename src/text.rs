@@ -130,6 +130,16 @@ pub fn lines(body: &str) -> impl Iterator<Item = Line<'_>> {
     })
 }
 
+/// [`lines`] collected, in a vector sized once: the newlines are counted
+/// first (a SIMD count), instead of the vector doubling as it fills (about six
+/// reallocations and copies per mail).
+pub fn line_vec(body: &str) -> Vec<Line<'_>> {
+    let n = memchr::memchr_iter(b'\n', body.as_bytes()).count() + 1;
+    let mut v = Vec::with_capacity(n);
+    v.extend(lines(body));
+    v
+}
+
 /// Rewrites the mangled forms of the robot's `±` into `±`: `Â±`, `Ä…`/`ą`
 /// (iso-8859-2 misread), literal `=C2=B1`/`=B1` (undecoded QP), `A+-`, `+-`, and `~ `
 /// (2014 tables). Returns the input unchanged (borrowed) when nothing needs fixing.
@@ -235,6 +245,15 @@ mod tests {
         assert_eq!(split_quote("plain"), (0, "plain"));
         assert_eq!(split_quote(">    14484   -6.3%"), (1, "   14484   -6.3%"));
         assert_eq!(split_quote(">"), (1, ""));
+    }
+
+    #[test]
+    fn line_vec_holds_what_lines_gives_in_one_allocation() {
+        for t in ["", "\n", "a", "a\r\n> b", "a\n\n>> b\n", "x\ny\nz"] {
+            let v = line_vec(t);
+            assert_eq!(v, lines(t).collect::<Vec<_>>(), "{t:?}");
+            assert!(v.capacity() <= v.len() + 1, "{t:?}: {}", v.capacity());
+        }
     }
 
     #[test]

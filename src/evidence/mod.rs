@@ -76,7 +76,7 @@ impl<'a> BodyView<'a> {
     pub fn new(body: &'a str) -> Self {
         BodyView {
             body,
-            lines: text::lines(body).collect(),
+            lines: text::line_vec(body),
             collapsed: text::looks_collapsed(body) || short_collapsed(body),
         }
     }
@@ -87,7 +87,11 @@ impl<'a> BodyView<'a> {
     /// Wrapped sentences and titles come back on one line. The texts share
     /// one buffer (one allocation per body, not one per paragraph).
     pub fn paragraphs(&self, skip: &[bool]) -> Paragraphs {
-        let mut out = Paragraphs::default();
+        // The joined text is at most the body's length: one allocation.
+        let mut out = Paragraphs {
+            text: String::with_capacity(self.body.len()),
+            spans: Vec::new(),
+        };
         // The trimmed text of line `i`, `None` when skipped or blank.
         let kept = |i: usize| {
             let t = text::trim(self.lines.get(i)?.text);

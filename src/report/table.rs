@@ -560,7 +560,7 @@ fn scan(body: &str, diag: &mut Vec<ReportError>) -> Vec<Table> {
     if !may_hold_a_table(body) {
         return Vec::new();
     }
-    let lines: Vec<text::Line<'_>> = text::lines(body).collect();
+    let lines = text::line_vec(body);
     let cleaned: Vec<Cow<'_, str>> = lines.iter().map(|l| clean_line(l.text)).collect();
     let mut out = Vec::new();
     let mut open: BTreeMap<u32, Open> = BTreeMap::new();
