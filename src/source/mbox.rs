@@ -387,6 +387,21 @@ fn first_separator_after_newline(hay: &[u8], complete: bool) -> Option<usize> {
     None
 }
 
+/// The starts of the lines of `msg` that quote a `From ` line (`>From `,
+/// and for mboxrd `>>From ` and deeper), in order.
+///
+/// Found from `From ` back to the start of its line: `From ` is rare in mail
+/// where `\n>` (every quoted line of a reply) is not.
+fn quoted_from_lines(msg: &[u8], quoting: Quoting) -> impl Iterator<Item = usize> + '_ {
+    memmem::find_iter(msg, b"From ").filter_map(move |p| {
+        let before = msg.get(..p).unwrap_or_default();
+        let quotes = before.iter().rev().take_while(|&&b| b == b'>').count();
+        let ls = p - quotes;
+        let at_line_start = ls == 0 || before.get(ls - 1) == Some(&b'\n');
+        (quotes > 0 && at_line_start && (quoting == Quoting::Rd || quotes == 1)).then_some(ls)
+    })
+}
+
 /// A message with its `From ` line and quoting undone: where it lies in its
 /// chunk when nothing was quoted, else a copy with the quotes removed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -402,15 +417,7 @@ pub enum Unquoted {
 pub fn unquote(chunk: &[u8], quoting: Quoting) -> Unquoted {
     let body_start = memchr::memchr(b'\n', chunk).map_or(chunk.len(), |p| p + 1);
     let msg = chunk.get(body_start..).unwrap_or_default();
-    let quoted = std::iter::once(0)
-        .chain(memmem::find_iter(msg, b"\n>").map(|p| p + 1))
-        .filter(|&ls| {
-            let line = msg.get(ls..).unwrap_or_default();
-            let quotes = line.iter().take_while(|&&b| b == b'>').count();
-            quotes > 0
-                && line.get(quotes..).unwrap_or_default().starts_with(b"From ")
-                && (quoting == Quoting::Rd || quotes == 1)
-        });
+    let quoted = quoted_from_lines(msg, quoting);
     let mut out: Option<Vec<u8>> = None;
     let mut last = 0;
     for ls in quoted {
@@ -586,5 +593,32 @@ mod tests {
             .collect();
         assert_eq!(msgs.len(), 50);
         assert_eq!(msgs[49].bytes, b"Subject: 49\n\nbody 49\n");
+    }
+
+    /// The quoted `From ` lines by their definition: every line start, its
+    /// `>` run counted forwards.
+    fn quoted_from_lines_reference(msg: &[u8], quoting: Quoting) -> Vec<usize> {
+        std::iter::once(0)
+            .chain(memchr::memchr_iter(b'\n', msg).map(|p| p + 1))
+            .filter(|&ls| {
+                let line = msg.get(ls..).unwrap_or_default();
+                let quotes = line.iter().take_while(|&&b| b == b'>').count();
+                quotes > 0
+                    && line.get(quotes..).unwrap_or_default().starts_with(b"From ")
+                    && (quoting == Quoting::Rd || quotes == 1)
+            })
+            .collect()
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn quoted_from_lines_agree_with_their_definition(
+            s in "((>{0,3}|[a ]?>)(From |From|Fro|x)[ >a]{0,3}\n?){0,12}"
+        ) {
+            for quoting in [Quoting::O, Quoting::Rd] {
+                let ours: Vec<usize> = quoted_from_lines(s.as_bytes(), quoting).collect();
+                proptest::prop_assert_eq!(ours, quoted_from_lines_reference(s.as_bytes(), quoting));
+            }
+        }
     }
 }
