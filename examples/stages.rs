@@ -44,13 +44,16 @@ fn main() {
         per_extractor(&msgs);
     }
     let t = Instant::now();
-    let recs: Vec<_> = msgs
+    let mut recs: Vec<_> = msgs
         .into_par_iter()
         .zip(raws.into_par_iter())
         .zip(ex)
         .map(|((m, r), e)| Record::new(m, r.origin, e))
         .collect();
     report("Record::new (parallel)", t);
+    let t = Instant::now();
+    regtrack::store::insert::pack_bodies(recs.iter_mut().collect());
+    report("pack_bodies (parallel)", t);
     println!("{} records", recs.len());
     if let Some(db) = std::env::var_os("STORE_DB") {
         let _ = std::fs::remove_file(&db);
@@ -70,10 +73,11 @@ fn main() {
             .ok()
             .and_then(|s| s.parse().ok())
             .unwrap_or(regtrack::ingest::BATCH_MESSAGES);
+        let mut blocks = regtrack::store::insert::BodyBlocks::default();
         for chunk in recs.chunks(per) {
             let tx = store.conn_mut().transaction().expect("tx");
             for r in chunk {
-                regtrack::store::insert::insert_record(&tx, r, 0).expect("insert");
+                regtrack::store::insert::insert_record(&tx, r, 0, &mut blocks).expect("insert");
             }
             tx.commit().expect("commit");
         }

@@ -518,7 +518,7 @@ fn parse_batches(
         let ((done, (next_extracted, conn)), next_parsed) = rayon::join(
             || {
                 rayon::join(
-                    || to_finish.map(|b| b.into_par_iter().map(finish).collect::<Vec<Done>>()),
+                    || to_finish.map(finish_batch),
                     || match to_extract {
                         Some(staged) => {
                             let known = stored_of(&staged, conn.as_ref());
@@ -608,7 +608,22 @@ fn extract_stage(stage: Stage, known: bool) -> Extracted {
     }
 }
 
-/// The record of an extracted message (serialised and compressed).
+/// The records of a batch: made in parallel, then their bodies compressed in
+/// blocks of consecutive messages.
+fn finish_batch(batch: Vec<Extracted>) -> Vec<Done> {
+    let mut done: Vec<Done> = batch.into_par_iter().map(finish).collect();
+    insert::pack_bodies(
+        done.iter_mut()
+            .filter_map(|d| match d {
+                Done::Record(rec) => Some(&mut **rec),
+                _ => None,
+            })
+            .collect(),
+    );
+    done
+}
+
+/// The record of an extracted message (serialised).
 fn finish(item: Extracted) -> Done {
     match item {
         Extracted::Done(d) => d,
@@ -766,6 +781,7 @@ fn write_batches(
         Ok(())
     };
     let mut open: Option<(Instant, u64, u64)> = None;
+    let mut blocks = insert::BodyBlocks::default();
     for batch in rx {
         let now = insert::now();
         if open.is_none() {
@@ -776,12 +792,13 @@ fn write_batches(
             match done {
                 Done::Record(rec) => {
                     summary.bytes += rec.message.raw_size;
-                    let mut outcome = insert::insert_record(conn, &rec, now)?;
+                    let mut outcome = insert::insert_record(conn, &rec, now, &mut blocks)?;
                     if outcome == Outcome::Unprepared {
                         // Stored when parsed, gone now (another process
                         // removed it): extracted here, and stored again.
                         let (msg, origin) = rec.into_parts();
-                        outcome = insert::insert_record(conn, &extracted(msg, origin), now)?;
+                        let rec = extracted(msg, origin);
+                        outcome = insert::insert_record(conn, &rec, now, &mut blocks)?;
                     }
                     match outcome {
                         Outcome::New(_) => summary.new += 1,

@@ -160,7 +160,13 @@ fn timings_say_where_the_time_went() {
     assert_eq!(q("SELECT count(*) FROM threads"), 2);
     // Written without per-row foreign key checks, every reference holds.
     assert_eq!(q("SELECT count(*) FROM pragma_foreign_key_check"), 0);
-    assert_eq!(q("SELECT count(*) FROM bodies"), 2);
+    // Both bodies in one block (schema v6), none in the old per-message table.
+    assert_eq!(q("SELECT count(*) FROM body_blocks"), 1);
+    assert_eq!(
+        q("SELECT count(*) FROM messages WHERE body_block IS NOT NULL"),
+        2
+    );
+    assert_eq!(q("SELECT count(*) FROM bodies"), 0);
     drop(conn);
     // Without --timings, stderr stays quiet.
     let again = run(&db, &["ingest", "--json", &thread]);

@@ -3,7 +3,7 @@
 
 use regtrack::model::*;
 use regtrack::store::Store;
-use regtrack::store::insert::{Outcome, Record, insert_record};
+use regtrack::store::insert::{BodyBlocks, Outcome, Record, insert_record};
 
 fn message(id: &str, body: &str, lists: &[&str]) -> Message {
     Message {
@@ -172,7 +172,7 @@ fn every_extraction_table_is_filled_from_a_hand_built_extraction() {
         origin(),
         extraction(),
     );
-    let out = insert_record(store.conn(), &rec, 1).unwrap();
+    let out = insert_record(store.conn(), &rec, 1, &mut BodyBlocks::default()).unwrap();
     assert!(matches!(out, Outcome::New(_)));
     let c = |sql: &str| count(&store, sql);
     assert_eq!(
@@ -255,22 +255,34 @@ fn a_known_message_id_is_known_a_different_copy_a_duplicate_and_lists_accumulate
     let ex = Extraction::default();
     let first = Record::new(message("m@x", "one", &["a.lists"]), origin(), ex.clone());
     assert!(matches!(
-        insert_record(conn, &first, 1).unwrap(),
+        insert_record(conn, &first, 1, &mut BodyBlocks::default()).unwrap(),
         Outcome::New(_)
     ));
-    assert_eq!(insert_record(conn, &first, 1).unwrap(), Outcome::Known);
+    assert_eq!(
+        insert_record(conn, &first, 1, &mut BodyBlocks::default()).unwrap(),
+        Outcome::Known
+    );
     // The same message seen on another list: known, and it remembers both lists.
     let other_list = Record::new(
         message("m@x", "one + footer", &["b.lists"]),
         origin(),
         ex.clone(),
     );
-    assert_eq!(insert_record(conn, &other_list, 1).unwrap(), Outcome::Known);
+    assert_eq!(
+        insert_record(conn, &other_list, 1, &mut BodyBlocks::default()).unwrap(),
+        Outcome::Known
+    );
     assert_eq!(count(&store, "SELECT count(*) FROM message_lists"), 2);
     // A different message under the same id: a duplicate, recorded once.
     let dup = Record::new(message("m@x", "two", &["a.lists"]), origin(), ex.clone());
-    assert_eq!(insert_record(conn, &dup, 1).unwrap(), Outcome::Duplicate);
-    assert_eq!(insert_record(conn, &dup, 1).unwrap(), Outcome::Known);
+    assert_eq!(
+        insert_record(conn, &dup, 1, &mut BodyBlocks::default()).unwrap(),
+        Outcome::Duplicate
+    );
+    assert_eq!(
+        insert_record(conn, &dup, 1, &mut BodyBlocks::default()).unwrap(),
+        Outcome::Known
+    );
     assert_eq!(count(&store, "SELECT count(*) FROM duplicates"), 1);
     assert_eq!(count(&store, "SELECT count(*) FROM messages"), 1);
 }

@@ -278,11 +278,12 @@ fn a_schema_v3_database_migrates_keeps_its_history_and_takes_new_mail() {
         ),
         1
     );
-    // The bodies left the messages rows (v5).
+    // The bodies left the messages rows (v5); the rows name their body's
+    // block since v6.
     assert_eq!(
         count(
             &db,
-            "SELECT count(*) FROM pragma_table_info('messages') WHERE name LIKE 'body%'"
+            "SELECT count(*) FROM pragma_table_info('messages') WHERE name IN ('body', 'body_lz4')"
         ),
         0
     );
@@ -302,8 +303,8 @@ fn a_schema_v3_database_migrates_keeps_its_history_and_takes_new_mail() {
     );
     assert!(old.stdout.contains("\n+++ b/"), "{}", old.stdout);
 
-    // New mail into the migrated database is stored compressed, and is not a
-    // bulk load: no index is dropped.
+    // New mail into the migrated database is stored compressed in a block, and
+    // is not a bulk load: no index is dropped.
     let indexes = count(
         &db,
         "SELECT count(*) FROM sqlite_master WHERE type = 'index'",
@@ -320,10 +321,12 @@ fn a_schema_v3_database_migrates_keeps_its_history_and_takes_new_mail() {
     assert_eq!(
         count(
             &db,
-            "SELECT count(*) FROM bodies WHERE lz4 IS NOT NULL AND text IS NULL"
+            "SELECT count(*) FROM messages m JOIN body_blocks k ON k.id = m.body_block \
+             WHERE m.message_id = 'single-1@example.org'"
         ),
         1
     );
+    assert_eq!(count(&db, "SELECT count(*) FROM bodies"), 6);
     assert_eq!(
         count(
             &db,
@@ -344,6 +347,69 @@ fn a_schema_v3_database_migrates_keeps_its_history_and_takes_new_mail() {
         "> > The fix restores it.\nConfirmed on my machine.\n"
     );
     assert_eq!(m["from_email"], "cy@example.org");
+    assert_eq!(integrity(&db), "ok");
+}
+
+#[test]
+fn a_schema_v5_database_migrates_reads_its_bodies_and_takes_new_mail() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = old_database(dir.path(), 5);
+    let before = count(&db, "SELECT count(*) FROM messages");
+    assert_eq!(before, 6);
+    let stats = regtrack(
+        dir.path(),
+        &db,
+        &["stats", "--json"],
+        Duration::from_secs(60),
+    );
+    assert_eq!(stats.code(), Some(0), "{}", stats.stderr);
+    assert_eq!(
+        count(&db, "PRAGMA user_version"),
+        regtrack::store::migrations::SCHEMA_VERSION
+    );
+    assert_eq!(count(&db, "SELECT count(*) FROM messages"), before);
+    // v5 kept each body in a row of its own, one LZ4 block each: `mail`
+    // still reads them.
+    assert_eq!(
+        count(&db, "SELECT count(*) FROM bodies WHERE lz4 IS NOT NULL"),
+        6
+    );
+    let old = regtrack(
+        dir.path(),
+        &db,
+        &["mail", "20240321120000.12345-1-jack@suse.cz", "--json"],
+        Duration::from_secs(60),
+    );
+    assert_eq!(old.code(), Some(0), "{}", old.stderr);
+    let m: serde_json::Value = serde_json::from_str(&old.stdout).unwrap();
+    let body = m["body"].as_str().unwrap();
+    assert!(body.contains("\n+++ b/"), "{body}");
+    assert!(body.contains("Reported-by: kernel test robot"), "{body}");
+
+    // New mail goes into a block; both kinds read back side by side.
+    let eml = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/ingest/single.eml");
+    let ingest = regtrack(
+        dir.path(),
+        &db,
+        &[std::ffi::OsStr::new("ingest"), eml.as_os_str()],
+        Duration::from_secs(60),
+    );
+    ingest.assert_no_panic();
+    assert_eq!(ingest.code(), Some(0), "{}", ingest.stderr);
+    assert_eq!(count(&db, "SELECT count(*) FROM body_blocks"), 1);
+    assert_eq!(count(&db, "SELECT count(*) FROM bodies"), 6);
+    let new = regtrack(
+        dir.path(),
+        &db,
+        &["mail", "single-1@example.org", "--json"],
+        Duration::from_secs(60),
+    );
+    assert_eq!(new.code(), Some(0), "{}", new.stderr);
+    let m: serde_json::Value = serde_json::from_str(&new.stdout).unwrap();
+    assert_eq!(
+        m["body"],
+        "> > The fix restores it.\nConfirmed on my machine.\n"
+    );
     assert_eq!(integrity(&db), "ok");
 }
 

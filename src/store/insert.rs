@@ -1,7 +1,8 @@
 //! Writing messages, extractions, failures and source progress.
 //!
 //! The ingest pipeline builds a [`Record`] per message on its parallel stage
-//! (every JSON column serialised there), and the single writer thread calls
+//! (every JSON column serialised there), compresses a batch's bodies in
+//! blocks ([`pack_bodies`]), and the single writer thread calls
 //! [`insert_record`] inside a large transaction; statements are prepared once
 //! per connection (`prepare_cached`).
 //!
@@ -46,7 +47,8 @@ struct Columns {
     /// `None` when the extraction holds nothing beyond its kind and the
     /// per-kind tables (no row is written; see [`Residual::is_empty`]).
     extraction_json: Option<String>,
-    body_lz4: Option<Vec<u8>>,
+    /// Where the body is stored, once [`pack_bodies`] compressed it.
+    body: Option<BodyAt>,
     /// `hunks_json` of each diff.
     hunks_json: Vec<String>,
     /// `params_json`, `commits_json` and each row's `row_json` of each table.
@@ -84,19 +86,75 @@ impl Columns {
                 let residual = Residual::of(extraction);
                 (!residual.is_empty()).then(|| to_json(&residual))
             },
-            body_lz4: crate::store::body::pack(&message.body),
+            body: None,
         }
     }
 }
 
-impl Record {
-    /// Builds a record (serialises the JSON columns and compresses the body,
-    /// which leaves `message.body` empty; meant for the parallel stage).
-    pub fn new(mut message: Message, origin: Origin, extraction: Extraction) -> Record {
-        let columns = Columns::of(&message, &extraction);
-        if columns.body_lz4.is_some() {
-            message.body = String::new();
+/// Where a new message's body is stored: a byte range of a block's text
+/// (see [`crate::store::body`]).
+#[derive(Debug, Clone)]
+struct BodyAt {
+    /// The compressed block, on the first message of the block only: the
+    /// writer stores it before that message, and the messages after it name
+    /// the block stored last.
+    block: Option<Vec<u8>>,
+    start: usize,
+    len: usize,
+}
+
+/// The block the writer stored last (see [`insert_record`]); one per writer,
+/// kept across its calls.
+#[derive(Debug, Default)]
+pub struct BodyBlocks {
+    last: Option<i64>,
+}
+
+/// Compresses the bodies of these records of new messages in blocks of
+/// consecutive bodies ([`body::block_ranges`](crate::store::body::block_ranges)),
+/// one block per rayon task, and empties their `message.body`. Records of
+/// known messages and empty bodies are left alone. Pass the records in the
+/// order they are written; a record not packed here is given a block of its
+/// own when written.
+pub fn pack_bodies(records: Vec<&mut Record>) {
+    use rayon::prelude::*;
+    let mut packable: Vec<&mut Record> = records
+        .into_iter()
+        .filter(|r| r.columns.is_some() && !r.message.body.is_empty())
+        .collect();
+    let lens: Vec<usize> = packable.iter().map(|r| r.message.body.len()).collect();
+    let mut groups: Vec<&mut [&mut Record]> = Vec::new();
+    let mut rest: &mut [&mut Record] = &mut packable;
+    for range in crate::store::body::block_ranges(&lens) {
+        let (group, tail) = std::mem::take(&mut rest).split_at_mut(range.len());
+        groups.push(group);
+        rest = tail;
+    }
+    groups.into_par_iter().for_each(|group| {
+        let texts: Vec<&str> = group.iter().map(|r| r.message.body.as_str()).collect();
+        let mut block = Some(crate::store::body::pack_block(&texts));
+        let mut start = 0;
+        for r in group.iter_mut() {
+            let len = r.message.body.len();
+            if let Some(cols) = r.columns.as_mut() {
+                cols.body = Some(BodyAt {
+                    block: block.take(),
+                    start,
+                    len,
+                });
+            }
+            r.message.body = String::new();
+            start += len;
         }
+    });
+}
+
+impl Record {
+    /// Builds a record (serialises the JSON columns; meant for the parallel
+    /// stage). The body is compressed by [`pack_bodies`], or else when the
+    /// record is written.
+    pub fn new(message: Message, origin: Origin, extraction: Extraction) -> Record {
+        let columns = Columns::of(&message, &extraction);
         Record {
             origin_json: to_json(&origin),
             message,
@@ -210,12 +268,27 @@ pub enum Outcome {
     Unprepared,
 }
 
-/// Writes one message and everything extracted from it.
-pub fn insert_record(conn: &Connection, rec: &Record, now: i64) -> Result<Outcome> {
+/// Writes one message and everything extracted from it. `blocks` is the
+/// writer's: a record [`pack_bodies`] packed may name the block an earlier
+/// record brought.
+pub fn insert_record(
+    conn: &Connection,
+    rec: &Record,
+    now: i64,
+    blocks: &mut BodyBlocks,
+) -> Result<Outcome> {
+    // The first message of a block brings it, stored whatever becomes of the
+    // message (the messages after it name it).
+    if let Some(BodyAt {
+        block: Some(lz4), ..
+    }) = rec.columns.as_ref().and_then(|c| c.body.as_ref())
+    {
+        blocks.last = Some(insert_block(conn, lz4)?);
+    }
     // A new message is inserted at once (one probe of the Message-ID index);
     // only a known id, which inserts nothing, is looked up.
     if let Some(cols) = &rec.columns
-        && let Some(id) = insert_new(conn, rec, cols, now)?
+        && let Some(id) = insert_new(conn, rec, cols, now, blocks)?
     {
         return Ok(Outcome::New(id));
     }
@@ -253,16 +326,41 @@ pub fn insert_record(conn: &Connection, rec: &Record, now: i64) -> Result<Outcom
     Ok(Outcome::Unprepared)
 }
 
+/// Stores a compressed block of bodies; returns its row id.
+fn insert_block(conn: &Connection, lz4: &[u8]) -> Result<i64> {
+    conn.prepare_cached("INSERT INTO body_blocks (lz4) VALUES (?1)")
+        .db("prepare body block insert")?
+        .execute([lz4])
+        .db("body block insert")?;
+    Ok(conn.last_insert_rowid())
+}
+
 /// Inserts a message under a Message-ID not stored yet, with everything
 /// extracted from it; `None` (nothing written) when the id is stored.
-fn insert_new(conn: &Connection, rec: &Record, cols: &Columns, now: i64) -> Result<Option<i64>> {
+fn insert_new(
+    conn: &Connection,
+    rec: &Record,
+    cols: &Columns,
+    now: i64,
+    blocks: &BodyBlocks,
+) -> Result<Option<i64>> {
     let msg = &rec.message;
+    let body = match &cols.body {
+        Some(at) => {
+            let block = blocks.last.ok_or_else(|| crate::error::Error::Message {
+                origin: format!("message <{}>", msg.message_id),
+                reason: "internal: its body's block was not written before it".into(),
+            })?;
+            Some((block, at.start as i64, at.len as i64))
+        }
+        None => None,
+    };
     let inserted = conn
         .prepare_cached(
         "INSERT INTO messages (message_id, message_id_derived, subject, norm_subject, from_name,
              from_email, date, in_reply_to, kind, parts_json, content_hash, raw_size,
-             origin_json, ingested_at, refs)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
+             origin_json, ingested_at, refs, body_block, body_start, body_len)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)
          ON CONFLICT (message_id) DO NOTHING",
     )
     .db("prepare message insert")?
@@ -282,17 +380,24 @@ fn insert_new(conn: &Connection, rec: &Record, cols: &Columns, now: i64) -> Resu
         rec.origin_json,
         now,
         cols.refs,
+        body.map(|b| b.0),
+        body.map(|b| b.1),
+        body.map(|b| b.2),
     ])
     .db("message insert")?;
     if inserted == 0 {
         return Ok(None);
     }
     let id = conn.last_insert_rowid();
-    if let Some(lz4) = &cols.body_lz4 {
-        conn.prepare_cached("INSERT INTO bodies (message, lz4) VALUES (?1, ?2)")
-            .db("prepare body insert")?
-            .execute(params![id, lz4])
-            .db("body insert")?;
+    if body.is_none() && !msg.body.is_empty() {
+        // Not packed with others: a block of its own.
+        let block = insert_block(conn, &crate::store::body::pack_block(&[&msg.body]))?;
+        conn.prepare_cached(
+            "UPDATE messages SET body_block = ?1, body_start = 0, body_len = ?2 WHERE id = ?3",
+        )
+        .db("prepare body update")?
+        .execute(params![block, msg.body.len() as i64, id])
+        .db("body update")?;
     }
     insert_lists(conn, id, &msg.list_ids)?;
     insert_extraction(conn, id, rec, cols)?;
@@ -810,7 +915,9 @@ mod tests {
         ];
         for (id, ex, kept) in cases {
             let rec = Record::new(message(id, "text\n"), origin.clone(), ex);
-            let Outcome::New(row) = insert_record(conn, &rec, 0).unwrap() else {
+            let Outcome::New(row) =
+                insert_record(conn, &rec, 0, &mut BodyBlocks::default()).unwrap()
+            else {
                 panic!("{id} is new");
             };
             let json: Option<String> = conn
@@ -848,7 +955,10 @@ mod tests {
         let conn = store.conn();
         let origin = Origin::Stdin { offset: 0 };
         let known = Record::known(message("k@x", "body text\n"), origin.clone());
-        assert_eq!(insert_record(conn, &known, 0).unwrap(), Outcome::Unprepared);
+        assert_eq!(
+            insert_record(conn, &known, 0, &mut BodyBlocks::default()).unwrap(),
+            Outcome::Unprepared
+        );
         let rows: i64 = conn
             .query_row("SELECT count(*) FROM messages", [], |r| r.get(0))
             .unwrap();
@@ -858,15 +968,78 @@ mod tests {
         assert_eq!(msg.body, "body text\n");
         let new = Record::new(msg.clone(), origin.clone(), Extraction::default());
         assert!(matches!(
-            insert_record(conn, &new, 0).unwrap(),
+            insert_record(conn, &new, 0, &mut BodyBlocks::default()).unwrap(),
             Outcome::New(_)
         ));
         let again = Record::known(msg, origin);
-        assert_eq!(insert_record(conn, &again, 0).unwrap(), Outcome::Known);
+        assert_eq!(
+            insert_record(conn, &again, 0, &mut BodyBlocks::default()).unwrap(),
+            Outcome::Known
+        );
         let body = crate::store::body::stored_message(conn, "k@x")
             .unwrap()
             .unwrap()
             .body;
         assert_eq!(body, "body text\n");
+    }
+
+    #[test]
+    fn bodies_packed_in_blocks_read_back_whole_whatever_was_stored_before() {
+        let store = crate::store::Store::in_memory().unwrap();
+        let conn = store.conn();
+        let origin = Origin::Stdin { offset: 0 };
+        let big = "x".repeat(crate::store::body::BLOCK_BYTES);
+        let bodies: Vec<String> = vec![
+            "first\n".into(),
+            String::new(),
+            big.clone(),
+            "after the big one\n".into(),
+            "ein K\u{f6}rper\n".into(),
+        ];
+        // The first message of the second block (m4) is stored already: the
+        // block is stored all the same, for the message after it.
+        let seen = Record::new(
+            message("m4@x", "after the big one\n"),
+            origin.clone(),
+            Extraction::default(),
+        );
+        let mut blocks = BodyBlocks::default();
+        assert!(matches!(
+            insert_record(conn, &seen, 0, &mut blocks).unwrap(),
+            Outcome::New(_)
+        ));
+        let mut records: Vec<Record> = bodies
+            .iter()
+            .enumerate()
+            .map(|(i, b)| {
+                let id = format!("m{}@x", i + 1);
+                Record::new(message(&id, b), origin.clone(), Extraction::default())
+            })
+            .collect();
+        records.push(Record::known(message("k@x", "known\n"), origin.clone()));
+        pack_bodies(records.iter_mut().collect());
+        assert!(records[..5].iter().all(|r| r.message.body.is_empty()));
+        assert_eq!(records[5].message.body, "known\n");
+        let outcomes: Vec<Outcome> = records
+            .iter()
+            .map(|r| insert_record(conn, r, 0, &mut blocks).unwrap())
+            .collect();
+        assert_eq!(outcomes[3], Outcome::Known, "{outcomes:?}");
+        assert_eq!(outcomes[5], Outcome::Unprepared);
+        for (i, want) in bodies.iter().enumerate() {
+            let id = format!("m{}@x", i + 1);
+            let got = crate::store::body::stored_message(conn, &id)
+                .unwrap()
+                .unwrap();
+            assert_eq!(&got.body, want, "{id}");
+        }
+        let count = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
+        // m4's own block, then two: m1 and m3 (64 KiB), then m4's copy and m5.
+        assert_eq!(count("SELECT count(*) FROM body_blocks"), 3);
+        assert_eq!(
+            count("SELECT count(*) FROM messages WHERE body_block IS NULL"),
+            1
+        );
+        assert_eq!(count("SELECT count(*) FROM bodies"), 0);
     }
 }

@@ -11,6 +11,7 @@ pub const MIGRATIONS: &[&str] = &[
     include_str!("sql/0003_link_state.sql"),
     include_str!("sql/0004_bulk_bodies.sql"),
     include_str!("sql/0005_bodies_apart.sql"),
+    include_str!("sql/0006_body_blocks.sql"),
 ];
 
 /// The schema version this build writes.

@@ -7,8 +7,10 @@
 //!
 //! # Schema (see `sql/` for the DDL)
 //! - `messages`: one row per Message-ID (the key): headers, part boundaries,
-//!   content hash, provenance (`origin_json`), kind. `bodies` (v5): the decoded
-//!   body of each, LZ4-compressed (see [`body`]).
+//!   content hash, provenance (`origin_json`), kind, and where its decoded
+//!   body is: a byte range of a `body_blocks` row (v6), which holds the
+//!   bodies of consecutive messages LZ4-compressed together; rows written
+//!   before v6 have theirs in `bodies` (see [`body`]).
 //!   `refs` holds References (space-separated, oldest first; a `message_refs`
 //!   table before v5), `message_lists` every List-ID seen.
 //! - `duplicates`: later copies of a known Message-ID with different content.
