@@ -1034,7 +1034,7 @@ mod tests {
             assert_eq!(&got.body, want, "{id}");
         }
         let count = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
-        // m4's own block, then two: m1 and m3 (64 KiB), then m4's copy and m5.
+        // m4's own block, then two: m1 and m3 (a block's worth), then m4's copy and m5.
         assert_eq!(count("SELECT count(*) FROM body_blocks"), 3);
         assert_eq!(
             count("SELECT count(*) FROM messages WHERE body_block IS NULL"),
