@@ -309,23 +309,8 @@ fn a_schema_v3_database_migrates_keeps_its_history_and_takes_new_mail() {
         &db,
         "SELECT count(*) FROM sqlite_master WHERE type = 'index'",
     );
-    let eml = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/ingest/single.eml");
-    let ingest = regtrack(
-        dir.path(),
-        &db,
-        &[std::ffi::OsStr::new("ingest"), eml.as_os_str()],
-        Duration::from_secs(60),
-    );
-    ingest.assert_no_panic();
-    assert_eq!(ingest.code(), Some(0), "{}", ingest.stderr);
-    assert_eq!(
-        count(
-            &db,
-            "SELECT count(*) FROM messages m JOIN body_blocks k ON k.id = m.body_block \
-             WHERE m.message_id = 'single-1@example.org'"
-        ),
-        1
-    );
+    let m = takes_new_mail_into_a_block(dir.path(), &db);
+    assert_eq!(m["from_email"], "cy@example.org");
     assert_eq!(count(&db, "SELECT count(*) FROM bodies"), 6);
     assert_eq!(
         count(
@@ -334,9 +319,32 @@ fn a_schema_v3_database_migrates_keeps_its_history_and_takes_new_mail() {
         ),
         indexes
     );
+}
+
+/// Ingests `corpus/ingest/single.eml` into a migrated database: its body goes
+/// into a block (schema v6), `regtrack mail` prints it, and the database is
+/// sound. Returns what `mail --json` printed.
+fn takes_new_mail_into_a_block(dir: &Path, db: &Path) -> serde_json::Value {
+    let eml = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/ingest/single.eml");
+    let ingest = regtrack(
+        dir,
+        db,
+        &[std::ffi::OsStr::new("ingest"), eml.as_os_str()],
+        Duration::from_secs(60),
+    );
+    ingest.assert_no_panic();
+    assert_eq!(ingest.code(), Some(0), "{}", ingest.stderr);
+    assert_eq!(
+        count(
+            db,
+            "SELECT count(*) FROM messages m JOIN body_blocks k ON k.id = m.body_block \
+             WHERE m.message_id = 'single-1@example.org'"
+        ),
+        1
+    );
     let new = regtrack(
-        dir.path(),
-        &db,
+        dir,
+        db,
         &["mail", "single-1@example.org", "--json"],
         Duration::from_secs(60),
     );
@@ -346,8 +354,8 @@ fn a_schema_v3_database_migrates_keeps_its_history_and_takes_new_mail() {
         m["body"],
         "> > The fix restores it.\nConfirmed on my machine.\n"
     );
-    assert_eq!(m["from_email"], "cy@example.org");
-    assert_eq!(integrity(&db), "ok");
+    assert_eq!(integrity(db), "ok");
+    m
 }
 
 #[test]
@@ -386,31 +394,10 @@ fn a_schema_v5_database_migrates_reads_its_bodies_and_takes_new_mail() {
     assert!(body.contains("\n+++ b/"), "{body}");
     assert!(body.contains("Reported-by: kernel test robot"), "{body}");
 
-    // New mail goes into a block; both kinds read back side by side.
-    let eml = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/ingest/single.eml");
-    let ingest = regtrack(
-        dir.path(),
-        &db,
-        &[std::ffi::OsStr::new("ingest"), eml.as_os_str()],
-        Duration::from_secs(60),
-    );
-    ingest.assert_no_panic();
-    assert_eq!(ingest.code(), Some(0), "{}", ingest.stderr);
+    // New mail goes into a block, beside the per-message rows.
+    takes_new_mail_into_a_block(dir.path(), &db);
     assert_eq!(count(&db, "SELECT count(*) FROM body_blocks"), 1);
     assert_eq!(count(&db, "SELECT count(*) FROM bodies"), 6);
-    let new = regtrack(
-        dir.path(),
-        &db,
-        &["mail", "single-1@example.org", "--json"],
-        Duration::from_secs(60),
-    );
-    assert_eq!(new.code(), Some(0), "{}", new.stderr);
-    let m: serde_json::Value = serde_json::from_str(&new.stdout).unwrap();
-    assert_eq!(
-        m["body"],
-        "> > The fix restores it.\nConfirmed on my machine.\n"
-    );
-    assert_eq!(integrity(&db), "ok");
 }
 
 #[test]
