@@ -1042,4 +1042,41 @@ mod tests {
         );
         assert_eq!(count("SELECT count(*) FROM bodies"), 0);
     }
+
+    #[test]
+    fn a_missing_or_corrupt_block_is_an_error_naming_the_message() {
+        let store = crate::store::Store::in_memory().unwrap();
+        let conn = store.conn();
+        let origin = Origin::Stdin { offset: 0 };
+        let mut blocks = BodyBlocks::default();
+        for id in ["a@x", "b@x"] {
+            let rec = Record::new(
+                message(id, "some text\n"),
+                origin.clone(),
+                Extraction::default(),
+            );
+            insert_record(conn, &rec, 0, &mut blocks).unwrap();
+        }
+        conn.execute_batch(
+            "PRAGMA foreign_keys = OFF;
+             UPDATE body_blocks SET lz4 = x'0a000000ff' WHERE id = 1;
+             DELETE FROM body_blocks WHERE id = 2;",
+        )
+        .unwrap();
+        let err = |id: &str| {
+            crate::store::body::stored_message(conn, id)
+                .unwrap_err()
+                .to_string()
+        };
+        let corrupt = err("a@x");
+        assert!(
+            corrupt.contains("<a@x>") && corrupt.contains("cannot be read"),
+            "{corrupt}"
+        );
+        let missing = err("b@x");
+        assert!(
+            missing.contains("<b@x>") && missing.contains("block 2 is missing"),
+            "{missing}"
+        );
+    }
 }
