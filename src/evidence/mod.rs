@@ -74,10 +74,14 @@ pub struct BodyView<'a> {
 impl<'a> BodyView<'a> {
     /// Splits `body` into lines and detects the collapsed form.
     pub fn new(body: &'a str) -> Self {
+        let lines = text::line_vec(body);
+        // Every line ends in a newline but an unterminated last one: the
+        // newlines are not counted a second time.
+        let newlines = lines.len() - usize::from(!body.ends_with('\n') && !lines.is_empty());
         BodyView {
             body,
-            lines: text::line_vec(body),
-            collapsed: text::looks_collapsed(body) || short_collapsed(body),
+            collapsed: text::looks_collapsed(body, newlines) || short_collapsed(body),
+            lines,
         }
     }
 
@@ -266,6 +270,29 @@ pub fn strip_collapsed_quotes(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_body_with_almost_no_newlines_is_collapsed_whatever_its_end() {
+        let word = "word ".repeat(820); // 4,100 bytes: collapsed under 2 newlines
+        for (body, collapsed) in [
+            (word.clone(), true),
+            (format!("{word}\n"), true),
+            (format!("{word}\n{word}"), true),
+            (format!("{word}\n{word}\n"), true),
+            (format!("a\n{word}\n{word}"), true),
+            (format!("a\n{word}\nb\n{word}\n"), false),
+            (format!("{word}\n\n"), false),
+            (String::new(), false),
+        ] {
+            let newlines = memchr::memchr_iter(b'\n', body.as_bytes()).count();
+            assert_eq!(
+                text::looks_collapsed(&body, newlines),
+                collapsed,
+                "{newlines}"
+            );
+            assert_eq!(BodyView::new(&body).collapsed, collapsed, "{newlines}");
+        }
+    }
 
     #[test]
     fn paragraphs_join_lines_of_one_depth_and_break_on_blank_or_depth() {
