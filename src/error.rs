@@ -44,9 +44,9 @@ pub enum Error {
     Db {
         /// The SQL statement or operation.
         context: String,
-        /// The underlying error.
+        /// The underlying error (SQLite's).
         #[source]
-        source: rusqlite::Error,
+        source: Box<dyn std::error::Error + Send + Sync>,
     },
     /// The database was written by a newer regtrack.
     #[error(
@@ -67,18 +67,3 @@ pub enum Error {
 
 /// Result alias for the library.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
-
-/// Adds SQL context to rusqlite results.
-pub trait DbContext<T> {
-    /// Wraps an error with the SQL or operation that failed.
-    fn db(self, context: &str) -> Result<T>;
-}
-
-impl<T> DbContext<T> for std::result::Result<T, rusqlite::Error> {
-    fn db(self, context: &str) -> Result<T> {
-        self.map_err(|source| Error::Db {
-            context: context.to_string(),
-            source,
-        })
-    }
-}

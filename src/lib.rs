@@ -1,11 +1,13 @@
 //! regtrack turns Linux kernel mailing-list archives into a queryable history of
 //! performance regressions reported by the kernel test robot (0-Day/LKP).
 //!
-//! Data flows one way:
-//! `source` (mbox, Maildir, .eml, public-inbox git, rendered text) ->
-//! `mail` (decoded [`model::Message`]) -> `extract` (with `report` and `evidence`,
-//! producing a [`model::Extraction`]) -> `store` (SQLite) -> `link` (threads and
-//! regression histories) -> `query` / `export` (answers).
+//! Dependencies go one way: [`model`] <- {[`source`], [`mail`], [`report`],
+//! [`evidence`], [`link`]} <- [`store`] <- [`pipeline`] (ingest, relink,
+//! reindex) <- {[`query`], [`export`]} <- [`cli`]. Data flows the same way:
+//! sources yield raw messages, `mail` decodes them, `extract` runs the
+//! report grammar and the evidence extractors, the store keeps everything,
+//! the pure linker turns stored rows into regression histories, and
+//! `query`/`export` answer from them. See ARCHITECTURE.md.
 //!
 //! ```
 //! let body = "> >      14484            -6.3%      13568        fsmark.files_per_sec\n";
@@ -20,10 +22,10 @@ pub mod error;
 pub mod evidence;
 pub mod export;
 pub mod extract;
-pub mod ingest;
 pub mod link;
 pub mod mail;
 pub mod model;
+pub mod pipeline;
 pub mod query;
 pub mod report;
 pub mod source;

@@ -9,7 +9,7 @@ use anyhow::Context as _;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::Context;
-use crate::ingest::Summary;
+use crate::pipeline::ingest::Summary;
 use crate::store::Store;
 
 /// How many failures the table shows.
@@ -42,20 +42,29 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
         }
     };
     let (mut summary, mut indexes) =
-        crate::ingest::ingest_indexing_behind(&mut store, &args.paths, &on_progress)
+        crate::pipeline::ingest::ingest_indexing_behind(&mut store, &args.paths, &on_progress)
             .with_context(|| format!("writing to database '{}'", ctx.db.display()))?;
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
     (ctx.hooks.release_memory)();
+    // Messages an older regtrack stored are extracted again first (once the
+    // indexes are built: both write).
+    if crate::pipeline::reindex::pending(&store).context("counting messages")? > 0 {
+        indexes
+            .wait()
+            .with_context(|| format!("building the indexes of '{}'", ctx.db.display()))?;
+        super::reindex::upgrade(ctx, &mut store)?;
+    }
     // Relinks only when messages, marks or the link logic changed since the
     // last link (`link_state`); an unchanged input returns at once. A bulk
     // load's indexes are built meanwhile, on another connection; the linker
     // writes once they are.
     let linking = std::time::Instant::now();
     let db = ctx.db.display();
-    crate::link::relink_with(&mut store, &mut || indexes.wait())
+    let (_, unreadable) = crate::pipeline::relink::relink_with(&mut store, &mut || indexes.wait())
         .context("linking threads and regressions")?;
+    super::warn_unreadable(ctx, &unreadable);
     indexes
         .wait()
         .with_context(|| format!("building the indexes of '{db}'"))?;
@@ -93,8 +102,8 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
         let mut out = std::io::stdout().lock();
         writeln!(out, "{}", summary_line(&summary))?;
         if !ctx.quiet {
-            let statuses = crate::store::stats::regression_statuses(store.conn())
-                .context("counting regressions")?;
+            let statuses =
+                crate::store::stats::regression_statuses(&store).context("counting regressions")?;
             writeln!(out, "{}", regressions_line(&statuses))?;
         }
     }

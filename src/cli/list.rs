@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 
 use super::Context;
-use crate::link::Status;
+use crate::model::history::Status;
 use crate::query::{Filter, parse_date};
 use crate::store::Store;
 

@@ -24,7 +24,7 @@ pub struct Args {
 pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     let store =
         Store::open(&ctx.db).with_context(|| format!("opening database '{}'", ctx.db.display()))?;
-    let found = crate::store::body::stored_message(store.conn(), &args.message_id)
+    let found = crate::store::body::stored_message(&store, &args.message_id)
         .with_context(|| format!("reading message '{}'", args.message_id))?;
     let Some(m) = found else {
         if !ctx.quiet {

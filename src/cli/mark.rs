@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 
 use super::Context;
-use crate::link::{Mark, Status};
+use crate::model::history::{Mark, Status};
 use crate::store::Store;
 
 /// Arguments of `regtrack mark`.
@@ -60,13 +60,14 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     let reg = crate::query::resolve_one(&store, &args.regression)?;
     let mark = Mark {
         culprit: reg.culprit.commit.clone(),
-        status: status.as_str().to_string(),
+        status,
         note: args.note.clone(),
         author: args.author.clone().unwrap_or_else(default_author),
         at: chrono::Utc::now().timestamp(),
     };
     crate::store::links::insert_mark(&mut store, &mark)?;
-    crate::link::relink(&mut store)?;
+    let (_, unreadable) = crate::pipeline::relink::relink(&mut store)?;
+    super::warn_unreadable(ctx, &unreadable);
     if !ctx.quiet {
         eprintln!(
             "regtrack: marked #{} {} as {} ({})",

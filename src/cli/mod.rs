@@ -7,6 +7,7 @@ mod list;
 mod mail;
 mod mark;
 mod parse;
+mod reindex;
 mod show;
 mod stats;
 
@@ -87,6 +88,9 @@ pub enum Command {
     /// Print one stored message: its headers and decoded body (or JSON).
     #[command(after_help = "Example:\n  regtrack mail 202311071445.c2e9b4f1-lkp@intel.com | less")]
     Mail(mail::Args),
+    /// Extract stored messages again (those an older regtrack stored, or all) and relink.
+    #[command(after_help = "Example:\n  regtrack reindex --all")]
+    Reindex(reindex::Args),
 }
 
 /// Global settings resolved from the command line and the environment.
@@ -170,6 +174,7 @@ where
         Command::Export(a) => export::run(&ctx, a),
         Command::Mark(a) => mark::run(&ctx, a),
         Command::Mail(a) => mail::run(&ctx, a),
+        Command::Reindex(a) => reindex::run(&ctx, a),
     };
     match result {
         Ok(code) => code,
@@ -186,4 +191,43 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
         c.downcast_ref::<std::io::Error>()
             .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
     })
+}
+
+/// Opens (creating if needed) the database of `ctx`.
+fn open_store(ctx: &Context) -> anyhow::Result<crate::store::Store> {
+    use anyhow::Context as _;
+    crate::store::Store::open(&ctx.db)
+        .with_context(|| format!("opening database '{}'", ctx.db.display()))
+}
+
+/// Text from mail, safe to print on a terminal.
+fn terminal_safe(s: &str) -> std::borrow::Cow<'_, str> {
+    crate::export::terminal::line(s)
+}
+
+/// Says on stderr what a relink could not read (counted and named, never
+/// dropped silently).
+fn warn_unreadable(ctx: &Context, u: &crate::pipeline::relink::Unreadable) {
+    if u.is_empty() || ctx.quiet {
+        return;
+    }
+    let mut err = std::io::stderr().lock();
+    if !u.extractions.is_empty() {
+        let _ = writeln!(
+            err,
+            "regtrack: warning: {} stored extractions could not be read (`regtrack reindex --all` extracts them again):",
+            u.extractions.len()
+        );
+        for e in u.extractions.iter().take(10) {
+            let _ = writeln!(err, "  {}", terminal_safe(e));
+        }
+    }
+    if !u.marks.is_empty() {
+        let _ = writeln!(
+            err,
+            "regtrack: warning: {} marks have a status this regtrack does not know: {}",
+            u.marks.len(),
+            terminal_safe(&u.marks.join(", "))
+        );
+    }
 }

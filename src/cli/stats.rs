@@ -20,7 +20,7 @@ pub struct Args {
 pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     let store =
         Store::open(&ctx.db).with_context(|| format!("opening database '{}'", ctx.db.display()))?;
-    let s = crate::store::stats::stats(store.conn()).context("reading counts")?;
+    let s = crate::store::stats::stats(&store).context("reading counts")?;
     let mut out = std::io::stdout().lock();
     if args.json {
         serde_json::to_writer(&mut out, &s)?;

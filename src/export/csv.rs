@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use super::{age_days, fix_summary};
-use crate::link::Regression;
+use crate::model::history::Regression;
 
 /// Column names, in order.
 pub const HEADER: [&str; 14] = [
@@ -40,12 +40,12 @@ pub fn write(out: &mut dyn Write, regs: &[Regression], now: i64) -> std::io::Res
         let row = [
             r.id.to_string(),
             r.subsystem.clone().unwrap_or_default(),
-            r.status.clone(),
+            r.status.as_str().to_string(),
             age_days(r, now).map(|d| d.to_string()).unwrap_or_default(),
             r.first_date.clone().unwrap_or_default(),
             r.culprit.commit.clone(),
             r.culprit.title.clone().unwrap_or_default(),
-            r.direction.clone(),
+            r.direction.as_str().to_string(),
             r.headline
                 .as_ref()
                 .map(|h| h.metric.clone())

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use std::io::Write;
 
 use super::{age_days, day, fix_summary, fmt_change};
-use crate::link::{Headline, Regression, Status};
+use crate::model::history::{Headline, Regression, Status};
 
 /// Escapes text for HTML element content and attribute values.
 pub fn esc(s: &str) -> String {
@@ -235,7 +235,7 @@ pub fn write(out: &mut dyn Write, regs: &[Regression], now: i64) -> std::io::Res
             h,
             "<tr id=\"reg-{}\" data-status=\"{}\" data-open=\"{}\"{}>",
             r.id,
-            esc(&r.status),
+            esc(r.status.as_str()),
             if closed { 0 } else { 1 },
             if closed { " class=\"closed\"" } else { "" }
         );
@@ -244,7 +244,7 @@ pub fn write(out: &mut dyn Write, regs: &[Regression], now: i64) -> std::io::Res
         let _ = write!(
             h,
             "<td><span class=\"st st-{0}\">{0}</span></td>",
-            esc(&r.status)
+            esc(r.status.as_str())
         );
         let age = age_days(r, now);
         let _ = write!(
@@ -294,8 +294,7 @@ pub fn write(out: &mut dyn Write, regs: &[Regression], now: i64) -> std::io::Res
                 esc(e.from.as_deref().unwrap_or("-")),
                 esc(&e.event),
                 e.status
-                    .as_deref()
-                    .map(|s| format!(" <b>[{}]</b>", esc(s)))
+                    .map(|s| format!(" <b>[{}]</b>", esc(s.as_str())))
                     .unwrap_or_default()
             );
         }

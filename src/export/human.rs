@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use super::{day, fmt_change};
-use crate::link::Regression;
+use crate::model::history::Regression;
 
 /// ANSI styling that is a no-op when colours are off.
 #[derive(Debug, Clone, Copy)]
@@ -96,7 +96,7 @@ pub fn show(out: &mut dyn Write, regs: &[Regression], color: bool) -> std::io::R
             .rev()
             .find(|e| e.status == r.status)
             .or(r.status_evidence.last());
-        write!(out, "  status: {}", p.status(&r.status))?;
+        write!(out, "  status: {}", p.status(r.status.as_str()))?;
         if let Some(e) = why {
             write!(out, " ({})", e.reason)?;
             if let Some(m) = &e.message_id {
@@ -203,8 +203,7 @@ pub fn show(out: &mut dyn Write, regs: &[Regression], color: bool) -> std::io::R
         for e in &r.timeline {
             let st = e
                 .status
-                .as_deref()
-                .map(|s| format!(" [{}]", p.status(s)))
+                .map(|s| format!(" [{}]", p.status(s.as_str())))
                 .unwrap_or_default();
             writeln!(
                 out,

@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use crate::link::Regression;
+use crate::model::history::Regression;
 
 /// Writes `regs` as a pretty-printed JSON array followed by a newline.
 pub fn write(out: &mut dyn Write, regs: &[Regression]) -> std::io::Result<()> {

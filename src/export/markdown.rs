@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use super::{age_days, day, fix_summary, fmt_change, is_closed};
-use crate::link::Regression;
+use crate::model::history::Regression;
 
 fn cell(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")

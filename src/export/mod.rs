@@ -7,8 +7,9 @@ pub mod html;
 pub mod human;
 pub mod json;
 pub mod markdown;
+pub mod terminal;
 
-use crate::link::{Regression, Status};
+use crate::model::history::{PatchState, Regression};
 
 /// Output formats of `export`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,7 +26,7 @@ pub enum Format {
 
 /// True when nobody needs to act on the regression.
 pub fn is_closed(r: &Regression) -> bool {
-    Status::parse(&r.status).is_some_and(Status::is_closed)
+    r.status.is_closed()
 }
 
 /// Triage order: open regressions first, then by subsystem, then newest first.
@@ -57,18 +58,12 @@ pub fn age_days(r: &Regression, now: i64) -> Option<i64> {
 pub fn fix_summary(r: &Regression) -> Option<(String, String)> {
     r.patches
         .iter()
-        .find(|p| p.state == "applied")
+        .find(|p| p.state == PatchState::Applied)
         .or_else(|| r.patches.first())
-        .map(|p| (p.subject.clone(), p.state.clone()))
+        .map(|p| (p.subject.clone(), p.state.as_str().to_string()))
 }
 
-/// A change formatted with its sign (`+92.5%`), or `?`.
-pub fn fmt_change(c: Option<f64>) -> String {
-    match c {
-        Some(v) => format!("{v:+.1}%"),
-        None => "?".into(),
-    }
-}
+pub use crate::model::history::fmt_change;
 
 /// `YYYY-MM-DD` of an ISO date string.
 pub fn day(iso: Option<&str>) -> &str {

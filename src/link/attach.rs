@@ -16,22 +16,24 @@
 //! on their own they make no regression.
 
 use std::collections::{HashMap, HashSet, VecDeque};
-use std::sync::LazyLock;
 
-use regex::Regex;
-
-use super::culprit::{Culprits, canonical_form, is_hex_id, same_commit};
-use super::thread::{self, ThreadMsg};
-use super::{LinkInput, LinkMessage, LinkOutput, status};
-use crate::model::{Kind, Trailer};
+use super::LinkMessage;
+use super::culprit::{Culprits, same_commit};
+use super::hints::{
+    cited_target, fixes_id, is_report, is_robot, kind_of, own_diff, own_trailers, report_ids,
+    revert_title, robot_reported, subject_culprit, title_key, trailer_target,
+};
+use crate::mail::subject::thread_key;
+use crate::model::Kind;
+use crate::model::history::{Mark, Regression, Role};
 
 /// A message attached to a regression, by index into [`LinkInput::messages`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Member {
     /// Index of the message.
     pub idx: usize,
-    /// `report`, `reply`, `patch`, `patch-reply` or `revert`.
-    pub role: &'static str,
+    /// Why it is attached.
+    pub role: Role,
     /// Why it was attached.
     pub reason: String,
 }
@@ -54,7 +56,7 @@ pub struct Draft {
 }
 
 impl Draft {
-    fn add(&mut self, idx: usize, role: &'static str, reason: String) -> bool {
+    fn add(&mut self, idx: usize, role: Role, reason: String) -> bool {
         if self.set.insert(idx) {
             self.members.push(Member { idx, role, reason });
             true
@@ -66,170 +68,6 @@ impl Draft {
     /// True when the message is attached.
     pub fn contains(&self, idx: usize) -> bool {
         self.set.contains(&idx)
-    }
-}
-
-/// The kind of a message, trusting the stored column, then the extraction.
-pub fn kind_of(m: &LinkMessage) -> Kind {
-    if m.kind == Kind::Other {
-        m.extraction.kind
-    } else {
-        m.kind
-    }
-}
-
-/// True when the sender is the robot itself (not one of its people).
-pub fn is_robot(m: &LinkMessage) -> bool {
-    let name = m.from_name.as_deref().unwrap_or("").to_ascii_lowercase();
-    let email = m.from_email.as_deref().unwrap_or("").to_ascii_lowercase();
-    name.contains("test robot") || email == "lkp@intel.com"
-}
-
-/// True for a trailer value naming the robot (`kernel test robot <...>`, `lkp@intel.com`).
-pub fn names_robot(value: &str) -> bool {
-    let v = value.to_ascii_lowercase();
-    v.contains("test robot") || v.contains("lkp@intel.com")
-}
-
-/// The message id a lore-style URL points to, in every form seen:
-/// `https://lore.kernel.org/oe-lkp/<id>`, `/r/<id>`, `/all/<id>/`,
-/// `/<list>/<id>/T/#u`, `lkml.kernel.org/r/<id>`, `patch.msgid.link/<id>`,
-/// with percent-encoded ids.
-///
-/// ```
-/// use regtrack::link::attach::lore_msgid;
-/// assert_eq!(lore_msgid("https://lore.kernel.org/all/20210304.GB17%40xsang-OptiPlex-9020/T/#u").as_deref(),
-///            Some("20210304.GB17@xsang-OptiPlex-9020"));
-/// assert_eq!(lore_msgid("https://lore.kernel.org/r/<a@b>").as_deref(), Some("a@b"));
-/// ```
-pub fn lore_msgid(text: &str) -> Option<String> {
-    static URL: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(
-            r"(?i)https?://(?:lore\.kernel\.org|lkml\.kernel\.org|patch\.msgid\.link|marc\.info/\?i=)/?([^\s>)\]]+)",
-        )
-        .expect("lore url regex compiles")
-    });
-    let caps = URL.captures(text)?;
-    let path = caps.get(1)?.as_str();
-    let path = path.split(['#', '?']).next().unwrap_or("");
-    let segs: Vec<String> = path
-        .split('/')
-        .filter(|s| !s.is_empty())
-        .map(percent_decode)
-        .collect();
-    let clean = |s: &str| {
-        s.trim_matches(|c| c == '<' || c == '>' || c == '.' || c == ',' || c == ';')
-            .to_string()
-    };
-    if let Some(s) = segs.iter().find(|s| s.contains('@')) {
-        return Some(clean(s));
-    }
-    // `/r/<id>` or `/<list>/<id>` with an id without `@`.
-    match segs.as_slice() {
-        [_, id, ..] if !matches!(id.as_str(), "T" | "t" | "raw") => Some(clean(id)),
-        [id] => Some(clean(id)),
-        _ => None,
-    }
-}
-
-fn percent_decode(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%'
-            && let (Some(h), Some(l)) = (b.get(i + 1), b.get(i + 2))
-            && let (Some(h), Some(l)) = ((*h as char).to_digit(16), (*l as char).to_digit(16))
-        {
-            out.push((h * 16 + l) as u8);
-            i += 3;
-            continue;
-        }
-        out.push(b[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-/// The mail's own (unquoted, not suggested) trailers.
-pub fn own_trailers(m: &LinkMessage) -> impl Iterator<Item = &Trailer> {
-    m.extraction
-        .trailers
-        .iter()
-        .filter(|t| t.quote_depth == 0 && !t.suggested)
-}
-
-/// The culprit ids a report names (subject id, full id).
-fn report_ids(m: &LinkMessage) -> Vec<String> {
-    let mut v = Vec::new();
-    if let Some(sr) = &m.extraction.subject_report
-        && !sr.commit.trim().is_empty()
-    {
-        v.push(canonical_form(&sr.commit));
-    }
-    if let Some(full) = m
-        .extraction
-        .report
-        .as_ref()
-        .and_then(|r| r.commit_full.as_ref())
-        && !full.trim().is_empty()
-    {
-        v.push(canonical_form(full));
-    }
-    v
-}
-
-fn is_report(m: &LinkMessage) -> bool {
-    matches!(kind_of(m), Kind::PerfReport | Kind::FunctionalReport)
-}
-
-fn own_diff(m: &LinkMessage) -> bool {
-    m.extraction.diffs.iter().any(|d| d.quote_depth == 0)
-}
-
-static REVERT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?i)^\s*(?:(?:re|fwd?)\s*:\s*)?(?:\[[^\]]*\]\s*)*revert\s+"(.+)"\s*$"#)
-        .expect("revert regex compiles")
-});
-
-/// True when the subject has the form of a revert (`Revert "<title>"`); only
-/// such messages can be linked to a regression as its `revert`.
-pub fn is_revert_subject(subject: &str) -> bool {
-    REVERT.is_match(subject)
-}
-
-fn norm_title(s: &str) -> String {
-    crate::text::fold_ws(s).to_lowercase()
-}
-
-/// Builds threads and regressions (see the module docs).
-pub fn build(input: &LinkInput) -> LinkOutput {
-    let msgs = &input.messages;
-    let tmsgs: Vec<ThreadMsg<'_>> = msgs
-        .iter()
-        .map(|m| ThreadMsg {
-            message_id: &m.message_id,
-            in_reply_to: m.in_reply_to.as_deref(),
-            references: &m.references,
-            subject: &m.subject,
-            date: m.date,
-        })
-        .collect();
-    let threads = thread::thread(&tmsgs);
-    let by_id: HashMap<&str, usize> = msgs
-        .iter()
-        .enumerate()
-        .map(|(i, m)| (m.message_id.as_str(), i))
-        .collect();
-    let parent: Vec<Option<usize>> = threads
-        .iter()
-        .map(|t| t.parent_id.as_deref().and_then(|p| by_id.get(p).copied()))
-        .collect();
-    let depth: Vec<u32> = threads.iter().map(|t| t.depth).collect();
-    let regressions = regressions(msgs, &parent, &depth, &input.marks);
-    LinkOutput {
-        threads,
-        regressions,
     }
 }
 
@@ -245,11 +83,11 @@ pub fn regressions(
     msgs: &[LinkMessage],
     parent: &[Option<usize>],
     depth: &[u32],
-    marks: &[super::Mark],
-) -> Vec<super::Regression> {
-    let mut regressions: Vec<super::Regression> = drafts(msgs, parent, depth)
+    marks: &[Mark],
+) -> Vec<Regression> {
+    let mut regressions: Vec<Regression> = drafts(msgs, parent, depth)
         .iter()
-        .map(|d| status::finish(d, msgs, marks))
+        .map(|d| super::finish::finish(d, msgs, marks))
         .collect();
     regressions.sort_by(|a, b| {
         (a.facts.first_unix.unwrap_or(i64::MAX), &a.culprit.commit)
@@ -280,10 +118,6 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
     for m in msgs.iter().filter(|m| is_report(m)) {
         ids.extend(report_ids(m));
     }
-    let subject_culprit = |m: &LinkMessage| -> Option<String> {
-        let sr = m.extraction.subject_report.as_ref()?;
-        (is_hex_id(sr.commit.trim()) && sr.metric.is_some()).then(|| canonical_form(&sr.commit))
-    };
     for m in msgs.iter().filter(|m| !is_report(m)) {
         if let Some(c) = subject_culprit(m) {
             ids.push(c);
@@ -334,7 +168,7 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
                     d.aliases.push(id);
                 }
             }
-            d.add(i, "report", format!("robot report of culprit {key}"));
+            d.add(i, Role::Report, format!("robot report of culprit {key}"));
             reg_of_report.insert(i, r);
         }
     }
@@ -369,24 +203,24 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
             let rep_id = &msgs[rep].message_id;
             let (role, reason) = if kind_of(m) == Kind::Patch {
                 (
-                    "patch",
+                    Role::Patch,
                     format!("patch posted in the thread of report {rep_id}"),
                 )
             } else if own_diff(m) && !is_robot(m) {
                 (
-                    "patch",
+                    Role::Patch,
                     format!("debug patch posted in the thread of report {rep_id}"),
                 )
             } else if let Some(p) = via_patch {
                 (
-                    "patch-reply",
+                    Role::PatchReply,
                     format!(
                         "reply to patch {} in the report's thread",
                         msgs[p].message_id
                     ),
                 )
             } else {
-                ("reply", format!("in the thread of report {rep_id}"))
+                (Role::Reply, format!("in the thread of report {rep_id}"))
             };
             drafts[r].add(i, role, reason);
             continue;
@@ -412,7 +246,7 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
             if c != key && !drafts[r].aliases.contains(&c) {
                 drafts[r].aliases.push(c.clone());
             }
-            drafts[r].add(i, "reply", format!("subject names culprit {c}"));
+            drafts[r].add(i, Role::Reply, format!("subject names culprit {c}"));
         }
     }
 
@@ -428,26 +262,24 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
     // Patches linked by Closes/Link, lore citations, Fixes + robot Reported-by, reverts.
     let titles: Vec<Option<String>> = drafts
         .iter()
-        .map(|d| status::culprit_title(d, msgs).map(|t| norm_title(&t)))
+        .map(|d| super::finish::culprit_title(d, msgs).map(|t| title_key(&t)))
         .collect();
-    let mut linked: Vec<(usize, usize, &'static str, String)> = Vec::new();
+    let mut linked: Vec<(usize, usize, Role, String)> = Vec::new();
     for &i in &order {
         let m = &msgs[i];
         if is_report(m) {
             continue;
         }
-        let mut targets: Vec<(usize, &'static str, String)> = Vec::new();
+        let mut targets: Vec<(usize, Role, String)> = Vec::new();
         let role_for = |m: &LinkMessage| {
             if kind_of(m) == Kind::Patch || own_diff(m) {
-                "patch"
+                Role::Patch
             } else {
-                "reply"
+                Role::Reply
             }
         };
         for t in own_trailers(m) {
-            let key = t.key.to_ascii_lowercase();
-            if (key == "closes" || key == "link")
-                && let Some(id) = lore_msgid(&t.value)
+            if let Some(id) = trailer_target(t)
                 && let Some(&j) = by_id.get(id.as_str())
                 && j != i
             {
@@ -457,7 +289,7 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
             }
         }
         for id in &m.extraction.lore_links {
-            let id = lore_msgid(id).unwrap_or_else(|| id.trim_matches(['<', '>']).to_string());
+            let id = cited_target(id);
             if let Some(&j) = by_id.get(id.as_str())
                 && j != i
             {
@@ -466,18 +298,11 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
                 }
             }
         }
-        let robot_reported = own_trailers(m)
-            .any(|t| t.key.eq_ignore_ascii_case("reported-by") && names_robot(&t.value));
-        if robot_reported {
-            for t in own_trailers(m).filter(|t| t.key.eq_ignore_ascii_case("fixes")) {
-                let id = t
-                    .commit
-                    .clone()
-                    .or_else(|| t.value.split_whitespace().next().map(|s| s.to_string()))
-                    .unwrap_or_default();
-                if !is_hex_id(&id) {
+        if own_trailers(m).any(robot_reported) {
+            for t in own_trailers(m) {
+                let Some(id) = fixes_id(t) else {
                     continue;
-                }
+                };
                 for (r, k) in keys.iter().enumerate() {
                     if same_commit(k, &id) {
                         targets.push((
@@ -489,11 +314,10 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
                 }
             }
         }
-        if let Some(c) = REVERT.captures(&m.subject) {
-            let t = norm_title(c.get(1).map(|x| x.as_str()).unwrap_or(""));
+        if let Some(t) = revert_title(&m.subject) {
             for (r, title) in titles.iter().enumerate() {
                 if title.as_deref() == Some(t.as_str()) {
-                    targets.push((r, "revert", format!("reverts \"{t}\"")));
+                    targets.push((r, Role::Revert, format!("reverts \"{t}\"")));
                 }
             }
         }
@@ -506,7 +330,7 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
         if reg_of_report.get(&i) == Some(&r) {
             continue;
         }
-        if drafts[r].add(i, role, reason) && role != "reply" {
+        if drafts[r].add(i, role, reason) && role != Role::Reply {
             patch_roots.push((r, i));
         }
     }
@@ -519,9 +343,9 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
                 continue;
             }
             let role = if kind_of(&msgs[c]) == Kind::Patch {
-                "patch"
+                Role::Patch
             } else {
-                "patch-reply"
+                Role::PatchReply
             };
             drafts[r].add(c, role, format!("reply to patch {}", msgs[p].message_id));
             queue.extend(children[c].iter().copied());
@@ -538,7 +362,7 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
             .as_ref()
             .and_then(|r| r.commit_title.as_deref())
         {
-            let t = thread::normalize_subject(t);
+            let t = thread_key(t);
             if !t.is_empty() {
                 report_by_title.entry(t).or_default().push(i);
             }
@@ -548,12 +372,12 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
         let patches: Vec<usize> = d
             .members
             .iter()
-            .filter(|m| m.role == "patch" || m.role == "revert")
+            .filter(|m| matches!(m.role, Role::Patch | Role::Revert))
             .filter(|m| kind_of(&msgs[m.idx]) == Kind::Patch)
             .map(|m| m.idx)
             .collect();
         for p in patches {
-            let title = thread::normalize_subject(&msgs[p].subject);
+            let title = thread_key(&msgs[p].subject);
             let Some(reports) = report_by_title.get(&title) else {
                 continue;
             };
@@ -573,39 +397,4 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
     }
 
     drafts
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_lore_url_form_gives_the_message_id() {
-        let id = "202401221624.cb53a8ca-oliver.sang@intel.com";
-        for url in [
-            format!("https://lore.kernel.org/oe-lkp/{id}"),
-            format!("https://lore.kernel.org/r/{id}"),
-            format!("https://lore.kernel.org/all/{id}/"),
-            format!("https://lore.kernel.org/linux-ext4/{id}/T/#u"),
-            "https://lore.kernel.org/all/202401221624.cb53a8ca-oliver.sang%40intel.com/"
-                .to_string(),
-            format!("[1] https://lore.kernel.org/lkml/{id}/"),
-            format!("https://lkml.kernel.org/r/{id}"),
-        ] {
-            assert_eq!(lore_msgid(&url).as_deref(), Some(id), "{url}");
-        }
-        assert_eq!(lore_msgid("https://example.org/x"), None);
-    }
-
-    #[test]
-    fn robot_senders_are_told_from_its_people() {
-        let mut m = LinkMessage {
-            from_name: Some("kernel test robot".into()),
-            ..LinkMessage::default()
-        };
-        assert!(is_robot(&m));
-        m.from_name = Some("Oliver Sang".into());
-        m.from_email = Some("oliver.sang@intel.com".into());
-        assert!(!is_robot(&m));
-    }
 }

@@ -2,7 +2,7 @@
 //! syzbot ones (`#syz ...`), read as timeline events; and the
 //! `#regzbot introduced:` line to paste for an untracked regression.
 
-use super::Status;
+use crate::model::history::Status;
 
 /// What a `#regzbot` command means for a regression here.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,7 +19,7 @@ pub enum Command {
 ///
 /// ```
 /// use regtrack::link::regzbot::{parse, Command};
-/// use regtrack::link::Status;
+/// use regtrack::model::history::Status;
 /// assert_eq!(parse("#regzbot introduced: ca6dee6b79 ^"), Command::Introduced);
 /// assert_eq!(parse("#regzbot fix: ext4: fix it"), Command::SetStatus(Status::FixProposed));
 /// ```

@@ -5,15 +5,18 @@
 //! loop; a message's own last reference (or In-Reply-To) is its parent and
 //! overrides a parent guessed from another message's references. A missing
 //! parent stays an empty placeholder, so a reply that arrives before its
-//! parent is simply re-attached when the parent shows up (linking is
-//! recomputed from the whole store). Messages without usable headers (the
-//! archive-rendered seeds) fall back on the normalised subject: a `Re:` whose
-//! subject matches a thread root's is hung under that root.
+//! parent is simply re-attached when the parent shows up. Messages without
+//! usable headers (the archive-rendered seeds) fall back on the normalised
+//! subject ([`crate::mail::subject::thread_key`]): a `Re:` whose subject
+//! matches a thread root's is hung under that root.
+//!
+//! There is one implementation, [`SkeletonBuilder`]: Message-IDs interned
+//! once into one text buffer, so that a whole archive's headers thread in a
+//! few hundred bytes per message. [`thread`] runs it over messages in memory.
 
 use std::collections::HashMap;
-use std::sync::LazyLock;
 
-use regex::Regex;
+use crate::mail::subject::{is_reply, thread_key};
 
 /// The threading facts of one message.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,7 +29,263 @@ pub struct ThreadInfo {
     pub depth: u32,
 }
 
-/// What threading needs from a message.
+/// What threading reads from one message.
+#[derive(Debug, Clone, Copy)]
+pub struct HeaderRow<'a> {
+    /// Message-ID.
+    pub message_id: &'a str,
+    /// In-Reply-To (empty or `None` when absent).
+    pub in_reply_to: Option<&'a str>,
+    /// Date (Unix seconds), to pick the earliest root of a subject.
+    pub date: Option<i64>,
+}
+
+/// Interned Message-IDs: one text buffer and where each id ends, so that an
+/// archive's half million ids cost their bytes, not an allocation each.
+#[derive(Debug, Default)]
+pub struct Names {
+    text: String,
+    ends: Vec<usize>,
+}
+
+impl Names {
+    /// The id of container `c`.
+    pub fn get(&self, c: usize) -> Option<&str> {
+        let end = *self.ends.get(c)?;
+        let start = match c.checked_sub(1) {
+            Some(p) => *self.ends.get(p)?,
+            None => 0,
+        };
+        self.text.get(start..end)
+    }
+
+    /// How many ids there are.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+}
+
+/// Builds [`Names`], finding an id already seen through a table of indexes
+/// hashed by the id's text.
+#[derive(Default)]
+struct Interner {
+    names: Names,
+    table: hashbrown::HashTable<u32>,
+    hasher: hashbrown::DefaultHashBuilder,
+}
+
+impl Interner {
+    fn intern(&mut self, s: &str) -> u32 {
+        use std::hash::BuildHasher;
+        let Interner {
+            names,
+            table,
+            hasher,
+        } = self;
+        let h = hasher.hash_one(s);
+        if let Some(&c) = table.find(h, |&c| names.get(c as usize) == Some(s)) {
+            return c;
+        }
+        let c = u32::try_from(names.len()).unwrap_or(u32::MAX);
+        names.text.push_str(s);
+        names.ends.push(names.text.len());
+        table.insert_unique(h, c, |&c| {
+            hasher.hash_one(names.get(c as usize).unwrap_or_default())
+        });
+        c
+    }
+}
+
+/// Every message's threading: containers, parents, roots and depths.
+#[derive(Debug, Default)]
+pub struct Skeleton {
+    /// Container (index into `names`) of every message's own Message-ID, in
+    /// the order the messages were added.
+    pub container: Vec<u32>,
+    /// Message-ID of every container (messages and ids only referenced).
+    pub names: Names,
+    /// Parent container of every message, after threading.
+    pub parent: Vec<Option<u32>>,
+    /// Root container of every message's thread.
+    pub root: Vec<u32>,
+    /// Depth of every message below its root.
+    pub depth: Vec<u32>,
+}
+
+impl Skeleton {
+    /// The threading of message `i` as ids.
+    pub fn info(&self, i: usize) -> ThreadInfo {
+        let name = |c: u32| self.names.get(c as usize).unwrap_or("").to_string();
+        ThreadInfo {
+            root_id: self.root.get(i).map(|&r| name(r)).unwrap_or_default(),
+            parent_id: self.parent.get(i).copied().flatten().map(name),
+            depth: self.depth.get(i).copied().unwrap_or(0),
+        }
+    }
+
+    /// Number of messages threaded.
+    pub fn len(&self) -> usize {
+        self.container.len()
+    }
+
+    /// Whether no message was threaded.
+    pub fn is_empty(&self) -> bool {
+        self.container.is_empty()
+    }
+}
+
+/// First pass of threading: every message's headers and References, in a
+/// fixed order (the store's), then [`SkeletonBuilder::link`].
+#[derive(Default)]
+pub struct SkeletonBuilder {
+    index: Interner,
+    container: Vec<u32>,
+    irt: Vec<Option<u32>>,
+    no_refs: Vec<bool>,
+    dates: Vec<Option<i64>>,
+    /// References, oldest first, as ranges of one flat list.
+    refs: Vec<u32>,
+    range: Vec<(u32, u32)>,
+}
+
+impl SkeletonBuilder {
+    /// Adds the next message: its headers and its References, oldest first
+    /// (empty ids are skipped).
+    pub fn add<'r>(&mut self, row: HeaderRow<'_>, references: impl Iterator<Item = &'r str>) {
+        self.container.push(self.index.intern(row.message_id));
+        self.dates.push(row.date);
+        let irt = row.in_reply_to.filter(|s| !s.is_empty());
+        let at = self.refs.len() as u32;
+        for r in references.filter(|s| !s.is_empty()) {
+            let c = self.index.intern(r);
+            self.refs.push(c);
+        }
+        self.range.push((at, self.refs.len() as u32));
+        self.no_refs
+            .push(irt.is_none() && self.refs.len() as u32 == at);
+        let irt = irt.map(|s| self.index.intern(s));
+        self.irt.push(irt);
+    }
+
+    /// Links every added message's reference chain; the subject fallback
+    /// follows ([`SubjectPass`]).
+    pub fn link(self) -> SubjectPass {
+        let SkeletonBuilder {
+            index,
+            container,
+            irt,
+            no_refs,
+            dates,
+            refs,
+            range,
+        } = self;
+        let mut forest = Forest::default();
+        forest.parent.resize(index.names.len(), None);
+        for (i, &me) in container.iter().enumerate() {
+            let me = me as usize;
+            let (a, b) = range[i];
+            let own = refs.get(a as usize..b as usize).unwrap_or(&[]);
+            let ch = chain(
+                own.iter().map(|&c| c as usize),
+                irt[i].map(|c| c as usize),
+                me,
+            );
+            forest.link(me, &ch);
+        }
+        let Interner { names, .. } = index;
+        SubjectPass {
+            names,
+            container,
+            no_refs,
+            dates,
+            forest,
+            roots: HashMap::new(),
+            hang: Vec::new(),
+            next: 0,
+        }
+    }
+}
+
+/// Second pass of threading: every message's subject, in the order of the
+/// first pass, then [`SubjectPass::finish`].
+pub struct SubjectPass {
+    names: Names,
+    container: Vec<u32>,
+    no_refs: Vec<bool>,
+    dates: Vec<Option<i64>>,
+    forest: Forest,
+    roots: HashMap<String, (Option<i64>, usize)>,
+    hang: Vec<(usize, String)>,
+    next: usize,
+}
+
+impl SubjectPass {
+    /// The subject of message `i` (the `i`-th added); messages not given a
+    /// subject take part in no subject fallback.
+    pub fn subject(&mut self, i: usize, subject: &str) {
+        let Some(&c) = self.container.get(i) else {
+            return;
+        };
+        let c = c as usize;
+        let names = &self.names;
+        self.forest.offer_root(
+            &mut self.roots,
+            c,
+            subject,
+            self.dates[i],
+            names.get(c).unwrap_or_default(),
+            |x| names.get(x).unwrap_or(""),
+        );
+        if self
+            .forest
+            .wants_subject_parent(c, self.no_refs[i], subject)
+        {
+            self.hang.push((c, thread_key(subject)));
+        }
+        self.next = i + 1;
+    }
+
+    /// Hangs the reference-less replies and computes roots and depths.
+    pub fn finish(self) -> Skeleton {
+        let SubjectPass {
+            names,
+            container,
+            mut forest,
+            roots,
+            hang,
+            ..
+        } = self;
+        for (c, key) in &hang {
+            forest.hang_reply(&roots, *c, key);
+        }
+        drop((roots, hang));
+        let n = container.len();
+        let mut memo: Vec<Option<(usize, u32)>> = vec![None; forest.parent.len()];
+        let mut sk = Skeleton {
+            container,
+            names,
+            parent: Vec::with_capacity(n),
+            root: Vec::with_capacity(n),
+            depth: Vec::with_capacity(n),
+        };
+        for &c in &sk.container {
+            let c = c as usize;
+            let (r, d) = forest.root_of(c, &mut memo);
+            sk.root.push(r as u32);
+            sk.depth.push(d);
+            sk.parent
+                .push(forest.parent.get(c).copied().flatten().map(|p| p as u32));
+        }
+        sk
+    }
+}
+
+/// One message as [`thread`] reads it.
 #[derive(Debug, Clone, Copy)]
 pub struct ThreadMsg<'a> {
     /// Message-ID.
@@ -37,50 +296,35 @@ pub struct ThreadMsg<'a> {
     pub references: &'a [String],
     /// Subject as sent.
     pub subject: &'a str,
-    /// Date (Unix seconds), to pick the earliest root of a subject.
+    /// Date (Unix seconds).
     pub date: Option<i64>,
 }
 
-static REPLY_PREFIX: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^\s*(?:(?:re|fw|fwd|aw|sv|antw)\s*(?:\[\d+\])?\s*:|\[[^\]]*\])\s*")
-        .expect("reply prefix regex compiles")
-});
-
-/// Normalises a subject for the fallback: strips `Re:`/`Fwd:` and leading
-/// `[...]` tags repeatedly, folds white space and lower-cases.
-///
-/// ```
-/// use regtrack::link::thread::normalize_subject;
-/// assert_eq!(
-///     normalize_subject("Re: [LKP] [ext4]  05c2c00f37:  aim7.jobs-per-min -11.8%\n regression"),
-///     normalize_subject("[ext4] 05c2c00f37: aim7.jobs-per-min -11.8% regression"),
-/// );
-/// ```
-pub fn normalize_subject(subject: &str) -> String {
-    let mut s = subject.trim();
-    loop {
-        match REPLY_PREFIX.find(s) {
-            Some(m) if m.end() > 0 => s = s.get(m.end()..).unwrap_or(""),
-            _ => break,
-        }
+/// Threads messages held in memory: the [`Skeleton`] of `msgs`, in order.
+pub fn thread(msgs: &[ThreadMsg<'_>]) -> Skeleton {
+    let mut b = SkeletonBuilder::default();
+    for m in msgs {
+        b.add(
+            HeaderRow {
+                message_id: m.message_id,
+                in_reply_to: m.in_reply_to,
+                date: m.date,
+            },
+            m.references.iter().map(|s| s.as_str()),
+        );
     }
-    crate::text::fold_ws(s).to_lowercase()
-}
-
-/// True when the subject starts with a reply or forward marker (after list tags).
-pub fn is_reply_subject(subject: &str) -> bool {
-    static RE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)^\s*(?:\[[^\]]*\]\s*)*(?:re|fw|fwd|aw|sv)\s*(?:\[\d+\])?\s*:")
-            .expect("reply regex compiles")
-    });
-    RE.is_match(subject)
+    let mut s = b.link();
+    for (i, m) in msgs.iter().enumerate() {
+        s.subject(i, m.subject);
+    }
+    s.finish()
 }
 
 /// The reference chain of a message: its References (empty ones already
 /// left out by the caller), then In-Reply-To when it is not already last,
 /// never the message itself. Generic so that strings and interned ids give
 /// the same chain.
-pub(crate) fn chain<T: Copy + PartialEq>(
+fn chain<T: Copy + PartialEq>(
     refs: impl Iterator<Item = T>,
     in_reply_to: Option<T>,
     me: T,
@@ -99,7 +343,7 @@ pub(crate) fn chain<T: Copy + PartialEq>(
 /// The container forest of JWZ threading: `parent[c]` of every container
 /// (a Message-ID seen as a message or as a reference), by index.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Forest {
+struct Forest {
     /// Parent container of each container.
     pub parent: Vec<Option<usize>>,
 }
@@ -185,8 +429,8 @@ impl Forest {
         message_id: &str,
         id_of: impl Fn(usize) -> &'a str,
     ) {
-        if self.parent.get(c).copied().flatten().is_none() && !is_reply_subject(subject) {
-            let key = normalize_subject(subject);
+        if self.parent.get(c).copied().flatten().is_none() && !is_reply(subject) {
+            let key = thread_key(subject);
             if key.is_empty() {
                 return;
             }
@@ -200,7 +444,7 @@ impl Forest {
 
     /// True when the subject fallback's second pass may hang this message.
     pub fn wants_subject_parent(&self, c: usize, no_refs: bool, subject: &str) -> bool {
-        self.parent.get(c).copied().flatten().is_none() && no_refs && is_reply_subject(subject)
+        self.parent.get(c).copied().flatten().is_none() && no_refs && is_reply(subject)
     }
 
     /// Subject fallback, second pass: hangs a reference-less `Re:` under the
@@ -227,85 +471,6 @@ impl Forest {
     pub fn root_of(&self, c: usize, memo: &mut [Option<(usize, u32)>]) -> (usize, u32) {
         root_of(c, &self.parent, memo)
     }
-}
-
-/// Threads `msgs`; returns one [`ThreadInfo`] per message, in the same order.
-pub fn thread(msgs: &[ThreadMsg<'_>]) -> Vec<ThreadInfo> {
-    // Containers: index by id.
-    let mut index: HashMap<&str, usize> = HashMap::with_capacity(msgs.len() * 2);
-    let mut ids: Vec<&str> = Vec::with_capacity(msgs.len() * 2);
-    let mut forest = Forest::default();
-
-    fn intern<'a>(
-        id: &'a str,
-        index: &mut HashMap<&'a str, usize>,
-        ids: &mut Vec<&'a str>,
-    ) -> usize {
-        if let Some(&i) = index.get(id) {
-            return i;
-        }
-        let i = ids.len();
-        ids.push(id);
-        index.insert(id, i);
-        i
-    }
-
-    let mut msg_container = Vec::with_capacity(msgs.len());
-    for m in msgs {
-        msg_container.push(intern(m.message_id, &mut index, &mut ids));
-    }
-    forest.parent.resize(ids.len(), None);
-
-    for (mi, m) in msgs.iter().enumerate() {
-        let me = msg_container[mi];
-        let refs = m
-            .references
-            .iter()
-            .map(|s| s.as_str())
-            .filter(|s| !s.is_empty());
-        let strs = chain(refs, m.in_reply_to.filter(|s| !s.is_empty()), m.message_id);
-        let ch: Vec<usize> = strs
-            .into_iter()
-            .map(|r| intern(r, &mut index, &mut ids))
-            .collect();
-        forest.link(me, &ch);
-    }
-    forest.parent.resize(ids.len(), None);
-
-    // Subject fallback for messages without any reference.
-    let mut roots_by_subject: HashMap<String, (Option<i64>, usize)> = HashMap::new();
-    for (mi, m) in msgs.iter().enumerate() {
-        forest.offer_root(
-            &mut roots_by_subject,
-            msg_container[mi],
-            m.subject,
-            m.date,
-            m.message_id,
-            |c| ids[c],
-        );
-    }
-    for (mi, m) in msgs.iter().enumerate() {
-        let c = msg_container[mi];
-        let no_refs = m.references.is_empty() && m.in_reply_to.is_none_or(|s| s.is_empty());
-        if forest.wants_subject_parent(c, no_refs, m.subject) {
-            let key = normalize_subject(m.subject);
-            forest.hang_reply(&roots_by_subject, c, &key);
-        }
-    }
-
-    // Roots and depths, memoised.
-    let n = ids.len();
-    let mut root: Vec<Option<(usize, u32)>> = vec![None; n];
-    let mut out = Vec::with_capacity(msgs.len());
-    for &c in &msg_container {
-        let (r, d) = forest.root_of(c, &mut root);
-        out.push(ThreadInfo {
-            root_id: ids[r].to_string(),
-            parent_id: forest.parent[c].map(|p| ids[p].to_string()),
-            depth: d,
-        });
-    }
-    out
 }
 
 fn root_of(c: usize, parent: &[Option<usize>], memo: &mut [Option<(usize, u32)>]) -> (usize, u32) {
@@ -359,10 +524,10 @@ mod tests {
         let r1 = vec!["a".to_string()];
         let msgs = [m("b", Some("a"), &r1, "Re: x"), m("a", None, &none, "x")];
         let t = thread(&msgs);
-        assert_eq!(t[0].root_id, "a");
-        assert_eq!(t[0].parent_id.as_deref(), Some("a"));
-        assert_eq!(t[0].depth, 1);
-        assert_eq!(t[1].depth, 0);
+        assert_eq!(t.info(0).root_id, "a");
+        assert_eq!(t.info(0).parent_id.as_deref(), Some("a"));
+        assert_eq!(t.info(0).depth, 1);
+        assert_eq!(t.info(1).depth, 0);
     }
 
     #[test]
@@ -370,8 +535,8 @@ mod tests {
         let refs = vec!["root".to_string(), "mid".to_string()];
         let msgs = [m("c", Some("mid"), &refs, "Re: y")];
         let t = thread(&msgs);
-        assert_eq!(t[0].root_id, "root");
-        assert_eq!(t[0].depth, 2);
+        assert_eq!(t.info(0).root_id, "root");
+        assert_eq!(t.info(0).depth, 2);
     }
 
     #[test]
@@ -381,8 +546,8 @@ mod tests {
         let msgs = [m("a", Some("b"), &ra, "p"), m("b", Some("a"), &rb, "q")];
         let t = thread(&msgs);
         // One of them must be the root of both.
-        assert_eq!(t[0].root_id, t[1].root_id);
-        assert!(t.iter().any(|x| x.depth == 0));
+        assert_eq!(t.info(0).root_id, t.info(1).root_id);
+        assert!((0..2).any(|i| t.info(i).depth == 0));
     }
 
     #[test]
@@ -403,6 +568,6 @@ mod tests {
             ),
         ];
         let t = thread(&msgs);
-        assert_eq!(t[1].root_id, "r");
+        assert_eq!(t.info(1).root_id, "r");
     }
 }

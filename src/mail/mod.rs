@@ -15,12 +15,10 @@
 mod collapsed;
 mod rendered;
 mod rfc822;
-mod subject;
+pub mod subject;
 
 use crate::error::{Error, Result};
 use crate::model::{Message, RawFormat, RawMessage};
-
-pub use subject::normalize_subject;
 
 /// Parses one raw message.
 pub fn parse(raw: &RawMessage) -> Result<Message> {

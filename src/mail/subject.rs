@@ -1,4 +1,13 @@
-//! Subject normalisation so that a report and every reply to it share one key.
+//! Subject keys, one per use:
+//! - [`list_key`]: what the store indexes (`messages.norm_subject`): reply
+//!   prefixes and list tags stripped, the report part and patch tags kept;
+//! - [`thread_key`]: the threading fallback's: every leading `[...]` tag
+//!   stripped too, lower-cased, so that a rendered reply finds its report;
+//! - [`is_reply`]: whether a subject is a reply or forward.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
 
 /// Normalises a subject: strips reply/forward prefixes (`Re:`, `RE:`, `Fwd:`,
 /// `Fw:`, `Aw:`, `Re[2]:`) and list tags (`[LKP]`, `[lkp-robot]`,
@@ -6,13 +15,13 @@
 /// The report part (`[linus:master] [xfs] 2edf06a50f: ...`) and patch tags are kept.
 ///
 /// ```
-/// use regtrack::mail::normalize_subject;
+/// use regtrack::mail::subject::list_key;
 /// assert_eq!(
-///     normalize_subject("Re: [LKP] Re: [xfs]  016a23388c:\n stress-ng.xattr.ops_per_sec 58.4% improvement"),
+///     list_key("Re: [LKP] Re: [xfs]  016a23388c:\n stress-ng.xattr.ops_per_sec 58.4% improvement"),
 ///     "[xfs] 016a23388c: stress-ng.xattr.ops_per_sec 58.4% improvement"
 /// );
 /// ```
-pub fn normalize_subject(subject: &str) -> String {
+pub fn list_key(subject: &str) -> String {
     let folded = crate::text::fold_ws_cow(subject);
     let mut s = folded.as_ref();
     loop {
@@ -29,6 +38,41 @@ pub fn normalize_subject(subject: &str) -> String {
         }
     }
     s.trim().to_string()
+}
+
+static REPLY_PREFIX: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^\s*(?:(?:re|fw|fwd|aw|sv|antw)\s*(?:\[\d+\])?\s*:|\[[^\]]*\])\s*")
+        .expect("reply prefix regex compiles")
+});
+
+/// The threading fallback's key: strips `Re:`/`Fwd:` and leading `[...]`
+/// tags repeatedly, folds white space and lower-cases.
+///
+/// ```
+/// use regtrack::mail::subject::thread_key;
+/// assert_eq!(
+///     thread_key("Re: [LKP] [ext4]  05c2c00f37:  aim7.jobs-per-min -11.8%\n regression"),
+///     thread_key("[ext4] 05c2c00f37: aim7.jobs-per-min -11.8% regression"),
+/// );
+/// ```
+pub fn thread_key(subject: &str) -> String {
+    let mut s = subject.trim();
+    loop {
+        match REPLY_PREFIX.find(s) {
+            Some(m) if m.end() > 0 => s = s.get(m.end()..).unwrap_or(""),
+            _ => break,
+        }
+    }
+    crate::text::fold_ws(s).to_lowercase()
+}
+
+/// True when the subject starts with a reply or forward marker (after list tags).
+pub fn is_reply(subject: &str) -> bool {
+    static RE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)^\s*(?:\[[^\]]*\]\s*)*(?:re|fw|fwd|aw|sv)\s*(?:\[\d+\])?\s*:")
+            .expect("reply regex compiles")
+    });
+    RE.is_match(subject)
 }
 
 /// `Re:`, `RE :`, `Re[2]:`, `Fwd:`, `Fw:`, `Aw:`, `Sv:` (case-insensitive).
@@ -87,26 +131,26 @@ mod tests {
     #[test]
     fn reply_prefixes_and_list_tags_are_stripped_but_the_report_part_is_kept() {
         let report = "[linus:master] [xfs] 2edf06a50f: fsmark.files_per_sec -5.7% regression";
-        assert_eq!(normalize_subject(report), report);
+        assert_eq!(list_key(report), report);
         assert_eq!(
-            normalize_subject(
+            list_key(
                 "Re: [linus:master] [xfs]  2edf06a50f:  fsmark.files_per_sec -5.7%\n regression"
             ),
             report
         );
         assert_eq!(
-            normalize_subject("RE: [lkp] [xfs] 2edf06a50f: x 1% regression"),
+            list_key("RE: [lkp] [xfs] 2edf06a50f: x 1% regression"),
             "[xfs] 2edf06a50f: x 1% regression"
         );
         assert_eq!(
-            normalize_subject("Fwd: Aw: [lkp-robot] [Jfs-discussion] Re[2]: [fs] abc: y"),
+            list_key("Fwd: Aw: [lkp-robot] [Jfs-discussion] Re[2]: [fs] abc: y"),
             "[fs] abc: y"
         );
         assert_eq!(
-            normalize_subject("Re: [PATCH v2 1/3] ext4: fix"),
+            list_key("Re: [PATCH v2 1/3] ext4: fix"),
             "[PATCH v2 1/3] ext4: fix"
         );
-        assert_eq!(normalize_subject("Reply: hello"), "Reply: hello");
-        assert_eq!(normalize_subject("  "), "");
+        assert_eq!(list_key("Reply: hello"), "Reply: hello");
+        assert_eq!(list_key("  "), "");
     }
 }

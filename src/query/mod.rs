@@ -4,7 +4,8 @@
 
 use crate::error::{Error, Result};
 use crate::link::culprit::{canonical_form, is_hex_id, same_commit};
-use crate::link::{Regression, Status};
+use crate::model::Direction;
+use crate::model::history::{Regression, Status};
 use crate::store::Store;
 use crate::store::history;
 
@@ -117,7 +118,7 @@ impl Filter {
     /// True when `r` passes.
     pub fn matches(&self, r: &Regression) -> bool {
         if let Some(s) = self.status
-            && r.status != s.as_str()
+            && r.status != s
         {
             return false;
         }
@@ -140,7 +141,7 @@ impl Filter {
             return false;
         }
         if let Some(d) = &self.direction
-            && !r.direction.eq_ignore_ascii_case(d)
+            && !r.direction.as_str().eq_ignore_ascii_case(d)
         {
             return false;
         }
@@ -205,8 +206,8 @@ pub fn list(store: &Store, filter: &Filter, now: i64, days: u32) -> Result<Vec<R
 pub fn flags(r: &Regression, now: i64, days: u32) -> Vec<String> {
     let mut f = Vec::new();
     let limit = i64::from(days) * 86_400;
-    let status = Status::parse(&r.status).unwrap_or(Status::Reported);
-    let open = !status.is_closed() && r.direction != "improvement";
+    let status = r.status;
+    let open = !status.is_closed() && r.direction != Direction::Improvement;
     let old = |t: Option<i64>| t.is_some_and(|t| now - t > limit);
     if open && r.facts.human_replies == 0 && old(r.facts.first_unix) {
         f.push(format!("no-human-reply-{days}d"));
@@ -222,7 +223,8 @@ pub fn flags(r: &Regression, now: i64, days: u32) -> Vec<String> {
         f.push("still-regression-after-fix".into());
     }
     if r.reports.iter().any(|x| {
-        x.direction == "regression" && x.confidence.as_ref().is_some_and(|c| c.likely_noise)
+        x.direction == Direction::Regression
+            && x.confidence.as_ref().is_some_and(|c| c.likely_noise)
     }) {
         f.push("likely-noise".into());
     }

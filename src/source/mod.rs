@@ -18,6 +18,42 @@ use std::path::Path;
 use crate::error::{Error, Result};
 use crate::model::RawMessage;
 
+/// An item a source yields for the ingest pipeline: a message, or what
+/// the pipeline records about the input (errors, progress).
+#[derive(Debug)]
+pub enum Item {
+    /// A raw message or a stream error.
+    Raw(Result<RawMessage>),
+    /// An input that could not be opened.
+    InputError {
+        /// The input path.
+        path: String,
+        /// Why.
+        reason: String,
+    },
+    /// A file input was read to its end: recorded with the messages before it,
+    /// so that an unchanged file is skipped next time.
+    FileDone {
+        /// Canonical path.
+        source: String,
+        /// Size in bytes.
+        size: i64,
+        /// Modification time (nanoseconds since the epoch).
+        mtime: i64,
+    },
+    /// A file input unchanged since it was read to its end: skipped.
+    Unchanged,
+    /// Progress of an incremental source, recorded after the messages before it.
+    Mark {
+        /// The epoch's git directory.
+        source: String,
+        /// Source kind (`public-inbox`).
+        kind: String,
+        /// Last commit read.
+        last_commit: String,
+    },
+}
+
 /// A stream of raw messages from one input; a per-message error does not end it.
 pub type RawStream = Box<dyn Iterator<Item = Result<RawMessage>> + Send>;
 

@@ -21,8 +21,8 @@ use std::path::{Path, PathBuf};
 use gix::ObjectId;
 
 use crate::error::{Error, Result};
-use crate::ingest::Item;
 use crate::model::{Origin, RawFormat, RawMessage};
+use crate::source::Item;
 use crate::source::pack::{Loc, PackReader};
 
 /// A progress mark after this many commits.

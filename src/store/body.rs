@@ -16,9 +16,10 @@
 //! Rows written before v6 keep their own row in `bodies`: one LZ4 block each
 //! (`bodies.lz4`, v4 and v5), or plain text (`bodies.text`, before v4).
 
-use rusqlite::{Connection, OptionalExtension};
+use rusqlite::OptionalExtension;
 
-use crate::error::{DbContext, Error, Result};
+use super::DbContext;
+use crate::error::{Error, Result};
 
 /// Bodies of consecutive messages are compressed together until their block
 /// holds at least this many bytes of text. LZ4 looks back 64 KB, so a larger
@@ -78,7 +79,11 @@ fn utf8(bytes: Vec<u8>) -> String {
 }
 
 /// The body at `start..start + len` of a block's text.
-fn body_in_block(block: &[u8], start: i64, len: i64) -> std::result::Result<String, String> {
+pub(super) fn body_in_block(
+    block: &[u8],
+    start: i64,
+    len: i64,
+) -> std::result::Result<String, String> {
     let text = unpack_block(block).map_err(|e| format!("its body's block cannot be read: {e}"))?;
     let range = usize::try_from(start)
         .ok()
@@ -117,7 +122,8 @@ pub struct StoredMessage {
 }
 
 /// The stored message with this Message-ID (angle brackets optional).
-pub fn stored_message(conn: &Connection, message_id: &str) -> Result<Option<StoredMessage>> {
+pub fn stored_message(store: &super::Store, message_id: &str) -> Result<Option<StoredMessage>> {
+    let conn = store.conn();
     let id = crate::mail::clean_id(message_id);
     let row = conn
         .query_row(

@@ -10,7 +10,8 @@
 
 use rusqlite::Connection;
 
-use crate::error::{DbContext, Result};
+use super::DbContext;
+use crate::error::Result;
 
 /// The indexes a bulk load defers: those whose keys arrive in random order
 /// (commit ids, metric names, Message-IDs, subsystems), where every insert
@@ -104,6 +105,11 @@ pub fn restore_indexes(conn: &Connection) -> Result<usize> {
         .db("clearing deferred indexes")?;
     tx.commit().db("commit building indexes")?;
     Ok(pending.len())
+}
+
+/// [`restore_indexes`] on the store's own connection.
+pub fn restore_indexes_of(store: &super::Store) -> Result<usize> {
+    restore_indexes(store.conn())
 }
 
 /// Whether some index is deferred (listed in `deferred_indexes`).

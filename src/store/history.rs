@@ -4,9 +4,10 @@
 
 use rusqlite::params;
 
+use super::DbContext;
 use super::Store;
-use crate::error::{DbContext, Result};
-use crate::link::Regression;
+use crate::error::Result;
+use crate::model::history::Regression;
 
 fn decode(rows: Vec<(i64, String)>) -> Vec<Regression> {
     rows.into_iter()

@@ -12,8 +12,10 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use crate::error::{DbContext, Result};
-use crate::mail::normalize_subject;
+use super::DbContext;
+use super::Store;
+use crate::error::Result;
+use crate::mail::subject::list_key;
 use crate::model::{
     Extraction, KconfigChange, Kind, Message, Origin, ProfileEntry, ReportBody, Reproducer,
     SubjectReport,
@@ -77,7 +79,7 @@ impl Columns {
                         .chain(b.also_impacts.iter().map(|i| to_json(&i.parameters)))
                 })
                 .collect(),
-            norm_subject: normalize_subject(&message.subject),
+            norm_subject: list_key(&message.subject),
             refs: message.references.join(" "),
             parts_json: to_json(&message.parts),
             extraction_json: if whole_json(extraction.kind) {
@@ -254,6 +256,55 @@ fn to_json<T: serde::Serialize>(v: &T) -> String {
     serde_json::to_string(v).unwrap_or_else(|_| "null".to_string())
 }
 
+/// A stored message extracted again by a newer extractor, serialised on
+/// the parallel stage ([`replace_extraction`] writes it).
+#[derive(Debug, Clone)]
+pub struct Reextracted {
+    /// `messages.id`.
+    pub id: i64,
+    extraction: Extraction,
+    columns: Columns,
+}
+
+impl Reextracted {
+    /// The new extraction of the stored message `id`.
+    pub fn new(id: i64, message: &Message, extraction: Extraction) -> Reextracted {
+        let columns = Columns::of(message, &extraction);
+        Reextracted {
+            id,
+            extraction,
+            columns,
+        }
+    }
+}
+
+/// Replaces the extraction rows of a stored message by a newer extractor's
+/// (inside the caller's write transaction): its kind, every per-kind row and
+/// its extraction version.
+pub fn replace_extraction(store: &Store, r: &Reextracted, version: i64) -> Result<()> {
+    let conn = store.conn();
+    for sql in [
+        "DELETE FROM table_rows WHERE tbl IN (SELECT id FROM tables WHERE message = ?1)",
+        "DELETE FROM tables WHERE message = ?1",
+        "DELETE FROM extractions WHERE message = ?1",
+        "DELETE FROM reports WHERE message = ?1",
+        "DELETE FROM trailers WHERE message = ?1",
+        "DELETE FROM commit_refs WHERE message = ?1",
+        "DELETE FROM diffs WHERE message = ?1",
+        "DELETE FROM signals WHERE message = ?1",
+        "DELETE FROM events WHERE message = ?1",
+        "DELETE FROM lore_links WHERE message = ?1",
+    ] {
+        conn.prepare_cached(sql).db(sql)?.execute([r.id]).db(sql)?;
+    }
+    let sql = "UPDATE messages SET kind = ?2, extraction_version = ?3 WHERE id = ?1";
+    conn.prepare_cached(sql)
+        .db(sql)?
+        .execute(params![r.id, r.extraction.kind.as_str(), version])
+        .db(sql)?;
+    insert_extraction(conn, r.id, &r.extraction, version, &r.columns)
+}
+
 /// What [`insert_record`] did with a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
@@ -272,11 +323,12 @@ pub enum Outcome {
 /// writer's: a record [`pack_bodies`] packed may name the block an earlier
 /// record brought.
 pub fn insert_record(
-    conn: &Connection,
+    store: &Store,
     rec: &Record,
     now: i64,
     blocks: &mut BodyBlocks,
 ) -> Result<Outcome> {
+    let conn = store.conn();
     // The first message of a block brings it, stored whatever becomes of the
     // message (the messages after it name it).
     if let Some(BodyAt {
@@ -359,8 +411,8 @@ fn insert_new(
         .prepare_cached(
         "INSERT INTO messages (message_id, message_id_derived, subject, norm_subject, from_name,
              from_email, date, in_reply_to, kind, parts_json, content_hash, raw_size,
-             origin_json, ingested_at, refs, body_block, body_start, body_len)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)
+             origin_json, ingested_at, refs, body_block, body_start, body_len, extraction_version)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)
          ON CONFLICT (message_id) DO NOTHING",
     )
     .db("prepare message insert")?
@@ -383,6 +435,7 @@ fn insert_new(
         body.map(|b| b.0),
         body.map(|b| b.1),
         body.map(|b| b.2),
+        rec.extraction_version,
     ])
     .db("message insert")?;
     if inserted == 0 {
@@ -400,7 +453,7 @@ fn insert_new(
         .db("body update")?;
     }
     insert_lists(conn, id, &msg.list_ids)?;
-    insert_extraction(conn, id, rec, cols)?;
+    insert_extraction(conn, id, &rec.extraction, rec.extraction_version, cols)?;
     Ok(Some(id))
 }
 
@@ -417,14 +470,19 @@ fn insert_lists(conn: &Connection, id: i64, lists: &[String]) -> Result<usize> {
 }
 
 /// Writes the extraction of message `id` into every extraction table.
-fn insert_extraction(conn: &Connection, id: i64, rec: &Record, cols: &Columns) -> Result<()> {
-    let ex = &rec.extraction;
+fn insert_extraction(
+    conn: &Connection,
+    id: i64,
+    ex: &Extraction,
+    version: i64,
+    cols: &Columns,
+) -> Result<()> {
     if let Some(extraction_json) = &cols.extraction_json {
         conn.prepare_cached(
             "INSERT OR REPLACE INTO extractions (message, version, json) VALUES (?1, ?2, ?3)",
         )
         .db("prepare extraction insert")?
-        .execute(params![id, rec.extraction_version, extraction_json])
+        .execute(params![id, version, extraction_json])
         .db("extraction insert")?;
     }
 
@@ -708,12 +766,13 @@ impl FailureAt {
 
 /// Records a message that could not be parsed (once per place); returns true when new.
 pub fn insert_failure(
-    conn: &Connection,
+    store: &Store,
     at: &FailureAt,
     message_id: Option<&str>,
     reason: &str,
     now: i64,
 ) -> Result<bool> {
+    let conn = store.conn();
     let offset = at.offset.map(|o| o as i64);
     let exists: Option<i64> = conn
         .prepare_cached(
@@ -749,32 +808,24 @@ pub fn insert_failure(
     Ok(true)
 }
 
-/// Progress of an incremental source (last commit of a public-inbox epoch).
-pub fn source_last_commit(conn: &Connection, source: &str) -> Result<Option<String>> {
-    conn.prepare_cached("SELECT last_commit FROM sources WHERE source = ?1")
-        .db("prepare source lookup")?
-        .query_row([source], |r| r.get::<_, Option<String>>(0))
-        .optional()
-        .db("source lookup")
-        .map(Option::flatten)
-}
-
 /// Records the progress of an incremental source.
 pub fn set_source(
-    conn: &Connection,
+    store: &Store,
     source: &str,
     kind: &str,
     last_commit: Option<&str>,
     now: i64,
 ) -> Result<()> {
-    conn.prepare_cached(
-        "INSERT INTO sources (source, kind, last_commit, updated_at) VALUES (?1, ?2, ?3, ?4)
+    store
+        .conn()
+        .prepare_cached(
+            "INSERT INTO sources (source, kind, last_commit, updated_at) VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT(source) DO UPDATE SET kind = excluded.kind,
              last_commit = excluded.last_commit, updated_at = excluded.updated_at",
-    )
-    .db("prepare source update")?
-    .execute(params![source, kind, last_commit, now])
-    .db("source update")?;
+        )
+        .db("prepare source update")?
+        .execute(params![source, kind, last_commit, now])
+        .db("source update")?;
     Ok(())
 }
 
@@ -782,14 +833,8 @@ pub fn set_source(
 pub const FILE_KIND: &str = "file";
 
 /// Records that the file `source` was read to its end at this size and mtime.
-pub fn set_file_source(
-    conn: &Connection,
-    source: &str,
-    size: i64,
-    mtime: i64,
-    now: i64,
-) -> Result<()> {
-    conn.prepare_cached(
+pub fn set_file_source(store: &Store, source: &str, size: i64, mtime: i64, now: i64) -> Result<()> {
+    store.conn().prepare_cached(
         "INSERT INTO sources (source, kind, size, mtime, updated_at) VALUES (?1, ?2, ?3, ?4, ?5)
          ON CONFLICT(source) DO UPDATE SET kind = excluded.kind, size = excluded.size,
              mtime = excluded.mtime, updated_at = excluded.updated_at",
@@ -801,18 +846,18 @@ pub fn set_file_source(
 }
 
 /// Incremental sources read before: epoch git directory -> last commit read.
-pub fn commit_sources(conn: &Connection) -> Result<std::collections::HashMap<String, String>> {
+pub fn commit_sources(store: &Store) -> Result<std::collections::HashMap<String, String>> {
     let sql = "SELECT source, last_commit FROM sources WHERE last_commit IS NOT NULL";
-    let mut st = conn.prepare(sql).db(sql)?;
+    let mut st = store.conn().prepare(sql).db(sql)?;
     let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).db(sql)?;
     rows.collect::<std::result::Result<_, _>>().db(sql)
 }
 
 /// Files read to their end before: canonical path -> (size, mtime).
-pub fn file_sources(conn: &Connection) -> Result<std::collections::HashMap<String, (i64, i64)>> {
+pub fn file_sources(store: &Store) -> Result<std::collections::HashMap<String, (i64, i64)>> {
     let sql = "SELECT source, size, mtime FROM sources
                WHERE kind = ?1 AND size IS NOT NULL AND mtime IS NOT NULL";
-    let mut st = conn.prepare(sql).db(sql)?;
+    let mut st = store.conn().prepare(sql).db(sql)?;
     let rows = st
         .query_map([FILE_KIND], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?))))
         .db(sql)?;
@@ -916,7 +961,7 @@ mod tests {
         for (id, ex, kept) in cases {
             let rec = Record::new(message(id, "text\n"), origin.clone(), ex);
             let Outcome::New(row) =
-                insert_record(conn, &rec, 0, &mut BodyBlocks::default()).unwrap()
+                insert_record(&store, &rec, 0, &mut BodyBlocks::default()).unwrap()
             else {
                 panic!("{id} is new");
             };
@@ -956,7 +1001,7 @@ mod tests {
         let origin = Origin::Stdin { offset: 0 };
         let known = Record::known(message("k@x", "body text\n"), origin.clone());
         assert_eq!(
-            insert_record(conn, &known, 0, &mut BodyBlocks::default()).unwrap(),
+            insert_record(&store, &known, 0, &mut BodyBlocks::default()).unwrap(),
             Outcome::Unprepared
         );
         let rows: i64 = conn
@@ -968,15 +1013,15 @@ mod tests {
         assert_eq!(msg.body, "body text\n");
         let new = Record::new(msg.clone(), origin.clone(), Extraction::default());
         assert!(matches!(
-            insert_record(conn, &new, 0, &mut BodyBlocks::default()).unwrap(),
+            insert_record(&store, &new, 0, &mut BodyBlocks::default()).unwrap(),
             Outcome::New(_)
         ));
         let again = Record::known(msg, origin);
         assert_eq!(
-            insert_record(conn, &again, 0, &mut BodyBlocks::default()).unwrap(),
+            insert_record(&store, &again, 0, &mut BodyBlocks::default()).unwrap(),
             Outcome::Known
         );
-        let body = crate::store::body::stored_message(conn, "k@x")
+        let body = crate::store::body::stored_message(&store, "k@x")
             .unwrap()
             .unwrap()
             .body;
@@ -1005,7 +1050,7 @@ mod tests {
         );
         let mut blocks = BodyBlocks::default();
         assert!(matches!(
-            insert_record(conn, &seen, 0, &mut blocks).unwrap(),
+            insert_record(&store, &seen, 0, &mut blocks).unwrap(),
             Outcome::New(_)
         ));
         let mut records: Vec<Record> = bodies
@@ -1022,13 +1067,13 @@ mod tests {
         assert_eq!(records[5].message.body, "known\n");
         let outcomes: Vec<Outcome> = records
             .iter()
-            .map(|r| insert_record(conn, r, 0, &mut blocks).unwrap())
+            .map(|r| insert_record(&store, r, 0, &mut blocks).unwrap())
             .collect();
         assert_eq!(outcomes[3], Outcome::Known, "{outcomes:?}");
         assert_eq!(outcomes[5], Outcome::Unprepared);
         for (i, want) in bodies.iter().enumerate() {
             let id = format!("m{}@x", i + 1);
-            let got = crate::store::body::stored_message(conn, &id)
+            let got = crate::store::body::stored_message(&store, &id)
                 .unwrap()
                 .unwrap();
             assert_eq!(&got.body, want, "{id}");
@@ -1055,7 +1100,7 @@ mod tests {
                 origin.clone(),
                 Extraction::default(),
             );
-            insert_record(conn, &rec, 0, &mut blocks).unwrap();
+            insert_record(&store, &rec, 0, &mut blocks).unwrap();
         }
         conn.execute_batch(
             "PRAGMA foreign_keys = OFF;
@@ -1064,7 +1109,7 @@ mod tests {
         )
         .unwrap();
         let err = |id: &str| {
-            crate::store::body::stored_message(conn, id)
+            crate::store::body::stored_message(&store, id)
                 .unwrap_err()
                 .to_string()
         };

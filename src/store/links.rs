@@ -1,26 +1,29 @@
-//! Reading link inputs and writing threads, regressions and timelines.
+//! The rows linking reads and the tables it writes: threads, regressions,
+//! their messages, timelines and metrics, and the link state.
 //!
-//! [`load_input`] reads every message's headers, References and extraction
-//! (report tables pruned to the rows linking reads) plus the marks, for the
-//! pure [`crate::link::build`]. `relink` does not hold every message: it
-//! threads all of them from interned headers ([`load_skeleton`]), picks the
-//! whole threads a regression can involve ([`relink_messages`]) and loads only
-//! those ([`load_input_of`]); [`begin_relink`] / [`write_output`] replace the
-//! v2 tables in one write transaction (thread rows compared a chunk at a
-//! time, regression summaries one at a time), so memory stays bounded and
-//! readers (WAL) keep answering from the previous snapshot meanwhile.
-//! Regression ids stay stable across re-linking: a culprit keeps the id it had.
+//! Reading is in the shapes `crate::link` takes: every message's threading
+//! headers ([`for_each_header`], [`for_each_subject`]), the few facts that
+//! choose the messages a regression can involve ([`for_each_trailer`],
+//! [`for_each_cited_link`], [`for_each_subject_report`]), and the chosen
+//! messages themselves ([`load_messages`], [`for_each_report_extraction`],
+//! [`load_parts`]). Writing ([`begin_relink`], [`RelinkWrite::finish`],
+//! [`write_output`]) replaces the link tables in one write transaction
+//! (thread rows compared a chunk at a time, regression summaries one at a
+//! time), so memory stays bounded and readers (WAL) keep answering from the
+//! previous snapshot meanwhile. Regression ids stay stable across
+//! re-linking: a culprit keeps the id it had.
 
 use std::collections::{HashMap, HashSet};
 
-use rayon::prelude::*;
 use rusqlite::{OptionalExtension, params};
 
+use super::DbContext;
 use super::Store;
-use crate::error::{DbContext, Result};
+use crate::error::Result;
 use crate::link::culprit::same_commit;
-use crate::link::status::{FactsByIndex, ReportFacts, prune_for_linking, report_facts};
-use crate::link::{LinkInput, LinkMessage, LinkOutput, Mark, Regression};
+use crate::link::thread::{HeaderRow, Skeleton};
+use crate::link::{LinkInput, LinkMessage, LinkOutput};
+use crate::model::history::{Mark, Regression, Status};
 use crate::model::{
     CommitRef, DiffFile, Event, EventKind, Extraction, Kind, Signal, SignalKind, SubjectReport,
     Trailer,
@@ -31,39 +34,95 @@ pub fn parse_kind(s: &str) -> Kind {
     serde_json::from_value(serde_json::Value::String(s.to_string())).unwrap_or_default()
 }
 
-/// Reads everything linking needs from the store: every message, with its
-/// extraction pruned to what linking reads (see
-/// [`crate::link::status::prune_for_linking`]).
-pub fn load_input(store: &Store) -> Result<LinkInput> {
-    Ok(load_filtered(store, None, false)?.0)
+/// Decodes a stored extraction (`extractions.json`); fields added since it
+/// was written take their defaults.
+pub fn decode_extraction(json: &str) -> std::result::Result<Extraction, serde_json::Error> {
+    serde_json::from_str(json)
 }
 
-/// Like [`load_input`], for the messages whose `messages.id` is in `keep`
-/// (ascending) only; robot reports come with their [`ReportFacts`] (by
-/// index into the messages) and without table rows, which are all the
-/// facts were computed from.
-pub fn load_input_of(store: &Store, keep: &[i64]) -> Result<(LinkInput, FactsByIndex)> {
-    load_filtered(store, Some(keep), true)
-}
-
-/// Robot report extractions parsed (and pruned) at a time: bounds the JSON
-/// text and full tables held at once.
-const REPORT_BATCH: usize = 64;
-
-fn load_filtered(
+/// Calls `f(id, headers, references, kind)` for every message in store
+/// order (`messages.id` ascending); `references` is the stored
+/// space-separated list, oldest first.
+pub fn for_each_header(
     store: &Store,
-    keep: Option<&[i64]>,
-    with_facts: bool,
-) -> Result<(LinkInput, FactsByIndex)> {
-    let conn = store.conn();
+    mut f: impl FnMut(i64, HeaderRow<'_>, &str, Kind),
+) -> Result<()> {
+    let sql = "SELECT id, message_id, date, in_reply_to, kind, refs FROM messages ORDER BY id";
+    let mut stmt = store.conn().prepare(sql).db(sql)?;
+    let mut rows = stmt.query([]).db(sql)?;
+    while let Some(r) = rows.next().db(sql)? {
+        let id: i64 = r.get(0).db(sql)?;
+        let row = HeaderRow {
+            message_id: text(r, 1, sql)?.unwrap_or_default(),
+            date: r.get(2).db(sql)?,
+            in_reply_to: text(r, 3, sql)?,
+        };
+        let kind = parse_kind(text(r, 4, sql)?.unwrap_or_default());
+        f(id, row, text(r, 5, sql)?.unwrap_or_default(), kind);
+    }
+    Ok(())
+}
+
+/// Calls `f(id, subject)` for every message in store order.
+pub fn for_each_subject(store: &Store, mut f: impl FnMut(i64, &str)) -> Result<()> {
+    let sql = "SELECT id, subject FROM messages ORDER BY id";
+    let mut stmt = store.conn().prepare(sql).db(sql)?;
+    let mut rows = stmt.query([]).db(sql)?;
+    while let Some(r) = rows.next().db(sql)? {
+        f(r.get(0).db(sql)?, text(r, 1, sql)?.unwrap_or_default());
+    }
+    Ok(())
+}
+
+/// Calls `f(id)` for every message whose subject parses as a report subject.
+pub fn for_each_subject_report(store: &Store, mut f: impl FnMut(i64)) -> Result<()> {
+    let sql = "SELECT message FROM reports WHERE origin = 'subject'";
+    let mut stmt = store.conn().prepare(sql).db(sql)?;
+    let mut rows = stmt.query([]).db(sql)?;
+    while let Some(r) = rows.next().db(sql)? {
+        f(r.get(0).db(sql)?);
+    }
+    Ok(())
+}
+
+/// Calls `f(id, trailer)` for every stored trailer (title left out).
+pub fn for_each_trailer(store: &Store, mut f: impl FnMut(i64, &Trailer)) -> Result<()> {
+    let sql = "SELECT message, key, value, suggested, commit_id, quote_depth FROM trailers";
+    let mut stmt = store.conn().prepare(sql).db(sql)?;
+    let mut rows = stmt.query([]).db(sql)?;
+    while let Some(r) = rows.next().db(sql)? {
+        let t = Trailer {
+            key: r.get(1).db(sql)?,
+            value: r.get(2).db(sql)?,
+            suggested: r.get::<_, i64>(3).db(sql)? != 0,
+            commit: r.get(4).db(sql)?,
+            title: None,
+            quote_depth: r.get::<_, i64>(5).db(sql)?.max(0) as u32,
+        };
+        f(r.get(0).db(sql)?, &t);
+    }
+    Ok(())
+}
+
+/// Calls `f(id, link)` for every lore link cited in a message's own text.
+pub fn for_each_cited_link(store: &Store, mut f: impl FnMut(i64, &str)) -> Result<()> {
+    let sql = "SELECT message, target_id FROM lore_links";
+    let mut stmt = store.conn().prepare(sql).db(sql)?;
+    let mut rows = stmt.query([]).db(sql)?;
+    while let Some(r) = rows.next().db(sql)? {
+        f(r.get(0).db(sql)?, text(r, 1, sql)?.unwrap_or_default());
+    }
+    Ok(())
+}
+
+/// The headers of the messages whose `messages.id` is in `keep`
+/// (ascending; every message without it), in store order, with empty
+/// extractions ([`load_parts`] and [`for_each_report_extraction`] fill them).
+pub fn load_messages(store: &Store, keep: Option<&[i64]>) -> Result<Vec<LinkMessage>> {
     let kept = |id: i64| keep.is_none_or(|k| k.binary_search(&id).is_ok());
-    // Headers of every message (the rows hold no bodies since schema v5);
-    // whole extractions only for robot reports (tables, body), every
-    // other message is assembled from the small per-kind tables, which is far
-    // cheaper than parsing its JSON.
     let sql = "SELECT id, message_id, subject, from_name, from_email, date, in_reply_to, kind, \
                refs FROM messages ORDER BY id";
-    let mut stmt = conn.prepare(sql).db(sql)?;
+    let mut stmt = store.conn().prepare(sql).db(sql)?;
     let mut messages: Vec<LinkMessage> = Vec::with_capacity(keep.map_or(0, |k| k.len()));
     let mut rows = stmt.query([]).db(sql)?;
     while let Some(r) = rows.next().db(sql)? {
@@ -84,93 +143,29 @@ fn load_filtered(
                 .collect(),
             kind: parse_kind(&r.get::<_, String>(7).db(sql)?),
             extraction: Extraction::default(),
+            report_facts: None,
         });
     }
-    let pos: HashMap<i64, usize> = messages
-        .iter()
-        .enumerate()
-        .map(|(i, m)| (m.db_id, i))
-        .collect();
-    let sql = "SELECT m.id, e.json FROM messages m JOIN extractions e ON e.message = m.id \
-               WHERE m.kind IN ('perf-report', 'functional-report')";
-    let mut stmt = conn.prepare(sql).db(sql)?;
-    let mut rows = stmt.query([]).db(sql)?;
-    let mut batch: Vec<(usize, String)> = Vec::with_capacity(REPORT_BATCH);
-    let mut facts = FactsByIndex::new();
-    let parse_batch = |batch: &mut Vec<(usize, String)>,
-                       messages: &mut [LinkMessage],
-                       facts: &mut FactsByIndex| {
-        let work: Vec<(usize, String, LinkMessage)> = std::mem::take(batch)
-            .into_iter()
-            .filter_map(|(i, j)| Some((i, j, messages.get(i)?.clone())))
-            .collect();
-        let parsed: Vec<(usize, Extraction, Option<ReportFacts>)> = work
-            .into_par_iter()
-            .filter_map(|(i, j, mut head)| {
-                head.extraction = serde_json::from_str(&j).ok()?;
-                let f = with_facts.then(|| report_facts(&head));
-                let mut ex = head.extraction;
-                prune_for_linking(&mut ex);
-                if with_facts {
-                    // Every row-dependent fact is in `f`.
-                    for t in &mut ex.tables {
-                        t.rows = Vec::new();
-                        t.commits = Vec::new();
-                    }
-                }
-                Some((i, ex, f))
-            })
-            .collect();
-        for (i, ex, f) in parsed {
-            if let Some(m) = messages.get_mut(i) {
-                m.extraction = ex;
-            }
-            if let Some(f) = f {
-                facts.insert(i, f);
-            }
-        }
-    };
-    while let Some(r) = rows.next().db(sql)? {
-        let Some(&i) = pos.get(&r.get::<_, i64>(0).db(sql)?) else {
-            continue;
-        };
-        batch.push((i, r.get(1).db(sql)?));
-        if batch.len() >= REPORT_BATCH {
-            parse_batch(&mut batch, &mut messages, &mut facts);
-        }
-    }
-    parse_batch(&mut batch, &mut messages, &mut facts);
-    let need: Vec<bool> = messages
-        .iter()
-        .map(|m| !matches!(m.kind, Kind::PerfReport | Kind::FunctionalReport))
-        .collect();
-    load_parts(store, &pos, &need, &mut messages)?;
-    let marks = load_marks(store)?;
-    Ok((LinkInput { messages, marks }, facts))
+    Ok(messages)
 }
 
-/// Every message's threading, computed from the headers and References
-/// alone (Message-IDs interned once), without holding whole messages: what
-/// [`crate::link::relink_full`] needs for the `threads` table and to pick the
-/// messages a regression can involve. Same threading as
-/// [`crate::link::thread::thread`] on all messages.
-#[derive(Debug, Default)]
-pub struct Skeleton {
-    /// `messages.id` of every message, ascending (store order).
-    pub db_ids: Vec<i64>,
-    /// Container (index into `names`) of every message's own Message-ID.
-    pub container: Vec<u32>,
-    /// Message-ID of every container (messages and ids only referenced).
-    pub names: Names,
-    /// Parent container of every message, after threading.
-    pub parent: Vec<Option<u32>>,
-    /// Root container of every message's thread.
-    pub root: Vec<u32>,
-    /// Depth of every message below its root.
-    pub depth: Vec<u32>,
-    /// Messages that start a regression or can link to one whatever else
-    /// is stored: robot reports and `Revert "..."` subjects.
-    pub seed: Vec<bool>,
+/// Calls `f(index, json)` for the stored whole extraction of every robot
+/// report among the messages (`pos` maps `messages.id` to an index).
+pub fn for_each_report_extraction(
+    store: &Store,
+    pos: &HashMap<i64, usize>,
+    mut f: impl FnMut(usize, String),
+) -> Result<()> {
+    let sql = "SELECT m.id, e.json FROM messages m JOIN extractions e ON e.message = m.id \
+               WHERE m.kind IN ('perf-report', 'functional-report')";
+    let mut stmt = store.conn().prepare(sql).db(sql)?;
+    let mut rows = stmt.query([]).db(sql)?;
+    while let Some(r) = rows.next().db(sql)? {
+        if let Some(&i) = pos.get(&r.get::<_, i64>(0).db(sql)?) {
+            f(i, r.get(1).db(sql)?);
+        }
+    }
+    Ok(())
 }
 
 /// The Message-IDs of a `messages.refs` value, oldest first.
@@ -191,244 +186,13 @@ fn text<'r>(r: &'r rusqlite::Row<'_>, i: usize, sql: &str) -> Result<Option<&'r 
     }
 }
 
-/// Interned Message-IDs: one text buffer and where each id ends, so that an
-/// archive's half million ids cost their bytes, not an allocation each.
-#[derive(Debug, Default)]
-pub struct Names {
-    text: String,
-    ends: Vec<usize>,
-}
-
-impl Names {
-    /// The id of container `c`.
-    pub fn get(&self, c: usize) -> Option<&str> {
-        let end = *self.ends.get(c)?;
-        let start = match c.checked_sub(1) {
-            Some(p) => *self.ends.get(p)?,
-            None => 0,
-        };
-        self.text.get(start..end)
-    }
-
-    /// How many ids there are.
-    pub fn len(&self) -> usize {
-        self.ends.len()
-    }
-
-    /// Whether there is none.
-    pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
-    }
-}
-
-/// Builds [`Names`], finding an id already seen through a table of indexes
-/// hashed by the id's text.
-#[derive(Default)]
-struct Interner {
-    names: Names,
-    table: hashbrown::HashTable<u32>,
-    hasher: hashbrown::DefaultHashBuilder,
-}
-
-impl Interner {
-    fn intern(&mut self, s: &str) -> u32 {
-        use std::hash::BuildHasher;
-        let Interner {
-            names,
-            table,
-            hasher,
-        } = self;
-        let h = hasher.hash_one(s);
-        if let Some(&c) = table.find(h, |&c| names.get(c as usize) == Some(s)) {
-            return c;
-        }
-        let c = u32::try_from(names.len()).unwrap_or(u32::MAX);
-        names.text.push_str(s);
-        names.ends.push(names.text.len());
-        table.insert_unique(h, c, |&c| {
-            hasher.hash_one(names.get(c as usize).unwrap_or_default())
-        });
-        c
-    }
-}
-
-/// Threads every stored message (see [`Skeleton`]).
-pub fn load_skeleton(store: &Store) -> Result<Skeleton> {
-    use crate::link::thread::{Forest, chain, normalize_subject};
-    let conn = store.conn();
-    let mut index = Interner::default();
-    let mut sk = Skeleton::default();
-    let mut irt: Vec<Option<u32>> = Vec::new();
-    let mut no_refs: Vec<bool> = Vec::new();
-    let mut dates: Vec<Option<i64>> = Vec::new();
-    // References, oldest first, as ranges of one flat list.
-    let mut refs: Vec<u32> = Vec::new();
-    let mut range: Vec<(u32, u32)> = Vec::new();
-    let sql = "SELECT id, message_id, date, in_reply_to, kind, refs FROM messages ORDER BY id";
-    let mut stmt = conn.prepare(sql).db(sql)?;
-    let mut rows = stmt.query([]).db(sql)?;
-    while let Some(r) = rows.next().db(sql)? {
-        sk.db_ids.push(r.get(0).db(sql)?);
-        let mid = text(r, 1, sql)?.unwrap_or_default();
-        sk.container.push(index.intern(mid));
-        dates.push(r.get(2).db(sql)?);
-        let i = text(r, 3, sql)?;
-        let i = i.filter(|s| !s.is_empty());
-        let at = refs.len() as u32;
-        for rid in split_refs(text(r, 5, sql)?.unwrap_or_default()) {
-            refs.push(index.intern(rid));
-        }
-        range.push((at, refs.len() as u32));
-        no_refs.push(i.is_none() && refs.len() as u32 == at);
-        irt.push(i.map(|s| index.intern(s)));
-        let kind = parse_kind(text(r, 4, sql)?.unwrap_or_default());
-        sk.seed
-            .push(matches!(kind, Kind::PerfReport | Kind::FunctionalReport));
-    }
-    let n = sk.db_ids.len();
-    let mut forest = Forest::default();
-    forest.parent.resize(index.names.len(), None);
-    for i in 0..n {
-        let me = sk.container[i] as usize;
-        let (a, b) = range[i];
-        let own = refs.get(a as usize..b as usize).unwrap_or(&[]);
-        let ch = chain(
-            own.iter().map(|&c| c as usize),
-            irt[i].map(|c| c as usize),
-            me,
-        );
-        forest.link(me, &ch);
-    }
-    drop((refs, range, irt));
-    let Interner { names, table, .. } = index;
-    drop(table);
-    sk.names = names;
-
-    // Subject fallback, as `thread::thread` does it, reading subjects once.
-    let mut roots: HashMap<String, (Option<i64>, usize)> = HashMap::new();
-    let mut hang: Vec<(usize, String)> = Vec::new();
-    let sql = "SELECT id, subject FROM messages ORDER BY id";
-    let mut stmt = conn.prepare(sql).db(sql)?;
-    let mut rows = stmt.query([]).db(sql)?;
-    while let Some(r) = rows.next().db(sql)? {
-        let Ok(i) = sk.db_ids.binary_search(&r.get(0).db(sql)?) else {
-            continue;
-        };
-        let subject = text(r, 1, sql)?.unwrap_or_default();
-        let c = sk.container[i] as usize;
-        let names = &sk.names;
-        forest.offer_root(
-            &mut roots,
-            c,
-            subject,
-            dates[i],
-            names.get(c).unwrap_or_default(),
-            |x| names.get(x).unwrap_or(""),
-        );
-        if forest.wants_subject_parent(c, no_refs[i], subject) {
-            hang.push((c, normalize_subject(subject)));
-        }
-        if crate::link::attach::is_revert_subject(subject) {
-            sk.seed[i] = true;
-        }
-    }
-    for (c, key) in &hang {
-        forest.hang_reply(&roots, *c, key);
-    }
-    drop((roots, hang, dates, no_refs));
-
-    let mut memo: Vec<Option<(usize, u32)>> = vec![None; forest.parent.len()];
-    sk.parent.reserve_exact(n);
-    sk.root.reserve_exact(n);
-    sk.depth.reserve_exact(n);
-    for &c in &sk.container {
-        let c = c as usize;
-        let (r, d) = forest.root_of(c, &mut memo);
-        sk.root.push(r as u32);
-        sk.depth.push(d);
-        sk.parent
-            .push(forest.parent.get(c).copied().flatten().map(|p| p as u32));
-    }
-    Ok(sk)
-}
-
-/// Indices (into the skeleton, ascending) of the messages a regression can
-/// involve: the whole threads of robot reports, of replies whose subject
-/// names a culprit (`reports` rows of origin `subject`), of revert subjects,
-/// of messages whose `Closes:`/`Link:` trailer or cited lore URL points into
-/// one of those threads, and of messages with `Fixes:` and a robot
-/// `Reported-by:`. Linking only these gives the same regressions as
-/// linking everything (see [`crate::link::attach::regressions`]).
-pub fn relink_messages(store: &Store, sk: &Skeleton) -> Result<Vec<usize>> {
-    use crate::link::attach::{lore_msgid, names_robot};
-    use crate::link::culprit::is_hex_id;
-    let conn = store.conn();
-    let n = sk.db_ids.len();
-    let at = |id: i64| sk.db_ids.binary_search(&id).ok();
-    let mut seed = sk.seed.clone();
-    let sql = "SELECT message FROM reports WHERE origin = 'subject'";
-    let mut stmt = conn.prepare(sql).db(sql)?;
-    let mut rows = stmt.query([]).db(sql)?;
-    while let Some(r) = rows.next().db(sql)? {
-        if let Some(i) = at(r.get(0).db(sql)?) {
-            seed[i] = true;
-        }
-    }
-    // Every message that can be a member before patches are linked.
-    let roots: HashSet<u32> = (0..n).filter(|&i| seed[i]).map(|i| sk.root[i]).collect();
-    let members: HashSet<&str> = (0..n)
-        .filter(|&i| roots.contains(&sk.root[i]))
-        .filter_map(|i| sk.names.get(sk.container[i] as usize))
-        .collect();
-    let mut robot = vec![false; n];
-    let mut fixes = vec![false; n];
-    let sql = "SELECT message, key, value, suggested, commit_id, quote_depth FROM trailers";
-    for_kept_rows(conn, sql, at, |i, r| {
-        let own = r.get::<_, i64>(3).db(sql)? == 0 && r.get::<_, i64>(5).db(sql)?.max(0) == 0;
-        if !own {
-            return Ok(());
-        }
-        let key = text(r, 1, sql)?.unwrap_or_default().to_ascii_lowercase();
-        let value = text(r, 2, sql)?.unwrap_or_default();
-        match key.as_str() {
-            "closes" | "link" => {
-                seed[i] |= lore_msgid(value).is_some_and(|id| members.contains(id.as_str()));
-            }
-            "reported-by" => robot[i] |= names_robot(value),
-            "fixes" => {
-                let commit: Option<String> = r.get(4).db(sql)?;
-                let id = commit
-                    .or_else(|| value.split_whitespace().next().map(|s| s.to_string()))
-                    .unwrap_or_default();
-                fixes[i] |= is_hex_id(&id);
-            }
-            _ => {}
-        }
-        Ok(())
-    })?;
-    let sql = "SELECT message, target_id FROM lore_links";
-    for_kept_rows(conn, sql, at, |i, r| {
-        let t = text(r, 1, sql)?.unwrap_or_default();
-        let id = lore_msgid(t).unwrap_or_else(|| t.trim_matches(['<', '>']).to_string());
-        if members.contains(id.as_str()) {
-            seed[i] = true;
-        }
-        Ok(())
-    })?;
-    drop(members);
-    let roots: HashSet<u32> = (0..n)
-        .filter(|&i| seed[i] || (robot[i] && fixes[i]))
-        .map(|i| sk.root[i])
-        .collect();
-    Ok((0..n).filter(|&i| roots.contains(&sk.root[i])).collect())
-}
-
 fn enum_of<T: serde::de::DeserializeOwned>(s: &str) -> Option<T> {
     serde_json::from_value(serde_json::Value::String(s.to_string())).ok()
 }
 
-/// Fills the extraction of every message with `need[i]` from the per-kind tables.
-fn load_parts(
+/// Fills the extraction of every message with `need[i]` from the per-kind
+/// tables (`pos` maps `messages.id` to an index).
+pub fn load_parts(
     store: &Store,
     pos: &HashMap<i64, usize>,
     need: &[bool],
@@ -548,24 +312,33 @@ fn for_kept_rows(
     Ok(())
 }
 
-/// Every mark, oldest first.
-pub fn load_marks(store: &Store) -> Result<Vec<Mark>> {
+/// Every mark, oldest first, and the ones whose status this build does not
+/// know (as `culprit: status`), which are left out.
+pub fn load_marks(store: &Store) -> Result<(Vec<Mark>, Vec<String>)> {
     let sql = "SELECT culprit, status, note, author, at FROM marks ORDER BY at, id";
     let mut stmt = store.conn().prepare(sql).db(sql)?;
-    let v = stmt
+    let rows: Vec<(String, String, Option<String>, String, i64)> = stmt
         .query_map([], |r| {
-            Ok(Mark {
-                culprit: r.get(0)?,
-                status: r.get(1)?,
-                note: r.get(2)?,
-                author: r.get(3)?,
-                at: r.get(4)?,
-            })
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
         })
         .db(sql)?
-        .collect::<std::result::Result<Vec<_>, _>>()
+        .collect::<std::result::Result<_, _>>()
         .db(sql)?;
-    Ok(v)
+    let mut marks = Vec::with_capacity(rows.len());
+    let mut unknown = Vec::new();
+    for (culprit, status, note, author, at) in rows {
+        match Status::parse(&status) {
+            Some(status) => marks.push(Mark {
+                culprit,
+                status,
+                note,
+                author,
+                at,
+            }),
+            None => unknown.push(format!("{culprit}: {status}")),
+        }
+    }
+    Ok((marks, unknown))
 }
 
 /// Stores a mark (a human decision keyed by culprit).
@@ -575,7 +348,13 @@ pub fn insert_mark(store: &mut Store, mark: &Mark) -> Result<()> {
         .conn()
         .execute(
             sql,
-            params![mark.culprit, mark.status, mark.note, mark.author, mark.at],
+            params![
+                mark.culprit,
+                mark.status.as_str(),
+                mark.note,
+                mark.author,
+                mark.at
+            ],
         )
         .db(sql)?;
     Ok(())
@@ -583,7 +362,7 @@ pub fn insert_mark(store: &mut Store, mark: &Mark) -> Result<()> {
 
 /// Replaces threads and regressions with `output`, in one transaction.
 pub fn write_output(store: &mut Store, input: &LinkInput, output: &LinkOutput) -> Result<()> {
-    let tx = store.conn_mut().transaction().db("begin relink")?;
+    let tx = store.write_tx("begin relink")?;
     let rows = input
         .messages
         .iter()
@@ -613,12 +392,16 @@ pub struct RelinkWrite<'c> {
 /// Opens the relink's write transaction and replaces the thread rows with
 /// the skeleton's. The regressions, made meanwhile from reads on another
 /// connection, follow in the same transaction ([`RelinkWrite::finish`]).
-pub fn begin_relink<'c>(store: &'c mut Store, sk: &Skeleton) -> Result<RelinkWrite<'c>> {
-    let tx = store.conn_mut().transaction().db("begin relink")?;
+pub fn begin_relink<'c>(
+    store: &'c mut Store,
+    db_ids: &[i64],
+    sk: &Skeleton,
+) -> Result<RelinkWrite<'c>> {
+    let tx = store.write_tx("begin relink")?;
     let name = |c: u32| sk.names.get(c as usize).unwrap_or("");
-    let rows = (0..sk.db_ids.len()).map(|i| {
+    let rows = (0..db_ids.len().min(sk.len())).map(|i| {
         (
-            sk.db_ids[i],
+            db_ids[i],
             name(sk.root[i]),
             sk.parent[i].map(name),
             sk.depth[i],
@@ -837,12 +620,12 @@ fn write_regressions(
                     reg.culprit.title,
                     reg.subsystem,
                     reg.branch,
-                    reg.status,
+                    reg.status.as_str(),
                     reg.facts.first_unix,
                     reg.facts.last_unix,
                     reg.headline.as_ref().map(|h| h.metric.clone()),
                     reg.headline.as_ref().and_then(|h| h.change_percent),
-                    reg.direction,
+                    reg.direction.as_str(),
                     json
                 ])
                 .db(sql_reg)?;
@@ -851,7 +634,7 @@ fn write_regressions(
                     && mid != 0
                 {
                     s_msg
-                        .execute(params![id, mid, a.role, a.reason])
+                        .execute(params![id, mid, a.role.as_str(), a.reason])
                         .db(sql_msg)?;
                 }
             }
@@ -861,7 +644,7 @@ fn write_regressions(
                     e.unix,
                     e.from,
                     e.event,
-                    e.status,
+                    e.status.map(|s| s.as_str()),
                     e.message_id,
                     Option::<String>::None
                 ])

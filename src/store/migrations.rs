@@ -2,7 +2,8 @@
 
 use rusqlite::Connection;
 
-use crate::error::{DbContext, Error, Result};
+use super::DbContext;
+use crate::error::{Error, Result};
 
 /// The migrations, in order; migration `i` brings the schema to version `i + 1`.
 pub const MIGRATIONS: &[&str] = &[
@@ -12,6 +13,7 @@ pub const MIGRATIONS: &[&str] = &[
     include_str!("sql/0004_bulk_bodies.sql"),
     include_str!("sql/0005_bodies_apart.sql"),
     include_str!("sql/0006_body_blocks.sql"),
+    include_str!("sql/0007_extraction_version.sql"),
 ];
 
 /// The schema version this build writes.

@@ -36,13 +36,30 @@ pub mod history;
 pub mod insert;
 pub mod links;
 pub mod migrations;
+pub mod reextract;
+pub mod session;
 pub mod stats;
 
 use std::path::Path;
 
 use rusqlite::Connection;
 
-use crate::error::{DbContext, Result};
+use crate::error::{Error, Result};
+
+/// Adds the SQL (or operation) that failed to SQLite's errors.
+pub(crate) trait DbContext<T> {
+    /// Wraps an error with the SQL or operation that failed.
+    fn db(self, context: &str) -> Result<T>;
+}
+
+impl<T> DbContext<T> for std::result::Result<T, rusqlite::Error> {
+    fn db(self, context: &str) -> Result<T> {
+        self.map_err(|source| Error::Db {
+            context: context.to_string(),
+            source: Box::new(source),
+        })
+    }
+}
 
 /// Page size of a new database (bytes). Most LZ4 bodies then fit in one
 /// page instead of an overflow chain, and a bulk ingest writes a quarter of
@@ -90,14 +107,34 @@ impl Store {
         Ok(store)
     }
 
-    /// The underlying connection (for the store's own submodules and tests).
-    pub fn conn(&self) -> &Connection {
+    /// The underlying connection (for the store's own submodules).
+    fn conn(&self) -> &Connection {
         &self.conn
     }
 
-    /// Mutable access to the connection (transactions).
-    pub fn conn_mut(&mut self) -> &mut Connection {
-        &mut self.conn
+    /// A write transaction that takes the write lock at once (`BEGIN
+    /// IMMEDIATE`): a second writer waits for it (the busy timeout) instead
+    /// of failing when a read transaction cannot be upgraded.
+    fn write_tx(&mut self, what: &str) -> Result<rusqlite::Transaction<'_>> {
+        self.conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .db(what)
+    }
+
+    /// Runs `f` inside one write transaction (`BEGIN IMMEDIATE`): committed
+    /// when it returns `Ok`, rolled back otherwise.
+    pub fn in_write<T>(&self, what: &str, f: impl FnOnce(&Store) -> Result<T>) -> Result<T> {
+        self.conn.execute_batch("BEGIN IMMEDIATE").db(what)?;
+        match f(self) {
+            Ok(v) => {
+                self.conn.execute_batch("COMMIT").db(what)?;
+                Ok(v)
+            }
+            Err(e) => {
+                let _ = self.conn.execute_batch("ROLLBACK");
+                Err(e)
+            }
+        }
     }
 
     /// The path the store was opened from.

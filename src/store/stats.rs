@@ -3,7 +3,8 @@
 use rusqlite::Connection;
 use serde::Serialize;
 
-use crate::error::{DbContext, Result};
+use super::DbContext;
+use crate::error::Result;
 
 /// Counts over the whole database (the JSON of `regtrack stats --json`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -70,7 +71,8 @@ fn counts(conn: &Connection, sql: &str) -> Result<Vec<Count>> {
 }
 
 /// Regression histories per status, most first.
-pub fn regression_statuses(conn: &Connection) -> Result<Vec<Count>> {
+pub fn regression_statuses(store: &super::Store) -> Result<Vec<Count>> {
+    let conn = store.conn();
     counts(
         conn,
         "SELECT status, count(*) AS n FROM regressions GROUP BY status ORDER BY n DESC, status",
@@ -78,7 +80,8 @@ pub fn regression_statuses(conn: &Connection) -> Result<Vec<Count>> {
 }
 
 /// Computes [`Stats`].
-pub fn stats(conn: &Connection) -> Result<Stats> {
+pub fn stats(store: &super::Store) -> Result<Stats> {
+    let conn = store.conn();
     let messages = count(conn, "SELECT count(*) FROM messages")?;
     let linked = count(conn, "SELECT count(*) FROM threads")?;
     let threads = if linked > 0 {
@@ -128,7 +131,7 @@ pub fn stats(conn: &Connection) -> Result<Stats> {
             "SELECT kind, count(*) AS n FROM messages GROUP BY kind ORDER BY n DESC, kind",
         )?,
         regressions: count(conn, "SELECT count(*) FROM regressions")?,
-        statuses: regression_statuses(conn)?,
+        statuses: regression_statuses(store)?,
         sources,
     })
 }

@@ -29,9 +29,10 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::error::{DbContext, Error, Result};
-use crate::model::RawMessage;
+use crate::error::{Error, Result};
+use crate::source::Item;
 use crate::store::insert::{self, FailureAt, Outcome, Record};
+use crate::store::session::{Checkpointer, IngestSession, Lookup};
 use crate::store::{Store, bulk};
 
 /// Largest batch handed from the reader to the parsers (bytes of raw mail).
@@ -53,9 +54,6 @@ pub const COMMIT_MESSAGES: u64 = 2 * BATCH_MESSAGES as u64;
 pub const COMMIT_INTERVAL: std::time::Duration = std::time::Duration::from_secs(1);
 /// Interval of the background WAL checkpoints during an ingest.
 pub const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
-/// The writer's own automatic checkpoint threshold during an ingest, in bytes
-/// of WAL (set in pages of the database's size).
-const WRITER_AUTOCHECKPOINT_BYTES: i64 = 64 << 20;
 /// How many failures the summary keeps for display (all are stored).
 pub const MAX_FAILURE_NOTES: usize = 200;
 
@@ -103,41 +101,6 @@ pub struct FailureNote {
     pub place: String,
     /// Why it failed.
     pub reason: String,
-}
-
-/// An item flowing from the reader to the writer.
-#[derive(Debug)]
-pub enum Item {
-    /// A raw message or a stream error.
-    Raw(Result<RawMessage>),
-    /// An input that could not be opened.
-    InputError {
-        /// The input path.
-        path: String,
-        /// Why.
-        reason: String,
-    },
-    /// A file input was read to its end: recorded with the messages before it,
-    /// so that an unchanged file is skipped next time.
-    FileDone {
-        /// Canonical path.
-        source: String,
-        /// Size in bytes.
-        size: i64,
-        /// Modification time (nanoseconds since the epoch).
-        mtime: i64,
-    },
-    /// A file input unchanged since it was read to its end: skipped.
-    Unchanged,
-    /// Progress of an incremental source, recorded after the messages before it.
-    Mark {
-        /// The epoch's git directory.
-        source: String,
-        /// Source kind (`public-inbox`).
-        kind: String,
-        /// Last commit read.
-        last_commit: String,
-    },
 }
 
 /// An item after the parallel stage.
@@ -244,111 +207,53 @@ pub fn ingest_indexing_behind(
     progress: ProgressFn<'_>,
 ) -> Result<(Summary, IndexBuild)> {
     let started = Instant::now();
-    // A larger page cache keeps the index B-trees in memory during big writes.
-    store
-        .conn()
-        .pragma_update(None, "cache_size", -32768)
-        .db("PRAGMA cache_size")?;
-    // Indexes a killed first ingest left unbuilt are built before writing; a
-    // load into an empty database builds its secondary indexes at the end.
-    bulk::restore_indexes(store.conn())?;
-    let bulk_load = bulk::is_empty(store.conn())?;
-    if bulk_load {
-        bulk::defer_indexes(store.conn())?;
-    }
-    let known_sources = insert::commit_sources(store.conn())?;
-    let known_files = insert::file_sources(store.conn())?;
-    // The writer stores a message's rows right after the message, so their
-    // references to it hold by construction; checking each (a lookup in
-    // `messages` per row) was a fifth of the writer's CPU. Nothing is
-    // deleted while writing, so no cascade is missed. Back on below.
-    store
-        .conn()
-        .pragma_update(None, "foreign_keys", "OFF")
-        .db("PRAGMA foreign_keys=OFF")?;
+    let known_sources = insert::commit_sources(store)?;
+    let known_files = insert::file_sources(store)?;
     // A read-only connection lets the parse stage skip extraction for
     // Message-IDs already stored (re-ingests then cost little more than parsing).
     // A load into an empty database has none to skip: a Message-ID seen twice
     // in its input is extracted twice, and the writer keeps the first.
-    let reader = (!store.is_in_memory() && !bulk_load)
-        .then(|| {
-            rusqlite::Connection::open_with_flags(
-                store.path(),
-                rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY
-                    | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
-            )
-            .ok()
-        })
-        .flatten();
+    let path = store.path().to_string();
+    let mut session = store.begin_ingest()?;
+    let reader = if session.is_bulk_load() {
+        None
+    } else {
+        Lookup::open(session.store())
+    };
+    let background = session.has_file();
     let mut summary = Summary::default();
     // One raw batch waits: the parse stage holds two more (one parsed, one
     // extracted). Two finished batches wait for the writer.
     let (raw_tx, raw_rx) = sync_channel::<Vec<Item>>(1);
     let (done_tx, done_rx) = sync_channel::<Vec<Done>>(2);
     let (stop_tx, stop_rx) = sync_channel::<()>(0);
-    // The WAL is copied into the database by a second connection while the
-    // writer runs; the writer's own (rarer) checkpoints then find little left.
-    let background = !store.is_in_memory();
-    if background {
-        let page: i64 = store
-            .conn()
-            .pragma_query_value(None, "page_size", |r| r.get(0))
-            .db("PRAGMA page_size")?;
-        store
-            .conn()
-            .pragma_update(
-                None,
-                "wal_autocheckpoint",
-                WRITER_AUTOCHECKPOINT_BYTES / page.max(512),
-            )
-            .db("PRAGMA wal_autocheckpoint")?;
-    }
-    let path = store.path().to_string();
+    let checkpoint_path = path.clone();
     let result = std::thread::scope(|scope| {
         scope.spawn(move || read_inputs(inputs, &known_sources, &known_files, raw_tx));
         scope.spawn(move || parse_batches(raw_rx, done_tx, reader));
         if background {
-            scope.spawn(move || checkpoint_until_stopped(&path, stop_rx));
+            scope.spawn(move || checkpoint_until_stopped(&checkpoint_path, stop_rx));
         }
-        let written = write_batches(store, done_rx, &mut summary, progress);
+        let written = write_batches(&mut session, done_rx, &mut summary, progress);
         drop(stop_tx);
         written
     });
-    // A failed write leaves its transaction open: what it wrote since the
-    // last commit is dropped (everything committed before stays).
-    if !store.conn().is_autocommit() {
-        let _ = store.conn().execute_batch("ROLLBACK");
-    }
-    store
-        .conn()
-        .pragma_update(None, "foreign_keys", "ON")
-        .db("PRAGMA foreign_keys=ON")?;
-    if background {
-        store
-            .conn()
-            .pragma_update(None, "wal_autocheckpoint", 1000)
-            .db("PRAGMA wal_autocheckpoint")?;
-    }
+    // A failed write leaves its transaction open: ending the session drops
+    // what it wrote since the last commit (everything committed before stays).
+    let ended = session.end();
     let written = Instant::now();
     summary.write_seconds = written.duration_since(started).as_secs_f64();
     summary.seconds = summary.write_seconds;
-    // Linking, which usually follows, has no use for the writer's page cache.
-    let shrunk = store
-        .conn()
-        .execute_batch("PRAGMA cache_size = -2000; PRAGMA shrink_memory;")
-        .db("PRAGMA shrink_memory");
-    let deferred = bulk::any_deferred(store.conn());
-    if result.is_err() || !background || !matches!(deferred, Ok(true)) {
+    let deferred = ended.as_ref().map(|e| e.indexes_deferred);
+    if result.is_err() || !matches!(deferred, Ok(true)) {
         // Built here: the write failed (what was stored gets its indexes
         // now), or no other connection can see this database.
-        let rebuilt = bulk::restore_indexes(store.conn());
+        let rebuilt = bulk::restore_indexes_of(store);
         result?;
+        ended?;
         let built = rebuilt?;
-        shrunk?;
         return Ok((summary, IndexBuild::done(written, built > 0)));
     }
-    shrunk?;
-    let path = store.path().to_string();
     let building = std::thread::Builder::new()
         .name("regtrack-index".to_string())
         .spawn(move || {
@@ -372,13 +277,12 @@ pub fn ingest_indexing_behind(
 /// connection until `stop` is dropped. Failures are harmless (the writer's own
 /// checkpoints remain), so they are ignored.
 fn checkpoint_until_stopped(path: &str, stop: Receiver<()>) {
-    let Ok(conn) = rusqlite::Connection::open(path) else {
+    let Some(cp) = Checkpointer::open(path) else {
         return;
     };
-    let _ = conn.busy_timeout(std::time::Duration::from_millis(50));
     while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = stop.recv_timeout(CHECKPOINT_EVERY)
     {
-        let _ = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
+        cp.checkpoint();
     }
 }
 
@@ -499,11 +403,7 @@ fn open_input(
 /// in the caches), but the tail of one pass, where one worker would spin and
 /// then sleep while the other finishes the last messages, is filled with the
 /// other passes' work.
-fn parse_batches(
-    rx: Receiver<Vec<Item>>,
-    tx: SyncSender<Vec<Done>>,
-    mut reader: Option<rusqlite::Connection>,
-) {
+fn parse_batches(rx: Receiver<Vec<Item>>, tx: SyncSender<Vec<Done>>, mut reader: Option<Lookup>) {
     let mut rx = rx.into_iter();
     let mut parsed: Option<Vec<Stage>> = None;
     let mut extracted: Option<Vec<Extracted>> = None;
@@ -553,20 +453,14 @@ fn parse_batches(
 
 /// Which of a batch's parsed messages are stored already, looked up in one
 /// read transaction (none without a reader: a load into an empty database).
-fn stored_of(staged: &[Stage], reader: Option<&rusqlite::Connection>) -> Vec<bool> {
-    let Some(conn) = reader else {
+fn stored_of(staged: &[Stage], reader: Option<&Lookup>) -> Vec<bool> {
+    let Some(lookup) = reader else {
         return vec![false; staged.len()];
     };
-    let snapshot = conn.unchecked_transaction().ok();
-    let known = staged
-        .iter()
-        .map(|s| match s {
-            Stage::Parsed(msg, _) => is_stored(conn, &msg.message_id),
-            Stage::Done(_) => false,
-        })
-        .collect();
-    drop(snapshot);
-    known
+    lookup.stored(staged.iter().map(|s| match s {
+        Stage::Parsed(msg, _) => Some(msg.message_id.as_str()),
+        Stage::Done(_) => None,
+    }))
 }
 
 /// An item between parsing and extraction.
@@ -585,12 +479,6 @@ enum Extracted {
         )>,
     ),
     Done(Done),
-}
-
-fn is_stored(conn: &rusqlite::Connection, message_id: &str) -> bool {
-    conn.prepare_cached("SELECT 1 FROM messages WHERE message_id = ?1")
-        .and_then(|mut st| st.exists([message_id]))
-        .unwrap_or(false)
 }
 
 /// Extracts a parsed message unless its Message-ID is stored (`known`):
@@ -768,15 +656,13 @@ fn split_place(place: &str) -> FailureAt {
 /// readers still see progress every second, and a killed run loses at most
 /// the open transaction.
 fn write_batches(
-    store: &mut Store,
+    session: &mut IngestSession<'_>,
     rx: Receiver<Vec<Done>>,
     summary: &mut Summary,
     progress: ProgressFn<'_>,
 ) -> Result<()> {
-    let conn = store.conn();
-    let commit = |summary: &Summary| -> Result<()> {
-        conn.execute_batch("COMMIT")
-            .db("commit ingest transaction")?;
+    let commit = |session: &mut IngestSession<'_>, summary: &Summary| -> Result<()> {
+        session.commit()?;
         progress(summary.bytes, summary.messages());
         Ok(())
     };
@@ -785,20 +671,21 @@ fn write_batches(
     for batch in rx {
         let now = insert::now();
         if open.is_none() {
-            conn.execute_batch("BEGIN").db("begin ingest transaction")?;
+            session.begin()?;
             open = Some((Instant::now(), summary.bytes, summary.messages()));
         }
+        let store = session.store();
         for done in batch {
             match done {
                 Done::Record(rec) => {
                     summary.bytes += rec.message.raw_size;
-                    let mut outcome = insert::insert_record(conn, &rec, now, &mut blocks)?;
+                    let mut outcome = insert::insert_record(store, &rec, now, &mut blocks)?;
                     if outcome == Outcome::Unprepared {
                         // Stored when parsed, gone now (another process
                         // removed it): extracted here, and stored again.
                         let (msg, origin) = rec.into_parts();
                         let rec = extracted(msg, origin);
-                        outcome = insert::insert_record(conn, &rec, now, &mut blocks)?;
+                        outcome = insert::insert_record(store, &rec, now, &mut blocks)?;
                     }
                     match outcome {
                         Outcome::New(_) => summary.new += 1,
@@ -815,7 +702,7 @@ fn write_batches(
                 } => {
                     summary.bytes += bytes;
                     summary.failed += 1;
-                    insert::insert_failure(conn, &at, message_id.as_deref(), &reason, now)?;
+                    insert::insert_failure(store, &at, message_id.as_deref(), &reason, now)?;
                     if summary.failures.len() < MAX_FAILURE_NOTES {
                         summary.failures.push(FailureNote { place, reason });
                     }
@@ -825,12 +712,12 @@ fn write_batches(
                     source,
                     kind,
                     last_commit,
-                } => insert::set_source(conn, &source, &kind, Some(&last_commit), now)?,
+                } => insert::set_source(store, &source, &kind, Some(&last_commit), now)?,
                 Done::FileRead {
                     source,
                     size,
                     mtime,
-                } => insert::set_file_source(conn, &source, size, mtime, now)?,
+                } => insert::set_file_source(store, &source, size, mtime, now)?,
                 Done::Unchanged => summary.unchanged += 1,
             }
         }
@@ -839,12 +726,12 @@ fn write_batches(
                 || summary.bytes - bytes >= COMMIT_BYTES
                 || summary.messages() - messages >= COMMIT_MESSAGES)
         {
-            commit(summary)?;
+            commit(session, summary)?;
             open = None;
         }
     }
     if open.is_some() {
-        commit(summary)?;
+        commit(session, summary)?;
     }
     Ok(())
 }

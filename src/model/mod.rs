@@ -7,6 +7,8 @@
 //! nothing else in the crate; its serde names are a public interface (the JSON
 //! of `regtrack parse`): fields may be added, never renamed.
 
+pub mod history;
+
 use serde::{Deserialize, Serialize};
 
 /// Where a raw message came from, for error reports and provenance.
@@ -214,7 +216,7 @@ impl Kind {
 }
 
 /// Whether a report says the metric got worse or better.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]
 pub enum Direction {
     /// The robot's word `regression`.
@@ -222,6 +224,7 @@ pub enum Direction {
     /// The robot's word `improvement`.
     Improvement,
     /// `undefined` in impact tables, or no word at all.
+    #[default]
     Undefined,
 }
 
@@ -233,6 +236,12 @@ impl Direction {
             Direction::Improvement => "improvement",
             Direction::Undefined => "undefined",
         }
+    }
+}
+
+impl std::fmt::Display for Direction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 

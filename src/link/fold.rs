@@ -1,0 +1,162 @@
+//! The status fold: picks a regression's status from its timeline.
+//!
+//! Entries are read in date order. `reported` -> `discussed` ->
+//! `fix-proposed` -> `fix-confirmed` -> `fix-applied` only move forward; the
+//! side states `disputed` and `declined` hold until a later patch or fix
+//! (`fix-proposed` or beyond) moves the regression on; a regression whose
+//! reports are all improvements and on which nobody went beyond a reply is
+//! `improvement`; the latest human mark (an entry without a message) wins
+//! over everything. Each status reached is kept with its evidence.
+
+use crate::model::Direction;
+use crate::model::history::{Status, StatusEvidence, TimelineEntry};
+
+/// What the fold decided.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Folded {
+    /// The status.
+    pub status: Status,
+    /// The evidence for each status reached, in order.
+    pub evidence: Vec<StatusEvidence>,
+    /// The status came from a human mark.
+    pub marked: bool,
+}
+
+/// The place of a status on the forward path (`None` for the side states).
+fn rank(s: Status) -> Option<u8> {
+    match s {
+        Status::Reported => Some(0),
+        Status::Discussed => Some(1),
+        Status::FixProposed => Some(2),
+        Status::FixConfirmed => Some(3),
+        Status::FixApplied => Some(4),
+        Status::Disputed | Status::Declined | Status::Improvement => None,
+    }
+}
+
+/// Folds `timeline` (in date order) into a status; `first_report` is the
+/// message of the first report, the evidence of `improvement`.
+pub fn fold(
+    timeline: &[TimelineEntry],
+    direction: Direction,
+    first_report: Option<&str>,
+) -> Folded {
+    let mut progress: Option<Status> = None;
+    let mut side: Option<Status> = None;
+    let mut evidence: Vec<StatusEvidence> = Vec::new();
+    let mut mark_status: Option<Status> = None;
+    for e in timeline {
+        let Some(st) = e.status else {
+            continue;
+        };
+        let reason = match &e.from {
+            Some(f) => format!("{} ({f})", e.event),
+            None => e.event.clone(),
+        };
+        if e.message_id.is_none() {
+            mark_status = Some(st);
+            evidence.push(StatusEvidence {
+                status: st,
+                message_id: None,
+                reason,
+            });
+            continue;
+        }
+        match rank(st) {
+            None => {
+                if side != Some(st) {
+                    side = Some(st);
+                    evidence.push(StatusEvidence {
+                        status: st,
+                        message_id: e.message_id.clone(),
+                        reason,
+                    });
+                }
+            }
+            Some(r) => {
+                if progress.and_then(rank).is_none_or(|p| r > p) {
+                    progress = Some(st);
+                    evidence.push(StatusEvidence {
+                        status: st,
+                        message_id: e.message_id.clone(),
+                        reason,
+                    });
+                    if r >= 2 {
+                        side = None;
+                    }
+                }
+            }
+        }
+    }
+    let progress_now = progress.unwrap_or(Status::Reported);
+    let mut status = side.unwrap_or(progress_now);
+    if side.is_none()
+        && direction == Direction::Improvement
+        && rank(progress_now).is_some_and(|r| r <= 1)
+    {
+        status = Status::Improvement;
+        evidence.push(StatusEvidence {
+            status,
+            message_id: first_report.map(str::to_string),
+            reason: "every report of this culprit is an improvement".into(),
+        });
+    }
+    let marked = mark_status.is_some();
+    if let Some(ms) = mark_status {
+        status = ms;
+    }
+    Folded {
+        status,
+        evidence,
+        marked,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn e(status: Status, msg: Option<&str>) -> TimelineEntry {
+        TimelineEntry {
+            status: Some(status),
+            message_id: msg.map(str::to_string),
+            event: status.as_str().into(),
+            ..TimelineEntry::default()
+        }
+    }
+
+    #[test]
+    fn the_status_moves_forward_and_a_side_state_holds_until_a_fix() {
+        let tl = [
+            e(Status::Reported, Some("a")),
+            e(Status::Disputed, Some("b")),
+            e(Status::Discussed, Some("c")),
+        ];
+        assert_eq!(
+            fold(&tl, Direction::Regression, None).status,
+            Status::Disputed
+        );
+        let tl = [
+            e(Status::Reported, Some("a")),
+            e(Status::Disputed, Some("b")),
+            e(Status::FixProposed, Some("c")),
+        ];
+        assert_eq!(
+            fold(&tl, Direction::Regression, None).status,
+            Status::FixProposed
+        );
+    }
+
+    #[test]
+    fn an_improvement_nobody_acted_on_stays_one_and_a_mark_wins() {
+        let tl = [
+            e(Status::Reported, Some("a")),
+            e(Status::Discussed, Some("b")),
+        ];
+        let f = fold(&tl, Direction::Improvement, Some("a"));
+        assert_eq!(f.status, Status::Improvement);
+        let tl = [e(Status::Reported, Some("a")), e(Status::Declined, None)];
+        let f = fold(&tl, Direction::Regression, None);
+        assert_eq!((f.status, f.marked), (Status::Declined, true));
+    }
+}

@@ -1,0 +1,178 @@
+//! What a message says about itself and what it points at: the one place
+//! that reads a message for how it can tie itself to a regression. Both the
+//! choice of messages to load ([`super::select`]) and the attachment rules
+//! ([`super::attach`]) read messages through these functions.
+//!
+//! - robot reports name a culprit ([`report_ids`]), replies may name one in
+//!   their subject ([`subject_culprit`]);
+//! - `Closes:`/`Link:` trailers and cited lore URLs point at a message
+//!   ([`trailer_target`]);
+//! - `Fixes: <id>` with `Reported-by: kernel test robot` names a culprit
+//!   ([`fixes_id`], [`names_robot`]);
+//! - `Revert "<title>"` subjects name a culprit by title ([`revert_title`]).
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::LinkMessage;
+use super::culprit::{canonical_form, is_hex_id};
+use crate::model::{Kind, Trailer};
+
+/// The kind of a message, trusting the stored column, then the extraction.
+pub fn kind_of(m: &LinkMessage) -> Kind {
+    if m.kind == Kind::Other {
+        m.extraction.kind
+    } else {
+        m.kind
+    }
+}
+
+/// True for the kinds that make or join a regression by their culprit.
+pub fn is_report_kind(kind: Kind) -> bool {
+    matches!(kind, Kind::PerfReport | Kind::FunctionalReport)
+}
+
+/// True for a robot report (performance or functional).
+pub fn is_report(m: &LinkMessage) -> bool {
+    is_report_kind(kind_of(m))
+}
+
+/// True when the sender is the robot itself (not one of its people).
+pub fn is_robot(m: &LinkMessage) -> bool {
+    let name = m.from_name.as_deref().unwrap_or("").to_ascii_lowercase();
+    let email = m.from_email.as_deref().unwrap_or("").to_ascii_lowercase();
+    name.contains("test robot") || email == "lkp@intel.com"
+}
+
+/// True for a trailer value naming the robot (`kernel test robot <...>`, `lkp@intel.com`).
+pub fn names_robot(value: &str) -> bool {
+    let v = value.to_ascii_lowercase();
+    v.contains("test robot") || v.contains("lkp@intel.com")
+}
+
+/// True for a trailer the mail's author wrote (not quoted, not the robot's
+/// suggestion).
+pub fn is_own(t: &Trailer) -> bool {
+    t.quote_depth == 0 && !t.suggested
+}
+
+/// The mail's own (unquoted, not suggested) trailers.
+pub fn own_trailers(m: &LinkMessage) -> impl Iterator<Item = &Trailer> {
+    m.extraction.trailers.iter().filter(|t| is_own(t))
+}
+
+/// True when the message carries a diff of its own (not quoted).
+pub fn own_diff(m: &LinkMessage) -> bool {
+    m.extraction.diffs.iter().any(|d| d.quote_depth == 0)
+}
+
+/// The message an own `Closes:`/`Link:` trailer points to (its lore URL's
+/// Message-ID).
+pub fn trailer_target(t: &Trailer) -> Option<String> {
+    let key = t.key.to_ascii_lowercase();
+    if !is_own(t) || !(key == "closes" || key == "link") {
+        return None;
+    }
+    crate::evidence::lore::url_message_id(&t.value)
+}
+
+/// The message a stored lore link (a cited URL's Message-ID) points to.
+pub fn cited_target(link: &str) -> String {
+    crate::evidence::lore::url_message_id(link)
+        .unwrap_or_else(|| link.trim_matches(['<', '>']).to_string())
+}
+
+/// True for an own `Reported-by:` naming the robot.
+pub fn robot_reported(t: &Trailer) -> bool {
+    is_own(t) && t.key.eq_ignore_ascii_case("reported-by") && names_robot(&t.value)
+}
+
+/// The commit id of an own `Fixes:` trailer, when it is a hex id.
+pub fn fixes_id(t: &Trailer) -> Option<String> {
+    if !is_own(t) || !t.key.eq_ignore_ascii_case("fixes") {
+        return None;
+    }
+    let id = t
+        .commit
+        .clone()
+        .or_else(|| t.value.split_whitespace().next().map(|s| s.to_string()))
+        .unwrap_or_default();
+    is_hex_id(&id).then_some(id)
+}
+
+/// The culprit ids a report names (subject id, full id).
+pub fn report_ids(m: &LinkMessage) -> Vec<String> {
+    let mut v = Vec::new();
+    if let Some(sr) = &m.extraction.subject_report
+        && !sr.commit.trim().is_empty()
+    {
+        v.push(canonical_form(&sr.commit));
+    }
+    if let Some(full) = m
+        .extraction
+        .report
+        .as_ref()
+        .and_then(|r| r.commit_full.as_ref())
+        && !full.trim().is_empty()
+    {
+        v.push(canonical_form(full));
+    }
+    v
+}
+
+/// The culprit a reply's subject names (`Re: [ext4] 2edf06a50f: metric ...`).
+pub fn subject_culprit(m: &LinkMessage) -> Option<String> {
+    let sr = m.extraction.subject_report.as_ref()?;
+    (is_hex_id(sr.commit.trim()) && sr.metric.is_some()).then(|| canonical_form(&sr.commit))
+}
+
+static REVERT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?i)^\s*(?:(?:re|fwd?)\s*:\s*)?(?:\[[^\]]*\]\s*)*revert\s+"(.+)"\s*$"#)
+        .expect("revert regex compiles")
+});
+
+/// True when the subject has the form of a revert (`Revert "<title>"`); only
+/// such messages can be linked to a regression as its `revert`.
+pub fn is_revert_subject(subject: &str) -> bool {
+    REVERT.is_match(subject)
+}
+
+/// The title a `Revert "<title>"` subject names, normalised as
+/// [`title_key`] does.
+pub fn revert_title(subject: &str) -> Option<String> {
+    REVERT
+        .captures(subject)
+        .map(|c| title_key(c.get(1).map(|x| x.as_str()).unwrap_or("")))
+}
+
+/// A commit title as compared with another: white space folded, lower-cased.
+pub fn title_key(s: &str) -> String {
+    crate::text::fold_ws(s).to_lowercase()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn robot_senders_are_told_from_its_people() {
+        let mut m = LinkMessage {
+            from_name: Some("kernel test robot".into()),
+            ..LinkMessage::default()
+        };
+        assert!(is_robot(&m));
+        m.from_name = Some("Oliver Sang".into());
+        m.from_email = Some("oliver.sang@intel.com".into());
+        assert!(!is_robot(&m));
+    }
+
+    #[test]
+    fn reverts_name_their_title() {
+        assert_eq!(
+            revert_title("[PATCH] Revert \"ext4: Fix  the thing\"").as_deref(),
+            Some("ext4: fix the thing")
+        );
+        assert_eq!(revert_title("ext4: revert the thing"), None);
+    }
+}

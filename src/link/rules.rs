@@ -1,0 +1,500 @@
+//! Timeline rules: each reads one pattern of mail and says what happened,
+//! with the status it speaks for. [`timeline`] runs every rule over a
+//! regression's messages in date order; [`super::fold`] then picks the
+//! status from the entries.
+//!
+//! A rule is one function: [`MemberRule`]s read one attached message,
+//! [`HistoryRule`]s the whole history. Adding a rule is adding a function to
+//! [`MEMBER_RULES`] or [`HISTORY_RULES`] (the order is the order entries of
+//! one message take in the timeline) and a test.
+
+use super::attach::{Draft, Member};
+use super::facts::report_info;
+use super::hints::{is_robot, kind_of, names_robot, own_trailers};
+use super::regzbot;
+use super::{LinkMessage, culprit::same_commit};
+use crate::model::history::{Mark, ReportInfo, Role, Status, TimelineEntry, fmt_change, iso};
+use crate::model::{EventKind, Kind, SignalKind};
+
+/// What a rule says happened.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Happening {
+    /// The timeline entry.
+    pub entry: TimelineEntry,
+    /// It claims a fix (a patch, a confirmation, an `Applied`): a later
+    /// `still regression` line then says the fix did not work.
+    pub claims_fix: bool,
+    /// It is a robot's `[still regression on ...]` line.
+    pub still_regression: bool,
+    /// It is a `#regzbot introduced` line (the tracker follows the culprit).
+    pub tracked: bool,
+}
+
+/// What every rule may read besides its message.
+pub struct Ctx<'a> {
+    /// All messages (members index into them).
+    pub msgs: &'a [LinkMessage],
+    /// The regression being linked.
+    pub draft: &'a Draft,
+    /// Index of the first report in date order.
+    pub first_report: Option<usize>,
+    /// The human marks on this culprit, oldest first.
+    pub marks: Vec<&'a Mark>,
+}
+
+/// A rule over one attached message.
+pub type MemberRule = fn(&Ctx<'_>, &Member, &LinkMessage, &mut Vec<Happening>);
+
+/// A rule over the whole history, after the member rules.
+pub type HistoryRule = fn(&Ctx<'_>, &mut Vec<Happening>);
+
+/// The member rules, in the order their entries take for one message.
+pub const MEMBER_RULES: &[MemberRule] = &[
+    report,
+    report_still_regression,
+    patch_posted,
+    reply,
+    sentences,
+    tested_by,
+    event_lines,
+];
+
+/// The history rules.
+pub const HISTORY_RULES: &[HistoryRule] = &[fix_in_tree, marks];
+
+/// The sender as shown: display name, else address.
+pub fn who(m: &LinkMessage) -> Option<String> {
+    m.from_name
+        .clone()
+        .filter(|s| !s.trim().is_empty())
+        .or_else(|| m.from_email.clone())
+}
+
+fn entry(m: &LinkMessage, event: String, status: Option<Status>) -> Happening {
+    Happening {
+        entry: TimelineEntry {
+            date: iso(m.date),
+            unix: m.date,
+            from: who(m),
+            event,
+            status,
+            message_id: Some(m.message_id.clone()),
+        },
+        ..Happening::default()
+    }
+}
+
+/// The report facts of a report message.
+pub fn info_of(m: &LinkMessage) -> ReportInfo {
+    match &m.report_facts {
+        Some(f) => f.info.clone(),
+        None => report_info(m),
+    }
+}
+
+/// A robot report: `reported: -5.7% regression of fsmark.files_per_sec
+/// (fsmark, linus:master)` for the first, `another report: ...` after it.
+/// The first sets `reported`.
+pub fn report(ctx: &Ctx<'_>, mem: &Member, m: &LinkMessage, out: &mut Vec<Happening>) {
+    if mem.role != Role::Report {
+        return;
+    }
+    let r = info_of(m);
+    let first = ctx.first_report == Some(mem.idx);
+    let what = match (&r.metric, &r.failure) {
+        (Some(mt), _) => format!(
+            "{} {} {} of {}",
+            if first {
+                "reported:"
+            } else {
+                "another report:"
+            },
+            fmt_change(r.change_percent),
+            r.direction.as_str(),
+            mt
+        ),
+        (None, Some(f)) => format!("functional report: {f}"),
+        _ => "report".to_string(),
+    };
+    let what = match (&r.testcase, &r.branch) {
+        (Some(t), Some(b)) => format!("{what} ({t}, {b})"),
+        (Some(t), None) => format!("{what} ({t})"),
+        (None, Some(b)) => format!("{what} ({b})"),
+        _ => what,
+    };
+    out.push(entry(m, what, first.then_some(Status::Reported)));
+}
+
+/// The robot's `[still regression on linus/master 3a2b...]` lines in a
+/// later report: after a claimed fix, they say it did not work.
+pub fn report_still_regression(
+    _ctx: &Ctx<'_>,
+    mem: &Member,
+    m: &LinkMessage,
+    out: &mut Vec<Happening>,
+) {
+    if mem.role != Role::Report {
+        return;
+    }
+    for ev in m.extraction.events.iter().filter(|e| e.quote_depth == 0) {
+        if ev.kind == EventKind::StillRegression {
+            let mut h = entry(m, format!("robot: {}", ev.text.trim()), None);
+            h.still_regression = true;
+            out.push(h);
+        }
+    }
+}
+
+/// A patch, a debug diff or a revert attached to the history:
+/// `[PATCH] ext4: fix ...`, a reply with `diff --git` ("does this help?"),
+/// `Revert "<culprit title>"`. Sets `fix-proposed`.
+pub fn patch_posted(_ctx: &Ctx<'_>, mem: &Member, m: &LinkMessage, out: &mut Vec<Happening>) {
+    let kind = match mem.role {
+        Role::Revert => "revert posted",
+        Role::Patch if kind_of(m) == Kind::Patch => "patch posted",
+        Role::Patch => "debug patch posted",
+        _ => return,
+    };
+    let mut h = entry(
+        m,
+        format!("{kind}: {} ({})", m.subject.trim(), mem.reason),
+        Some(Status::FixProposed),
+    );
+    h.claims_fix = true;
+    out.push(h);
+}
+
+/// A reply: by a person it sets `discussed` (`replied`, `replied to the
+/// patch`); the robot's own follow-ups only show.
+pub fn reply(_ctx: &Ctx<'_>, mem: &Member, m: &LinkMessage, out: &mut Vec<Happening>) {
+    if !matches!(mem.role, Role::Reply | Role::PatchReply) {
+        return;
+    }
+    if is_robot(m) {
+        out.push(entry(m, "robot follow-up".to_string(), None));
+    } else {
+        let what = if mem.role == Role::PatchReply {
+            "replied to the patch"
+        } else {
+            "replied"
+        };
+        out.push(entry(m, what.to_string(), Some(Status::Discussed)));
+    }
+}
+
+/// The author's own confirming or disputing sentences and tables ("the
+/// patch restores the performance", "we cannot reproduce", "this is noise",
+/// "not worth chasing"): `fix-confirmed`, `disputed` or `declined`. A
+/// question ("could you test whether the patch fixes it?") confirms nothing.
+pub fn sentences(_ctx: &Ctx<'_>, mem: &Member, m: &LinkMessage, out: &mut Vec<Happening>) {
+    if mem.role == Role::Report {
+        return;
+    }
+    let own = m.extraction.signals.iter().filter(|s| s.quote_depth == 0);
+    for s in
+        own.filter(|s| !(s.kind == SignalKind::ConfirmsFix && s.sentence.trim_end().ends_with('?')))
+    {
+        let st = match s.kind {
+            SignalKind::ConfirmsFix => Status::FixConfirmed,
+            SignalKind::Declines => Status::Declined,
+            _ => Status::Disputed,
+        };
+        let mut h = entry(
+            m,
+            format!("{}: \"{}\"", s.kind.as_str(), s.sentence.trim()),
+            Some(st),
+        );
+        h.claims_fix = st == Status::FixConfirmed;
+        out.push(h);
+    }
+}
+
+/// `Tested-by: kernel test robot <lkp@intel.com>` (or an `@intel.com`
+/// tester) on a fix, not already said by a sentence: `fix-confirmed`.
+pub fn tested_by(_ctx: &Ctx<'_>, mem: &Member, m: &LinkMessage, out: &mut Vec<Happening>) {
+    if mem.role == Role::Report {
+        return;
+    }
+    for t in own_trailers(m) {
+        let said = m
+            .extraction
+            .signals
+            .iter()
+            .any(|s| s.quote_depth == 0 && s.sentence.contains(t.value.trim()));
+        if t.key.eq_ignore_ascii_case("tested-by")
+            && !said
+            && (names_robot(&t.value) || t.value.to_ascii_lowercase().contains("@intel.com"))
+        {
+            let mut h = entry(
+                m,
+                format!("Tested-by: {}", t.value.trim()),
+                Some(Status::FixConfirmed),
+            );
+            h.claims_fix = true;
+            out.push(h);
+        }
+    }
+}
+
+/// Event lines in the author's own text, in order: a maintainer's
+/// `Applied, thanks!` (`fix-applied`), `#regzbot ...` and `#syz ...`
+/// commands, `[still regression on ...]` and `[test failed on ...]` lines.
+pub fn event_lines(_ctx: &Ctx<'_>, mem: &Member, m: &LinkMessage, out: &mut Vec<Happening>) {
+    if mem.role == Role::Report {
+        return;
+    }
+    for ev in m.extraction.events.iter().filter(|e| e.quote_depth == 0) {
+        match ev.kind {
+            EventKind::Applied => {
+                let mut h = entry(
+                    m,
+                    format!("applied: \"{}\"", ev.text.trim()),
+                    Some(Status::FixApplied),
+                );
+                h.claims_fix = true;
+                out.push(h);
+            }
+            EventKind::Regzbot => {
+                let cmd = regzbot::parse(&ev.text);
+                let st = match cmd {
+                    regzbot::Command::SetStatus(s) => Some(s),
+                    _ => None,
+                };
+                let mut h = entry(m, format!("regzbot: {}", ev.text.trim()), st);
+                h.tracked = cmd == regzbot::Command::Introduced;
+                out.push(h);
+            }
+            EventKind::Syz => out.push(entry(m, format!("syzbot: {}", ev.text.trim()), None)),
+            EventKind::StillRegression | EventKind::TestFailed => {
+                let mut h = entry(m, ev.text.trim().to_string(), None);
+                h.still_regression = ev.kind == EventKind::StillRegression;
+                out.push(h);
+            }
+        }
+    }
+}
+
+/// A later robot report whose culprit is one of the history's patches (by
+/// title): the robot tested a tree with the fix in it, `fix-applied`.
+pub fn fix_in_tree(ctx: &Ctx<'_>, out: &mut Vec<Happening>) {
+    for &(rep, patch) in &ctx.draft.fix_in_tree {
+        let (Some(m), Some(p)) = (ctx.msgs.get(rep), ctx.msgs.get(patch)) else {
+            continue;
+        };
+        let what = m
+            .extraction
+            .subject_report
+            .as_ref()
+            .map(|s| {
+                format!(
+                    "{} {}",
+                    s.commit,
+                    s.metric.clone().or(s.failure.clone()).unwrap_or_default()
+                )
+            })
+            .unwrap_or_else(|| m.subject.clone());
+        out.push(entry(
+            m,
+            format!(
+                "the robot tested a tree with the fix \"{}\" ({})",
+                p.subject.trim(),
+                what.trim()
+            ),
+            Some(Status::FixApplied),
+        ));
+    }
+}
+
+/// The human marks on the culprit (`regtrack mark 2edf06a50f declined`):
+/// they win over every other rule.
+pub fn marks(ctx: &Ctx<'_>, out: &mut Vec<Happening>) {
+    for mk in &ctx.marks {
+        out.push(Happening {
+            entry: TimelineEntry {
+                date: iso(Some(mk.at)),
+                unix: Some(mk.at),
+                from: Some(mk.author.clone()),
+                event: match &mk.note {
+                    Some(n) if !n.is_empty() => format!("marked {}: {n}", mk.status),
+                    _ => format!("marked {}", mk.status),
+                },
+                status: Some(mk.status),
+                message_id: None,
+            },
+            ..Happening::default()
+        });
+    }
+}
+
+/// The marks made on the draft's culprit (any abbreviation, or an alias).
+pub fn marks_of<'a>(d: &Draft, marks: &'a [Mark]) -> Vec<&'a Mark> {
+    marks
+        .iter()
+        .filter(|mk| {
+            same_commit(&mk.culprit, &d.key)
+                || d.aliases.iter().any(|a| same_commit(a, &mk.culprit))
+        })
+        .collect()
+}
+
+/// Every rule over `members` (in date order), then the history rules, in
+/// the order they were said; [`sort`] orders them by date.
+pub fn timeline(ctx: &Ctx<'_>, members: &[&Member]) -> Vec<Happening> {
+    let mut out = Vec::new();
+    for mem in members {
+        let Some(m) = ctx.msgs.get(mem.idx) else {
+            continue;
+        };
+        for rule in MEMBER_RULES {
+            rule(ctx, mem, m, &mut out);
+        }
+    }
+    for rule in HISTORY_RULES {
+        rule(ctx, &mut out);
+    }
+    out
+}
+
+/// True when a robot's `still regression` line came after a dated fix
+/// claim (in the order things were said).
+pub fn still_regression_after_fix(said: &[Happening]) -> bool {
+    let mut claimed = false;
+    for h in said {
+        if h.still_regression && claimed {
+            return true;
+        }
+        claimed |= h.claims_fix && h.entry.unix.is_some();
+    }
+    false
+}
+
+/// The entries in date order (stable: one message's entries keep their order).
+pub fn sort(said: Vec<Happening>) -> Vec<TimelineEntry> {
+    let mut tl: Vec<TimelineEntry> = said.into_iter().map(|h| h.entry).collect();
+    tl.sort_by_key(|e| e.unix.unwrap_or(i64::MAX));
+    tl
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Event, Signal};
+
+    fn ctx<'a>(msgs: &'a [LinkMessage], d: &'a Draft) -> Ctx<'a> {
+        Ctx {
+            msgs,
+            draft: d,
+            first_report: None,
+            marks: Vec::new(),
+        }
+    }
+
+    fn reply_with(f: impl FnOnce(&mut LinkMessage)) -> (LinkMessage, Member) {
+        let mut m = LinkMessage {
+            message_id: "r@x".into(),
+            from_name: Some("Jan Kara".into()),
+            date: Some(100),
+            ..LinkMessage::default()
+        };
+        f(&mut m);
+        let mem = Member {
+            idx: 0,
+            role: Role::Reply,
+            reason: String::new(),
+        };
+        (m, mem)
+    }
+
+    fn run(rule: MemberRule, m: &LinkMessage, mem: &Member) -> Vec<Happening> {
+        let d = Draft::default();
+        let msgs = [m.clone()];
+        let mut out = Vec::new();
+        rule(&ctx(&msgs, &d), mem, m, &mut out);
+        out
+    }
+
+    #[test]
+    fn a_question_confirms_nothing_but_a_statement_does() {
+        let (m, mem) = reply_with(|m| {
+            for s in [
+                "Could you test whether the patch fixes it?",
+                "The patch fixes it.",
+            ] {
+                m.extraction.signals.push(Signal {
+                    kind: SignalKind::ConfirmsFix,
+                    sentence: s.into(),
+                    quote_depth: 0,
+                    commit: None,
+                });
+            }
+        });
+        let said = run(sentences, &m, &mem);
+        assert_eq!(said.len(), 1);
+        assert_eq!(said[0].entry.status, Some(Status::FixConfirmed));
+        assert!(said[0].claims_fix);
+    }
+
+    #[test]
+    fn a_robot_tested_by_confirms_a_fix() {
+        let (m, mem) = reply_with(|m| {
+            m.extraction.trailers.push(crate::model::Trailer {
+                key: "Tested-by".into(),
+                value: "kernel test robot <lkp@intel.com>".into(),
+                ..Default::default()
+            });
+        });
+        let said = run(tested_by, &m, &mem);
+        assert_eq!(said[0].entry.status, Some(Status::FixConfirmed));
+    }
+
+    #[test]
+    fn applied_and_regzbot_lines_speak_for_their_status() {
+        let (m, mem) = reply_with(|m| {
+            for (kind, text) in [
+                (EventKind::Applied, "Applied, thanks!"),
+                (EventKind::Regzbot, "#regzbot introduced: 2edf06a50f ^"),
+            ] {
+                m.extraction.events.push(Event {
+                    kind,
+                    tree: None,
+                    sha: None,
+                    text: text.into(),
+                    quote_depth: 0,
+                });
+            }
+        });
+        let said = run(event_lines, &m, &mem);
+        assert_eq!(said[0].entry.status, Some(Status::FixApplied));
+        assert!(said[1].tracked);
+    }
+
+    #[test]
+    fn a_still_regression_line_counts_only_after_a_dated_claim() {
+        let claim = |unix| Happening {
+            claims_fix: true,
+            entry: TimelineEntry {
+                unix,
+                ..TimelineEntry::default()
+            },
+            ..Happening::default()
+        };
+        let still = Happening {
+            still_regression: true,
+            ..Happening::default()
+        };
+        assert!(!still_regression_after_fix(&[
+            still.clone(),
+            claim(Some(1))
+        ]));
+        assert!(!still_regression_after_fix(&[claim(None), still.clone()]));
+        assert!(still_regression_after_fix(&[claim(Some(1)), still]));
+    }
+
+    #[test]
+    fn the_robots_own_follow_up_sets_no_status() {
+        let (mut m, mem) = reply_with(|_| {});
+        m.from_name = Some("kernel test robot".into());
+        let said = run(reply, &m, &mem);
+        assert_eq!(said[0].entry.status, None);
+    }
+}

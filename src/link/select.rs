@@ -1,0 +1,105 @@
+//! Which messages a regression can involve, chosen from the threading of
+//! every message and a few facts per message, before any extraction is
+//! loaded: linking only these gives the same regressions as linking
+//! everything, with memory bounded by the regressions, not the archive.
+//!
+//! Chosen are the whole threads of:
+//! - robot reports, replies whose subject names a culprit, `Revert "..."`
+//!   subjects (the seeds: they start a regression or can link to one
+//!   whatever else is stored);
+//! - messages whose `Closes:`/`Link:` trailer or cited lore URL points into
+//!   a seed's thread;
+//! - messages with `Fixes:` and a robot `Reported-by:`.
+//!
+//! The facts are read through [`super::hints`], the functions the
+//! attachment rules read them through. Feed [`Selection`] in three steps:
+//! the seeds ([`Selection::seed`]), then [`Selection::members`], then every
+//! trailer and cited link ([`Selection::trailer`], [`Selection::cited`]),
+//! then [`Selection::finish`].
+
+use std::collections::HashSet;
+
+use super::hints;
+use super::thread::Skeleton;
+use crate::model::Trailer;
+
+/// The choice being made (indices are the skeleton's messages).
+#[derive(Debug)]
+pub struct Selection {
+    seed: Vec<bool>,
+    robot: Vec<bool>,
+    fixes: Vec<bool>,
+    /// Message-IDs of every message in a seed's thread.
+    members: HashSet<String>,
+}
+
+impl Selection {
+    /// A selection over the skeleton's messages, none chosen yet.
+    pub fn new(sk: &Skeleton) -> Selection {
+        let n = sk.len();
+        Selection {
+            seed: vec![false; n],
+            robot: vec![false; n],
+            fixes: vec![false; n],
+            members: HashSet::new(),
+        }
+    }
+
+    /// Message `i` is a seed: a robot report, a revert subject or a reply
+    /// whose subject names a culprit (see [`seeds`]).
+    pub fn seed(&mut self, i: usize) {
+        if let Some(s) = self.seed.get_mut(i) {
+            *s = true;
+        }
+    }
+
+    /// Records the seeds' threads; call once every seed is given.
+    pub fn members(&mut self, sk: &Skeleton) {
+        let roots: HashSet<u32> = (0..sk.len())
+            .filter(|&i| self.seed[i])
+            .map(|i| sk.root[i])
+            .collect();
+        self.members = (0..sk.len())
+            .filter(|&i| roots.contains(&sk.root[i]))
+            .filter_map(|i| sk.names.get(sk.container[i] as usize))
+            .map(str::to_string)
+            .collect();
+    }
+
+    /// One trailer of message `i`.
+    pub fn trailer(&mut self, i: usize, t: &Trailer) {
+        if i >= self.seed.len() {
+            return;
+        }
+        if let Some(id) = hints::trailer_target(t) {
+            self.seed[i] |= self.members.contains(id.as_str());
+        }
+        self.robot[i] |= hints::robot_reported(t);
+        self.fixes[i] |= hints::fixes_id(t).is_some();
+    }
+
+    /// One lore link cited in message `i`'s own text.
+    pub fn cited(&mut self, i: usize, link: &str) {
+        if i < self.seed.len() && self.members.contains(hints::cited_target(link).as_str()) {
+            self.seed[i] = true;
+        }
+    }
+
+    /// The chosen messages, ascending.
+    pub fn finish(self, sk: &Skeleton) -> Vec<usize> {
+        let roots: HashSet<u32> = (0..sk.len())
+            .filter(|&i| self.seed[i] || (self.robot[i] && self.fixes[i]))
+            .map(|i| sk.root[i])
+            .collect();
+        (0..sk.len())
+            .filter(|&i| roots.contains(&sk.root[i]))
+            .collect()
+    }
+}
+
+/// True when a message of this kind and subject is a seed by itself (a
+/// reply whose subject names a culprit is one too: its subject parses as a
+/// report subject, which the caller knows from the extraction).
+pub fn seeds(kind: crate::model::Kind, subject: &str) -> bool {
+    hints::is_report_kind(kind) || hints::is_revert_subject(subject)
+}

@@ -1,0 +1,537 @@
+//! Regression histories: what linking computes and every answer shows.
+//!
+//! The serde form of [`Regression`] is the public JSON of `show --json` and
+//! `export --format json` (documented in `docs/json.md`): fields may be added,
+//! never renamed, and every field decodes with a default so that a summary
+//! stored by an older build still reads.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Direction, Kind};
+
+/// The status of a regression.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Default,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// Only the robot spoke.
+    #[default]
+    Reported,
+    /// A person replied.
+    Discussed,
+    /// A patch is linked.
+    FixProposed,
+    /// A table, sentence or Tested-by shows the fix restores the metric.
+    FixConfirmed,
+    /// A maintainer applied the fix.
+    FixApplied,
+    /// Bisect doubted, cannot reproduce, blamed on layout or noise.
+    Disputed,
+    /// A maintainer will not chase it.
+    Declined,
+    /// The report is an improvement; nobody needs to act.
+    Improvement,
+}
+
+impl Status {
+    /// Every status, in display order.
+    pub const ALL: [Status; 8] = [
+        Status::Reported,
+        Status::Discussed,
+        Status::FixProposed,
+        Status::FixConfirmed,
+        Status::FixApplied,
+        Status::Disputed,
+        Status::Declined,
+        Status::Improvement,
+    ];
+
+    /// The kebab-case name used in JSON, the database and on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Reported => "reported",
+            Status::Discussed => "discussed",
+            Status::FixProposed => "fix-proposed",
+            Status::FixConfirmed => "fix-confirmed",
+            Status::FixApplied => "fix-applied",
+            Status::Disputed => "disputed",
+            Status::Declined => "declined",
+            Status::Improvement => "improvement",
+        }
+    }
+
+    /// Parses a status name (as printed by [`Status::as_str`]).
+    pub fn parse(s: &str) -> Option<Status> {
+        Status::ALL
+            .into_iter()
+            .find(|st| st.as_str().eq_ignore_ascii_case(s.trim()))
+    }
+
+    /// True when nobody needs to act any more.
+    pub fn is_closed(self) -> bool {
+        matches!(
+            self,
+            Status::FixApplied | Status::Declined | Status::Improvement
+        )
+    }
+}
+
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Why a message is attached to a regression.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Role {
+    /// A robot report of the culprit.
+    Report,
+    /// A reply in a report's thread, or a message linking to the history.
+    #[default]
+    Reply,
+    /// A patch (posted, or a diff in a reply).
+    Patch,
+    /// A reply to a linked patch.
+    PatchReply,
+    /// A `Revert "<culprit title>"` patch.
+    Revert,
+}
+
+impl Role {
+    /// The kebab-case name used in JSON and the database.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Report => "report",
+            Role::Reply => "reply",
+            Role::Patch => "patch",
+            Role::PatchReply => "patch-reply",
+            Role::Revert => "revert",
+        }
+    }
+}
+
+/// What kind of patch a linked patch is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum PatchRole {
+    /// A posted patch (`[PATCH ...]`, format-patch mail).
+    #[default]
+    Patch,
+    /// A revert of the culprit.
+    Revert,
+    /// A diff in a reply (an inline draft, "does this help?").
+    DebugPatch,
+}
+
+impl PatchRole {
+    /// The kebab-case name used in JSON and the database.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PatchRole::Patch => "patch",
+            PatchRole::Revert => "revert",
+            PatchRole::DebugPatch => "debug-patch",
+        }
+    }
+}
+
+impl std::fmt::Display for PatchRole {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How far a linked patch got.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Default,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum PatchState {
+    /// Posted; nothing more known.
+    #[default]
+    Proposed,
+    /// A measurement shows it restores the metric.
+    Confirmed,
+    /// A maintainer applied it.
+    Applied,
+}
+
+impl PatchState {
+    /// The kebab-case name used in JSON and the database.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PatchState::Proposed => "proposed",
+            PatchState::Confirmed => "confirmed",
+            PatchState::Applied => "applied",
+        }
+    }
+}
+
+impl std::fmt::Display for PatchState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How trustworthy a report's headline change is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum ConfidenceLevel {
+    /// The change exceeds the stddevs and other metrics moved with it.
+    High,
+    /// One of the two.
+    Medium,
+    /// Neither.
+    #[default]
+    Low,
+}
+
+impl ConfidenceLevel {
+    /// The kebab-case name used in JSON and the database.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ConfidenceLevel::High => "high",
+            ConfidenceLevel::Medium => "medium",
+            ConfidenceLevel::Low => "low",
+        }
+    }
+}
+
+impl std::fmt::Display for ConfidenceLevel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::fmt::Display for Role {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A human decision stored by `regtrack mark`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Mark {
+    /// Culprit id the mark was made on (any abbreviation).
+    pub culprit: String,
+    /// Status set.
+    pub status: Status,
+    /// Free-text note.
+    pub note: Option<String>,
+    /// Who decided.
+    pub author: String,
+    /// When, Unix seconds.
+    pub at: i64,
+}
+
+/// The culprit commit of a regression.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct CulpritInfo {
+    /// Longest known id of the commit.
+    pub commit: String,
+    /// Commit title, when a report or a `Fixes:` tag gave it.
+    pub title: Option<String>,
+    /// Every other id the commit was named by.
+    pub aliases: Vec<String>,
+    /// Longer ids this one is also a prefix of (ambiguous abbreviation).
+    pub ambiguous_with: Vec<String>,
+}
+
+/// Why a status was set.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct StatusEvidence {
+    /// The status it set.
+    pub status: Status,
+    /// The message that carries the evidence (none for a mark).
+    pub message_id: Option<String>,
+    /// The sentence, table or rule.
+    pub reason: String,
+}
+
+/// How trustworthy a report's headline change is, from its own table.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Confidence {
+    /// `high`, `medium` or `low`.
+    pub level: ConfidenceLevel,
+    /// The headline row's change (as the table prints it).
+    pub change_percent: Option<f64>,
+    /// The two columns' relative stddevs added (0 where none was printed).
+    pub stddev_percent: f64,
+    /// True when |change| is larger than the combined stddev.
+    pub exceeds_stddev: bool,
+    /// Other metrics of the same test that moved by at least 5%.
+    pub co_moving: u32,
+    /// True when the change is likely noise (level `low`).
+    pub likely_noise: bool,
+}
+
+/// One headline row of a report's table.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct HeadlineRow {
+    /// Metric name.
+    pub metric: String,
+    /// Base column value.
+    pub base: Option<f64>,
+    /// Culprit column value.
+    pub value: Option<f64>,
+    /// Change of the culprit column.
+    pub change: Option<f64>,
+    /// `%` or `abs`.
+    pub unit: String,
+    /// Relative stddev of the base and culprit columns.
+    pub stddev_percent: Vec<Option<f64>>,
+}
+
+/// One robot report of a regression.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ReportInfo {
+    /// Message-ID of the report.
+    pub message_id: String,
+    /// Subject of the report.
+    pub subject: String,
+    /// Headline metric.
+    pub metric: Option<String>,
+    /// Change in percent, signed as the report's table prints it (as written
+    /// in the subject or lead when the table has no such row).
+    pub change_percent: Option<f64>,
+    /// Change as written in the subject or lead (unsigned from 2024 on).
+    pub change_as_written: Option<f64>,
+    /// `regression`, `improvement` or `undefined` (from the robot's word).
+    pub direction: Direction,
+    /// Test case.
+    pub testcase: Option<String>,
+    /// Test machine.
+    pub test_machine: Option<String>,
+    /// Date (ISO 8601, UTC).
+    pub date: Option<String>,
+    /// Date, Unix seconds.
+    pub unix: Option<i64>,
+    /// `tree:branch`.
+    pub branch: Option<String>,
+    /// Failure id of a functional report.
+    pub failure: Option<String>,
+    /// `perf-report` or `functional-report`.
+    pub kind: Kind,
+    /// Confidence from the report's own table.
+    pub confidence: Option<Confidence>,
+    /// The report's metric row first, then the largest changes.
+    pub headline_rows: Vec<HeadlineRow>,
+    /// The "In addition to that, the commit also has significant impact" entries.
+    pub also_impacts: Vec<ImpactInfo>,
+}
+
+/// One entry of a report's impact box.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ImpactInfo {
+    /// Metric.
+    pub metric: Option<String>,
+    /// Change in percent as written.
+    pub change_percent: Option<f64>,
+    /// `regression`, `improvement` or `undefined`.
+    pub direction: Direction,
+    /// Test case.
+    pub testcase: Option<String>,
+    /// Test machine.
+    pub test_machine: Option<String>,
+}
+
+/// A `key: value` trailer of a patch.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TrailerKv {
+    /// Key (`Fixes`, `Closes`, ...).
+    pub key: String,
+    /// Value.
+    pub value: String,
+}
+
+/// A patch linked to a regression.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PatchInfo {
+    /// Message-ID.
+    pub message_id: String,
+    /// Subject.
+    pub subject: String,
+    /// Author.
+    pub from: Option<String>,
+    /// Date (ISO 8601, UTC).
+    pub date: Option<String>,
+    /// `patch`, `revert` or `debug-patch`.
+    pub role: PatchRole,
+    /// Why it is linked.
+    pub reason: String,
+    /// `proposed`, `confirmed` or `applied`.
+    pub state: PatchState,
+    /// The patch's own trailers.
+    pub trailers: Vec<TrailerKv>,
+}
+
+/// A message attached to a regression.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Attachment {
+    /// Message-ID.
+    pub message_id: String,
+    /// `report`, `reply`, `patch`, `patch-reply` or `revert`.
+    pub role: Role,
+    /// Why it was attached.
+    pub reason: String,
+}
+
+/// One entry of a regression's timeline.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TimelineEntry {
+    /// Date (ISO 8601, UTC).
+    pub date: Option<String>,
+    /// Date, Unix seconds.
+    pub unix: Option<i64>,
+    /// Who (display name or address).
+    pub from: Option<String>,
+    /// What happened.
+    pub event: String,
+    /// The status this entry sets, if any.
+    pub status: Option<Status>,
+    /// The message, if any.
+    pub message_id: Option<String>,
+}
+
+/// The headline metric of a regression across its table's commits.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Headline {
+    /// Metric.
+    pub metric: String,
+    /// Change as the report wrote it.
+    pub change_percent: Option<f64>,
+    /// Column commits of the table.
+    pub commits: Vec<String>,
+    /// Values per column.
+    pub values: Vec<Option<f64>>,
+    /// Relative stddev per column.
+    pub stddev_percent: Vec<Option<f64>>,
+}
+
+/// A regression history: the public JSON unit.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Regression {
+    /// Regression id (stable across re-linking for a culprit).
+    pub id: i64,
+    /// The culprit commit.
+    pub culprit: CulpritInfo,
+    /// Subsystem tag of the first report.
+    pub subsystem: Option<String>,
+    /// `tree:branch` of the first report.
+    pub branch: Option<String>,
+    /// Every `tree:branch` reported.
+    pub branches: Vec<String>,
+    /// Current status.
+    pub status: Status,
+    /// The evidence for each status reached, in order.
+    pub status_evidence: Vec<StatusEvidence>,
+    /// `regression`, `improvement` (every report an improvement) or `undefined`.
+    pub direction: Direction,
+    /// Headline metric and its values across the table's commits.
+    pub headline: Option<Headline>,
+    /// The robot's reports.
+    pub reports: Vec<ReportInfo>,
+    /// Every attached message id, in date order.
+    pub messages: Vec<String>,
+    /// Every attached message with its role and reason.
+    pub attached: Vec<Attachment>,
+    /// Linked patches.
+    pub patches: Vec<PatchInfo>,
+    /// Timeline of events.
+    pub timeline: Vec<TimelineEntry>,
+    /// Triage flags (computed when answering, relative to the current date).
+    pub flags: Vec<String>,
+    /// True when a `#regzbot introduced` line names this culprit.
+    pub tracked: bool,
+    /// The `#regzbot introduced:` line to paste, for an untracked regression.
+    pub regzbot: Option<String>,
+    /// Date of the first report (ISO 8601, UTC).
+    pub first_date: Option<String>,
+    /// Date of the last attached message (ISO 8601, UTC).
+    pub last_date: Option<String>,
+    /// Internal facts for flags (Unix seconds).
+    pub facts: Facts,
+}
+
+/// Dates and counts behind the triage flags.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Facts {
+    /// First report, Unix seconds.
+    pub first_unix: Option<i64>,
+    /// Last attached message, Unix seconds.
+    pub last_unix: Option<i64>,
+    /// Last reply by a person, Unix seconds.
+    pub last_human_unix: Option<i64>,
+    /// Replies by persons.
+    pub human_replies: u32,
+    /// First linked patch, Unix seconds.
+    pub first_patch_unix: Option<i64>,
+    /// A `still regression` line came after a fix was claimed.
+    pub still_regression_after_fix: bool,
+    /// The status came from a human mark.
+    pub marked: bool,
+}
+
+/// A change as regtrack prints it: with its sign (`-5.7%`, `+12.0%`), or `?`.
+pub fn fmt_change(c: Option<f64>) -> String {
+    match c {
+        Some(v) => format!("{v:+.1}%"),
+        None => "?".into(),
+    }
+}
+
+/// Formats Unix seconds as ISO 8601 UTC.
+pub fn iso(unix: Option<i64>) -> Option<String> {
+    unix.and_then(|t| chrono::DateTime::from_timestamp(t, 0))
+        .map(|d| d.format("%Y-%m-%dT%H:%M:%SZ").to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn enums_keep_their_json_names() {
+        for s in Status::ALL {
+            assert_eq!(
+                serde_json::to_value(s).unwrap(),
+                serde_json::Value::from(s.as_str())
+            );
+        }
+        assert_eq!(
+            serde_json::to_value(Role::PatchReply).unwrap(),
+            "patch-reply"
+        );
+        assert_eq!(
+            serde_json::to_value(PatchRole::DebugPatch).unwrap(),
+            "debug-patch"
+        );
+        assert_eq!(serde_json::to_value(ConfidenceLevel::High).unwrap(), "high");
+    }
+
+    #[test]
+    fn a_summary_missing_later_fields_still_decodes() {
+        let r: Regression = serde_json::from_str(
+            r#"{"id": 3, "culprit": {"commit": "abc1234"}, "status": "disputed"}"#,
+        )
+        .unwrap();
+        assert_eq!(r.id, 3);
+        assert_eq!(r.status, Status::Disputed);
+        assert!(r.patches.is_empty());
+    }
+}

@@ -1,0 +1,124 @@
+//! Messages stored by an older extractor, read back whole for a newer one:
+//! every stored column of the message ([`crate::model::Message`] less
+//! nothing) and its decoded body. The pipeline extracts them again and
+//! writes the result with [`super::insert::replace_extraction`].
+
+use rusqlite::params;
+
+use super::DbContext;
+use super::Store;
+use super::body::{body_in_block, unpack};
+use crate::error::Result;
+use crate::model::{BodyPart, Message};
+
+/// How many messages carry an extraction older than `version`.
+pub fn stale_count(store: &Store, version: i64) -> Result<u64> {
+    let sql = "SELECT count(*) FROM messages WHERE extraction_version < ?1";
+    store
+        .conn()
+        .query_row(sql, [version], |r| r.get::<_, i64>(0))
+        .db(sql)
+        .map(|n| n.max(0) as u64)
+}
+
+/// Up to `limit` messages with an extraction older than `version` and a
+/// row id above `after`, ascending, whole; and those whose body cannot be
+/// read (`Message-ID: reason`).
+pub fn stale_messages(
+    store: &Store,
+    version: i64,
+    after: i64,
+    limit: usize,
+) -> Result<(Vec<(i64, Message)>, Vec<(i64, String)>)> {
+    let conn = store.conn();
+    let sql = "SELECT m.id, m.message_id, m.message_id_derived, m.subject, m.from_name,
+                      m.from_email, m.date, m.in_reply_to, m.refs, m.parts_json,
+                      m.content_hash, m.raw_size, m.body_block, m.body_start, m.body_len,
+                      b.text, b.lz4
+               FROM messages m LEFT JOIN bodies b ON b.message = m.id
+               WHERE m.extraction_version < ?1 AND m.id > ?2
+               ORDER BY m.id LIMIT ?3";
+    let mut stmt = conn.prepare_cached(sql).db(sql)?;
+    let mut rows = stmt.query(params![version, after, limit as i64]).db(sql)?;
+    let mut out = Vec::new();
+    let mut broken = Vec::new();
+    // Consecutive messages share blocks: the last one read is kept.
+    let mut block: Option<(i64, Vec<u8>)> = None;
+    let sql_block = "SELECT lz4 FROM body_blocks WHERE id = ?1";
+    let mut block_stmt = conn.prepare_cached(sql_block).db(sql_block)?;
+    let sql_lists = "SELECT list_id FROM message_lists WHERE message = ?1 ORDER BY list_id";
+    let mut lists_stmt = conn.prepare_cached(sql_lists).db(sql_lists)?;
+    while let Some(r) = rows.next().db(sql)? {
+        let id: i64 = r.get(0).db(sql)?;
+        let parts: Vec<BodyPart> =
+            serde_json::from_str(&r.get::<_, String>(9).db(sql)?).unwrap_or_default();
+        let mut msg = Message {
+            message_id: r.get(1).db(sql)?,
+            message_id_derived: r.get::<_, i64>(2).db(sql)? != 0,
+            subject: r.get(3).db(sql)?,
+            from_name: r.get(4).db(sql)?,
+            from_email: r.get(5).db(sql)?,
+            date: r.get(6).db(sql)?,
+            in_reply_to: r.get(7).db(sql)?,
+            references: r
+                .get::<_, Option<String>>(8)
+                .db(sql)?
+                .unwrap_or_default()
+                .split_ascii_whitespace()
+                .map(str::to_string)
+                .collect(),
+            list_ids: Vec::new(),
+            body: String::new(),
+            parts,
+            content_hash: r.get(10).db(sql)?,
+            raw_size: r.get::<_, i64>(11).db(sql)?.max(0) as u64,
+        };
+        let block_id: Option<i64> = r.get(12).db(sql)?;
+        let body = if let Some(b) = block_id {
+            if block.as_ref().is_none_or(|(k, _)| *k != b) {
+                let bytes: Option<Vec<u8>> = block_stmt
+                    .query_row([b], |r| r.get(0))
+                    .map(Some)
+                    .or_else(|e| match e {
+                        rusqlite::Error::QueryReturnedNoRows => Ok(None),
+                        e => Err(e),
+                    })
+                    .db(sql_block)?;
+                block = bytes.map(|v| (b, v));
+            }
+            match &block {
+                Some((_, bytes)) => body_in_block(
+                    bytes,
+                    r.get::<_, Option<i64>>(13).db(sql)?.unwrap_or(0),
+                    r.get::<_, Option<i64>>(14).db(sql)?.unwrap_or(0),
+                ),
+                None => Err(format!("its body's block {b} is missing")),
+            }
+        } else if let Some(lz4) = r.get::<_, Option<Vec<u8>>>(16).db(sql)? {
+            unpack(&lz4).map_err(|e| format!("its compressed body cannot be read: {e}"))
+        } else {
+            Ok(r.get::<_, Option<String>>(15).db(sql)?.unwrap_or_default())
+        };
+        match body {
+            Ok(b) => msg.body = b,
+            Err(reason) => {
+                broken.push((id, format!("{}: {reason}", msg.message_id)));
+                continue;
+            }
+        }
+        msg.list_ids = lists_stmt
+            .query_map([id], |r| r.get(0))
+            .db(sql_lists)?
+            .collect::<std::result::Result<_, _>>()
+            .db(sql_lists)?;
+        out.push((id, msg));
+    }
+    Ok((out, broken))
+}
+
+/// Marks every message as extracted by no version, so that the next
+/// re-extraction extracts them all.
+pub fn mark_all_stale(store: &Store) -> Result<()> {
+    let sql = "UPDATE messages SET extraction_version = 0";
+    store.conn().execute(sql, []).db(sql).map(|_| ())
+}
