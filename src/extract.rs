@@ -5,9 +5,13 @@
 
 use crate::model::{Extraction, Message};
 
-/// Version of the extraction logic; stored with each extraction so that a newer
-/// build can tell which messages to re-extract.
-pub const EXTRACTION_VERSION: i64 = 1;
+/// Version of the extraction logic; stored with each message so that a newer
+/// build re-extracts what an older one stored (`pipeline::reindex`). Bump it
+/// whenever an extractor finds something new in the same mail.
+///
+/// 2: patch facts (title, version, patch id, change-id, reverts) and landings
+/// (applied replies, b4 thank-yous, announcements, pull requests, merge notes).
+pub const EXTRACTION_VERSION: i64 = 2;
 
 /// Extracts everything regtrack knows how to read from one message. Pure and panic-free.
 pub fn extract(msg: &Message) -> Extraction {

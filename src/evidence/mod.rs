@@ -1,6 +1,8 @@
 //! The other evidence a thread carries: inline diffs, trailers, commit
 //! references, mmtests and stress-ng tables, perf profiles, reproducer commands,
-//! Kconfig changes, confirming/disputing signals, tracker commands and lore links.
+//! Kconfig changes, confirming/disputing signals, tracker commands, lore links,
+//! what identifies a patch (title, version, patch id) and where patches
+//! landed (applied replies, b4 thank-yous, announcements, pull requests).
 //!
 //! Every extractor is a pure function over the decoded body (one file each; the
 //! grammars are in `grammar/evidence-*.md`). They share one [`BodyView`]: the
@@ -12,8 +14,10 @@ pub mod commits;
 pub mod diff;
 pub mod events;
 pub mod kconfig;
+pub mod landing;
 pub mod lore;
 pub mod mmtests;
+pub mod patch;
 pub mod profile;
 pub mod reproducer;
 pub mod signal;
@@ -55,6 +59,8 @@ pub fn extract_evidence(msg: &Message, ex: &mut Extraction) {
         .into_iter()
         .filter(|id| *id != msg.message_id)
         .collect();
+    ex.patch = patch::patch_facts(msg, ex.kind, &view, &scan.in_diff).map(Box::new);
+    ex.landings = landing::landings_in(msg, &view, &scan.in_diff);
     ex.trailers = trailers;
     ex.diffs = scan.files;
 }

@@ -47,6 +47,9 @@ static PATTERNS: LazyLock<Vec<(SignalKind, Regex)>> = LazyLock::new(|| {
                 r"|\b(?:wrong|bogus) (?:bisect(?:ion)?|commit)\b",
                 r"|\bcan(?:'t|not) be (?:caused|responsible)\b",
                 r"|\bdon'?t (?:think|believe) (?:this|that|the) (?:commit|patch|change) (?:is|can|could|would|should)\b",
+                r"|\bnot convinced\b",
+                r"|\b(?:not|isn'?t) (?:really )?actionable\b",
+                r"|\b(?:quite |very |rather )?mixed (?:result|picture|bag)\b",
             ),
         ),
         p(
@@ -55,6 +58,7 @@ static PATTERNS: LazyLock<Vec<(SignalKind, Regex)>> = LazyLock::new(|| {
                 r"\b(?:can'?t|cannot|can not|couldn'?t|could not|unable to|not able to|fail(?:ed)? to) (?:\w+ )?(?:reproduce|repro)\b",
                 r"|\b(?:doesn'?t|does not|didn'?t|did not) reproduce\b",
                 r"|\bnot reproducible\b",
+                r"|\b(?:haven'?t|have not|'ve not|never|not) been able to (?:\w+ )?(?:reproduce|repro)\b",
             ),
         ),
         p(
@@ -66,6 +70,12 @@ static PATTERNS: LazyLock<Vec<(SignalKind, Regex)>> = LazyLock::new(|| {
                 r"|\b(?:please )?ignore (?:this|the) (?:report|regression)\b",
                 r"|\b(?:don'?t|do not) (?:think|believe|see) (?:that )?(?:there'?s|there is) (?:anything|much|something) (?:to fix|we (?:can|should|need to) (?:do|fix))\b",
                 r"|\bnothing (?:to fix|we (?:can|should|need to) (?:do|fix))\b",
+                r"|\b(?:this|that|the|such an?) (?:regression|slowdown|drop|cost|overhead|behaviou?r|result|change) (?:is|was) (?:\w+ )?(?:expected|acceptable|intended|inevitable|unavoidable|by design|the price)\b",
+                r"|\b(?:is|was|an?) (?:\w+ )?(?:expected|acceptable|intended|known) (?:regression|slowdown|cost|tradeoff|trade-off|side effect|overhead)\b",
+                r"|\bcorrectness (?:trumps|over|wins|matters more|is more important|comes first)\b",
+                r"|\b(?:the )?(?:old|previous|original) (?:code|behaviou?r|logic|implementation|way) (?:was|is) (?:\w+ )?(?:buggy|wrong|broken|incorrect|unsafe|racy)\b",
+                r"|\bprice (?:to pay|we (?:have to )?pay)\b",
+                r"|\bworth (?:the|that) (?:cost|price|overhead)\b",
             ),
         ),
         p(
@@ -103,7 +113,7 @@ static ANY: LazyLock<Regex> = LazyLock::new(|| {
 /// Words of which every pattern above needs one (case-insensitive, no
 /// boundaries): a literal search rules out most paragraphs before `ANY` runs.
 /// Keep it a superset when patterns change.
-const WORDS: [&str; 51] = [
+const WORDS: [&str; 66] = [
     // confirms a fix
     "performance",
     "gone",
@@ -161,6 +171,21 @@ const WORDS: [&str; 51] = [
     "alignment",
     "placement",
     "differently",
+    "convinced",
+    "actionable",
+    "mixed",
+    "been able to",
+    "expected",
+    "acceptable",
+    "intended",
+    "inevitable",
+    "unavoidable",
+    "by design",
+    "correctness",
+    "buggy",
+    "price",
+    "worth th",
+    "known ",
 ];
 
 /// The words' search, case-sensitive: run on ASCII-lower-cased text.

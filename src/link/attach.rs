@@ -1,16 +1,28 @@
 //! Which messages belong to which regression, in what role, and why.
 //!
 //! A regression is keyed by its culprit (see [`super::culprit`]); every robot
-//! performance report of that culprit is one of its reports. Attached to it:
+//! performance report of that culprit is one of its reports. One patch
+//! reported under several commit ids as it moves between trees (a
+//! developer branch, linux-next, the merged id) is one regression: ids are
+//! joined when the robot's preamble names the earlier report (`we reported
+//! "..." in <link>`), when reports give the same culprit title, and when a
+//! `Fixes: <id> ("<culprit title>")` names another id with the culprit's
+//! title. Attached to a regression:
 //! - every message below a report in its thread (`reply`; a `[PATCH]` or a
 //!   reply carrying its own diff there is a `patch`, replies under such a
 //!   patch are `patch-reply`);
 //! - replies with no usable headers whose subject names the culprit;
 //! - messages carrying `Closes:`/`Link:` with a lore URL of any attached
 //!   message (every URL form, percent-encoded ids), citing such a URL in their
-//!   own text, or carrying `Fixes: <culprit>` together with a
-//!   `Reported-by: kernel test robot`; `Revert "<culprit title>"` patches
-//!   (`revert`); and the replies to all of those (`patch-reply`).
+//!   own text, or carrying `Fixes: <any id of the culprit>` together with a
+//!   `Reported-by: kernel test robot`;
+//! - reverts of the culprit (`revert`): a revert whose "This reverts commit
+//!   <sha>" names an id of the culprit, or, without a sha, whose title names
+//!   the culprit's and which was posted after the first report;
+//! - every other posting of a linked patch (earlier drafts, later versions,
+//!   resends: [`super::patch`]), the replies to all linked patches
+//!   (`patch-reply`), and the messages that say where a linked patch landed
+//!   (`landing`: pull requests, announcements, merge notes).
 //!
 //! Functional reports of a culprit that also has performance reports join it;
 //! on their own they make no regression.
@@ -18,16 +30,16 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 
 use super::LinkMessage;
-use super::culprit::{Culprits, same_commit};
+use super::culprit::{Culprits, canonical_form, is_hex_id, same_commit};
 use super::hints::{
     cited_target, fixes_id, is_report, is_robot, kind_of, own_diff, own_trailers, report_ids,
-    revert_title, robot_reported, subject_culprit, title_key, trailer_target,
+    robot_reported, subject_culprit, title_key, trailer_target,
 };
-use crate::mail::subject::thread_key;
-use crate::model::Kind;
+use super::patch::{self, Patches};
 use crate::model::history::{Mark, Regression, Role};
+use crate::model::{Kind, LandingKind};
 
-/// A message attached to a regression, by index into [`LinkInput::messages`].
+/// A message attached to a regression, by index into [`super::LinkInput::messages`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Member {
     /// Index of the message.
@@ -50,8 +62,14 @@ pub struct Draft {
     /// Attached messages (reports first, in the order found).
     pub members: Vec<Member>,
     /// Robot reports of other culprits that show the fix in a tree: a later
-    /// report whose culprit is a linked patch (by title), with that patch's index.
+    /// report whose culprit is a linked patch (by title or commit id), with
+    /// that patch's posting.
     pub fix_in_tree: Vec<(usize, usize)>,
+    /// The linked patches ([`Patches`] identities), in the order found.
+    pub patches: Vec<usize>,
+    /// The culprit's own posting, when the archive holds it (a patch under
+    /// review, or the patch as posted before it was applied).
+    pub culprit_patch: Option<usize>,
     set: HashSet<usize>,
 }
 
@@ -69,25 +87,41 @@ impl Draft {
     pub fn contains(&self, idx: usize) -> bool {
         self.set.contains(&idx)
     }
+
+    /// True when `id` names the culprit (its key or an alias).
+    pub fn names(&self, id: &str) -> bool {
+        same_commit(&self.key, id) || self.aliases.iter().any(|a| same_commit(a, id))
+    }
+}
+
+/// The drafts of a set of messages and their patch identities.
+#[derive(Debug, Clone, Default)]
+pub struct Linked {
+    /// One draft per regression.
+    pub drafts: Vec<Draft>,
+    /// Every patch identity among the messages.
+    pub patches: Patches,
 }
 
 /// The regressions of `msgs`, given each message's parent message (index
 /// into `msgs`) and depth after threading.
 ///
-/// `msgs` may be a subset of the store, in store order, as long as it holds
-/// whole threads: every message of every thread that holds a report, a
-/// subject-named reply or a message that links to one of those (see
-/// `store::links::relink_messages`); the result is then the same as on all
-/// messages.
+/// `msgs` may be a subset of the messages, in their order, as long as it
+/// holds whole threads: every message of every thread that holds a report,
+/// a subject-named reply or a message that links to one of those, and the
+/// postings and landings of their patches (see [`super::select`]); the
+/// result is then the same as on all messages.
 pub fn regressions(
     msgs: &[LinkMessage],
     parent: &[Option<usize>],
     depth: &[u32],
     marks: &[Mark],
 ) -> Vec<Regression> {
-    let mut regressions: Vec<Regression> = drafts(msgs, parent, depth)
+    let linked = drafts(msgs, parent, depth);
+    let mut regressions: Vec<Regression> = linked
+        .drafts
         .iter()
-        .map(|d| super::finish::finish(d, msgs, marks))
+        .map(|d| super::finish::finish(d, msgs, marks, &linked.patches))
         .collect();
     regressions.sort_by(|a, b| {
         (a.facts.first_unix.unwrap_or(i64::MAX), &a.culprit.commit)
@@ -96,9 +130,130 @@ pub fn regressions(
     regressions
 }
 
+fn uf_find(p: &mut [usize], mut x: usize) -> usize {
+    while p[x] != x {
+        p[x] = p[p[x]];
+        x = p[x];
+    }
+    x
+}
+
+fn uf_union(p: &mut [usize], a: usize, b: usize) {
+    let (ra, rb) = (uf_find(p, a), uf_find(p, b));
+    if ra != rb {
+        p[ra.max(rb)] = ra.min(rb);
+    }
+}
+
+/// A report's culprit title as compared, when it is specific enough to
+/// identify a commit (three words or more, not a merge).
+fn report_title(m: &LinkMessage) -> Option<String> {
+    let t = m.extraction.report.as_ref()?.commit_title.as_deref()?;
+    let k = title_key(t);
+    (k.split_whitespace().count() >= 3 && !k.starts_with("merge ")).then_some(k)
+}
+
+/// True for a report on mainline (`[linus:master]` or the torvalds tree).
+fn on_mainline(m: &LinkMessage) -> bool {
+    let sr = m.extraction.subject_report.as_deref();
+    sr.and_then(|s| s.branch.as_deref())
+        .is_some_and(|b| b.starts_with("linus:"))
+        || m.extraction
+            .report
+            .as_ref()
+            .and_then(|r| r.tree_url.as_deref())
+            .is_some_and(|u| u.contains("torvalds/linux"))
+}
+
+/// The culprit keys of the reports, with the keys of one patch reported
+/// under several ids joined: key -> the key of its group.
+fn culprit_groups(msgs: &[LinkMessage], culprits: &Culprits) -> HashMap<String, String> {
+    let mut keys: Vec<String> = culprits.key.values().cloned().collect();
+    keys.sort();
+    keys.dedup();
+    let at: HashMap<&str, usize> = keys
+        .iter()
+        .enumerate()
+        .map(|(i, k)| (k.as_str(), i))
+        .collect();
+    let mut uf: Vec<usize> = (0..keys.len()).collect();
+    let key_of = |id: &str| -> Option<usize> {
+        culprits
+            .key_of(&canonical_form(id))
+            .and_then(|k| at.get(k).copied())
+    };
+    let by_id: HashMap<&str, usize> = msgs
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (m.message_id.as_str(), i))
+        .collect();
+    let report_key = |m: &LinkMessage| -> Option<usize> {
+        report_ids(m)
+            .iter()
+            .max_by_key(|s| s.len())
+            .and_then(|id| key_of(id))
+    };
+    // Titles of the reports' culprits.
+    let mut by_title: HashMap<String, usize> = HashMap::new();
+    for m in msgs.iter().filter(|m| is_report(m)) {
+        let Some(k) = report_key(m) else { continue };
+        // The preamble names the earlier report of the same change.
+        if let Some(b) = &m.extraction.report {
+            for prev in &b.previous {
+                if let Some(c) = prev.commit.as_deref().and_then(|c| key_of(c)) {
+                    uf_union(&mut uf, k, c);
+                }
+                if let Some(&j) = prev.message_id.as_deref().and_then(|id| by_id.get(id))
+                    && is_report(&msgs[j])
+                    && let Some(c) = report_key(&msgs[j])
+                {
+                    uf_union(&mut uf, k, c);
+                }
+            }
+        }
+        if let Some(t) = report_title(m) {
+            match by_title.get(&t) {
+                Some(&o) => uf_union(&mut uf, k, o),
+                None => {
+                    by_title.insert(t, k);
+                }
+            }
+        }
+    }
+    // A fix naming another id with the culprit's title.
+    for m in msgs {
+        for t in own_trailers(m) {
+            let (Some(id), Some(title)) = (fixes_id(t), t.title.as_deref()) else {
+                continue;
+            };
+            if let (Some(&k), Some(o)) = (by_title.get(&title_key(title)), key_of(&id)) {
+                uf_union(&mut uf, k, o);
+            }
+        }
+    }
+    // The group's key: its mainline report's, else its first report's.
+    let mut rep: HashMap<usize, (bool, i64, usize)> = HashMap::new();
+    for m in msgs.iter().filter(|m| is_report(m)) {
+        let Some(k) = report_key(m) else { continue };
+        let g = uf_find(&mut uf, k);
+        let cand = (!on_mainline(m), m.date.unwrap_or(i64::MAX), k);
+        let e = rep.entry(g).or_insert(cand);
+        if cand < *e {
+            *e = cand;
+        }
+    }
+    let mut out = HashMap::new();
+    for (i, k) in keys.iter().enumerate() {
+        let g = uf_find(&mut uf, i);
+        let r = rep.get(&g).map_or(g, |e| e.2);
+        out.insert(k.clone(), keys[r].clone());
+    }
+    out
+}
+
 /// The regressions of `msgs` before their status is computed (see
 /// [`regressions`], which finishes and orders them).
-pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> Vec<Draft> {
+pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> Linked {
     let by_id: HashMap<&str, usize> = msgs
         .iter()
         .enumerate()
@@ -124,12 +279,14 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
         }
     }
     let culprits = Culprits::group(ids.iter().map(|s| s.as_str()));
+    let groups = culprit_groups(msgs, &culprits);
+    let group_of = |k: &str| groups.get(k).cloned().unwrap_or_else(|| k.to_string());
     let key_for = |ids: &[String]| -> Option<String> {
         // The longest id decides (the full id of the body, when present).
         ids.iter()
             .max_by_key(|s| s.len())
             .and_then(|s| culprits.key_of(s))
-            .map(|s| s.to_string())
+            .map(|s| group_of(s))
     };
 
     let mut order: Vec<usize> = (0..msgs.len()).collect();
@@ -141,6 +298,14 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
     let mut drafts: Vec<Draft> = Vec::new();
     let mut reg_of_key: HashMap<String, usize> = HashMap::new();
     let mut reg_of_report: HashMap<usize, usize> = HashMap::new();
+    let new_draft = |key: &str, drafts: &mut Vec<Draft>| {
+        drafts.push(Draft {
+            key: key.to_string(),
+            ambiguous_with: culprits.ambiguous.get(key).cloned().unwrap_or_default(),
+            ..Draft::default()
+        });
+        drafts.len() - 1
+    };
     for pass in [Kind::PerfReport, Kind::FunctionalReport] {
         for &i in &order {
             let m = &msgs[i];
@@ -152,24 +317,29 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
             let r = match reg_of_key.get(&key) {
                 Some(&r) => r,
                 None if pass == Kind::PerfReport => {
-                    drafts.push(Draft {
-                        key: key.clone(),
-                        ambiguous_with: culprits.ambiguous.get(&key).cloned().unwrap_or_default(),
-                        ..Draft::default()
-                    });
-                    reg_of_key.insert(key.clone(), drafts.len() - 1);
-                    drafts.len() - 1
+                    let r = new_draft(&key, &mut drafts);
+                    reg_of_key.insert(key.clone(), r);
+                    r
                 }
                 None => continue,
             };
             let d = &mut drafts[r];
             for id in rids {
-                if id != d.key && !d.aliases.contains(&id) {
+                if !same_commit(&id, &d.key) && !d.aliases.contains(&id) {
                     d.aliases.push(id);
                 }
             }
             d.add(i, Role::Report, format!("robot report of culprit {key}"));
             reg_of_report.insert(i, r);
+        }
+    }
+    // Every id of a joined group is an alias of its regression.
+    for (id, g) in &groups {
+        if let Some(&r) = reg_of_key.get(g) {
+            let d = &mut drafts[r];
+            if !same_commit(id, &d.key) && !d.aliases.iter().any(|a| same_commit(a, id)) {
+                d.aliases.push(id.clone());
+            }
         }
     }
 
@@ -229,21 +399,17 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
             continue;
         }
         if let Some(c) = subject_culprit(m)
-            && let Some(key) = culprits.key_of(&c).map(|s| s.to_string())
+            && let Some(key) = culprits.key_of(&c).map(group_of)
         {
             let r = match reg_of_key.get(&key) {
                 Some(&r) => r,
                 None => {
-                    drafts.push(Draft {
-                        key: key.clone(),
-                        ambiguous_with: culprits.ambiguous.get(&key).cloned().unwrap_or_default(),
-                        ..Draft::default()
-                    });
-                    reg_of_key.insert(key.clone(), drafts.len() - 1);
-                    drafts.len() - 1
+                    let r = new_draft(&key, &mut drafts);
+                    reg_of_key.insert(key.clone(), r);
+                    r
                 }
             };
-            if c != key && !drafts[r].aliases.contains(&c) {
+            if !same_commit(&c, &key) && !drafts[r].aliases.contains(&c) {
                 drafts[r].aliases.push(c.clone());
             }
             drafts[r].add(i, Role::Reply, format!("subject names culprit {c}"));
@@ -257,13 +423,23 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
             regs_of_msg.entry(mem.idx).or_default().push(r);
         }
     }
-    let keys: Vec<String> = drafts.iter().map(|d| d.key.clone()).collect();
-
-    // Patches linked by Closes/Link, lore citations, Fixes + robot Reported-by, reverts.
     let titles: Vec<Option<String>> = drafts
         .iter()
         .map(|d| super::finish::culprit_title(d, msgs).map(|t| title_key(&t)))
         .collect();
+    let first_report: Vec<Option<i64>> = drafts
+        .iter()
+        .map(|d| {
+            d.members
+                .iter()
+                .filter(|m| m.role == Role::Report)
+                .filter_map(|m| msgs[m.idx].date)
+                .min()
+        })
+        .collect();
+
+    // Patches linked by Closes/Link, lore citations, Fixes + robot
+    // Reported-by, reverts.
     let mut linked: Vec<(usize, usize, Role, String)> = Vec::new();
     for &i in &order {
         let m = &msgs[i];
@@ -272,7 +448,16 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
         }
         let mut targets: Vec<(usize, Role, String)> = Vec::new();
         let role_for = |m: &LinkMessage| {
-            if kind_of(m) == Kind::Patch || own_diff(m) {
+            if m.extraction.landings.iter().any(|l| {
+                matches!(
+                    l.kind,
+                    LandingKind::PullRequest | LandingKind::ForNext | LandingKind::Merged
+                )
+            }) {
+                // A pull request or announcement citing the report is no
+                // discussion of it.
+                Role::Landing
+            } else if kind_of(m) == Kind::Patch || own_diff(m) {
                 Role::Patch
             } else {
                 Role::Reply
@@ -303,8 +488,8 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
                 let Some(id) = fixes_id(t) else {
                     continue;
                 };
-                for (r, k) in keys.iter().enumerate() {
-                    if same_commit(k, &id) {
+                for (r, d) in drafts.iter().enumerate() {
+                    if d.names(&id) {
                         targets.push((
                             r,
                             role_for(m),
@@ -314,10 +499,24 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
                 }
             }
         }
-        if let Some(t) = revert_title(&m.subject) {
-            for (r, title) in titles.iter().enumerate() {
-                if title.as_deref() == Some(t.as_str()) {
-                    targets.push((r, Role::Revert, format!("reverts \"{t}\"")));
+        if let Some(p) = m.extraction.patch.as_ref().filter(|_| patch::is_posting(m)) {
+            for (r, d) in drafts.iter().enumerate() {
+                let by_sha = p.reverts.as_deref().is_some_and(|s| d.names(s));
+                let by_title = p.reverts.is_none()
+                    && p.reverts_title.is_some()
+                    && p.reverts_title == titles[r]
+                    && matches!((m.date, first_report[r]), (Some(a), Some(b)) if a > b);
+                if by_sha {
+                    targets.push((r, Role::Revert, "reverts the culprit's commit".into()));
+                } else if by_title {
+                    targets.push((
+                        r,
+                        Role::Revert,
+                        format!(
+                            "reverts \"{}\" after the report",
+                            p.reverts_title.as_deref().unwrap_or("")
+                        ),
+                    ));
                 }
             }
         }
@@ -330,8 +529,37 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
         if reg_of_report.get(&i) == Some(&r) {
             continue;
         }
-        if drafts[r].add(i, role, reason) && role != Role::Reply {
+        if drafts[r].add(i, role, reason) && matches!(role, Role::Patch | Role::Revert) {
             patch_roots.push((r, i));
+        }
+    }
+
+    // Every posting of a linked patch.
+    let patches = patch::identify(msgs, parent);
+    for (r, d) in drafts.iter_mut().enumerate() {
+        let linked_patches: Vec<(usize, Role)> = d
+            .members
+            .iter()
+            .filter(|m| matches!(m.role, Role::Patch | Role::Revert))
+            .filter_map(|m| Some((patches.identity_of(m.idx)?, m.role)))
+            .collect();
+        for (k, role) in linked_patches {
+            if !d.patches.contains(&k) {
+                d.patches.push(k);
+            }
+            let id = &patches.identities[k];
+            for &p in &id.postings {
+                if reg_of_report.contains_key(&p) {
+                    continue;
+                }
+                let reason = match id.title.as_str() {
+                    "" => "another posting of a linked diff (same patch id)".to_string(),
+                    t => format!("a posting of the linked patch \"{t}\""),
+                };
+                if d.add(p, role, reason) {
+                    patch_roots.push((r, p));
+                }
+            }
         }
     }
     // Replies to linked patches.
@@ -351,9 +579,47 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
             queue.extend(children[c].iter().copied());
         }
     }
+    // Where the linked patches landed.
+    for d in drafts.iter_mut() {
+        for &k in &d.patches.clone() {
+            for at in &patches.landings[k] {
+                let what = msgs[at.msg]
+                    .extraction
+                    .landings
+                    .get(at.landing)
+                    .map_or(LandingKind::Applied, |l| l.kind);
+                let title = &patches.identities[k].title;
+                d.add(
+                    at.msg,
+                    Role::Landing,
+                    format!("{} of the linked patch \"{title}\"", what.as_str()),
+                );
+            }
+        }
+    }
+
+    // The culprit's own posting: titled like the culprit, or the posting a
+    // report on a patch replies to.
+    for (r, d) in drafts.iter_mut().enumerate() {
+        let reports: Vec<usize> = d
+            .members
+            .iter()
+            .filter(|m| m.role == Role::Report)
+            .map(|m| m.idx)
+            .collect();
+        let parent_posting = reports.iter().find_map(|&rep| {
+            let p = parent.get(rep).copied().flatten()?;
+            patches.identity_of(p)
+        });
+        let titled = titles[r]
+            .as_deref()
+            .and_then(|t| patches.identities.iter().position(|id| id.title_key == t));
+        d.culprit_patch = parent_posting.or(titled).filter(|k| !d.patches.contains(k));
+    }
 
     // A later robot report on a commit titled like one of a regression's
-    // linked patches: the robot tested a tree that contains the fix.
+    // linked patches, or on a commit id a landing gave it: the robot tested
+    // a tree that contains the fix.
     let mut report_by_title: HashMap<String, Vec<usize>> = HashMap::new();
     for (&i, _) in reg_of_report.iter() {
         if let Some(t) = msgs[i]
@@ -362,39 +628,57 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
             .as_ref()
             .and_then(|r| r.commit_title.as_deref())
         {
-            let t = thread_key(t);
+            let t = title_key(t);
             if !t.is_empty() {
                 report_by_title.entry(t).or_default().push(i);
             }
         }
     }
+    let mut reports_sorted: Vec<usize> = reg_of_report.keys().copied().collect();
+    reports_sorted.sort_unstable();
     for (r, d) in drafts.iter_mut().enumerate() {
-        let patches: Vec<usize> = d
-            .members
-            .iter()
-            .filter(|m| matches!(m.role, Role::Patch | Role::Revert))
-            .filter(|m| kind_of(&msgs[m.idx]) == Kind::Patch)
-            .map(|m| m.idx)
-            .collect();
-        for p in patches {
-            let title = thread_key(&msgs[p].subject);
-            let Some(reports) = report_by_title.get(&title) else {
+        for &k in &d.patches {
+            let id = &patches.identities[k];
+            let Some(&first) = id.postings.first() else {
                 continue;
             };
-            for &rep in reports {
-                let later = match (msgs[rep].date, msgs[p].date) {
+            let commits: Vec<&str> = patches.landings[k]
+                .iter()
+                .filter_map(|at| {
+                    msgs[at.msg]
+                        .extraction
+                        .landings
+                        .get(at.landing)?
+                        .commit
+                        .as_deref()
+                })
+                .filter(|c| is_hex_id(c))
+                .collect();
+            let by_title = report_by_title
+                .get(&id.title_key)
+                .map(|v| v.as_slice())
+                .unwrap_or(&[]);
+            let by_commit = reports_sorted.iter().copied().filter(|&rep| {
+                report_ids(&msgs[rep])
+                    .iter()
+                    .any(|rid| commits.iter().any(|c| same_commit(c, rid)))
+            });
+            let found: Vec<usize> = by_title.iter().copied().chain(by_commit).collect();
+            for rep in found {
+                let later = match (msgs[rep].date, msgs[first].date) {
                     (Some(a), Some(b)) => a > b,
                     _ => false,
                 };
                 if later
                     && reg_of_report.get(&rep) != Some(&r)
-                    && !d.fix_in_tree.contains(&(rep, p))
+                    && kind_of(&msgs[rep]) == Kind::PerfReport
+                    && !d.fix_in_tree.contains(&(rep, first))
                 {
-                    d.fix_in_tree.push((rep, p));
+                    d.fix_in_tree.push((rep, first));
                 }
             }
         }
     }
 
-    drafts
+    Linked { drafts, patches }
 }

@@ -6,14 +6,15 @@ use super::attach::{Draft, Member};
 use super::culprit::same_commit;
 use super::fold::fold;
 use super::hints::{is_robot, kind_of, own_trailers};
+use super::patch::{Patches, is_posting};
 use super::rules::{self, Ctx, info_of, who};
-use super::{LinkMessage, regzbot};
+use super::{LinkMessage, regzbot, scope};
 use crate::mail::subject::thread_key;
 use crate::model::history::{
-    Attachment, CulpritInfo, Facts, Headline, Mark, PatchInfo, PatchRole, PatchState, Regression,
-    ReportInfo, Role, Status, TimelineEntry, TrailerKv, iso,
+    AppliedAt, Attachment, CulpritInfo, Facts, FixInfo, Headline, Mark, PatchInfo, PatchRole,
+    PatchState, Regression, ReportInfo, Role, Scope, Status, TimelineEntry, TrailerKv, iso,
 };
-use crate::model::{Direction, Kind};
+use crate::model::{Direction, Kind, LandingKind};
 
 /// The culprit's title, from a report body, a table's commit list or a `Fixes:` tag.
 pub fn culprit_title(d: &Draft, msgs: &[LinkMessage]) -> Option<String> {
@@ -103,6 +104,7 @@ fn member_facts(members: &[&Member], msgs: &[LinkMessage]) -> Facts {
                 }
             }
             Role::Reply | Role::PatchReply => {}
+            Role::Landing => continue,
         }
         if !is_robot(m) {
             facts.human_replies += 1;
@@ -116,44 +118,240 @@ fn member_facts(members: &[&Member], msgs: &[LinkMessage]) -> Facts {
     facts
 }
 
-/// The state a patch reached, from the timeline entries about it (its own
-/// message or replies to it) and the robot's reports on a tree with it.
-fn patch_state(
+/// True when a timeline entry is about message `m` or a reply to it.
+fn about(e: &TimelineEntry, m: &LinkMessage, members: &[&Member], msgs: &[LinkMessage]) -> bool {
+    e.message_id.as_deref() == Some(m.message_id.as_str())
+        || members.iter().any(|o| {
+            Some(msgs[o.idx].message_id.as_str()) == e.message_id.as_deref()
+                && o.role == Role::PatchReply
+                && o.reason.contains(m.message_id.as_str())
+        })
+}
+
+/// The life of one linked patch: every posting, where it landed, how far
+/// it got (before superseding, which needs every patch of the history).
+#[allow(clippy::too_many_arguments)]
+fn patch_life(
     d: &Draft,
+    k: usize,
+    patches: &Patches,
+    members: &[&Member],
+    msgs: &[LinkMessage],
+    tl: &[TimelineEntry],
+    scope: Scope,
+) -> Option<PatchInfo> {
+    let id = &patches.identities[k];
+    let linked: Vec<&Member> = members
+        .iter()
+        .copied()
+        .filter(|m| matches!(m.role, Role::Patch | Role::Revert))
+        .filter(|m| patches.identity_of(m.idx) == Some(k))
+        .collect();
+    let first = linked.first()?;
+    let m = &msgs[first.idx];
+    let latest = id.postings.last().map_or(m, |&p| &msgs[p]);
+    let mut applied: Vec<AppliedAt> = Vec::new();
+    let mut state = PatchState::Proposed;
+    let mut applied_version = None;
+    for at in &patches.landings[k] {
+        let Some(l) = msgs[at.msg].extraction.landings.get(at.landing) else {
+            continue;
+        };
+        let lm = &msgs[at.msg];
+        applied.push(AppliedAt {
+            tree: l.tree.clone(),
+            branch: l.branch.clone(),
+            commit: l.commit.clone(),
+            date: iso(lm.date),
+            message_id: lm.message_id.clone(),
+            kind: l.kind.as_str().to_string(),
+        });
+        state = match l.kind {
+            LandingKind::Dropped => PatchState::Dropped,
+            LandingKind::Merged | LandingKind::Stable | LandingKind::LibrarySync => {
+                PatchState::Merged
+            }
+            _ if state == PatchState::Merged => PatchState::Merged,
+            _ => PatchState::Applied,
+        };
+        if applied_version.is_none() && l.kind != LandingKind::Dropped {
+            // The posting it answers, else the last one posted before it.
+            applied_version = id
+                .postings
+                .iter()
+                .rev()
+                .find(|&&p| msgs[p].date <= lm.date)
+                .map(|&p| msgs[p].message_id.clone());
+        }
+    }
+    let first_posting = id.postings.first().copied().unwrap_or(first.idx);
+    for &(rep, p) in &d.fix_in_tree {
+        if p == first_posting {
+            let mainline = info_of(&msgs[rep])
+                .branch
+                .as_deref()
+                .is_some_and(|b| b.starts_with("linus:"));
+            let st = if mainline {
+                PatchState::Merged
+            } else {
+                PatchState::Applied
+            };
+            if st.rank() > state.rank() {
+                state = st;
+            }
+        }
+    }
+    if state == PatchState::Proposed {
+        let postings: Vec<&LinkMessage> = id.postings.iter().map(|&p| &msgs[p]).collect();
+        let confirmed = tl.iter().any(|e| {
+            e.status == Some(Status::FixConfirmed)
+                && postings.iter().any(|p| about(e, p, members, msgs))
+        });
+        if confirmed {
+            state = PatchState::Confirmed;
+        } else if !patches.reviews[k].is_empty() {
+            state = PatchState::Reviewed;
+        }
+    }
+    let revert = first.role == Role::Revert || id.reverts.0.is_some() || id.reverts.1.is_some();
+    let _ = scope;
+    Some(PatchInfo {
+        message_id: m.message_id.clone(),
+        subject: m.subject.clone(),
+        from: who(m),
+        date: iso(m.date),
+        role: if revert {
+            PatchRole::Revert
+        } else if id
+            .postings
+            .iter()
+            .any(|&p| kind_of(&msgs[p]) == Kind::Patch)
+        {
+            PatchRole::Patch
+        } else {
+            PatchRole::DebugPatch
+        },
+        reason: first.reason.clone(),
+        state,
+        trailers: own_trailers(latest)
+            .map(|t| TrailerKv {
+                key: t.key.clone(),
+                value: t.value.clone(),
+            })
+            .collect(),
+        title: id.title.clone(),
+        versions: id
+            .postings
+            .iter()
+            .map(|&p| msgs[p].message_id.clone())
+            .collect(),
+        applied_version,
+        applied,
+    })
+}
+
+/// A patch member with no identity (a posting too short to identify):
+/// linked as itself.
+fn lone_patch(
     mem: &Member,
     members: &[&Member],
     msgs: &[LinkMessage],
     tl: &[TimelineEntry],
-) -> PatchState {
+) -> PatchInfo {
     let m = &msgs[mem.idx];
-    let related = |e: &TimelineEntry| {
-        e.message_id.as_deref() == Some(m.message_id.as_str())
-            || members.iter().any(|o| {
-                Some(msgs[o.idx].message_id.as_str()) == e.message_id.as_deref()
-                    && o.role == Role::PatchReply
-                    && o.reason.contains(m.message_id.as_str())
-            })
-    };
-    let in_tree = d.fix_in_tree.iter().any(|(_, p)| *p == mem.idx);
-    if in_tree
-        || tl
-            .iter()
-            .any(|e| e.status == Some(Status::FixApplied) && related(e))
+    let state = if tl
+        .iter()
+        .any(|e| e.status == Some(Status::FixApplied) && about(e, m, members, msgs))
     {
         PatchState::Applied
     } else if tl
         .iter()
-        .any(|e| e.status == Some(Status::FixConfirmed) && related(e))
+        .any(|e| e.status == Some(Status::FixConfirmed) && about(e, m, members, msgs))
     {
         PatchState::Confirmed
     } else {
         PatchState::Proposed
+    };
+    let title = m
+        .extraction
+        .patch
+        .as_ref()
+        .map(|p| p.title.clone())
+        .unwrap_or_default();
+    PatchInfo {
+        message_id: m.message_id.clone(),
+        subject: m.subject.clone(),
+        from: who(m),
+        date: iso(m.date),
+        role: if mem.role == Role::Revert {
+            PatchRole::Revert
+        } else if kind_of(m) == Kind::Patch {
+            PatchRole::Patch
+        } else {
+            PatchRole::DebugPatch
+        },
+        reason: mem.reason.clone(),
+        state,
+        trailers: own_trailers(m)
+            .map(|t| TrailerKv {
+                key: t.key.clone(),
+                value: t.value.clone(),
+            })
+            .collect(),
+        title,
+        versions: vec![m.message_id.clone()],
+        applied_version: None,
+        applied: Vec::new(),
     }
 }
 
+/// The fix of a history: of its patches that were not superseded or
+/// dropped, the one that got furthest (the latest of those that got as far).
+fn fix_of(patches: &[PatchInfo]) -> Option<FixInfo> {
+    let best = patches
+        .iter()
+        .filter(|p| !matches!(p.state, PatchState::Superseded | PatchState::Dropped))
+        .max_by_key(|p| (p.state.rank(), p.date.clone()))?;
+    let mut trees: Vec<String> = Vec::new();
+    for a in &best.applied {
+        if a.kind == "dropped" {
+            continue;
+        }
+        let t = match (&a.branch, &a.tree) {
+            (Some(b), Some(t)) => format!("{t} {b}"),
+            (Some(b), None) => b.clone(),
+            (None, Some(t)) => t.clone(),
+            (None, None) => continue,
+        };
+        if !trees.contains(&t) {
+            trees.push(t);
+        }
+    }
+    // The commit in the tree it got furthest in: the last landing's that has one.
+    let commit = best
+        .applied
+        .iter()
+        .rev()
+        .filter(|a| a.kind != "merged" && a.kind != "dropped")
+        .find_map(|a| a.commit.clone());
+    Some(FixInfo {
+        title: if best.title.is_empty() {
+            best.subject.clone()
+        } else {
+            best.title.clone()
+        },
+        commit,
+        trees,
+        message_id: best.message_id.clone(),
+        state: best.state,
+        release: None,
+    })
+}
+
 /// Builds the finished [`Regression`] of a draft. The reports among `msgs`
-/// must be prepared ([`super::facts::prepare`]) or whole.
-pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark]) -> Regression {
+/// must be prepared ([`super::facts::prepare`]) or whole; `patches` are the
+/// identities of `msgs` ([`super::patch::identify`]).
+pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark], patches: &Patches) -> Regression {
     let mut members: Vec<&Member> = d.members.iter().filter(|m| m.idx < msgs.len()).collect();
     // Date order; ties by Message-ID, so arrival order never matters.
     members.sort_by(|a, b| {
@@ -236,6 +434,20 @@ pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark]) -> Regression {
         }),
     };
 
+    let first_report_idx = members
+        .iter()
+        .find(|m| m.role == Role::Report && kind_of(&msgs[m.idx]) == Kind::PerfReport)
+        .or_else(|| members.iter().find(|m| m.role == Role::Report))
+        .map(|m| m.idx);
+    let scope = first_report_idx.map_or(Scope::Unknown, |i| {
+        let replies_to_posting = msgs[i]
+            .in_reply_to
+            .as_deref()
+            .and_then(|p| msgs.iter().find(|x| x.message_id == p))
+            .is_some_and(is_posting);
+        scope::scope_of(&msgs[i], replies_to_posting)
+    });
+    let metric = headline.as_ref().map(|h| h.metric.as_str());
     let ctx = Ctx {
         msgs,
         draft: d,
@@ -244,6 +456,13 @@ pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark]) -> Regression {
             .find(|m| m.role == Role::Report)
             .map(|m| m.idx),
         marks: rules::marks_of(d, marks),
+        patches,
+        scope,
+        in_mainline: scope == Scope::Mainline
+            || reports
+                .iter()
+                .any(|r| r.branch.as_deref().is_some_and(|b| b.starts_with("linus:"))),
+        metric,
     };
     let said = rules::timeline(&ctx, &members);
     let mut facts = member_facts(&members, msgs);
@@ -257,34 +476,42 @@ pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark]) -> Regression {
     );
     facts.marked = folded.marked;
 
-    let patches: Vec<PatchInfo> = members
+    let mut lives: Vec<PatchInfo> = d
+        .patches
+        .iter()
+        .filter_map(|&k| patch_life(d, k, patches, &members, msgs, &tl, scope))
+        .collect();
+    for mem in members
         .iter()
         .filter(|m| matches!(m.role, Role::Patch | Role::Revert))
-        .map(|mem| {
-            let m = &msgs[mem.idx];
-            PatchInfo {
-                message_id: m.message_id.clone(),
-                subject: m.subject.clone(),
-                from: who(m),
-                date: iso(m.date),
-                role: if mem.role == Role::Revert {
-                    PatchRole::Revert
-                } else if kind_of(m) == Kind::Patch {
-                    PatchRole::Patch
-                } else {
-                    PatchRole::DebugPatch
-                },
-                reason: mem.reason.clone(),
-                state: patch_state(d, mem, &members, msgs, &tl),
-                trailers: own_trailers(m)
-                    .map(|t| TrailerKv {
-                        key: t.key.clone(),
-                        value: t.value.clone(),
-                    })
-                    .collect(),
-            }
+        .filter(|m| patches.identity_of(m.idx).is_none())
+    {
+        lives.push(lone_patch(mem, &members, msgs, &tl));
+    }
+    lives.sort_by(|a, b| (a.date.clone(), &a.message_id).cmp(&(b.date.clone(), &b.message_id)));
+    // A patch that never got far is superseded by a later one that was applied.
+    let landed_at: Vec<Option<String>> = lives
+        .iter()
+        .map(|p| {
+            matches!(p.state, PatchState::Applied | PatchState::Merged)
+                .then(|| p.date.clone())
+                .flatten()
         })
         .collect();
+    for i in 0..lives.len() {
+        if matches!(
+            lives[i].state,
+            PatchState::Proposed | PatchState::Reviewed | PatchState::Confirmed
+        ) && landed_at.iter().enumerate().any(|(j, l)| {
+            j != i
+                && l.as_deref()
+                    .is_some_and(|d| Some(d) >= lives[i].date.as_deref())
+        }) {
+            lives[i].state = PatchState::Superseded;
+        }
+    }
+    let fix = fix_of(&lives);
+    let patches = lives;
 
     let regzbot_line =
         (!tracked && direction != Direction::Improvement).then(|| regzbot::introduced_line(&d.key));
@@ -324,5 +551,7 @@ pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark]) -> Regression {
         first_date: iso(facts.first_unix),
         last_date: iso(facts.last_unix),
         facts,
+        scope,
+        fix,
     }
 }

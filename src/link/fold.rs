@@ -1,12 +1,15 @@
 //! The status fold: picks a regression's status from its timeline.
 //!
 //! Entries are read in date order. `reported` -> `discussed` ->
-//! `fix-proposed` -> `fix-confirmed` -> `fix-applied` only move forward; the
-//! side states `disputed` and `declined` hold until a later patch or fix
-//! (`fix-proposed` or beyond) moves the regression on; a regression whose
-//! reports are all improvements and on which nobody went beyond a reply is
-//! `improvement`; the latest human mark (an entry without a message) wins
-//! over everything. Each status reached is kept with its evidence.
+//! `fix-proposed` -> `fix-confirmed` -> `fix-applied` -> `fixed` only move
+//! forward, and `culprit-dropped` ends the path as `fixed` does; the side
+//! states `disputed` and `declined` hold until a later patch or fix
+//! (`fix-proposed` or beyond) moves the regression on, and once a fix is
+//! applied (or the culprit dropped) a later dispute does not undo it; a
+//! regression whose reports are all improvements and on which nobody went
+//! beyond a reply is `improvement`; the latest human mark (an entry without
+//! a message) wins over everything. Each status reached is kept with its
+//! evidence.
 
 use crate::model::Direction;
 use crate::model::history::{Status, StatusEvidence, TimelineEntry};
@@ -30,6 +33,7 @@ fn rank(s: Status) -> Option<u8> {
         Status::FixProposed => Some(2),
         Status::FixConfirmed => Some(3),
         Status::FixApplied => Some(4),
+        Status::Fixed | Status::CulpritDropped => Some(5),
         Status::Disputed | Status::Declined | Status::Improvement => None,
     }
 }
@@ -45,7 +49,12 @@ pub fn fold(
     let mut side: Option<Status> = None;
     let mut evidence: Vec<StatusEvidence> = Vec::new();
     let mut mark_status: Option<Status> = None;
+    let mut doubt_is_repro = false;
     for e in timeline {
+        // The robot team's own data answer a "cannot reproduce" (not other doubts).
+        if e.reopens && side == Some(Status::Disputed) && doubt_is_repro {
+            side = None;
+        }
         let Some(st) = e.status else {
             continue;
         };
@@ -62,8 +71,13 @@ pub fn fold(
             });
             continue;
         }
+        let settled = progress.and_then(rank).is_some_and(|p| p >= 4);
         match rank(st) {
+            None if settled => {}
             None => {
+                if st == Status::Disputed {
+                    doubt_is_repro = e.event.starts_with("cannot-reproduce");
+                }
                 if side != Some(st) {
                     side = Some(st);
                     evidence.push(StatusEvidence {
@@ -74,7 +88,9 @@ pub fn fold(
                 }
             }
             Some(r) => {
-                if progress.and_then(rank).is_none_or(|p| r > p) {
+                // `fixed` and `culprit-dropped` share a rank: the first wins.
+                let now = progress.and_then(rank);
+                if now.is_none_or(|p| r > p) {
                     progress = Some(st);
                     evidence.push(StatusEvidence {
                         status: st,
@@ -84,6 +100,15 @@ pub fn fold(
                     if r >= 2 {
                         side = None;
                     }
+                } else if r >= 2 && now.is_some_and(|p| r == p) && side.is_some() {
+                    // A fix confirmed (or posted) again after a dispute
+                    // moves the regression on from it.
+                    side = None;
+                    evidence.push(StatusEvidence {
+                        status: st,
+                        message_id: e.message_id.clone(),
+                        reason,
+                    });
                 }
             }
         }
@@ -145,6 +170,26 @@ mod tests {
             fold(&tl, Direction::Regression, None).status,
             Status::FixProposed
         );
+    }
+
+    #[test]
+    fn a_dispute_after_an_applied_fix_does_not_undo_it() {
+        let tl = [
+            e(Status::Reported, Some("a")),
+            e(Status::Disputed, Some("b")),
+            e(Status::FixApplied, Some("c")),
+            e(Status::Disputed, Some("d")),
+        ];
+        assert_eq!(
+            fold(&tl, Direction::Regression, None).status,
+            Status::FixApplied
+        );
+        let tl = [
+            e(Status::Reported, Some("a")),
+            e(Status::FixApplied, Some("c")),
+            e(Status::Fixed, Some("d")),
+        ];
+        assert_eq!(fold(&tl, Direction::Regression, None).status, Status::Fixed);
     }
 
     #[test]

@@ -74,12 +74,12 @@ pub fn trailer_target(t: &Trailer) -> Option<String> {
     if !is_own(t) || !(key == "closes" || key == "link") {
         return None;
     }
-    crate::evidence::lore::url_message_id(&t.value)
+    crate::mail::msgid::url_message_id(&t.value)
 }
 
 /// The message a stored lore link (a cited URL's Message-ID) points to.
 pub fn cited_target(link: &str) -> String {
-    crate::evidence::lore::url_message_id(link)
+    crate::mail::msgid::url_message_id(link)
         .unwrap_or_else(|| link.trim_matches(['<', '>']).to_string())
 }
 
@@ -146,9 +146,12 @@ pub fn revert_title(subject: &str) -> Option<String> {
         .map(|c| title_key(c.get(1).map(|x| x.as_str()).unwrap_or("")))
 }
 
-/// A commit title as compared with another: white space folded, lower-cased.
+/// A commit title as compared with another: white space folded,
+/// lower-cased, a final period dropped, and the tags of a posted patch's
+/// subject left out (the robot names a patch under review by its subject,
+/// `("[PATCH v2 3/5] mm: memcg: make ...")`).
 pub fn title_key(s: &str) -> String {
-    crate::text::fold_ws(s).to_lowercase()
+    crate::mail::subject::title_key(&crate::mail::subject::subject_tags(s).title)
 }
 
 #[cfg(test)]

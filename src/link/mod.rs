@@ -10,6 +10,9 @@
 //! - [`hints`]: what a message says about itself and what it points at;
 //! - [`culprit`]: short and full ids of one commit;
 //! - [`attach`]: which messages belong to which regression, and why;
+//! - [`patch`]: one patch across its postings, and where it landed;
+//! - [`scope`]: what the robot tested (mainline, next, a maintainer's tree,
+//!   a developer's branch, a patch under review);
 //! - [`facts`]: what a report's own tables say (headline, confidence);
 //! - [`rules`]: the timeline, one function per mail pattern;
 //! - [`fold`]: the status from the timeline;
@@ -25,8 +28,10 @@ pub mod facts;
 pub mod finish;
 pub mod fold;
 pub mod hints;
+pub mod patch;
 pub mod regzbot;
 pub mod rules;
+pub mod scope;
 pub mod select;
 pub mod thread;
 

@@ -11,10 +11,13 @@
 use super::attach::{Draft, Member};
 use super::facts::report_info;
 use super::hints::{is_robot, kind_of, names_robot, own_trailers};
+use super::patch::Patches;
 use super::regzbot;
 use super::{LinkMessage, culprit::same_commit};
-use crate::model::history::{Mark, ReportInfo, Role, Status, TimelineEntry, fmt_change, iso};
-use crate::model::{EventKind, Kind, SignalKind};
+use crate::model::history::{
+    Mark, ReportInfo, Role, Scope, Status, TimelineEntry, fmt_change, iso,
+};
+use crate::model::{Direction, EventKind, Kind, Landing, LandingKind, SignalKind};
 
 /// What a rule says happened.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -40,6 +43,15 @@ pub struct Ctx<'a> {
     pub first_report: Option<usize>,
     /// The human marks on this culprit, oldest first.
     pub marks: Vec<&'a Mark>,
+    /// The patch identities of the messages.
+    pub patches: &'a Patches,
+    /// What the robot tested first.
+    pub scope: Scope,
+    /// Some report found the culprit in mainline (a revert is then its fix,
+    /// not a drop).
+    pub in_mainline: bool,
+    /// The regression's headline metric.
+    pub metric: Option<&'a str>,
 }
 
 /// A rule over one attached message.
@@ -60,7 +72,7 @@ pub const MEMBER_RULES: &[MemberRule] = &[
 ];
 
 /// The history rules.
-pub const HISTORY_RULES: &[HistoryRule] = &[fix_in_tree, marks];
+pub const HISTORY_RULES: &[HistoryRule] = &[landings, culprit_dropped, fix_in_tree, marks];
 
 /// The sender as shown: display name, else address.
 pub fn who(m: &LinkMessage) -> Option<String> {
@@ -79,6 +91,7 @@ fn entry(m: &LinkMessage, event: String, status: Option<Status>) -> Happening {
             event,
             status,
             message_id: Some(m.message_id.clone()),
+            reopens: false,
         },
         ..Happening::default()
     }
@@ -155,9 +168,23 @@ pub fn patch_posted(_ctx: &Ctx<'_>, mem: &Member, m: &LinkMessage, out: &mut Vec
         Role::Patch => "debug patch posted",
         _ => return,
     };
+    let title = m
+        .extraction
+        .patch
+        .as_ref()
+        .map(|p| p.title.trim())
+        .filter(|t| !t.is_empty())
+        .unwrap_or(m.subject.trim());
+    let version = m
+        .extraction
+        .patch
+        .as_ref()
+        .and_then(|p| p.version)
+        .map(|v| format!(" v{v}"))
+        .unwrap_or_default();
     let mut h = entry(
         m,
-        format!("{kind}: {} ({})", m.subject.trim(), mem.reason),
+        format!("{kind}{version}: \"{title}\" ({})", mem.reason),
         Some(Status::FixProposed),
     );
     h.claims_fix = true;
@@ -170,6 +197,16 @@ pub fn reply(_ctx: &Ctx<'_>, mem: &Member, m: &LinkMessage, out: &mut Vec<Happen
     if !matches!(mem.role, Role::Reply | Role::PatchReply) {
         return;
     }
+    // A reply whose only news is where a patch landed speaks through the
+    // landing rule.
+    if is_robot(m)
+        && m.extraction
+            .landings
+            .iter()
+            .any(|l| l.kind == LandingKind::Merged)
+    {
+        return;
+    }
     if is_robot(m) {
         out.push(entry(m, "robot follow-up".to_string(), None));
     } else {
@@ -178,7 +215,11 @@ pub fn reply(_ctx: &Ctx<'_>, mem: &Member, m: &LinkMessage, out: &mut Vec<Happen
         } else {
             "replied"
         };
-        out.push(entry(m, what.to_string(), Some(Status::Discussed)));
+        let mut h = entry(m, what.to_string(), Some(Status::Discussed));
+        // The robot team answering in the report's thread stands by its data
+        // unless it says otherwise (its own doubts come after this entry).
+        h.entry.reopens = mem.role == Role::Reply && is_robot_team(m);
+        out.push(h);
     }
 }
 
@@ -187,17 +228,17 @@ pub fn reply(_ctx: &Ctx<'_>, mem: &Member, m: &LinkMessage, out: &mut Vec<Happen
 /// "not worth chasing"): `fix-confirmed`, `disputed` or `declined`. A
 /// question ("could you test whether the patch fixes it?") confirms nothing.
 pub fn sentences(_ctx: &Ctx<'_>, mem: &Member, m: &LinkMessage, out: &mut Vec<Happening>) {
-    if mem.role == Role::Report {
+    if matches!(mem.role, Role::Report | Role::Landing) {
         return;
     }
-    let own = m.extraction.signals.iter().filter(|s| s.quote_depth == 0);
-    for s in
-        own.filter(|s| !(s.kind == SignalKind::ConfirmsFix && s.sentence.trim_end().ends_with('?')))
-    {
-        let st = match s.kind {
-            SignalKind::ConfirmsFix => Status::FixConfirmed,
-            SignalKind::Declines => Status::Declined,
-            _ => Status::Disputed,
+    let posting = matches!(mem.role, Role::Patch | Role::Revert) && kind_of(m) == Kind::Patch;
+    let robot_team = is_robot_team(m);
+    for s in m.extraction.signals.iter().filter(|s| s.quote_depth == 0) {
+        // A table of the robot team shows a measurement whoever sends it.
+        let table = s.commit.is_some();
+        let Some(st) = sentence_status(s.kind, &s.sentence, table, posting, robot_team, mem.role)
+        else {
+            continue;
         };
         let mut h = entry(
             m,
@@ -206,6 +247,96 @@ pub fn sentences(_ctx: &Ctx<'_>, mem: &Member, m: &LinkMessage, out: &mut Vec<Ha
         );
         h.claims_fix = st == Status::FixConfirmed;
         out.push(h);
+    }
+}
+
+/// True for the robot or the people of its team (they send from `@intel.com`).
+pub fn is_robot_team(m: &LinkMessage) -> bool {
+    is_robot(m)
+        || m.from_email
+            .as_deref()
+            .is_some_and(|e| e.to_ascii_lowercase().ends_with("@intel.com"))
+}
+
+/// Words that make a statement a guess, not a measurement: "this should fix
+/// it", "I'd expect the regression to be fixed by".
+fn hedged(sentence: &str) -> bool {
+    const HEDGES: [&str; 12] = [
+        "should ",
+        "expect",
+        "would ",
+        "might ",
+        "may ",
+        "hope",
+        "probably",
+        "i think",
+        "i believe",
+        "could ",
+        "maybe",
+        "if ",
+    ];
+    let l = sentence.to_ascii_lowercase();
+    HEDGES.iter().any(|h| l.contains(h))
+}
+
+/// "cannot reproduce the regression with the fix": the fix works; not a
+/// doubt about the report.
+fn with_the_fix(sentence: &str) -> bool {
+    let l = sentence.to_ascii_lowercase();
+    [
+        "with the fix",
+        "with this fix",
+        "with your fix",
+        "with the patch",
+        "with this patch",
+        "with your patch",
+        "after applying",
+        "with the revert",
+        "with your revert",
+        "with that patch",
+    ]
+    .iter()
+    .any(|w| l.contains(w))
+}
+
+/// The status a confirming or disputing sentence speaks for, in its place
+/// (see [`sentences`]); `None` when it speaks for none:
+/// - a question ("could you test whether the patch fixes it?") says nothing;
+/// - a confirmation needs a measurement: a table, or a plain statement in a
+///   reply ("the regression is gone with the patch"), not a patch's own
+///   changelog claim nor a guess ("this should fix it");
+/// - "cannot reproduce it with the fix" confirms nothing and doubts nothing;
+/// - in a patch's changelog, talk of noise or layout is about the patch; in
+///   a reply to a patch, a doubt is about that patch;
+/// - the robot team asking to ignore its report withdraws it: `disputed`.
+pub fn sentence_status(
+    kind: SignalKind,
+    sentence: &str,
+    table: bool,
+    posting: bool,
+    robot_team: bool,
+    role: Role,
+) -> Option<Status> {
+    let question = sentence.trim_end().ends_with('?');
+    if question && !table {
+        return None;
+    }
+    match kind {
+        SignalKind::ConfirmsFix => {
+            if table {
+                return Some(Status::FixConfirmed);
+            }
+            if posting || hedged(sentence) {
+                return None;
+            }
+            Some(Status::FixConfirmed)
+        }
+        _ if role == Role::PatchReply => None,
+        SignalKind::CannotReproduce if with_the_fix(sentence) => None,
+        SignalKind::Noise | SignalKind::Layout if posting => None,
+        SignalKind::Declines if robot_team => Some(Status::Disputed),
+        SignalKind::Declines => Some(Status::Declined),
+        _ => Some(Status::Disputed),
     }
 }
 
@@ -239,12 +370,21 @@ pub fn tested_by(_ctx: &Ctx<'_>, mem: &Member, m: &LinkMessage, out: &mut Vec<Ha
 /// Event lines in the author's own text, in order: a maintainer's
 /// `Applied, thanks!` (`fix-applied`), `#regzbot ...` and `#syz ...`
 /// commands, `[still regression on ...]` and `[test failed on ...]` lines.
-pub fn event_lines(_ctx: &Ctx<'_>, mem: &Member, m: &LinkMessage, out: &mut Vec<Happening>) {
-    if mem.role == Role::Report {
+///
+/// An `Applied` line that the landing rule already read (it names a linked
+/// patch) is left to it.
+pub fn event_lines(ctx: &Ctx<'_>, mem: &Member, m: &LinkMessage, out: &mut Vec<Happening>) {
+    if matches!(mem.role, Role::Report | Role::Landing) {
         return;
     }
+    let landed = ctx
+        .draft
+        .patches
+        .iter()
+        .any(|&k| ctx.patches.landings[k].iter().any(|at| at.msg == mem.idx));
     for ev in m.extraction.events.iter().filter(|e| e.quote_depth == 0) {
         match ev.kind {
+            EventKind::Applied if landed => {}
             EventKind::Applied => {
                 let mut h = entry(
                     m,
@@ -275,12 +415,26 @@ pub fn event_lines(_ctx: &Ctx<'_>, mem: &Member, m: &LinkMessage, out: &mut Vec<
 }
 
 /// A later robot report whose culprit is one of the history's patches (by
-/// title): the robot tested a tree with the fix in it, `fix-applied`.
+/// title or commit id): the robot tested a tree with the fix in it,
+/// `fix-applied` (`fixed` when the tree is mainline); an improvement on the
+/// regression's own metric also confirms the fix.
 pub fn fix_in_tree(ctx: &Ctx<'_>, out: &mut Vec<Happening>) {
     for &(rep, patch) in &ctx.draft.fix_in_tree {
         let (Some(m), Some(p)) = (ctx.msgs.get(rep), ctx.msgs.get(patch)) else {
             continue;
         };
+        let info = info_of(m);
+        let mainline = info
+            .branch
+            .as_deref()
+            .is_some_and(|b| b.starts_with("linus:"));
+        let title = p
+            .extraction
+            .patch
+            .as_ref()
+            .map(|x| x.title.clone())
+            .filter(|t| !t.is_empty())
+            .unwrap_or_else(|| p.subject.trim().to_string());
         let what = m
             .extraction
             .subject_report
@@ -293,15 +447,145 @@ pub fn fix_in_tree(ctx: &Ctx<'_>, out: &mut Vec<Happening>) {
                 )
             })
             .unwrap_or_else(|| m.subject.clone());
+        let same_metric = info.direction == Direction::Improvement
+            && info.metric.is_some()
+            && info.metric.as_deref() == ctx.metric;
+        if same_metric {
+            let mut h = entry(
+                m,
+                format!(
+                    "the robot measured the fix \"{title}\": {} improvement of {}",
+                    fmt_change(info.change_percent),
+                    info.metric.as_deref().unwrap_or("")
+                ),
+                Some(Status::FixConfirmed),
+            );
+            h.claims_fix = true;
+            out.push(h);
+        }
         out.push(entry(
             m,
             format!(
-                "the robot tested a tree with the fix \"{}\" ({})",
-                p.subject.trim(),
+                "the robot tested {} with the fix \"{title}\" ({})",
+                if mainline { "mainline" } else { "a tree" },
                 what.trim()
             ),
-            Some(Status::FixApplied),
+            Some(if mainline {
+                Status::Fixed
+            } else {
+                Status::FixApplied
+            }),
         ));
+    }
+}
+
+/// What a landing says, for the timeline: `applied to for-next of
+/// git://.../xfs-linux.git as 7e328e5930ad`.
+fn describe(l: &Landing) -> String {
+    let verb = match l.kind {
+        LandingKind::Applied => "applied",
+        LandingKind::ForNext => "in the for-next announcement",
+        LandingKind::PullRequest => "in a pull request",
+        LandingKind::Merged => "merged",
+        LandingKind::TipBot => "merged into tip",
+        LandingKind::Stable => "added to stable",
+        LandingKind::LibrarySync => "synced from the kernel",
+        LandingKind::Dropped => "dropped",
+        LandingKind::WillDrop => "to be dropped",
+    };
+    let mut s = verb.to_string();
+    match (l.branch.as_deref(), l.tree.as_deref()) {
+        (Some(b), Some(t)) => s.push_str(&format!(" ({b} of {t})")),
+        (Some(b), None) => s.push_str(&format!(" ({b})")),
+        (None, Some(t)) => s.push_str(&format!(" ({t})")),
+        (None, None) => {}
+    }
+    if let Some(c) = &l.commit {
+        s.push_str(&format!(" as {}", c.get(..12).unwrap_or(c)));
+    }
+    s
+}
+
+/// The status a landing of a fix speaks for: `fix-applied` for a tree
+/// (an `Applied` reply, a b4 thank-you, a for-next announcement, a pull
+/// request, tip-bot), `fixed` for mainline (pr-tracker-bot's merge note, a
+/// stable backport, a library sync of the kernel commit). A revert of a
+/// culprit that had not reached mainline drops the culprit instead.
+pub fn landing_status(kind: LandingKind, revert: bool, in_mainline: bool) -> Option<Status> {
+    let dropped = revert && !in_mainline;
+    match kind {
+        LandingKind::Dropped | LandingKind::WillDrop => None,
+        _ if dropped => Some(Status::CulpritDropped),
+        LandingKind::Merged | LandingKind::Stable | LandingKind::LibrarySync => Some(Status::Fixed),
+        LandingKind::Applied
+        | LandingKind::ForNext
+        | LandingKind::PullRequest
+        | LandingKind::TipBot => Some(Status::FixApplied),
+    }
+}
+
+/// Where the history's patches landed (`Applied, thanks!`, a b4 thank-you
+/// entry `[1/2] title` + `commit: <sha>`, a for-next announcement or pull
+/// request listing the title, pr-tracker-bot's "has been merged into
+/// torvalds/linux.git"): see [`landing_status`].
+pub fn landings(ctx: &Ctx<'_>, out: &mut Vec<Happening>) {
+    for &k in &ctx.draft.patches {
+        let id = &ctx.patches.identities[k];
+        let revert = id.reverts.0.is_some() || id.reverts.1.is_some();
+        for at in &ctx.patches.landings[k] {
+            let (Some(m), Some(l)) = (
+                ctx.msgs.get(at.msg),
+                ctx.msgs
+                    .get(at.msg)
+                    .and_then(|m| m.extraction.landings.get(at.landing)),
+            ) else {
+                continue;
+            };
+            let title = if id.title.is_empty() {
+                "the linked diff".to_string()
+            } else {
+                format!("\"{}\"", id.title)
+            };
+            let mut h = entry(
+                m,
+                format!("{}: {title}", describe(l)),
+                landing_status(l.kind, revert, ctx.in_mainline),
+            );
+            if l.kind == LandingKind::WillDrop {
+                continue;
+            }
+            h.claims_fix = l.kind != LandingKind::Dropped;
+            out.push(h);
+        }
+    }
+}
+
+/// The culprit left its tree before mainline: a maintainer dropped the
+/// culprit's own posting (`Dropped from for-next`), or, for a patch under
+/// review, its author or a reviewer means to drop it (`would you mind if I
+/// drop it from my series`), `culprit-dropped`.
+pub fn culprit_dropped(ctx: &Ctx<'_>, out: &mut Vec<Happening>) {
+    let Some(k) = ctx.draft.culprit_patch else {
+        return;
+    };
+    for at in &ctx.patches.landings[k] {
+        let (Some(m), Some(l)) = (
+            ctx.msgs.get(at.msg),
+            ctx.msgs
+                .get(at.msg)
+                .and_then(|m| m.extraction.landings.get(at.landing)),
+        ) else {
+            continue;
+        };
+        let gone = l.kind == LandingKind::Dropped
+            || (l.kind == LandingKind::WillDrop && ctx.scope == Scope::PatchUnderReview);
+        if gone && !ctx.in_mainline {
+            out.push(entry(
+                m,
+                format!("the culprit was {}", describe(l)),
+                Some(Status::CulpritDropped),
+            ));
+        }
     }
 }
 
@@ -320,6 +604,7 @@ pub fn marks(ctx: &Ctx<'_>, out: &mut Vec<Happening>) {
                 },
                 status: Some(mk.status),
                 message_id: None,
+                reopens: false,
             },
             ..Happening::default()
         });
@@ -380,12 +665,16 @@ mod tests {
     use super::*;
     use crate::model::{Event, Signal};
 
-    fn ctx<'a>(msgs: &'a [LinkMessage], d: &'a Draft) -> Ctx<'a> {
+    fn ctx<'a>(msgs: &'a [LinkMessage], d: &'a Draft, patches: &'a Patches) -> Ctx<'a> {
         Ctx {
             msgs,
             draft: d,
             first_report: None,
             marks: Vec::new(),
+            patches,
+            scope: Scope::Mainline,
+            in_mainline: true,
+            metric: None,
         }
     }
 
@@ -408,9 +697,105 @@ mod tests {
     fn run(rule: MemberRule, m: &LinkMessage, mem: &Member) -> Vec<Happening> {
         let d = Draft::default();
         let msgs = [m.clone()];
+        let patches = Patches::default();
         let mut out = Vec::new();
-        rule(&ctx(&msgs, &d), mem, m, &mut out);
+        rule(&ctx(&msgs, &d, &patches), mem, m, &mut out);
         out
+    }
+
+    #[test]
+    fn sentences_speak_for_a_status_only_in_their_place() {
+        use SignalKind::*;
+        let st =
+            |k, s, table, posting, team, role| sentence_status(k, s, table, posting, team, role);
+        assert_eq!(
+            st(
+                ConfirmsFix,
+                "The regression is gone with the patch.",
+                false,
+                false,
+                false,
+                Role::Reply
+            ),
+            Some(Status::FixConfirmed)
+        );
+        assert_eq!(
+            st(
+                ConfirmsFix,
+                "This restores the performance.",
+                false,
+                true,
+                false,
+                Role::Patch
+            ),
+            None
+        );
+        assert_eq!(
+            st(
+                ConfirmsFix,
+                "I'd expect that the regression should be fixed by it.",
+                false,
+                false,
+                false,
+                Role::Reply
+            ),
+            None
+        );
+        assert_eq!(
+            st(
+                CannotReproduce,
+                "I am not able to reproduce the regression with the fix.",
+                false,
+                false,
+                false,
+                Role::Reply
+            ),
+            None
+        );
+        assert_eq!(
+            st(
+                CannotReproduce,
+                "I can't reproduce it with your revert.",
+                false,
+                false,
+                false,
+                Role::PatchReply
+            ),
+            None
+        );
+        assert_eq!(
+            st(
+                Disputes,
+                "You mean the regression was attributed to the wrong commit?",
+                false,
+                false,
+                false,
+                Role::Reply
+            ),
+            None
+        );
+        assert_eq!(
+            st(
+                Declines,
+                "Please ignore this report.",
+                false,
+                false,
+                true,
+                Role::Reply
+            ),
+            Some(Status::Disputed)
+        );
+        assert_eq!(
+            st(
+                Noise,
+                "The fix for [1] assumes that 3% is noise.",
+                false,
+                true,
+                false,
+                Role::Patch
+            ),
+            None
+        );
     }
 
     #[test]

@@ -103,3 +103,21 @@ impl Selection {
 pub fn seeds(kind: crate::model::Kind, subject: &str) -> bool {
     hints::is_report_kind(kind) || hints::is_revert_subject(subject)
 }
+
+/// `chosen` (ascending) with the whole threads of `extra` added, ascending:
+/// the other postings of the chosen patches and the messages that say
+/// where they landed come with their threads (replies, merge notes).
+pub fn with_threads(sk: &Skeleton, chosen: Vec<usize>, extra: &[usize]) -> Vec<usize> {
+    if extra.is_empty() {
+        return chosen;
+    }
+    let roots: HashSet<u32> = extra
+        .iter()
+        .filter_map(|&i| sk.root.get(i).copied())
+        .collect();
+    let have: HashSet<usize> = chosen.iter().copied().collect();
+    let mut out = chosen;
+    out.extend((0..sk.len()).filter(|i| !have.contains(i) && roots.contains(&sk.root[*i])));
+    out.sort_unstable();
+    out
+}

@@ -3,7 +3,9 @@
 //!   prefixes and list tags stripped, the report part and patch tags kept;
 //! - [`thread_key`]: the threading fallback's: every leading `[...]` tag
 //!   stripped too, lower-cased, so that a rendered reply finds its report;
-//! - [`is_reply`]: whether a subject is a reply or forward.
+//! - [`is_reply`]: whether a subject is a reply or forward;
+//! - [`subject_tags`] and [`title_key`]: a patch subject's tags and its
+//!   title as compared across versions, shortlogs and commit titles.
 
 use std::sync::LazyLock;
 
@@ -122,6 +124,109 @@ fn is_list_tag(tag: &str) -> bool {
         || ["-discussion", "-devel", "-users", "-announce", "-general"]
             .iter()
             .any(|suffix| ends_with(suffix))
+}
+
+/// `[...]` tags in front of a subject.
+static TAG: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s*\[([^\[\]]*)\]\s*").expect("valid regex"));
+
+/// `Re:`, `Fwd:`, `Aw:` and the like in front of a subject.
+static REPLY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^\s*(?:re|fw|fwd|aw|sv|antw)\s*(?:\[\d+\])?\s*:\s*").expect("valid regex")
+});
+
+static VERSION: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)^v(\d{1,3})$").expect("valid regex"));
+
+static PART: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(\d{1,4})/(\d{1,4})$").expect("valid regex"));
+
+/// A title as compared across versions and with shortlogs, commit titles
+/// and thank-you entries: white space folded, lower-cased, a final period
+/// dropped.
+///
+/// ```
+/// use regtrack::mail::subject::title_key;
+/// assert_eq!(title_key("ext4: Fix  the thing."), "ext4: fix the thing");
+/// ```
+pub fn title_key(title: &str) -> String {
+    let folded = crate::text::fold_ws(title).to_lowercase();
+    folded.trim_end_matches('.').trim().to_string()
+}
+
+/// What a patch subject's tags say.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SubjectTags {
+    /// The title after the tags.
+    pub title: String,
+    /// Some tag holds the word `PATCH` (or `RFC`).
+    pub is_patch: bool,
+    /// `vN`.
+    pub version: Option<u32>,
+    /// `n` of `n/m`.
+    pub part: Option<u32>,
+    /// `m` of `n/m`.
+    pub parts: Option<u32>,
+    /// `RESEND`.
+    pub resend: bool,
+    /// `RFC`.
+    pub rfc: bool,
+}
+
+/// ```text
+/// patch_subject := reply* tag* title
+/// reply         := ("Re" | "Fwd" | "Fw" | "Aw" | "Sv") ("[" digits "]")? ":"
+/// tag           := "[" token (sep token)* "]"        sep := " " | "," | "-"
+/// token         := "PATCH" | "PATCHv" digits | "RFC" | "RESEND" | "v" digits
+///                | digits "/" digits | other        (net-next, 6.1.y, for-next)
+/// ```
+/// Reads the tags of a patch subject; `is_patch` is false when no tag
+/// names a patch (`[LKP]`, `[ext4]`).
+///
+/// ```
+/// use regtrack::mail::subject::subject_tags;
+/// let t = subject_tags("Re: [RFC PATCH RESEND v3 2/7] ext4: fix the thing");
+/// assert!(t.is_patch && t.rfc && t.resend);
+/// assert_eq!((t.version, t.part, t.parts), (Some(3), Some(2), Some(7)));
+/// assert_eq!(t.title, "ext4: fix the thing");
+/// ```
+pub fn subject_tags(subject: &str) -> SubjectTags {
+    let folded = crate::text::fold_ws(subject);
+    let mut s = folded.as_str();
+    let mut out = SubjectTags::default();
+    loop {
+        if let Some(m) = REPLY.find(s) {
+            s = &s[m.end()..];
+            continue;
+        }
+        let Some(c) = TAG.captures(s) else { break };
+        let inner = c.get(1).map_or("", |m| m.as_str());
+        let end = c.get(0).map_or(0, |m| m.end());
+        let mut patch_tag = false;
+        for tok in inner.split([' ', ',']).filter(|t| !t.is_empty()) {
+            let up = tok.to_ascii_uppercase();
+            if up == "PATCH" || up.starts_with("PATCHV") || up.starts_with("PATCH-") {
+                patch_tag = true;
+                if let Some(v) = up.strip_prefix("PATCHV").and_then(|v| v.parse().ok()) {
+                    out.version = Some(v);
+                }
+            } else if up == "RFC" {
+                patch_tag = true;
+                out.rfc = true;
+            } else if up == "RESEND" {
+                out.resend = true;
+            } else if let Some(v) = VERSION.captures(tok).and_then(|c| c.get(1)) {
+                out.version = v.as_str().parse().ok();
+            } else if let Some(p) = PART.captures(tok) {
+                out.part = p.get(1).and_then(|m| m.as_str().parse().ok());
+                out.parts = p.get(2).and_then(|m| m.as_str().parse().ok());
+            }
+        }
+        out.is_patch |= patch_tag;
+        s = &s[end..];
+    }
+    out.title = s.trim().to_string();
+    out
 }
 
 #[cfg(test)]

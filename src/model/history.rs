@@ -26,24 +26,32 @@ pub enum Status {
     FixConfirmed,
     /// A maintainer applied the fix.
     FixApplied,
+    /// The fix is in mainline (a pull request that carries it was merged, or
+    /// a release holds it).
+    Fixed,
     /// Bisect doubted, cannot reproduce, blamed on layout or noise.
     Disputed,
     /// A maintainer will not chase it.
     Declined,
+    /// The culprit left its tree before it reached mainline: dropped from
+    /// for-next, reverted, or (a patch under review) abandoned.
+    CulpritDropped,
     /// The report is an improvement; nobody needs to act.
     Improvement,
 }
 
 impl Status {
     /// Every status, in display order.
-    pub const ALL: [Status; 8] = [
+    pub const ALL: [Status; 10] = [
         Status::Reported,
         Status::Discussed,
         Status::FixProposed,
         Status::FixConfirmed,
         Status::FixApplied,
+        Status::Fixed,
         Status::Disputed,
         Status::Declined,
+        Status::CulpritDropped,
         Status::Improvement,
     ];
 
@@ -55,8 +63,10 @@ impl Status {
             Status::FixProposed => "fix-proposed",
             Status::FixConfirmed => "fix-confirmed",
             Status::FixApplied => "fix-applied",
+            Status::Fixed => "fixed",
             Status::Disputed => "disputed",
             Status::Declined => "declined",
+            Status::CulpritDropped => "culprit-dropped",
             Status::Improvement => "improvement",
         }
     }
@@ -72,8 +82,17 @@ impl Status {
     pub fn is_closed(self) -> bool {
         matches!(
             self,
-            Status::FixApplied | Status::Declined | Status::Improvement
+            Status::FixApplied
+                | Status::Fixed
+                | Status::Declined
+                | Status::CulpritDropped
+                | Status::Improvement
         )
+    }
+
+    /// True for the statuses of a fix that landed (`fix-applied`, `fixed`).
+    pub fn is_fixed(self) -> bool {
+        matches!(self, Status::FixApplied | Status::Fixed)
     }
 }
 
@@ -98,6 +117,9 @@ pub enum Role {
     PatchReply,
     /// A `Revert "<culprit title>"` patch.
     Revert,
+    /// A message that only says where a linked patch landed (a pull
+    /// request, a for-next announcement, a merge note).
+    Landing,
 }
 
 impl Role {
@@ -109,6 +131,7 @@ impl Role {
             Role::Patch => "patch",
             Role::PatchReply => "patch-reply",
             Role::Revert => "revert",
+            Role::Landing => "landing",
         }
     }
 }
@@ -152,10 +175,19 @@ pub enum PatchState {
     /// Posted; nothing more known.
     #[default]
     Proposed,
+    /// Someone other than its author gave a `Reviewed-by:` or `Acked-by:`.
+    Reviewed,
     /// A measurement shows it restores the metric.
     Confirmed,
-    /// A maintainer applied it.
+    /// A maintainer applied it to a tree.
     Applied,
+    /// A pull request carrying it was merged into mainline (or a release
+    /// holds it).
+    Merged,
+    /// Another patch fixed the regression instead.
+    Superseded,
+    /// Dropped from the tree it was applied to, or rejected.
+    Dropped,
 }
 
 impl PatchState {
@@ -163,8 +195,12 @@ impl PatchState {
     pub fn as_str(self) -> &'static str {
         match self {
             PatchState::Proposed => "proposed",
+            PatchState::Reviewed => "reviewed",
             PatchState::Confirmed => "confirmed",
             PatchState::Applied => "applied",
+            PatchState::Merged => "merged",
+            PatchState::Superseded => "superseded",
+            PatchState::Dropped => "dropped",
         }
     }
 }
@@ -173,6 +209,122 @@ impl std::fmt::Display for PatchState {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
+}
+
+impl PatchState {
+    /// How far a patch got, for choosing a history's fix: merged, applied,
+    /// confirmed, reviewed, proposed; superseded and dropped below all.
+    pub fn rank(self) -> u8 {
+        match self {
+            PatchState::Merged => 6,
+            PatchState::Applied => 5,
+            PatchState::Confirmed => 4,
+            PatchState::Reviewed => 3,
+            PatchState::Proposed => 2,
+            PatchState::Superseded => 1,
+            PatchState::Dropped => 0,
+        }
+    }
+}
+
+/// What the robot tested, from the first report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Scope {
+    /// Mainline (`[linus:master]`, torvalds/linux.git).
+    Mainline,
+    /// linux-next.
+    Next,
+    /// A maintainer's tree or branch (`[tytso-ext4:dev]`, `tip sched/core`).
+    MaintainerTree,
+    /// A developer's own branch (a topic or work-in-progress branch).
+    DeveloperBranch,
+    /// A patch posted for review (a reply to `[PATCH ...]`, an
+    /// intel-lab-lkp/0day-ci branch of it).
+    PatchUnderReview,
+    /// The report does not say.
+    #[default]
+    Unknown,
+}
+
+impl Scope {
+    /// The kebab-case name used in JSON and on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scope::Mainline => "mainline",
+            Scope::Next => "next",
+            Scope::MaintainerTree => "maintainer-tree",
+            Scope::DeveloperBranch => "developer-branch",
+            Scope::PatchUnderReview => "patch-under-review",
+            Scope::Unknown => "unknown",
+        }
+    }
+
+    /// Every scope.
+    pub const ALL: [Scope; 6] = [
+        Scope::Mainline,
+        Scope::Next,
+        Scope::MaintainerTree,
+        Scope::DeveloperBranch,
+        Scope::PatchUnderReview,
+        Scope::Unknown,
+    ];
+
+    /// Parses a scope name.
+    pub fn parse(s: &str) -> Option<Scope> {
+        Scope::ALL
+            .into_iter()
+            .find(|x| x.as_str().eq_ignore_ascii_case(s.trim()))
+    }
+
+    /// True when the tested code is in (or on its way to) a real tree, so
+    /// that tracker lines and triage flags make sense.
+    pub fn reaches_a_tree(self) -> bool {
+        !matches!(self, Scope::PatchUnderReview | Scope::DeveloperBranch)
+    }
+}
+
+impl std::fmt::Display for Scope {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One place a patch landed, as the mail says.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AppliedAt {
+    /// The tree (repository URL or name), when the mail names it.
+    pub tree: Option<String>,
+    /// The branch, tag or release.
+    pub branch: Option<String>,
+    /// The commit id, when the mail gives it.
+    pub commit: Option<String>,
+    /// When (ISO 8601, UTC).
+    pub date: Option<String>,
+    /// The message that says so.
+    pub message_id: String,
+    /// `applied`, `for-next`, `pull-request`, `merged`, `tip-bot`,
+    /// `stable`, `library-sync` or `dropped`.
+    pub kind: String,
+}
+
+/// The fix of a regression: the linked patch that got furthest.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct FixInfo {
+    /// The patch's own title.
+    pub title: String,
+    /// The commit id of the fix, when known.
+    pub commit: Option<String>,
+    /// Every tree or branch it landed in, in order.
+    pub trees: Vec<String>,
+    /// The posting the history links.
+    pub message_id: String,
+    /// How far it got.
+    pub state: PatchState,
+    /// The first release that holds it, when known.
+    pub release: Option<String>,
 }
 
 /// How trustworthy a report's headline change is.
@@ -369,10 +521,19 @@ pub struct PatchInfo {
     pub role: PatchRole,
     /// Why it is linked.
     pub reason: String,
-    /// `proposed`, `confirmed` or `applied`.
+    /// `proposed`, `reviewed`, `confirmed`, `applied`, `merged`,
+    /// `superseded` or `dropped`.
     pub state: PatchState,
     /// The patch's own trailers.
     pub trailers: Vec<TrailerKv>,
+    /// The patch's own title (the subject without `Re:` and `[PATCH ...]`).
+    pub title: String,
+    /// Every posting of the patch (draft, v1 ... vN, resends), oldest first.
+    pub versions: Vec<String>,
+    /// The posting that was applied, when known.
+    pub applied_version: Option<String>,
+    /// Where it landed, in date order.
+    pub applied: Vec<AppliedAt>,
 }
 
 /// A message attached to a regression.
@@ -403,6 +564,10 @@ pub struct TimelineEntry {
     pub status: Option<Status>,
     /// The message, if any.
     pub message_id: Option<String>,
+    /// The robot team answered in the thread: a "cannot reproduce" before
+    /// it no longer holds (read by the status fold; not part of the JSON).
+    #[serde(skip)]
+    pub reopens: bool,
 }
 
 /// The headline metric of a regression across its table's commits.
@@ -465,6 +630,10 @@ pub struct Regression {
     pub last_date: Option<String>,
     /// Internal facts for flags (Unix seconds).
     pub facts: Facts,
+    /// What the robot tested.
+    pub scope: Scope,
+    /// The fix: the linked patch that got furthest, if any.
+    pub fix: Option<FixInfo>,
 }
 
 /// Dates and counts behind the triage flags.

@@ -139,7 +139,8 @@ pub struct RawMessage {
 }
 
 /// A MIME part kept in the decoded body, as a byte range of [`Message::body`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(default)]
 pub struct BodyPart {
     /// MIME type, e.g. `text/plain` or `text/x-patch`.
     pub content_type: String,
@@ -152,7 +153,8 @@ pub struct BodyPart {
 }
 
 /// A parsed, decoded message: the unit that is stored and extracted from.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default)]
 pub struct Message {
     /// Message-ID without angle brackets.
     pub message_id: String,
@@ -247,6 +249,7 @@ impl std::fmt::Display for Direction {
 
 /// The facts a report subject carries (`[linus:master] [xfs] 2edf06a50f: fsmark... -5.7% regression`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default)]
 pub struct SubjectReport {
     /// `tree:branch` as written (`linus:master`), if present.
     pub branch: Option<String>,
@@ -275,6 +278,7 @@ pub struct SubjectReport {
 
 /// One entry of the "In addition to that, the commit also has significant impact" box.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default)]
 pub struct ImpactEntry {
     /// Test case (`stress-ng`).
     pub testcase: Option<String>,
@@ -292,6 +296,7 @@ pub struct ImpactEntry {
 
 /// The robot's own report body.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default)]
 pub struct ReportBody {
     /// Full 40-hex culprit id from the `commit:` line.
     pub commit_full: Option<String>,
@@ -327,10 +332,14 @@ pub struct ReportBody {
     pub suggested_tags: Vec<Trailer>,
     /// Reproduce commands or download URL.
     pub reproduce: Vec<String>,
+    /// Earlier reports of the same change the preamble names.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub previous: Vec<PreviousReport>,
 }
 
 /// A change cell of a comparison table.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default)]
 pub struct Change {
     /// Numeric value; null for `+Inf%`/`NaN%`.
     pub value: Option<f64>,
@@ -339,10 +348,11 @@ pub struct Change {
 }
 
 /// Unit of a [`Change`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub enum ChangeUnit {
     /// Relative change in percent.
     #[serde(rename = "%")]
+    #[default]
     Percent,
     /// Absolute difference (percent metrics, perf-profile).
     #[serde(rename = "abs")]
@@ -350,10 +360,11 @@ pub enum ChangeUnit {
 }
 
 /// Table layouts the extractors recognise.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 pub enum TableFormat {
     /// The robot's `%stddev %change %stddev` table (all dialects).
     #[serde(rename = "lkp")]
+    #[default]
     Lkp,
     /// The robot's `fail:runs %reproduction fail:runs` table.
     #[serde(rename = "lkp-fail")]
@@ -380,6 +391,7 @@ impl TableFormat {
 
 /// One row of a table. Which fields are set depends on the table's format.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default)]
 pub struct TableRow {
     /// Metric / stat name (the stressor for stress-ng).
     pub metric: String,
@@ -432,7 +444,8 @@ pub struct TableRow {
 }
 
 /// A table found in a message.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default)]
 pub struct Table {
     /// Layout of the table.
     pub format: TableFormat,
@@ -458,6 +471,7 @@ pub struct Table {
 
 /// One hunk of a unified diff.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(default)]
 pub struct Hunk {
     /// `-l` start line.
     pub old_start: u32,
@@ -477,6 +491,7 @@ pub struct Hunk {
 
 /// One file of an inline diff.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(default)]
 pub struct DiffFile {
     /// Old path (`a/` stripped); null for a hunk quoted without a file header.
     pub old_path: Option<String>,
@@ -496,6 +511,7 @@ pub struct DiffFile {
 
 /// A trailer line (`Fixes:`, `Reported-by:`, ...).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(default)]
 pub struct Trailer {
     /// Key as written, canonical case (`Reported-by`).
     pub key: String,
@@ -517,6 +533,7 @@ pub struct Trailer {
 
 /// A commit referenced in the text.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(default)]
 pub struct CommitRef {
     /// Hex id (7-40), full when known.
     pub id: String,
@@ -528,6 +545,7 @@ pub struct CommitRef {
 
 /// One line of a perf report profile or call chain.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default)]
 pub struct ProfileEntry {
     /// Percentage, if printed on the line.
     pub percent: Option<f64>,
@@ -543,6 +561,7 @@ pub struct ProfileEntry {
 
 /// A command line given to reproduce a result.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(default)]
 pub struct Reproducer {
     /// The command, with any `# `/`$ ` prompt removed.
     pub command: String,
@@ -552,6 +571,7 @@ pub struct Reproducer {
 
 /// A Kconfig option change.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(default)]
 pub struct KconfigChange {
     /// Option name without the `CONFIG_` prefix.
     pub option: String,
@@ -562,12 +582,13 @@ pub struct KconfigChange {
 }
 
 /// Kinds of sentences that confirm or dispute a regression.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]
 pub enum SignalKind {
     /// A fix restores performance.
     ConfirmsFix,
     /// The bisect or the report is doubted.
+    #[default]
     Disputes,
     /// The result cannot be reproduced.
     CannotReproduce,
@@ -594,7 +615,8 @@ impl SignalKind {
 }
 
 /// A sentence (or table) that confirms or disputes.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(default)]
 pub struct Signal {
     /// What it says.
     pub kind: SignalKind,
@@ -608,7 +630,7 @@ pub struct Signal {
 }
 
 /// Kinds of events read from mail text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]
 pub enum EventKind {
     /// `[still regression on <tree>/<branch> <sha>]`.
@@ -620,11 +642,13 @@ pub enum EventKind {
     /// A `#syz ...` command line.
     Syz,
     /// A maintainer's "applied"/"queued" reply.
+    #[default]
     Applied,
 }
 
 /// An event line found in a message.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(default)]
 pub struct Event {
     /// What kind of event.
     pub kind: EventKind,
@@ -640,6 +664,7 @@ pub struct Event {
 
 /// Everything extracted from one message.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default)]
 pub struct Extraction {
     /// Message kind.
     pub kind: Kind,
@@ -667,4 +692,133 @@ pub struct Extraction {
     pub events: Vec<Event>,
     /// Lore URLs cited in the unquoted text (message ids they point to).
     pub lore_links: Vec<String>,
+    /// What identifies the patch this message carries, if it carries one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub patch: Option<Box<PatchFacts>>,
+    /// Where patches landed, as this message says (applied replies, b4
+    /// thank-yous, for-next announcements, pull requests, merge notes).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub landings: Vec<Landing>,
+}
+
+/// What identifies a patch across its forms (grammar: `grammar/evidence-patch.md`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(default)]
+pub struct PatchFacts {
+    /// The patch's own title: the subject without `Re:`, list tags and the
+    /// `[PATCH v3 2/7]` tag (empty for a diff in a reply).
+    pub title: String,
+    /// The title as compared across versions: lower-cased, white space
+    /// folded, a final period dropped (see `evidence::patch::title_key`).
+    pub title_key: String,
+    /// `v3` of `[PATCH v3 2/7]`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<u32>,
+    /// `2` of `[PATCH v3 2/7]`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub part: Option<u32>,
+    /// `7` of `[PATCH v3 2/7]`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parts: Option<u32>,
+    /// `RESEND` in the tag.
+    pub resend: bool,
+    /// `RFC` in the tag.
+    pub rfc: bool,
+    /// Stable patch id of the mail's own diff (see `evidence::patch::patch_id`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub patch_id: Option<String>,
+    /// b4's `change-id:` line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub change_id: Option<String>,
+    /// `base-commit:` line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub base_commit: Option<String>,
+    /// The commit a revert names (`This reverts commit <40 hex>.`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reverts: Option<String>,
+    /// The title a revert names (`Revert "<title>"`), as a title key.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reverts_title: Option<String>,
+    /// A stable backport's upstream commit (`commit <40 hex> upstream.`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub upstream: Option<String>,
+}
+
+/// How a message says a patch landed (or left a tree).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum LandingKind {
+    /// A maintainer's reply: `Applied, thanks!`, `Queued for 6.5`, a b4 thank-you entry.
+    #[default]
+    Applied,
+    /// A line of a for-next announcement's shortlog.
+    ForNext,
+    /// A line of a pull request's shortlog.
+    PullRequest,
+    /// pr-tracker-bot: the pull request was merged into mainline.
+    Merged,
+    /// tip-bot2: the commit was merged into a branch of tip.
+    TipBot,
+    /// Added to a stable tree.
+    Stable,
+    /// A library sync naming the kernel commit (`Source kernel commit: <sha>`).
+    LibrarySync,
+    /// Dropped from a tree (`Dropped from for-next`, `I've dropped the series`).
+    Dropped,
+    /// Someone means to drop the patch (`I'll drop it from my series`,
+    /// `we can drop this patch`): for a patch under review, it is gone.
+    WillDrop,
+}
+
+impl LandingKind {
+    /// The kebab-case name used in JSON and the database.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LandingKind::Applied => "applied",
+            LandingKind::ForNext => "for-next",
+            LandingKind::PullRequest => "pull-request",
+            LandingKind::Merged => "merged",
+            LandingKind::TipBot => "tip-bot",
+            LandingKind::Stable => "stable",
+            LandingKind::LibrarySync => "library-sync",
+            LandingKind::Dropped => "dropped",
+            LandingKind::WillDrop => "will-drop",
+        }
+    }
+}
+
+/// One landing a message states (grammar: `grammar/evidence-landing.md`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(default)]
+pub struct Landing {
+    /// What kind of landing.
+    pub kind: LandingKind,
+    /// The title of the patch it names, as a title key; none when it is
+    /// about the patch the message replies to (`Applied, thanks!`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// The commit id it gives.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+    /// The tree (repository URL or name) it names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tree: Option<String>,
+    /// The branch, tag or release (`for-next`, `tags/ext4_for_linus`, `6.1-stable`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub branch: Option<String>,
+    /// Quote depth of the lines it was read from.
+    pub quote_depth: u32,
+}
+
+/// An earlier report the robot's preamble names (`we reported "<subject>" in
+/// <lore URL> when this commit was on <tree>`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(default)]
+pub struct PreviousReport {
+    /// The culprit id of the quoted subject.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+    /// The Message-ID of the lore URL.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message_id: Option<String>,
 }

@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
-use crate::link::attach::Draft;
+use crate::link::attach::Linked;
 use crate::link::thread::{Skeleton, SkeletonBuilder};
 use crate::link::{self, LINK_LOGIC_VERSION, LinkInput, LinkMessage, attach, select};
 use crate::model::Kind;
@@ -155,7 +155,17 @@ fn chosen(store: &Store, db_ids: &[i64], sk: &Skeleton, seeds: &[bool]) -> Resul
             sel.cited(i, link);
         }
     })?;
-    Ok(sel.finish(sk))
+    let first = sel.finish(sk);
+    // The other postings of the chosen threads' patches (by title or patch
+    // id) and the messages that say where they landed, with their threads.
+    let ids: Vec<i64> = first
+        .iter()
+        .filter_map(|&i| db_ids.get(i).copied())
+        .collect();
+    let keys = links::patch_keys_of(store, &ids)?;
+    let more = links::messages_with_patch_keys(store, &keys)?;
+    let extra: Vec<usize> = more.iter().filter_map(|&id| at(id)).collect();
+    Ok(select::with_threads(sk, first, &extra))
 }
 
 /// Loads the messages whose `messages.id` is in `keep` (ascending), report
@@ -225,7 +235,7 @@ pub fn load_input_of(store: &Store, keep: Option<&[i64]>) -> Result<(LinkInput, 
 /// involve, one draft per regression and the order they are written in.
 struct Plan {
     input: LinkInput,
-    drafts: Vec<Draft>,
+    linked: Linked,
     /// (first date, culprit, draft index), sorted.
     order: Vec<(i64, String, usize)>,
     unreadable: Unreadable,
@@ -234,7 +244,12 @@ struct Plan {
 impl Plan {
     /// The regression of draft `k`, finished.
     fn regression(&self, k: usize) -> Regression {
-        link::finish::finish(&self.drafts[k], &self.input.messages, &self.input.marks)
+        link::finish::finish(
+            &self.linked.drafts[k],
+            &self.input.messages,
+            &self.input.marks,
+            &self.linked.patches,
+        )
     }
 }
 
@@ -274,18 +289,18 @@ fn plan(store: &Store, db_ids: &[i64], sk: &Skeleton, seeds: &[bool]) -> Result<
         })
         .unzip();
     drop(at);
-    let drafts = attach::drafts(&input.messages, &parent, &depth);
+    let linked = attach::drafts(&input.messages, &parent, &depth);
     drop((parent, depth));
     let mut plan = Plan {
         input,
-        drafts,
+        linked,
         order: Vec::new(),
         unreadable,
     };
     // The order of `attach::regressions` (a stable sort: draft order breaks
     // ties), from one finish of each; each is finished again when written,
     // so that no more than one regression is held at a time.
-    let mut order: Vec<(i64, String, usize)> = (0..plan.drafts.len())
+    let mut order: Vec<(i64, String, usize)> = (0..plan.linked.drafts.len())
         .map(|k| {
             let r = plan.regression(k);
             (r.facts.first_unix.unwrap_or(i64::MAX), r.culprit.commit, k)

@@ -17,7 +17,7 @@ use nom::sequence::{preceded, terminated};
 use nom::{IResult, Parser};
 use regex::Regex;
 
-use crate::model::{Direction, Event, EventKind, ImpactEntry, ReportBody, Trailer};
+use crate::model::{Direction, Event, EventKind, ImpactEntry, PreviousReport, ReportBody, Trailer};
 use crate::report::error::{Position, ReportError, ReportErrorKind};
 use crate::text;
 
@@ -369,7 +369,51 @@ pub fn report_body_of(own: &[&str], lead: Option<Lead>) -> Option<ReportBody> {
         }
         i += 1;
     }
+    r.previous = previous_reports(own);
     (lead.is_some() || r.commit_full.is_some()).then_some(r)
+}
+
+/// ```text
+/// previous := "we reported" ws* "\"" subject "\"" ws* ("on" | "in" | "at")? ws* "("? lore_url ")"?
+/// ```
+/// The earlier reports a preamble names (`we reported "[linux-next:master]
+/// [cpuidle] 38f83090f5: ..." (https://lore.kernel.org/all/<id>/)`): the
+/// quoted subject's culprit id and the URL's Message-ID, read in the lines
+/// before the lead sentence (at most three).
+fn previous_reports(own: &[&str]) -> Vec<PreviousReport> {
+    let mut out = Vec::new();
+    let end = own
+        .iter()
+        .position(|l| {
+            let l = l.trim_start();
+            l.starts_with("commit:") || l.starts_with("Greeting") || l.starts_with("Hello")
+        })
+        .unwrap_or(own.len())
+        .min(40);
+    let text = text::fold_ws(&own[..end].join(" "));
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find("we reported") {
+        rest = &rest[at + "we reported".len()..];
+        let window = rest.get(..rest.len().min(400)).unwrap_or(rest);
+        let window = match window.find("we reported") {
+            Some(next) => &window[..next],
+            None => window,
+        };
+        let commit = window
+            .split_once('"')
+            .and_then(|(_, q)| q.split_once('"'))
+            .and_then(|(quoted, _)| super::subject::parse_subject(quoted))
+            .map(|s| s.commit.to_ascii_lowercase())
+            .filter(|c| (7..=40).contains(&c.len()) && c.bytes().all(|b| b.is_ascii_hexdigit()));
+        let message_id = crate::mail::msgid::url_message_id(window);
+        if commit.is_some() || message_id.is_some() {
+            out.push(PreviousReport { commit, message_id });
+        }
+        if out.len() >= 3 {
+            break;
+        }
+    }
+    out
 }
 
 fn impact_cell(entries: &mut Vec<ImpactEntry>, a: &str, b: &str) {

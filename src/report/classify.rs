@@ -95,8 +95,8 @@ pub fn classify(
             }
         }
     }
-    // (Folding white space cannot make or break `[PATCH`.)
-    let patch_subject = !reply && msg.subject.contains("[PATCH");
+    // (Folding white space cannot make or break a tag.)
+    let patch_subject = !reply && crate::mail::subject::subject_tags(&msg.subject).is_patch;
     let format_patch = own_text.contains("\ndiff --git ")
         && own_text.contains("Signed-off-by:")
         && msg.subject.contains("PATCH");

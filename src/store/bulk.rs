@@ -20,7 +20,12 @@ use crate::error::Result;
 /// insert little; they are kept current (a sort would cost more).
 const DEFERRED: &[&str] = &[
     "commit_refs_commit",
+    "landings_commit",
+    "landings_title",
     "lore_links_target",
+    "patches_change_id",
+    "patches_patch_id",
+    "patches_title_key",
     "reports_commit",
     "reports_metric",
     "reports_subsystem",

@@ -294,6 +294,8 @@ pub fn replace_extraction(store: &Store, r: &Reextracted, version: i64) -> Resul
         "DELETE FROM signals WHERE message = ?1",
         "DELETE FROM events WHERE message = ?1",
         "DELETE FROM lore_links WHERE message = ?1",
+        "DELETE FROM patches WHERE message = ?1",
+        "DELETE FROM landings WHERE message = ?1",
     ] {
         conn.prepare_cached(sql).db(sql)?.execute([r.id]).db(sql)?;
     }
@@ -490,6 +492,9 @@ fn insert_extraction(
     if ex.subject_report.is_some() || ex.report.is_some() {
         insert_reports(conn, id, ex, cols)?;
     }
+    if ex.patch.is_some() || !ex.landings.is_empty() {
+        insert_patch_and_landings(conn, id, ex)?;
+    }
 
     if !ex.tables.is_empty() {
         let mut table = conn
@@ -653,6 +658,55 @@ fn insert_extraction(
 
 /// The `reports` rows of message `id`: its subject report, its body report
 /// and each impact entry.
+/// Writes a message's patch facts and landings.
+fn insert_patch_and_landings(conn: &Connection, id: i64, ex: &Extraction) -> Result<()> {
+    if let Some(p) = &ex.patch {
+        let sql =
+            "INSERT INTO patches (message, title, title_key, version, part, parts, resend, rfc,
+                       patch_id, change_id, base_commit, reverts, reverts_title, upstream)
+                   VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)";
+        conn.prepare_cached(sql)
+            .db(sql)?
+            .execute(params![
+                id,
+                p.title,
+                p.title_key,
+                p.version,
+                p.part,
+                p.parts,
+                p.resend,
+                p.rfc,
+                p.patch_id,
+                p.change_id,
+                p.base_commit,
+                p.reverts,
+                p.reverts_title,
+                p.upstream
+            ])
+            .db(sql)?;
+    }
+    if !ex.landings.is_empty() {
+        let sql =
+            "INSERT INTO landings (message, idx, kind, title, commit_id, tree, branch, quote_depth)
+                   VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+        let mut st = conn.prepare_cached(sql).db(sql)?;
+        for (i, l) in ex.landings.iter().enumerate() {
+            st.execute(params![
+                id,
+                i as i64,
+                l.kind.as_str(),
+                l.title,
+                l.commit,
+                l.tree,
+                l.branch,
+                l.quote_depth
+            ])
+            .db(sql)?;
+        }
+    }
+    Ok(())
+}
+
 fn insert_reports(conn: &Connection, id: i64, ex: &Extraction, cols: &Columns) -> Result<()> {
     let mut report = conn
         .prepare_cached(

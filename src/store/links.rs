@@ -25,8 +25,8 @@ use crate::link::thread::{HeaderRow, Skeleton};
 use crate::link::{LinkInput, LinkMessage, LinkOutput};
 use crate::model::history::{Mark, Regression, Status};
 use crate::model::{
-    CommitRef, DiffFile, Event, EventKind, Extraction, Kind, Signal, SignalKind, SubjectReport,
-    Trailer,
+    CommitRef, DiffFile, Event, EventKind, Extraction, Kind, Landing, LandingKind, PatchFacts,
+    Signal, SignalKind, SubjectReport, Trailer,
 };
 
 /// Parses a stored kind name (`perf-report`, ...); unknown names are `Other`.
@@ -113,6 +113,74 @@ pub fn for_each_cited_link(store: &Store, mut f: impl FnMut(i64, &str)) -> Resul
         f(r.get(0).db(sql)?, text(r, 1, sql)?.unwrap_or_default());
     }
     Ok(())
+}
+
+/// What identifies the patches of some messages: their title keys and
+/// patch ids (those a message has).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PatchKeys {
+    /// Title keys.
+    pub titles: Vec<String>,
+    /// Patch ids.
+    pub patch_ids: Vec<String>,
+}
+
+/// Messages read per `IN (...)` list.
+const IN_CHUNK: usize = 500;
+
+/// The title keys and patch ids of the patches among the messages `ids`.
+pub fn patch_keys_of(store: &Store, ids: &[i64]) -> Result<PatchKeys> {
+    let mut titles: HashSet<String> = HashSet::new();
+    let mut patch_ids: HashSet<String> = HashSet::new();
+    for chunk in ids.chunks(IN_CHUNK) {
+        let list = vec!["?"; chunk.len()].join(",");
+        let sql = format!("SELECT title_key, patch_id FROM patches WHERE message IN ({list})");
+        let mut stmt = store.conn().prepare(&sql).db(&sql)?;
+        let mut rows = stmt
+            .query(rusqlite::params_from_iter(chunk.iter()))
+            .db(&sql)?;
+        while let Some(r) = rows.next().db(&sql)? {
+            let t: String = r.get(0).db(&sql)?;
+            if t.len() >= 8 {
+                titles.insert(t);
+            }
+            if let Some(p) = r.get::<_, Option<String>>(1).db(&sql)? {
+                patch_ids.insert(p);
+            }
+        }
+    }
+    let mut out = PatchKeys {
+        titles: titles.into_iter().collect(),
+        patch_ids: patch_ids.into_iter().collect(),
+    };
+    out.titles.sort();
+    out.patch_ids.sort();
+    Ok(out)
+}
+
+/// Messages carrying a patch with one of these title keys or patch ids, or
+/// a landing naming one of the titles (ascending `messages.id`).
+pub fn messages_with_patch_keys(store: &Store, keys: &PatchKeys) -> Result<Vec<i64>> {
+    let conn = store.conn();
+    let mut out: Vec<i64> = Vec::new();
+    let mut each = |sql: &str, key: &str| -> Result<()> {
+        let mut stmt = conn.prepare_cached(sql).db(sql)?;
+        let mut rows = stmt.query([key]).db(sql)?;
+        while let Some(r) = rows.next().db(sql)? {
+            out.push(r.get(0).db(sql)?);
+        }
+        Ok(())
+    };
+    for t in &keys.titles {
+        each("SELECT message FROM patches WHERE title_key = ?1", t)?;
+        each("SELECT message FROM landings WHERE title = ?1", t)?;
+    }
+    for p in &keys.patch_ids {
+        each("SELECT message FROM patches WHERE patch_id = ?1", p)?;
+    }
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
 }
 
 /// The headers of the messages whose `messages.id` is in `keep`
@@ -277,6 +345,45 @@ pub fn load_parts(
             id: r.get(1).db(sql)?,
             title: r.get(2).db(sql)?,
             quote_depth: r.get::<_, i64>(3).db(sql)?.max(0) as u32,
+        });
+        Ok(())
+    })?;
+
+    let sql = "SELECT message, title, title_key, version, part, parts, resend, rfc, patch_id, \
+               change_id, base_commit, reverts, reverts_title, upstream FROM patches";
+    for_kept_rows(conn, sql, idx, |i, r| {
+        messages[i].extraction.patch = Some(Box::new(PatchFacts {
+            title: r.get(1).db(sql)?,
+            title_key: r.get(2).db(sql)?,
+            version: r.get(3).db(sql)?,
+            part: r.get(4).db(sql)?,
+            parts: r.get(5).db(sql)?,
+            resend: r.get::<_, i64>(6).db(sql)? != 0,
+            rfc: r.get::<_, i64>(7).db(sql)? != 0,
+            patch_id: r.get(8).db(sql)?,
+            change_id: r.get(9).db(sql)?,
+            base_commit: r.get(10).db(sql)?,
+            reverts: r.get(11).db(sql)?,
+            reverts_title: r.get(12).db(sql)?,
+            upstream: r.get(13).db(sql)?,
+        }));
+        Ok(())
+    })?;
+
+    let sql = "SELECT message, kind, title, commit_id, tree, branch, quote_depth FROM landings \
+               ORDER BY message, idx";
+    for_kept_rows(conn, sql, idx, |i, r| {
+        let kind: String = r.get(1).db(sql)?;
+        let Some(kind) = enum_of::<LandingKind>(&kind) else {
+            return Ok(());
+        };
+        messages[i].extraction.landings.push(Landing {
+            kind,
+            title: r.get(2).db(sql)?,
+            commit: r.get(3).db(sql)?,
+            tree: r.get(4).db(sql)?,
+            branch: r.get(5).db(sql)?,
+            quote_depth: r.get::<_, i64>(6).db(sql)?.max(0) as u32,
         });
         Ok(())
     })?;

@@ -14,6 +14,7 @@ pub const MIGRATIONS: &[&str] = &[
     include_str!("sql/0005_bodies_apart.sql"),
     include_str!("sql/0006_body_blocks.sql"),
     include_str!("sql/0007_extraction_version.sql"),
+    include_str!("sql/0008_patches_landings.sql"),
 ];
 
 /// The schema version this build writes.

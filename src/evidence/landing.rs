@@ -1,0 +1,753 @@
+//! Where patches landed, as a message says it (grammar:
+//! `grammar/evidence-landing.md`), each a [`Landing`] with the tree, the
+//! branch and the commit id where the mail gives them:
+//! - a maintainer's own reply: `Applied, thanks!`, `Thanks, applied to
+//!   for-next`, `Queued for 6.5`, `Applied to the vfs.fixes branch of the
+//!   vfs/vfs.git tree`, b4's thank-you (`Applied to` + the tree URL and
+//!   branch, then `[1/3] title` entries with `commit: <sha>`);
+//! - `Dropped from for-next`, `I've dropped the series`: the patch left;
+//! - for-next announcements (`[ANNOUNCE] xfs-linux: for-next updated to
+//!   <sha>`, "The for-next branch of the xfs-linux repository ... has just
+//!   been updated") and pull requests (`git request-pull`: "are available
+//!   in the Git repository at:", "for you to fetch changes up to <sha>"):
+//!   their shortlogs (`Author (N):` then indented titles, `[sha] title`);
+//! - pr-tracker-bot's "has been merged into torvalds/linux.git: .../c/<sha>";
+//! - tip-bot2's "The following commit has been merged into the <branch>
+//!   branch of tip: Commit-ID: <sha>";
+//! - stable's "I've just added the patch titled <title> to the 6.1-stable tree";
+//! - library syncs' "Source kernel commit: <sha>".
+//!
+//! Only the author's own lines count (quote depth 0).
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::BodyView;
+use crate::mail::subject::title_key;
+use crate::model::{Landing, LandingKind, Message};
+
+/// A maintainer's applied line, as maintainers write it (mined from the
+/// linux-ext4, linux-nfs, linux-pm, cgroups and io-uring archives):
+/// `Applied, thanks!`, `Thanks, queued.`, `Applied as 6.10-rc material,
+/// thanks!`, `Applied to cgroup/for-6.12.`, `Applied 1-3 to nfsd-next for
+/// v6.10, thanks!`, `Thanks, queued to power-supply's for-next branch.`,
+/// `Applied to the vfs.fixes branch of the vfs/vfs.git tree.`, `Applied to
+/// fscrypt.git#master for 6.2.`, `Thanks. I've added the patch to my tree.`,
+/// `Thanks, I added this to mm.git's mm-new branch, along with ...`, `Now
+/// queued up, thanks.`, `Thanks, merged.`
+static APPLIED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"^(?:(?:Thanks|Thank you)[,!.]?\s+)?(?:(?:I'?ve|I have|I|We'?ve|We have|Now)\s+)?(?:now\s+)?",
+        r"(?i:applied|queued(?: up)?|pushed|picked(?: it| this| them)? up|added|merged|pulled|taken|took)",
+        r"(?:\s+\([^)]{0,80}\))?",
+        r"(?:\s+(?:it|this|this one|the patch|this patch|the series|this series|the patches|these|them|both|all|the set|this set|this patch series|the whole series|patches \d+-\d+|\d+(?:-\d+)?(?:,\s*\d+(?:-\d+)?)*))?",
+        r"(?:\s+(?:along with|with|without)\s+[^,.]{1,60}?)?",
+        r"(?:",
+        r"\s+(?:to|into|in|on)\s+(?:the\s+)?(?:(?P<tree1>[\w.-]+)'s\s+(?P<branch1>[\w./+-]+)\s+branch",
+        r"|(?P<branch2>[\w./+-]+)\s+branch\s+of\s+(?:the\s+)?(?P<tree2>\S+?)(?:\s+(?:tree|repo|repository))?",
+        r"|(?P<tree3>[\w./-]+\.git)#(?P<branch3>[\w./+-]+)",
+        r"|(?P<url>https?://\S+)",
+        r"|(?P<branch4>[\w./:+#-]+?)(?:\s+(?:branch|tree|queue))?)",
+        r")?",
+        r"(?:\s+(?:as|for)\s+(?:a\s+)?(?:fix\s+for\s+)?(?P<release>v?\d+\.\d+(?:[.-]rc\d*|\.y)?|next|fixes|linus)(?:\s+material)?)?",
+        r"(?:\s+(?:as|with)\s+(?:commit\s+)?(?P<sha>[0-9a-f]{7,40}))?",
+        r"(?:\s+(?:w/|with)\s+stable\s+cc'?d)?",
+        r"(?:\s*(?:as well|now|already))?",
+        r"(?:\s*[,.;!]+(?:\s+.*)?|\s*(?:--|[\s,.!;:]*(?:(?:[Tt]hanks|[Tt]hank you)\b.*)?))$",
+    ))
+    .expect("valid regex")
+});
+
+/// `Applied to` alone on its line (b4): the tree follows on a later line.
+static APPLIED_TO: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(?:Applied|Queued|Pushed) to:?$").expect("valid regex"));
+
+/// A tree line: a repository URL and an optional branch.
+static TREE_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^((?:https?|git|ssh)://\S+|[\w.-]+@[\w.-]+:\S+)(?:\s+(\S+))?$")
+        .expect("valid regex")
+});
+
+/// `[1/3] title` entry of a b4 thank-you.
+static ENTRY: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\[\d+/\d+\]\s+(\S.*)$").expect("valid regex"));
+
+/// `commit: <sha>` or a cgit/git.kernel.org `/c/<sha>` link under an entry.
+static ENTRY_SHA: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:commit:\s+([0-9a-f]{7,40})\b|https?://\S+?(?:/c/|[?&]id=|/commit/)([0-9a-f]{7,40})\b)")
+        .expect("valid regex")
+});
+
+/// A maintainer saying a patch left the tree: `I've dropped the series for
+/// now`, `dropped it from for-next`, `I reverted this from my tree`.
+static DROPPED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"(?i)^(?:ok[,.]?\s+|thanks[,.]?\s+|so\s+)?(?:I'?ve\s+|I\s+have\s+|I\s+|I'm\s+|I\s+am\s+|I'll\s+be\s+)?",
+        r"(?:dropped|dropping|reverted|reverting|backed out|removed)\s+",
+        r"(?:it|this|this one|the patch|this patch|the series|this series|the commit|these|them|both)",
+        r"(?:\s+(?:for now|again|from (?:the |my |our )?(?:for-next|linux-next|next|tree|branch|queue|[\w./-]+ (?:branch|tree))\b).{0,40}|\s+for now)[.!]?$"
+    ))
+    .expect("valid regex")
+});
+
+/// `Dropped from for-next`, `Dropped.`.
+static DROPPED_SHORT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"(?i)^(?:(?:I'?ve|I have|I)\s+)?(?:dropped|reverted)(?:\s+(?:it|this|this one|the patch|this patch|the series|them))?",
+        r"(?:\s+(?:from|for)\s+(?:the\s+)?([\w./:+-]+))?[.!,]*(?:\s+thanks[.!]*)?$"
+    ))
+    .expect("valid regex")
+});
+
+/// Someone meaning to drop a patch: `would you mind if I drop it from my
+/// series`, `we can drop it`, `I'll drop this patch`, `let's drop patch 8`.
+static WILL_DROP: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"(?i)\b(?:I'?ll|I will|we can|we could|let'?s|I'?d like to|I should|I'?m going to|I am going to|",
+        r"happy to|fine to|ok(?:ay)? to|would you mind if I|I'?d rather|I think we should|we should)\s+",
+        r"(?:just\s+)?drop\s+(?:it|this|this one|this patch|the patch|that patch|patch\s+\d+|[\d/]+)\b",
+        r"(?:\s+(?:from|for)\s+(?:my|the|this)\s+(?:series|set|queue|tree|branch))?"
+    ))
+    .expect("valid regex")
+});
+
+/// `Author Name (3):` of a shortlog.
+static SHORTLOG_AUTHOR: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\S.{0,80}\s\(\d+\):$").expect("valid regex"));
+
+/// An indented shortlog entry, optionally `[sha] ` first.
+static SHORTLOG_ENTRY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:\s{2,}|\t)(?:\[([0-9a-f]{7,40})\]\s+)?(\S.*?)\s*$").expect("valid regex")
+});
+
+static FETCH_UP_TO: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"for you to fetch changes up to ([0-9a-f]{12,40})").expect("valid regex")
+});
+
+static MERGED_INTO: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"has been merged into (\S+?):?\s*$").expect("valid regex"));
+
+static COMMIT_LINK: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"https?://\S+?/c/([0-9a-f]{12,40})\b").expect("valid regex"));
+
+static TIP_MERGED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"The following commit has been merged into the (\S+) branch of (\S+?):?$")
+        .expect("valid regex")
+});
+
+static COMMIT_ID: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^Commit-ID:\s+([0-9a-f]{12,40})\b").expect("valid regex"));
+
+static STABLE_TO: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^to the ([\w.]+-stable) tree").expect("valid regex"));
+
+static SOURCE_COMMIT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^Source kernel commit:\s+([0-9a-f]{12,40})\b").expect("valid regex")
+});
+
+static ANNOUNCE_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\[ANNOUNCE\]\s+(\S+?):\s+(\S+)\s+updated to\s+([0-9a-f]{7,40})")
+        .expect("valid regex")
+});
+
+static UPDATED_BRANCH: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)The (\S+) branch of the (\S+) repository").expect("valid regex")
+});
+
+/// The landings a message states (see the module docs).
+pub fn landings_in(msg: &Message, view: &BodyView<'_>, in_diff: &[bool]) -> Vec<Landing> {
+    if view.collapsed {
+        return Vec::new();
+    }
+    let own: Vec<(usize, &str)> = view
+        .lines
+        .iter()
+        .enumerate()
+        .filter(|(i, l)| l.depth == 0 && !in_diff.get(*i).copied().unwrap_or(false))
+        .map(|(i, l)| (i, crate::text::trim(l.text)))
+        .collect();
+    let raw = |i: usize| view.lines.get(i).map_or("", |l| l.text);
+    let mut out = Vec::new();
+    if let Some(l) = pull_or_announce(msg, &own, &raw) {
+        return l;
+    }
+    let mut k = 0;
+    while let Some(&(_, t)) = own.get(k) {
+        if let Some(l) = merged_note(t, &own[k..]) {
+            out.push(l);
+        } else if let Some(c) = TIP_MERGED.captures(t) {
+            let commit = own[k..]
+                .iter()
+                .take(12)
+                .find_map(|(_, l)| COMMIT_ID.captures(l).and_then(|c| c.get(1)))
+                .map(|m| m.as_str().to_string());
+            out.push(Landing {
+                kind: LandingKind::TipBot,
+                title: tip_title(&msg.subject),
+                commit,
+                tree: c.get(2).map(|m| m.as_str().to_string()),
+                branch: c.get(1).map(|m| m.as_str().to_string()),
+                quote_depth: 0,
+            });
+        } else if t.contains("just added the patch titled") {
+            let title = own[k + 1..].iter().map(|(_, l)| *l).find(|l| !l.is_empty());
+            let branch = own[k + 1..]
+                .iter()
+                .take(8)
+                .find_map(|(_, l)| STABLE_TO.captures(l).and_then(|c| c.get(1)))
+                .map(|m| m.as_str().to_string());
+            if let Some(title) = title {
+                out.push(Landing {
+                    kind: LandingKind::Stable,
+                    title: Some(title_key(title)),
+                    commit: None,
+                    tree: Some("stable".into()),
+                    branch,
+                    quote_depth: 0,
+                });
+            }
+        } else if let Some(c) = SOURCE_COMMIT.captures(t) {
+            let title = crate::mail::subject::subject_tags(&msg.subject).title;
+            out.push(Landing {
+                kind: LandingKind::LibrarySync,
+                title: (!title.is_empty()).then(|| title_key(&title)),
+                commit: c.get(1).map(|m| m.as_str().to_string()),
+                tree: Some("torvalds/linux.git".into()),
+                branch: None,
+                quote_depth: 0,
+            });
+        } else if let Some(used) = applied(&own[k..], &mut out) {
+            k += used;
+            continue;
+        } else if let Some(l) = is_reply(msg).then(|| dropped(t)).flatten() {
+            out.push(l);
+        } else if is_reply(msg) && WILL_DROP.is_match(t) {
+            out.push(Landing {
+                kind: LandingKind::WillDrop,
+                ..Landing::default()
+            });
+        }
+        k += 1;
+    }
+    out
+}
+
+/// pr-tracker-bot's note (`has been merged into torvalds/linux.git:` then
+/// the merge's `/c/<sha>` link).
+fn merged_note(t: &str, rest: &[(usize, &str)]) -> Option<Landing> {
+    let c = MERGED_INTO.captures(t)?;
+    let tree = c.get(1)?.as_str().to_string();
+    let commit = rest
+        .iter()
+        .take(4)
+        .find_map(|(_, l)| COMMIT_LINK.captures(l).and_then(|c| c.get(1)))
+        .map(|m| m.as_str().to_string());
+    Some(Landing {
+        kind: LandingKind::Merged,
+        title: None,
+        commit,
+        tree: Some(tree),
+        branch: None,
+        quote_depth: 0,
+    })
+}
+
+/// The title of a tip-bot2 subject (`[tip: x86/urgent] x86/foo: fix it`).
+fn tip_title(subject: &str) -> Option<String> {
+    let tags = crate::mail::subject::subject_tags(subject);
+    (!tags.title.is_empty()).then(|| title_key(&tags.title))
+}
+
+/// An applied line (and a b4 thank-you's tree line and entries after it)
+/// at the start of `lines`; returns how many lines it read.
+fn applied(lines: &[(usize, &str)], out: &mut Vec<Landing>) -> Option<usize> {
+    let &(_, t) = lines.first()?;
+    let (branch, tree, sha, mut used) = if may_be_applied(t)
+        && let Some(c) = APPLIED.captures(t)
+    {
+        let get = |names: &[&str]| {
+            names.iter().find_map(|n| c.name(n)).map(|m| {
+                m.as_str()
+                    .trim_end_matches(['.', ',', ';', ':'])
+                    .to_string()
+            })
+        };
+        let branch = get(&["branch1", "branch2", "branch3", "branch4", "release"])
+            .filter(|b| !matches!(b.as_str(), "my" | "our" | "his" | "her" | "your" | "the"));
+        // "I applied it, and the test passes" is a tester's: a first-person
+        // line says where, or says nothing more.
+        let first_person = ["I ", "I've ", "I have ", "We"].iter().any(|p| {
+            t.trim_start_matches(|c: char| !c.is_ascii_uppercase())
+                .starts_with(p)
+        }) || t.contains(" I ");
+        let said_where = [
+            "branch1", "branch2", "branch3", "branch4", "tree3", "url", "release",
+        ]
+        .iter()
+        .any(|n| c.name(n).is_some());
+        if first_person && !said_where && (t.contains(" and ") || t.contains(" but ")) {
+            return None;
+        }
+        (
+            branch,
+            get(&["tree1", "tree2", "tree3", "url"]),
+            c.name("sha").map(|m| m.as_str().to_string()),
+            1,
+        )
+    } else if APPLIED_TO.is_match(t) {
+        // b4: `Applied to`, a blank line, `   <url> <branch>`.
+        let (used, tree, branch) =
+            lines
+                .iter()
+                .enumerate()
+                .skip(1)
+                .take(3)
+                .find_map(|(j, (_, l))| {
+                    let c = TREE_LINE.captures(l)?;
+                    Some((
+                        j + 1,
+                        c.get(1).map(|m| m.as_str().to_string()),
+                        c.get(2).map(|m| m.as_str().to_string()),
+                    ))
+                })?;
+        (branch, tree, None, used)
+    } else {
+        return None;
+    };
+    // b4 thank-you entries within the next lines of the author's text.
+    let mut tree = tree;
+    let mut branch = branch;
+    let mut entries: Vec<Landing> = Vec::new();
+    let mut j = used;
+    while let Some(&(_, l)) = lines.get(j).filter(|_| j < used + 60) {
+        if let Some(c) = TREE_LINE.captures(l)
+            && entries.is_empty()
+            && tree.is_none()
+        {
+            tree = c.get(1).map(|m| m.as_str().to_string());
+            branch = branch.or(c.get(2).map(|m| m.as_str().to_string()));
+        } else if let Some(c) = ENTRY.captures(l) {
+            entries.push(Landing {
+                kind: LandingKind::Applied,
+                title: c.get(1).map(|m| title_key(m.as_str())),
+                commit: None,
+                tree: tree.clone(),
+                branch: branch.clone(),
+                quote_depth: 0,
+            });
+        } else if let Some(c) = ENTRY_SHA.captures(l) {
+            if let Some(e) = entries.last_mut().filter(|e| e.commit.is_none()) {
+                e.commit = c
+                    .get(1)
+                    .or_else(|| c.get(2))
+                    .map(|m| m.as_str().to_string());
+            }
+        } else if l == "--" || l.starts_with("Best regards") {
+            break;
+        }
+        j += 1;
+    }
+    if entries.is_empty() {
+        out.push(Landing {
+            kind: LandingKind::Applied,
+            title: None,
+            commit: sha,
+            tree,
+            branch,
+            quote_depth: 0,
+        });
+    } else {
+        used = j;
+        out.extend(entries);
+    }
+    Some(used)
+}
+
+/// Whether a trimmed line can be a maintainer's applied line: it starts with
+/// one of the first words of [`APPLIED`]. A bare lowercase `applied` or
+/// `queued` is left out: such a line is a tester's ("applied it on
+/// 6.9-rc4"), not a maintainer's; a lowercase `added` too.
+fn may_be_applied(t: &str) -> bool {
+    const FIRST: [&str; 17] = [
+        "Thank", "Applied", "Queued", "Pushed", "pushed", "Picked", "picked", "Added", "Merged",
+        "Pulled", "Taken", "I've ", "I have ", "I ", "We've ", "We have ", "Now ",
+    ];
+    FIRST.iter().any(|w| t.starts_with(w)) && t.len() <= 160
+}
+
+/// A reply (only a reply can say that a patch was dropped).
+fn is_reply(msg: &Message) -> bool {
+    msg.in_reply_to.is_some() || crate::mail::subject::is_reply(&msg.subject)
+}
+
+fn dropped(t: &str) -> Option<Landing> {
+    if let Some(c) = DROPPED_SHORT.captures(t) {
+        return Some(Landing {
+            kind: LandingKind::Dropped,
+            branch: c.get(1).map(|m| m.as_str().to_string()),
+            ..Landing::default()
+        });
+    }
+    DROPPED.is_match(t).then(|| Landing {
+        kind: LandingKind::Dropped,
+        ..Landing::default()
+    })
+}
+
+/// A for-next announcement or a pull request: one landing per shortlog
+/// entry, with the tree and branch; the tip commit on the last entry's
+/// landing when the request names it and the entry gives none.
+fn pull_or_announce<'a>(
+    msg: &Message,
+    own: &[(usize, &'a str)],
+    raw: &dyn Fn(usize) -> &'a str,
+) -> Option<Vec<Landing>> {
+    let announce = ANNOUNCE_SUBJECT.captures(&msg.subject);
+    let updated = own
+        .iter()
+        .any(|(_, l)| l.contains("has just been updated") || l.contains("has been updated"));
+    let pull_at = own.iter().position(|(_, l)| {
+        l.contains("are available in the Git repository at")
+            || l.starts_with("Please pull from")
+            || l.starts_with("please pull from")
+    });
+    let (kind, mut tree, mut branch) = if let Some(p) = pull_at {
+        // The repository and ref: the first URL line after the marker (a
+        // ref continued on the next line after a `\`).
+        let rest: Vec<&str> = own[p..].iter().map(|(_, l)| *l).take(8).collect();
+        let mut words: Vec<&str> = Vec::new();
+        for l in &rest {
+            let ws: Vec<&str> = l.split_whitespace().filter(|w| *w != "\\").collect();
+            if words.is_empty() {
+                if let Some(at) = ws
+                    .iter()
+                    .position(|w| w.contains("://") || w.contains("git@"))
+                {
+                    words.extend(&ws[at..]);
+                    if words.len() >= 2 {
+                        break;
+                    }
+                }
+            } else if let Some(w) = ws.first() {
+                words.push(w);
+                break;
+            }
+        }
+        (
+            LandingKind::PullRequest,
+            words.first().map(|s| s.to_string()),
+            words.get(1).map(|s| s.to_string()),
+        )
+    } else if announce.is_some() || (updated && msg.subject.contains("ANNOUNCE")) {
+        (
+            LandingKind::ForNext,
+            announce
+                .as_ref()
+                .and_then(|c| c.get(1))
+                .map(|m| m.as_str().to_string()),
+            announce
+                .as_ref()
+                .and_then(|c| c.get(2))
+                .map(|m| m.as_str().to_string()),
+        )
+    } else {
+        return None;
+    };
+    if kind == LandingKind::ForNext
+        && let Some(c) = own.iter().find_map(|(_, l)| UPDATED_BRANCH.captures(l))
+    {
+        branch = branch.or(c.get(1).map(|m| m.as_str().to_string()));
+        tree = tree.or(c.get(2).map(|m| m.as_str().to_string()));
+    }
+    let tip = own
+        .iter()
+        .find_map(|(_, l)| FETCH_UP_TO.captures(l).and_then(|c| c.get(1)))
+        .map(|m| m.as_str().to_string())
+        .or_else(|| {
+            announce
+                .as_ref()
+                .and_then(|c| c.get(3))
+                .map(|m| m.as_str().to_string())
+        });
+    let mut out: Vec<Landing> = Vec::new();
+    let mut in_author = false;
+    for &(i, t) in own {
+        if SHORTLOG_AUTHOR.is_match(t) && !t.starts_with('[') {
+            in_author = true;
+            continue;
+        }
+        if !in_author {
+            continue;
+        }
+        if t.is_empty() {
+            in_author = false;
+            continue;
+        }
+        // Entries keep their indentation in the raw line.
+        let Some(c) = SHORTLOG_ENTRY.captures(raw(i)) else {
+            in_author = false;
+            continue;
+        };
+        let Some(title) = c.get(2).map(|m| m.as_str()) else {
+            continue;
+        };
+        if title.contains(" | ") || title.ends_with("changed") {
+            in_author = false;
+            continue;
+        }
+        out.push(Landing {
+            kind,
+            title: Some(title_key(title)),
+            commit: c.get(1).map(|m| m.as_str().to_string()),
+            tree: tree.clone(),
+            branch: branch.clone(),
+            quote_depth: 0,
+        });
+    }
+    if out.is_empty() {
+        // A request or announcement without a shortlog still says where.
+        out.push(Landing {
+            kind,
+            title: None,
+            commit: tip,
+            tree,
+            branch,
+            quote_depth: 0,
+        });
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn land(subject: &str, body: &str) -> Vec<Landing> {
+        let msg = Message {
+            subject: subject.into(),
+            body: body.into(),
+            ..Message::default()
+        };
+        let view = BodyView::new(&msg.body);
+        let scan = super::super::diff::scan(&view);
+        landings_in(&msg, &view, &scan.in_diff)
+    }
+
+    #[test]
+    fn applied_replies_with_and_without_a_tree() {
+        let l = land("Re: [PATCH] x", "Applied, thanks!\n");
+        assert_eq!(l.len(), 1);
+        assert_eq!(
+            (l[0].kind, l[0].title.as_deref()),
+            (LandingKind::Applied, None)
+        );
+        let l = land("Re: x", "Thanks, applied to for-next.\n");
+        assert_eq!(l[0].branch.as_deref(), Some("for-next"));
+        let l = land(
+            "Re: x",
+            "Applied to the vfs.fixes branch of the vfs/vfs.git tree.\n",
+        );
+        assert_eq!(l[0].branch.as_deref(), Some("vfs.fixes"));
+        assert_eq!(l[0].tree.as_deref(), Some("vfs/vfs.git"));
+        assert!(land("Re: x", "> Applied, thanks!\n").is_empty());
+        assert!(land("Re: x", "applied it on 6.9-rc4 and tested\n").is_empty());
+        assert!(
+            land(
+                "Re: x",
+                "Applied the patch on top of v6.9 and ran the test again.\n"
+            )
+            .is_empty()
+        );
+        assert!(land("Re: x", "I added an expression, and it appears to work:\n").is_empty());
+        assert!(land("Re: x", "I applied it, and the test passes now.\n").is_empty());
+        let cases: [(&str, Option<&str>, Option<&str>); 12] = [
+            (
+                "Applied as 6.10-rc material, thanks!",
+                Some("6.10-rc"),
+                None,
+            ),
+            ("Applied to cgroup/for-6.12.", Some("cgroup/for-6.12"), None),
+            (
+                "Applied 1-3 to cgroup/for-6.12.",
+                Some("cgroup/for-6.12"),
+                None,
+            ),
+            (
+                "Applied to nfsd-next for v6.10, thanks!",
+                Some("nfsd-next"),
+                None,
+            ),
+            (
+                "Thanks, queued to power-supply's for-next branch.",
+                Some("for-next"),
+                Some("power-supply"),
+            ),
+            (
+                "Applied to fscrypt.git#master for 6.2.",
+                Some("master"),
+                Some("fscrypt.git"),
+            ),
+            ("Thanks. I've added the patch to my tree.", None, None),
+            (
+                "Thanks, I added this to mm.git's mm-new branch, along with a couple of",
+                Some("mm-new"),
+                Some("mm.git"),
+            ),
+            ("Now queued up, thanks.", None, None),
+            ("Thanks, merged.", None, None),
+            ("Applied for next, thanks!", Some("next"), None),
+            (
+                "Applied (with some edits in the subject and changelog) as 6.9 material, thanks!",
+                Some("6.9"),
+                None,
+            ),
+        ];
+        for (line, branch, tree) in cases {
+            let l = land("Re: [PATCH] x", &format!("{line}\n"));
+            assert_eq!(l.len(), 1, "{line}");
+            assert_eq!(l[0].branch.as_deref(), branch, "{line}");
+            assert_eq!(l[0].tree.as_deref(), tree, "{line}");
+        }
+    }
+
+    #[test]
+    fn b4_thank_you_entries_with_the_tree_and_commit() {
+        let body = "On Mon, 4 Mar 2024, Jane Dev wrote:\n> subsys: restore\n\nApplied to\n\n   \
+                    https://git.kernel.org/pub/scm/linux/kernel/git/foo/linux.git for-next\n\n\
+                    Thanks!\n\n[1/3] subsys: restore the fast path\n      commit: \
+                    4b1c2e9d0a7f5c3e8d6b2a1f0e9c8d7b6a5f4e3d\n[2/3] subsys: fix the slow path\n      (no commit info)\n";
+        let l = land("Re: [PATCH 0/3] subsys", body);
+        assert_eq!(l.len(), 2);
+        assert_eq!(l[0].title.as_deref(), Some("subsys: restore the fast path"));
+        assert_eq!(
+            l[0].commit.as_deref(),
+            Some("4b1c2e9d0a7f5c3e8d6b2a1f0e9c8d7b6a5f4e3d")
+        );
+        assert_eq!(l[0].branch.as_deref(), Some("for-next"));
+        assert!(l[0].tree.as_deref().unwrap().ends_with("foo/linux.git"));
+        assert_eq!(l[1].commit, None);
+    }
+
+    #[test]
+    fn a_pull_request_shortlog_is_one_landing_per_title() {
+        let body = "The following changes since commit 0123456789abcdef0123456789abcdef01234567:\n\n  \
+                    Linux 6.9-rc2 (2024-03-31 14:32:39 -0700)\n\nare available in the Git repository at:\n\n  \
+                    git://git.kernel.org/pub/scm/linux/kernel/git/foo/linux.git tags/foo-6.9-rc3-fixes\n\n\
+                    for you to fetch changes up to 89abcdef0123456789abcdef0123456789abcdef:\n\n  \
+                    subsys: fix the slow path (2024-04-02 10:00:00 +0100)\n\n\
+                    ----------------------------------------------------------------\nA tag message.\n\n\
+                    ----------------------------------------------------------------\nJane Dev (2):\n      \
+                    subsys: restore the fast path\n      subsys: fix the slow path\n\n \
+                    fs/foo/bar.c | 13 +++++++------\n 1 file changed, 7 insertions(+), 6 deletions(-)\n";
+        let l = land("[GIT PULL] subsys fixes for 6.9-rc3", body);
+        assert_eq!(l.len(), 2, "{l:?}");
+        assert_eq!(l[0].kind, LandingKind::PullRequest);
+        assert_eq!(l[1].title.as_deref(), Some("subsys: fix the slow path"));
+        assert_eq!(l[1].branch.as_deref(), Some("tags/foo-6.9-rc3-fixes"));
+    }
+
+    #[test]
+    fn a_please_pull_request_names_its_tree_and_tag() {
+        let body = "Hi Linus,\n\nPlease pull from the tag\n\n git://git.kernel.org/pub/scm/linux/kernel/git/rafael/linux-pm.git \\\n pm-6.18-rc3\n\n\
+                    with top-most commit b62bd2cf7e991efbc823665e54dd7d7d8372c33b\n\n---------------\n\n\
+                    Rafael J. Wysocki (2):\n      Revert \"cpuidle: menu: Avoid discarding useful information\"\n      \
+                    PM: runtime: Fix conditional guard definitions\n\n---------------\n\n drivers/x.c | 6 +++++-\n";
+        let l = land("[GIT PULL] Power management fixes for v6.18-rc3", body);
+        assert_eq!(l.len(), 2, "{l:?}");
+        assert_eq!(
+            l[0].title.as_deref(),
+            Some("revert \"cpuidle: menu: avoid discarding useful information\"")
+        );
+        assert_eq!(l[0].branch.as_deref(), Some("pm-6.18-rc3"));
+        assert!(l[0].tree.as_deref().unwrap().ends_with("linux-pm.git"));
+    }
+
+    #[test]
+    fn an_announcement_with_commit_ids_in_its_shortlog() {
+        let body = "Hi folks,\n\nThe vfs-for-next branch of the xfs-linux repository at:\n\n\t\
+                    git://git.kernel.org/pub/scm/fs/xfs/xfs-linux.git\n\nhas just been updated.\n\n\
+                    New Commits:\n\nDarrick J. Wong (2):\n      [5aca284210ce] vfs: create a generic checking function\n      \
+                    [7e328e5930ad] mm/fs: don't allow writes to immutable files\n\n\nCode Diffstat:\n\n fs/attr.c | 13 ++---\n";
+        let l = land(
+            "[ANNOUNCE] xfs-linux: vfs-for-next updated to 7e328e5930ad",
+            body,
+        );
+        assert_eq!(l.len(), 2);
+        assert_eq!(l[0].kind, LandingKind::ForNext);
+        assert_eq!(l[0].commit.as_deref(), Some("5aca284210ce"));
+        assert_eq!(l[0].branch.as_deref(), Some("vfs-for-next"));
+        assert_eq!(l[0].tree.as_deref(), Some("xfs-linux"));
+    }
+
+    #[test]
+    fn merge_notes_tip_bot_stable_and_library_syncs() {
+        let l = land(
+            "Re: [GIT PULL] ext4 changes for 5.2",
+            "The pull request you sent on Tue, 7 May 2019:\n\n> git://x tags/ext4_for_linus\n\n\
+             has been merged into torvalds/linux.git:\n\
+             https://git.kernel.org/torvalds/c/5abe37954e9a315c35c9490f78d55f307c3c636b\n",
+        );
+        assert_eq!(l[0].kind, LandingKind::Merged);
+        assert_eq!(l[0].tree.as_deref(), Some("torvalds/linux.git"));
+        assert!(l[0].commit.is_some());
+        let l = land(
+            "[tip: x86/urgent] x86/foo: Fix it",
+            "The following commit has been merged into the x86/urgent branch of tip:\n\n\
+             Commit-ID:     0123456789abcdef0123456789abcdef01234567\nGitweb: x\n",
+        );
+        assert_eq!(l[0].kind, LandingKind::TipBot);
+        assert_eq!(l[0].title.as_deref(), Some("x86/foo: fix it"));
+        assert_eq!(l[0].branch.as_deref(), Some("x86/urgent"));
+        let l = land(
+            "Patch \"xfs: fix\" has been added to the 6.1-stable tree",
+            "This is a note to let you know that I've just added the patch titled\n\n    \
+             xfs: fix the thing\n\nto the 6.1-stable tree which can be found at:\n",
+        );
+        assert_eq!(l[0].kind, LandingKind::Stable);
+        assert_eq!(l[0].branch.as_deref(), Some("6.1-stable"));
+        let l = land(
+            "[PATCH 3/9] xfs: fix the thing",
+            "Source kernel commit: 0123456789abcdef0123456789abcdef01234567\n\nmore\n",
+        );
+        assert_eq!(l[0].kind, LandingKind::LibrarySync);
+        assert_eq!(l[0].title.as_deref(), Some("xfs: fix the thing"));
+    }
+
+    #[test]
+    fn dropped_lines_of_a_maintainer() {
+        for t in [
+            "Dropped from for-next.",
+            "I've dropped the series for now.",
+            "Dropped, thanks.",
+            "I dropped it from my tree.",
+            "Reverted this from for-next.",
+        ] {
+            let l = land("Re: x", &format!("{t}\n"));
+            assert_eq!(l.len(), 1, "{t}");
+            assert_eq!(l[0].kind, LandingKind::Dropped);
+        }
+        for t in [
+            "I dropped the lock here because it was slow and",
+            "removed it from the array. After a while I re-added it",
+            "dropping it.",
+        ] {
+            assert!(land("Re: x", &format!("{t}\n")).is_empty(), "{t}");
+        }
+        // A patch saying what its code does is not a maintainer dropping it.
+        assert!(land("[PATCH] x", "Dropped.\n").is_empty());
+        for t in [
+            "Since this patch is a clean up, would you mind if I drop it from my",
+            "But I guess it doesn't matter much, its a cleanup patch and we can drop it.",
+            "OK, I'll drop this patch for now.",
+        ] {
+            let l = land("Re: x", &format!("{t}\n"));
+            assert_eq!(l.len(), 1, "{t}");
+            assert!(
+                matches!(l[0].kind, LandingKind::WillDrop | LandingKind::Dropped),
+                "{t}"
+            );
+        }
+        assert!(land("Re: x", "we can drop the lock here\n").is_empty());
+    }
+}

@@ -1,0 +1,285 @@
+//! What identifies a patch across its forms (grammar:
+//! `grammar/evidence-patch.md`): the title of `[PATCH v3 2/7] subsys: title`
+//! without its tags, the version, part and flags of the tag, b4's
+//! `change-id:` and `base-commit:` lines, what a revert names (`This reverts
+//! commit <sha>.`, `Revert "<title>"`), a stable backport's upstream commit,
+//! and a stable patch id of the mail's own diff.
+//!
+//! The patch id is the idea of `git patch-id --stable`: per file, a hash of
+//! its paths and of its added and removed lines with all white space
+//! removed (hunk headers, line numbers, `index` lines and context lines
+//! left out), and the files' hashes added, so that neither file order,
+//! re-wrapped hunks, moved line numbers nor white space change it. An
+//! inline draft and the patch posted later from it share it when their
+//! changes are the same.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::BodyView;
+use crate::mail::subject::{subject_tags, title_key};
+use crate::model::{Kind, Message, PatchFacts};
+
+static REVERT_TITLE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"(?i)^revert\s+"(.+)"\s*$"#).expect("valid regex"));
+
+/// `This reverts commit <40 hex>.` (the id may be on the next line).
+static REVERTS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\bThis reverts commit\s+([0-9a-f]{12,40})\b").expect("valid regex")
+});
+
+/// `commit <40 hex> upstream.` or `[ Upstream commit <40 hex> ]`.
+static UPSTREAM: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)(?:^\s*commit\s+([0-9a-f]{40})\s+upstream\b|\[\s*upstream commit\s+([0-9a-f]{12,40})\s*\])")
+        .expect("valid regex")
+});
+
+/// The stable patch id of the unquoted diff lines of a body (`None` when
+/// it has none), from the lines marked `in_diff` (see [`super::diff::scan`]).
+pub fn patch_id(view: &BodyView<'_>, in_diff: &[bool]) -> Option<String> {
+    let lines = view
+        .lines
+        .iter()
+        .enumerate()
+        .filter(|(i, l)| l.depth == 0 && in_diff.get(*i).copied().unwrap_or(false))
+        .map(|(_, l)| l.text);
+    patch_id_of_lines(lines)
+}
+
+/// The stable patch id of a unified diff given as lines (a mail's own diff,
+/// or `git show` output of a commit): see the module docs.
+///
+/// ```
+/// use regtrack::evidence::patch::patch_id_of_lines;
+/// let a = "diff --git a/f.c b/f.c\n--- a/f.c\n+++ b/f.c\n@@ -1,3 +1,3 @@\n ctx\n-\told(x);\n+\tnew(x);\n";
+/// let b = "diff --git a/f.c b/f.c\nindex 1..2 100644\n--- a/f.c\n+++ b/f.c\n@@ -10,2 +10,2 @@ fn\n-old( x );\n+new(x);\n";
+/// assert_eq!(patch_id_of_lines(a.lines()), patch_id_of_lines(b.lines()));
+/// assert!(patch_id_of_lines("just prose".lines()).is_none());
+/// ```
+pub fn patch_id_of_lines<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
+    /// One file's hash and whether a change line went into it.
+    struct File {
+        hash: blake3::Hasher,
+        changed: bool,
+    }
+    fn open(path: &str) -> File {
+        let mut hash = blake3::Hasher::new();
+        hash.update(strip_ws(path).as_bytes());
+        hash.update(b"\n");
+        File {
+            hash,
+            changed: false,
+        }
+    }
+    let mut total: u128 = 0;
+    let mut any = false;
+    let mut file: Option<File> = None;
+    let mut close = |file: Option<File>| {
+        if let Some(f) = file.filter(|f| f.changed) {
+            let mut v = [0u8; 16];
+            v.copy_from_slice(&f.hash.finalize().as_bytes()[..16]);
+            total = total.wrapping_add(u128::from_le_bytes(v));
+        }
+    };
+    // A `--- ` line waits for the next: before `+++ ` it is a file header,
+    // otherwise a removed line that starts with `-- `.
+    let mut dashes: Option<&str> = None;
+    for line in lines {
+        if let Some(rest) = line.strip_prefix("diff --git ") {
+            close(file.take());
+            dashes = None;
+            let path = rest.rsplit_once(" b/").map_or(rest, |(_, b)| b);
+            file = Some(open(path));
+            continue;
+        }
+        if let Some(new) = line.strip_prefix("+++ ") {
+            if dashes.take().is_some() {
+                if file.as_ref().is_none_or(|f| f.changed) {
+                    // A diff without `diff --git` (quilt, `diff -u`): each
+                    // file starts at its header pair; paths lose their
+                    // first component (`a/`, `linux.orig/`).
+                    close(file.take());
+                    let path = new.split_whitespace().next().unwrap_or("");
+                    let path = path.split_once('/').map_or(path, |(_, p)| p);
+                    file = Some(open(path));
+                }
+                continue;
+            }
+        }
+        if let Some(removed) = dashes.take()
+            && let Some(f) = file.as_mut()
+        {
+            f.hash.update(b"-");
+            f.hash.update(strip_ws(removed).as_bytes());
+            f.hash.update(b"\n");
+            f.changed = true;
+            any = true;
+        }
+        if line.starts_with("--- ") {
+            dashes = Some(&line[1..]);
+            continue;
+        }
+        let (sign, rest) = match line.as_bytes().first() {
+            Some(b'+') => (b"+", &line[1..]),
+            Some(b'-') => (b"-", &line[1..]),
+            _ => continue,
+        };
+        if let Some(f) = file.as_mut() {
+            f.hash.update(sign);
+            f.hash.update(strip_ws(rest).as_bytes());
+            f.hash.update(b"\n");
+            f.changed = true;
+            any = true;
+        }
+    }
+    close(file.take());
+    any.then(|| format!("{total:032x}"))
+}
+
+fn strip_ws(s: &str) -> String {
+    s.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// A `key: value` line of b4 (`change-id:`, `base-commit:`) in the
+/// author's own text.
+fn own_value<'a>(view: &BodyView<'a>, key: &str) -> Option<&'a str> {
+    view.lines
+        .iter()
+        .filter(|l| l.depth == 0)
+        .find_map(|l| l.text.trim().strip_prefix(key))
+        .map(|v| v.trim())
+        .filter(|v| !v.is_empty() && !v.contains(' '))
+}
+
+/// The patch facts of a message: for a patch mail (`kind` `patch`), its
+/// title and tags; for any mail with its own diff, the patch id (a diff in
+/// a reply has no title of its own). `None` for mail that carries no patch.
+pub fn patch_facts(
+    msg: &Message,
+    kind: Kind,
+    view: &BodyView<'_>,
+    in_diff: &[bool],
+) -> Option<PatchFacts> {
+    let id = if view.collapsed {
+        None
+    } else {
+        patch_id(view, in_diff)
+    };
+    let is_patch = kind == Kind::Patch;
+    if !is_patch && id.is_none() {
+        return None;
+    }
+    let tags = subject_tags(&msg.subject);
+    let title = if is_patch {
+        tags.title.clone()
+    } else {
+        String::new()
+    };
+    let own: String = view
+        .lines
+        .iter()
+        .filter(|l| l.depth == 0)
+        .map(|l| l.text)
+        .collect::<Vec<_>>()
+        .join("\n");
+    let reverts = REVERTS
+        .captures(&own)
+        .and_then(|c| c.get(1))
+        .map(|m| m.as_str().to_ascii_lowercase());
+    let upstream = own.lines().find_map(|l| {
+        UPSTREAM
+            .captures(l)
+            .and_then(|c| c.get(1).or_else(|| c.get(2)))
+            .map(|m| m.as_str().to_ascii_lowercase())
+    });
+    Some(PatchFacts {
+        title_key: title_key(&title),
+        reverts_title: REVERT_TITLE
+            .captures(&title)
+            .and_then(|c| c.get(1))
+            .map(|m| title_key(m.as_str())),
+        title,
+        version: is_patch.then_some(tags.version).flatten(),
+        part: is_patch.then_some(tags.part).flatten(),
+        parts: is_patch.then_some(tags.parts).flatten(),
+        resend: is_patch && tags.resend,
+        rfc: is_patch && tags.rfc,
+        patch_id: id,
+        change_id: own_value(view, "change-id:").map(str::to_string),
+        base_commit: own_value(view, "base-commit:").map(str::to_string),
+        reverts,
+        upstream,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subject_tags_of_every_form() {
+        let t = subject_tags("[PATCH] ext4: fix");
+        assert!(t.is_patch);
+        assert_eq!((t.version, t.part), (None, None));
+        assert_eq!(
+            subject_tags("[PATCHv2 net-next 3/4] net: x").version,
+            Some(2)
+        );
+        let t = subject_tags("[RFC][PATCH 1/2] mm: y");
+        assert!(t.is_patch && t.rfc);
+        assert_eq!((t.part, t.parts), (Some(1), Some(2)));
+        assert_eq!(subject_tags("[PATCH 6.1.y] xfs: z").title, "xfs: z");
+        let t = subject_tags("Re: [LKP] [ext4] 2edf06a50f: x 1% regression");
+        assert!(!t.is_patch);
+        assert_eq!(subject_tags("[PATCH v2 0/7] xfs: a series").part, Some(0));
+        assert_eq!(
+            subject_tags("Re: [PATCH for-next] Revert \"ext4: foo\"").title,
+            "Revert \"ext4: foo\""
+        );
+    }
+
+    #[test]
+    fn the_patch_id_ignores_white_space_order_and_line_numbers_but_not_changes() {
+        let a = "diff --git a/a.c b/a.c\n--- a/a.c\n+++ b/a.c\n@@ -1 +1 @@\n-x\n+y\n\
+                 diff --git a/b.c b/b.c\n--- a/b.c\n+++ b/b.c\n@@ -5 +5 @@\n-p\n+q\n";
+        let b = "diff --git a/b.c b/b.c\n--- a/b.c\n+++ b/b.c\n@@ -9 +9 @@\n-p\n+ q\n\
+                 diff --git a/a.c b/a.c\n--- a/a.c\n+++ b/a.c\n@@ -3 +3 @@\n-x\n+y\n";
+        let c = "diff --git a/a.c b/a.c\n--- a/a.c\n+++ b/a.c\n@@ -1 +1 @@\n-x\n+z\n";
+        let (a, b, c) = (
+            patch_id_of_lines(a.lines()),
+            patch_id_of_lines(b.lines()),
+            patch_id_of_lines(c.lines()),
+        );
+        assert!(a.is_some());
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+    }
+
+    #[test]
+    fn a_quilt_diff_has_the_id_of_the_same_git_diff() {
+        let q = "--- linux.orig/fs/x.c\n+++ linux/fs/x.c\n@@ -1 +1 @@\n-a\n+b\n";
+        let g = "diff --git a/fs/x.c b/fs/x.c\n--- a/fs/x.c\n+++ b/fs/x.c\n@@ -1 +1 @@\n-a\n+b\n";
+        assert!(patch_id_of_lines(q.lines()).is_some());
+        assert_eq!(patch_id_of_lines(q.lines()), patch_id_of_lines(g.lines()));
+    }
+
+    #[test]
+    fn revert_and_backport_lines() {
+        let body = "This reverts commit\n0123456789abcdef0123456789abcdef01234567.\n\ndiff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n";
+        let msg = Message {
+            subject: "[PATCH] Revert \"ext4: Speed it up\"".into(),
+            body: body.into(),
+            ..Message::default()
+        };
+        let view = BodyView::new(&msg.body);
+        let scan = super::super::diff::scan(&view);
+        let f = patch_facts(&msg, Kind::Patch, &view, &scan.in_diff).unwrap();
+        assert_eq!(
+            f.reverts.as_deref(),
+            Some("0123456789abcdef0123456789abcdef01234567")
+        );
+        assert_eq!(f.reverts_title.as_deref(), Some("ext4: speed it up"));
+        assert!(f.patch_id.is_some());
+    }
+}

@@ -1,0 +1,382 @@
+//! Patches as things with a life: every posting of one patch (an inline
+//! draft, v1 ... vN, resends) is one [`Identity`], and what the mail says
+//! about it (reviews, `Applied`, b4 thank-yous, for-next announcements,
+//! pull requests and their merge notes, drops) is gathered per identity.
+//!
+//! Postings are one patch when they share:
+//! - a title (`[PATCH v3 2/7] ext4: fix the thing` -> `ext4: fix the thing`,
+//!   compared by [`crate::mail::subject::title_key`]) and an author (address
+//!   or name), or
+//! - a patch id (the same change, whitespace and line numbers aside): an
+//!   inline draft and the patch later posted from it.
+//!
+//! Landings are matched to identities:
+//! - a landing that names a title (a b4 thank-you entry, a shortlog line, a
+//!   tip-bot or stable note, a library sync) goes to the identities of
+//!   that title;
+//! - one that names none (`Applied, thanks!`, `Dropped from for-next`)
+//!   goes to the posting it replies to (the nearest posting above it), or
+//!   to every patch of a series when it replies to the cover letter;
+//! - pr-tracker-bot's merge note goes to the patches its pull request lists.
+
+use std::collections::HashMap;
+
+use super::LinkMessage;
+use super::hints::{is_robot, kind_of};
+use crate::model::{Kind, LandingKind};
+
+/// Shortest title key that identifies a patch by itself.
+const MIN_TITLE: usize = 8;
+
+/// One patch across its postings.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Identity {
+    /// Message indexes of its postings (drafts, versions, resends), in date order.
+    pub postings: Vec<usize>,
+    /// Its title (from the latest titled posting; empty for a draft only).
+    pub title: String,
+    /// The title as compared.
+    pub title_key: String,
+    /// What a revert names: the commit, the title key.
+    pub reverts: (Option<String>, Option<String>),
+}
+
+/// A landing matched to an identity: the message, the index of the landing
+/// in its extraction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LandingAt {
+    /// The message that says it.
+    pub msg: usize,
+    /// Which of its landings.
+    pub landing: usize,
+}
+
+/// Every patch identity among a set of messages, and their landings.
+#[derive(Debug, Clone, Default)]
+pub struct Patches {
+    /// The identities.
+    pub identities: Vec<Identity>,
+    /// Message index -> identity.
+    pub of_message: HashMap<usize, usize>,
+    /// Landings of each identity, in date order.
+    pub landings: Vec<Vec<LandingAt>>,
+    /// Reviews of each identity: (message, reviewer).
+    pub reviews: Vec<Vec<usize>>,
+}
+
+fn find(parent: &mut [usize], mut x: usize) -> usize {
+    while parent[x] != x {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    x
+}
+
+fn union(parent: &mut [usize], a: usize, b: usize) {
+    let (ra, rb) = (find(parent, a), find(parent, b));
+    if ra != rb {
+        parent[ra.max(rb)] = ra.min(rb);
+    }
+}
+
+/// The author of a posting as compared (address, else name), lower-cased.
+fn author(m: &LinkMessage) -> String {
+    m.from_email
+        .as_deref()
+        .filter(|e| !e.is_empty())
+        .or(m.from_name.as_deref())
+        .unwrap_or("")
+        .to_ascii_lowercase()
+}
+
+/// True when the message is a posting of a patch (not a cover letter): a
+/// patch mail with a title, or any mail with a diff of its own.
+pub fn is_posting(m: &LinkMessage) -> bool {
+    let Some(p) = &m.extraction.patch else {
+        return false;
+    };
+    if is_robot(m) {
+        return false;
+    }
+    let titled = kind_of(m) == Kind::Patch && p.title_key.len() >= MIN_TITLE;
+    let cover = p.part == Some(0);
+    (titled && !cover) || p.patch_id.is_some()
+}
+
+/// True for a series' cover letter (`[PATCH v2 0/7]`).
+pub fn is_cover(m: &LinkMessage) -> bool {
+    m.extraction
+        .patch
+        .as_ref()
+        .is_some_and(|p| p.part == Some(0) && kind_of(m) == Kind::Patch)
+}
+
+/// Finds the patch identities of `msgs` (see the module docs); `parent` is
+/// each message's parent after threading.
+pub fn identify(msgs: &[LinkMessage], parent: &[Option<usize>]) -> Patches {
+    let postings: Vec<usize> = (0..msgs.len()).filter(|&i| is_posting(&msgs[i])).collect();
+    let mut uf: Vec<usize> = (0..msgs.len()).collect();
+    let mut by_title: HashMap<(String, String), usize> = HashMap::new();
+    let mut by_id: HashMap<&str, usize> = HashMap::new();
+    for &i in &postings {
+        let m = &msgs[i];
+        let Some(p) = &m.extraction.patch else {
+            continue;
+        };
+        if kind_of(m) == Kind::Patch && p.title_key.len() >= MIN_TITLE {
+            match by_title.entry((p.title_key.clone(), author(m))) {
+                std::collections::hash_map::Entry::Occupied(e) => union(&mut uf, *e.get(), i),
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(i);
+                }
+            }
+        }
+        if let Some(id) = p.patch_id.as_deref() {
+            match by_id.get(id) {
+                Some(&j) => union(&mut uf, j, i),
+                None => {
+                    by_id.insert(id, i);
+                }
+            }
+        }
+    }
+    let mut index: HashMap<usize, usize> = HashMap::new();
+    let mut out = Patches::default();
+    let mut sorted = postings.clone();
+    sorted.sort_by_key(|&i| (msgs[i].date.unwrap_or(i64::MAX), msgs[i].message_id.clone()));
+    for &i in &sorted {
+        let r = find(&mut uf, i);
+        let k = *index.entry(r).or_insert_with(|| {
+            out.identities.push(Identity::default());
+            out.identities.len() - 1
+        });
+        out.of_message.insert(i, k);
+        let id = &mut out.identities[k];
+        id.postings.push(i);
+        if let Some(p) = &msgs[i].extraction.patch
+            && !p.title.is_empty()
+            && kind_of(&msgs[i]) == Kind::Patch
+        {
+            id.title = p.title.clone();
+            id.title_key = p.title_key.clone();
+            if p.reverts.is_some() || p.reverts_title.is_some() {
+                id.reverts = (p.reverts.clone(), p.reverts_title.clone());
+            }
+        }
+    }
+    out.landings = vec![Vec::new(); out.identities.len()];
+    out.reviews = vec![Vec::new(); out.identities.len()];
+    let mut title_ids: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (k, id) in out.identities.iter().enumerate() {
+        if id.title_key.len() >= MIN_TITLE {
+            title_ids.entry(id.title_key.as_str()).or_default().push(k);
+        }
+    }
+    // The patches of a series: the postings that reply to its cover letter.
+    let mut series: HashMap<usize, Vec<usize>> = HashMap::new();
+    for &i in &postings {
+        if let Some(p) = parent.get(i).copied().flatten()
+            && is_cover(&msgs[p])
+            && let Some(&k) = out.of_message.get(&i)
+        {
+            series.entry(p).or_default().push(k);
+        }
+    }
+    let target_of = |i: usize, of: &HashMap<usize, usize>| -> Vec<usize> {
+        // The nearest posting or cover letter above a reply.
+        let mut cur = parent.get(i).copied().flatten();
+        for _ in 0..4 {
+            let Some(p) = cur else { break };
+            if let Some(&k) = of.get(&p) {
+                return vec![k];
+            }
+            if let Some(ks) = series.get(&p) {
+                return ks.clone();
+            }
+            cur = parent.get(p).copied().flatten();
+        }
+        Vec::new()
+    };
+    let mut found: Vec<(usize, LandingAt)> = Vec::new();
+    for (i, m) in msgs.iter().enumerate() {
+        for (j, l) in m.extraction.landings.iter().enumerate() {
+            if l.quote_depth > 0 {
+                continue;
+            }
+            let at = LandingAt { msg: i, landing: j };
+            match (&l.title, l.kind) {
+                (Some(t), _) => {
+                    for &k in title_ids
+                        .get(t.as_str())
+                        .map(|v| v.as_slice())
+                        .unwrap_or(&[])
+                    {
+                        found.push((k, at));
+                    }
+                }
+                (None, LandingKind::Applied | LandingKind::Dropped) => {
+                    for k in target_of(i, &out.of_message) {
+                        found.push((k, at));
+                    }
+                }
+                (None, LandingKind::Merged) => {
+                    // The pull request it answers: the patches its shortlog lists.
+                    let Some(p) = parent.get(i).copied().flatten() else {
+                        continue;
+                    };
+                    for l in &msgs[p].extraction.landings {
+                        if l.kind == LandingKind::PullRequest
+                            && let Some(t) = &l.title
+                        {
+                            for &k in title_ids
+                                .get(t.as_str())
+                                .map(|v| v.as_slice())
+                                .unwrap_or(&[])
+                            {
+                                found.push((k, at));
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        // Reviews: a reviewer's own trailer in a reply to a posting.
+        let reviewed = m.extraction.trailers.iter().any(|t| {
+            t.quote_depth == 0
+                && !t.suggested
+                && (t.key.eq_ignore_ascii_case("reviewed-by")
+                    || t.key.eq_ignore_ascii_case("acked-by"))
+        });
+        if reviewed && !out.of_message.contains_key(&i) {
+            for k in target_of(i, &out.of_message) {
+                let poster = out.identities[k]
+                    .postings
+                    .first()
+                    .map(|&p| author(&msgs[p]));
+                if poster.as_deref() != Some(author(m).as_str()) {
+                    out.reviews[k].push(i);
+                }
+            }
+        }
+    }
+    found.sort_by_key(|(k, at)| {
+        (
+            *k,
+            msgs[at.msg].date.unwrap_or(i64::MAX),
+            at.msg,
+            at.landing,
+        )
+    });
+    found.dedup();
+    for (k, at) in found {
+        out.landings[k].push(at);
+    }
+    out
+}
+
+impl Patches {
+    /// The identity of a message, if it is a posting.
+    pub fn identity_of(&self, msg: usize) -> Option<usize> {
+        self.of_message.get(&msg).copied()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Landing, PatchFacts};
+
+    fn posting(id: &str, from: &str, subject: &str, day: i64) -> LinkMessage {
+        let tags = crate::mail::subject::subject_tags(subject);
+        LinkMessage {
+            message_id: id.into(),
+            subject: subject.into(),
+            from_email: Some(from.into()),
+            date: Some(day * 86_400),
+            kind: Kind::Patch,
+            extraction: crate::model::Extraction {
+                kind: Kind::Patch,
+                patch: Some(Box::new(PatchFacts {
+                    title_key: crate::mail::subject::title_key(&tags.title),
+                    title: tags.title,
+                    version: tags.version,
+                    part: tags.part,
+                    parts: tags.parts,
+                    ..PatchFacts::default()
+                })),
+                ..Default::default()
+            },
+            ..LinkMessage::default()
+        }
+    }
+
+    #[test]
+    fn versions_and_resends_of_one_author_are_one_patch() {
+        let msgs = vec![
+            posting("v1", "a@x", "[PATCH] ext4: fix the fast path", 1),
+            posting("v2", "a@x", "[PATCH v2] ext4: Fix the fast path", 3),
+            posting("other", "b@x", "[PATCH] ext4: fix the fast path", 4),
+            posting("re", "a@x", "[PATCH RESEND v2] ext4: fix the fast path", 5),
+        ];
+        let p = identify(&msgs, &[None, None, None, None]);
+        assert_eq!(p.identities.len(), 2);
+        assert_eq!(p.identities[0].postings, vec![0, 1, 3]);
+        assert_eq!(p.identities[0].title, "ext4: fix the fast path");
+    }
+
+    #[test]
+    fn a_draft_becomes_the_patch_with_the_same_patch_id() {
+        let mut draft = posting("d", "a@x", "Re: [ext4] 2edf06a50f: regression", 1);
+        draft.kind = Kind::Reply;
+        draft.extraction.kind = Kind::Reply;
+        if let Some(p) = draft.extraction.patch.as_mut() {
+            p.title.clear();
+            p.title_key.clear();
+            p.patch_id = Some("abc".into());
+        }
+        let mut patch = posting("p", "a@x", "[PATCH] ext4: fix it properly", 5);
+        if let Some(p) = patch.extraction.patch.as_mut() {
+            p.patch_id = Some("abc".into());
+        }
+        let p = identify(&[draft, patch], &[None, None]);
+        assert_eq!(p.identities.len(), 1);
+        assert_eq!(p.identities[0].postings, vec![0, 1]);
+        assert_eq!(p.identities[0].title, "ext4: fix it properly");
+    }
+
+    #[test]
+    fn landings_go_to_the_patch_replied_to_the_titles_named_and_the_pull_merged() {
+        let mut msgs = vec![
+            posting("p", "a@x", "[PATCH] ext4: fix the fast path", 1),
+            LinkMessage {
+                message_id: "applied".into(),
+                date: Some(2 * 86_400),
+                ..LinkMessage::default()
+            },
+            LinkMessage {
+                message_id: "pull".into(),
+                date: Some(9 * 86_400),
+                ..LinkMessage::default()
+            },
+            LinkMessage {
+                message_id: "merged".into(),
+                date: Some(10 * 86_400),
+                ..LinkMessage::default()
+            },
+        ];
+        msgs[1].extraction.landings.push(Landing::default());
+        msgs[2].extraction.landings.push(Landing {
+            kind: LandingKind::PullRequest,
+            title: Some("ext4: fix the fast path".into()),
+            ..Landing::default()
+        });
+        msgs[3].extraction.landings.push(Landing {
+            kind: LandingKind::Merged,
+            ..Landing::default()
+        });
+        let p = identify(&msgs, &[None, Some(0), None, Some(2)]);
+        let at: Vec<usize> = p.landings[0].iter().map(|l| l.msg).collect();
+        assert_eq!(at, vec![1, 2, 3]);
+    }
+}

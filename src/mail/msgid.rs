@@ -1,0 +1,83 @@
+//! Message-IDs as they appear in mail: in lore-style URLs (every form
+//! seen: `/r/<id>`, `/all/<id>/`, `/<list>/<id>/T/#u`, `lkml.kernel.org/r/`,
+//! `patch.msgid.link/`, percent-encoded ids).
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+/// Decodes `%XX` escapes; invalid escapes and non-UTF-8 results stay as written.
+pub fn percent_decode(s: &str) -> String {
+    percent_encoding::percent_decode_str(s)
+        .decode_utf8()
+        .map(|c| c.into_owned())
+        .unwrap_or_else(|_| s.to_string())
+}
+
+/// The Message-ID of the first lore-style URL in `text`, in every form seen:
+/// `https://lore.kernel.org/oe-lkp/<id>`, `/r/<id>`, `/all/<id>/`,
+/// `/<list>/<id>/T/#u`, `lkml.kernel.org/r/<id>`, `patch.msgid.link/<id>`,
+/// `marc.info/?i=<id>`, with percent-encoded ids; also ids without `@`.
+///
+/// ```
+/// use regtrack::mail::msgid::url_message_id;
+/// assert_eq!(url_message_id("https://lore.kernel.org/all/20210304.GB17%40xsang-OptiPlex-9020/T/#u").as_deref(),
+///            Some("20210304.GB17@xsang-OptiPlex-9020"));
+/// assert_eq!(url_message_id("https://lore.kernel.org/r/<a@b>").as_deref(), Some("a@b"));
+/// ```
+pub fn url_message_id(text: &str) -> Option<String> {
+    static URL: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"(?i)https?://(?:lore\.kernel\.org|lkml\.kernel\.org|patch\.msgid\.link|marc\.info/\?i=)/?([^\s>)\]]+)",
+        )
+        .expect("lore url regex compiles")
+    });
+    let caps = URL.captures(text)?;
+    let path = caps.get(1)?.as_str();
+    let path = path.split(['#', '?']).next().unwrap_or("");
+    let segs: Vec<String> = path
+        .split('/')
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            percent_encoding::percent_decode_str(s)
+                .decode_utf8_lossy()
+                .into_owned()
+        })
+        .collect();
+    let clean = |s: &str| {
+        s.trim_matches(|c| c == '<' || c == '>' || c == '.' || c == ',' || c == ';')
+            .to_string()
+    };
+    if let Some(s) = segs.iter().find(|s| s.contains('@')) {
+        return Some(clean(s));
+    }
+    // `/r/<id>` or `/<list>/<id>` with an id without `@`.
+    match segs.as_slice() {
+        [_, id, ..] if !matches!(id.as_str(), "T" | "t" | "raw") => Some(clean(id)),
+        [id] => Some(clean(id)),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_lore_url_form_gives_the_message_id() {
+        let id = "202401221624.cb53a8ca-oliver.sang@intel.com";
+        for url in [
+            format!("https://lore.kernel.org/oe-lkp/{id}"),
+            format!("https://lore.kernel.org/r/{id}"),
+            format!("https://lore.kernel.org/all/{id}/"),
+            format!("https://lore.kernel.org/linux-ext4/{id}/T/#u"),
+            "https://lore.kernel.org/all/202401221624.cb53a8ca-oliver.sang%40intel.com/"
+                .to_string(),
+            format!("[1] https://lore.kernel.org/lkml/{id}/"),
+            format!("https://lkml.kernel.org/r/{id}"),
+        ] {
+            assert_eq!(url_message_id(&url).as_deref(), Some(id), "{url}");
+        }
+        assert_eq!(url_message_id("https://example.org/x"), None);
+    }
+}
