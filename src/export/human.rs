@@ -1,10 +1,13 @@
 //! Human-readable output of `show` and `list`; ANSI colours only when asked
-//! (the CLI asks only when stdout is a terminal).
+//! (the CLI asks only when stdout is a terminal). Every text that comes from
+//! mail goes through [`super::terminal`]: no control character or
+//! bidirectional override reaches the terminal.
 
 use std::io::Write;
 
+use super::terminal::line as safe;
 use super::{day, fmt_change};
-use crate::model::history::Regression;
+use crate::model::history::{PatchInfo, Regression, Status};
 
 /// ANSI styling that is a no-op when colours are off.
 #[derive(Debug, Clone, Copy)]
@@ -33,13 +36,21 @@ impl Paint {
     pub fn commit(&self, s: &str) -> String {
         self.wrap("33", s)
     }
-    /// A status in its colour: red open, yellow fix under way, green closed.
+    /// A status in its own colour: reds for open, yellows for a fix under
+    /// way, greens for a landed fix, others for the side states.
     pub fn status(&self, s: &str) -> String {
-        let code = match s {
-            "reported" | "discussed" => "31",
-            "fix-proposed" | "fix-confirmed" => "33",
-            "fix-applied" | "improvement" => "32",
-            _ => "35",
+        let code = match Status::parse(s.trim()) {
+            Some(Status::Reported) => "31",
+            Some(Status::Discussed) => "91",
+            Some(Status::FixProposed) => "33",
+            Some(Status::FixConfirmed) => "93",
+            Some(Status::FixApplied) => "32",
+            Some(Status::Fixed) => "92",
+            Some(Status::Disputed) => "35",
+            Some(Status::Declined) => "90",
+            Some(Status::CulpritDropped) => "36",
+            Some(Status::Improvement) => "34",
+            None => "35",
         };
         self.wrap(code, s)
     }
@@ -65,22 +76,26 @@ pub fn show(out: &mut dyn Write, regs: &[Regression], color: bool) -> std::io::R
             out,
             "{} {} {}",
             p.bold(&format!("#{}", r.id)),
-            p.commit(&r.culprit.commit),
-            p.bold(&format!("(\"{title}\")"))
+            p.commit(&safe(&r.culprit.commit)),
+            p.bold(&format!("(\"{}\")", safe(title)))
         )?;
         writeln!(
             out,
-            "  subsystem: {}   tree: {}   direction: {}",
-            r.subsystem.as_deref().unwrap_or("-"),
-            if r.branches.is_empty() {
+            "  subsystem: {}   tree: {}   scope: {}   direction: {}",
+            safe(r.subsystem.as_deref().unwrap_or("-")),
+            safe(&if r.branches.is_empty() {
                 r.branch.clone().unwrap_or_else(|| "-".into())
             } else {
                 r.branches.join(", ")
-            },
+            }),
+            r.scope,
             r.direction
         )?;
         if !r.culprit.aliases.is_empty() {
-            writeln!(out, "  also named: {}", r.culprit.aliases.join(", "))?;
+            writeln!(out, "  also named: {}", safe(&r.culprit.aliases.join(", ")))?;
+        }
+        if let Some(f) = &r.fix {
+            writeln!(out, "  fix: {}", safe(&super::fix_line(f)))?;
         }
         if !r.culprit.ambiguous_with.is_empty() {
             writeln!(
@@ -98,9 +113,9 @@ pub fn show(out: &mut dyn Write, regs: &[Regression], color: bool) -> std::io::R
             .or(r.status_evidence.last());
         write!(out, "  status: {}", p.status(r.status.as_str()))?;
         if let Some(e) = why {
-            write!(out, " ({})", e.reason)?;
+            write!(out, " ({})", safe(&e.reason))?;
             if let Some(m) = &e.message_id {
-                write!(out, " {}", p.dim(&format!("<{m}>")))?;
+                write!(out, " {}", p.dim(&format!("<{}>", safe(m))))?;
             }
         }
         writeln!(out)?;
@@ -120,8 +135,8 @@ pub fn show(out: &mut dyn Write, regs: &[Regression], color: bool) -> std::io::R
                 out,
                 "    {}  {}  {}",
                 day(rep.date.as_deref()),
-                what,
-                p.dim(&format!("<{}>", rep.message_id))
+                safe(&what),
+                p.dim(&format!("<{}>", safe(&rep.message_id)))
             )?;
             let mut detail = Vec::new();
             if let Some(t) = &rep.testcase {
@@ -144,13 +159,13 @@ pub fn show(out: &mut dyn Write, regs: &[Regression], color: bool) -> std::io::R
                 ));
             }
             if !detail.is_empty() {
-                writeln!(out, "      {}", detail.join("; "))?;
+                writeln!(out, "      {}", safe(&detail.join("; ")))?;
             }
             for i in &rep.also_impacts {
                 writeln!(
                     out,
                     "      also: {} {} {}{}",
-                    i.metric.as_deref().unwrap_or("?"),
+                    safe(i.metric.as_deref().unwrap_or("?")),
                     fmt_change(i.change_percent),
                     i.direction,
                     i.testcase
@@ -177,26 +192,14 @@ pub fn show(out: &mut dyn Write, regs: &[Regression], color: bool) -> std::io::R
                     ch,
                     num(h.value),
                     sd.get(1).cloned().unwrap_or_default(),
-                    h.metric
+                    safe(&h.metric)
                 )?;
             }
         }
         if !r.patches.is_empty() {
             writeln!(out, "  patches ({}):", r.patches.len())?;
             for pa in &r.patches {
-                writeln!(
-                    out,
-                    "    {}  [{}] {}  {}  {}",
-                    day(pa.date.as_deref()),
-                    pa.state,
-                    pa.subject.trim(),
-                    pa.from.as_deref().unwrap_or(""),
-                    p.dim(&format!("<{}>", pa.message_id))
-                )?;
-                writeln!(out, "      linked by: {}", pa.reason)?;
-                for t in &pa.trailers {
-                    writeln!(out, "      {}: {}", t.key, t.value)?;
-                }
+                show_patch(out, &p, pa)?;
             }
         }
         writeln!(out, "  timeline:")?;
@@ -209,8 +212,8 @@ pub fn show(out: &mut dyn Write, regs: &[Regression], color: bool) -> std::io::R
                 out,
                 "    {}  {:<22} {}{}",
                 day(e.date.as_deref()),
-                e.from.as_deref().unwrap_or("-"),
-                e.event,
+                safe(e.from.as_deref().unwrap_or("-")),
+                safe(&e.event),
                 st
             )?;
         }
@@ -223,30 +226,96 @@ pub fn show(out: &mut dyn Write, regs: &[Regression], color: bool) -> std::io::R
     Ok(())
 }
 
-/// Writes one line per regression (`list`).
+/// One linked patch: its own title, state, postings and where it landed.
+fn show_patch(out: &mut dyn Write, p: &Paint, pa: &PatchInfo) -> std::io::Result<()> {
+    let title = if pa.title.is_empty() {
+        pa.subject.trim()
+    } else {
+        pa.title.trim()
+    };
+    let kind = match pa.role {
+        crate::model::history::PatchRole::DebugPatch => " (inline draft)",
+        crate::model::history::PatchRole::Revert => " (revert)",
+        crate::model::history::PatchRole::Patch => "",
+    };
+    writeln!(
+        out,
+        "    {}  [{}] \"{}\"{kind}  {}  {}",
+        day(pa.date.as_deref()),
+        pa.state,
+        safe(title),
+        safe(pa.from.as_deref().unwrap_or("")),
+        p.dim(&format!("<{}>", safe(&pa.message_id)))
+    )?;
+    if pa.versions.len() > 1 {
+        writeln!(out, "      postings: {}", pa.versions.len())?;
+    }
+    writeln!(out, "      linked by: {}", safe(&pa.reason))?;
+    for a in &pa.applied {
+        let place = match (&a.branch, &a.tree) {
+            (Some(b), Some(t)) => format!(" {b} of {t}"),
+            (Some(b), None) => format!(" {b}"),
+            (None, Some(t)) => format!(" {t}"),
+            (None, None) => String::new(),
+        };
+        let commit = a
+            .commit
+            .as_deref()
+            .map(|c| format!(" as {}", p.commit(c.get(..12).unwrap_or(c))))
+            .unwrap_or_default();
+        writeln!(
+            out,
+            "      {}  {}{}{}",
+            day(a.date.as_deref()),
+            a.kind,
+            safe(&place),
+            commit
+        )?;
+    }
+    for t in &pa.trailers {
+        writeln!(out, "      {}: {}", safe(&t.key), safe(&t.value))?;
+    }
+    Ok(())
+}
+
+/// Writes one line per regression (`list`), columns aligned over the
+/// whole list whatever the widths of ids and subsystems.
 pub fn list(out: &mut dyn Write, regs: &[Regression], color: bool) -> std::io::Result<()> {
     let p = Paint { on: color };
+    let id_w = regs.iter().map(|r| r.id.to_string().len()).max().unwrap_or(1);
+    let sub_w = regs
+        .iter()
+        .map(|r| safe(r.subsystem.as_deref().unwrap_or("-")).chars().count())
+        .max()
+        .unwrap_or(1)
+        .min(24);
+    let st_w = regs
+        .iter()
+        .map(|r| r.status.as_str().len())
+        .max()
+        .unwrap_or(8);
     for r in regs {
         let (metric, change) = r
             .headline
             .as_ref()
             .map(|h| (h.metric.as_str(), fmt_change(h.change_percent)))
             .unwrap_or(("-", String::new()));
-        let status = format!("{:<13}", r.status);
+        let status = format!("{:<st_w$}", r.status.as_str());
         let flags = if r.flags.is_empty() {
             String::new()
         } else {
             format!("  [{}]", r.flags.join(","))
         };
+        let sub = safe(r.subsystem.as_deref().unwrap_or("-")).into_owned();
         writeln!(
             out,
-            "{:>4} {} {} {} {:<14} {} {} {}{}",
+            "{:>id_w$} {} {} {} {:<sub_w$} {} {} {}{}",
             r.id,
             day(r.first_date.as_deref()),
             p.status(&status),
-            p.commit(crate::query::short(&r.culprit.commit)),
-            r.subsystem.as_deref().unwrap_or("-"),
-            metric,
+            p.commit(&safe(crate::query::short(&r.culprit.commit))),
+            sub,
+            safe(metric),
             change,
             r.direction,
             flags

@@ -9,7 +9,7 @@ pub mod json;
 pub mod markdown;
 pub mod terminal;
 
-use crate::model::history::{PatchState, Regression};
+use crate::model::history::{FixInfo, PatchState, Regression};
 
 /// Output formats of `export`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,13 +54,45 @@ pub fn age_days(r: &Regression, now: i64) -> Option<i64> {
     r.facts.first_unix.map(|t| (now - t).max(0) / 86_400)
 }
 
-/// The first linked fix and its state (`subject (state)`), if any.
+/// The fix and what became of it (`title`, `applied to xfs for-next
+/// 2023-06-05`), if the history has one.
 pub fn fix_summary(r: &Regression) -> Option<(String, String)> {
-    r.patches
-        .iter()
-        .find(|p| p.state == PatchState::Applied)
-        .or_else(|| r.patches.first())
-        .map(|p| (p.subject.clone(), p.state.as_str().to_string()))
+    let f = r.fix.as_ref()?;
+    Some((f.title.clone(), fix_state(r, f)))
+}
+
+/// What became of a fix, as the exports say it: `merged 2024-02-18`,
+/// `applied to for-next of xfs-linux 2023-06-05`, `confirmed`, `proposed`.
+pub fn fix_state(r: &Regression, f: &FixInfo) -> String {
+    let patch = r.patches.iter().find(|p| p.message_id == f.message_id);
+    let last = patch.and_then(|p| p.applied.iter().rev().find(|a| a.kind != "dropped"));
+    let when = last
+        .and_then(|a| a.date.as_deref())
+        .map(|d| format!(" {}", day(Some(d))))
+        .unwrap_or_default();
+    match f.state {
+        PatchState::Merged => format!("merged{when}{}", f.release.as_ref().map(|r| format!(" ({r})")).unwrap_or_default()),
+        PatchState::Applied => match f.trees.last() {
+            Some(t) => format!("applied to {t}{when}"),
+            None => format!("applied{when}"),
+        },
+        s => s.as_str().to_string(),
+    }
+}
+
+/// The fix in one line: `"title" applied to for-next 2023-06-05 (commit 4b1c2e9d0a7f)`.
+pub fn fix_line(f: &FixInfo) -> String {
+    let mut s = format!("\"{}\" {}", f.title, f.state);
+    if let Some(t) = f.trees.last() {
+        s.push_str(&format!(" in {t}"));
+    }
+    if let Some(c) = &f.commit {
+        s.push_str(&format!(" (commit {})", c.get(..12).unwrap_or(c)));
+    }
+    if let Some(r) = &f.release {
+        s.push_str(&format!(", released in {r}"));
+    }
+    s
 }
 
 pub use crate::model::history::fmt_change;
