@@ -22,6 +22,7 @@ pub mod export;
 pub mod extract;
 pub mod ingest;
 pub mod link;
+pub mod lore;
 pub mod mail;
 pub mod model;
 pub mod query;
