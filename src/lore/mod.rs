@@ -370,7 +370,19 @@ struct Tee<R> {
 
 impl<R: Read> Read for Tee<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.inner.read(buf)?;
+        let n = self.inner.read(buf).map_err(|e| {
+            // ureq says a read timeout as an io::Error of kind Other holding its own
+            // error: give it the kind the decoder reports as a timeout.
+            let timeout = e
+                .get_ref()
+                .and_then(|inner| inner.downcast_ref::<ureq::Error>())
+                .is_some_and(|u| matches!(u, ureq::Error::Timeout(_)));
+            if timeout {
+                std::io::Error::new(std::io::ErrorKind::TimedOut, e.to_string())
+            } else {
+                e
+            }
+        })?;
         self.copy.extend_from_slice(&buf[..n]);
         Ok(n)
     }
