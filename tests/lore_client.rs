@@ -502,10 +502,14 @@ fn a_cut_gzip_is_never_returned() {
     let cut = gz[..gz.len() - 10].to_vec();
     let short = Server::start(move |_, _| Reply::gzip(cut.clone()));
     let client = Client::new(cfg(&short, dir.path()));
+    let t = Instant::now();
     match client.thread_of("<a@b>") {
         Err(LoreError::Truncated { url, .. }) => assert!(url.starts_with(&short.base)),
         other => panic!("{other:?}"),
     }
+    // Asked again after 40, 80 and 160 ms, cut each time: still an error.
+    assert_eq!(short.count(), 4);
+    assert!(t.elapsed() >= Duration::from_millis(280));
     // The connection closed before Content-Length bytes came.
     let part = gz[..gz.len() / 2].to_vec();
     let total = gz.len();
@@ -863,4 +867,58 @@ fn threads_report_progress_and_the_rate_limit_spaces_requests() {
             w[1].at - w[0].at
         );
     }
+}
+
+#[test]
+fn a_body_cut_once_is_asked_again() {
+    let served = archive();
+    let gz = gzip(&Archive::mbox(
+        &served.thread_of("20240101.robot.1@intel.com"),
+    ));
+    let server = Server::start(move |req, n| {
+        if n == 0 {
+            Reply::Cut {
+                content_length: gz.len(),
+                body: gz[..gz.len() / 2].to_vec(),
+            }
+        } else {
+            served.respond(req)
+        }
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let (client, log) = events(Client::new(cfg(&server, dir.path())));
+    let m = client.thread_of("<20240101.robot.1@intel.com>").unwrap();
+    assert_eq!((m.messages, m.partial), (3, None));
+    assert_eq!(server.count(), 2);
+    let retried = log
+        .lock()
+        .unwrap()
+        .iter()
+        .any(|p| matches!(p, Progress::Retry { reason, .. } if reason.contains("truncated")));
+    assert!(retried);
+}
+
+#[test]
+fn one_client_serves_several_threads() {
+    fn shareable<T: Send + Sync>() {}
+    shareable::<Client>();
+    let (server, _) = archive_server();
+    let dir = tempfile::tempdir().unwrap();
+    let client = Client::new(Config {
+        requests_per_second: 20.0,
+        ..cfg(&server, dir.path())
+    });
+    let ids = [
+        "<20240101.robot.1@intel.com>",
+        "<20240201.robot.2@intel.com>",
+    ];
+    std::thread::scope(|s| {
+        for id in ids.iter().cycle().take(6) {
+            let client = &client;
+            s.spawn(move || assert!(client.thread_of(id).unwrap().messages >= 2));
+        }
+    });
+    // Racing threads may each miss the cache once; never more than that.
+    assert!((2..=6).contains(&server.count()), "{}", server.count());
+    assert!(client.thread_of(ids[0]).unwrap().from_cache);
 }

@@ -101,7 +101,7 @@ impl Http {
     }
 
     /// The exponential backoff before retry `attempt` (1-based), capped.
-    fn backoff(&self, attempt: u32) -> Duration {
+    pub fn backoff(&self, attempt: u32) -> Duration {
         let factor = 1u32
             .checked_shl(attempt.saturating_sub(1))
             .unwrap_or(u32::MAX);

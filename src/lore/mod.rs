@@ -44,7 +44,8 @@
 //! with exponential backoff (`backoff_base` doubling up to `backoff_cap`), waiting what
 //! `Retry-After` says (seconds or an HTTP date) and giving up with
 //! [`LoreError::RetryAfterTooLong`] when it says more than the cap; connection failures
-//! and timeouts are retried the same way. Request starts are spaced by a rate limiter
+//! and timeouts are retried the same way, and so is a body that breaks off (cut
+//! connection, stall) up to `retries` times. Request starts are spaced by a rate limiter
 //! (`requests_per_second`, 2 by default). Redirects are followed only on the same server
 //! (scheme, host and port), so a client pointed at one server talks to no other.
 //! User-Agent `regtrack/<version>`.
@@ -530,7 +531,7 @@ impl Client {
                 pages: total,
                 messages: new,
             });
-            if page.partial.is_some() || (messages == limits.max_messages && i + 1 < total) {
+            if page.partial.is_some() {
                 partial = Some(match page.partial {
                     Some(Partial::Bytes(_)) => Partial::Bytes(limits.max_bytes),
                     _ => Partial::Messages(limits.max_messages),
@@ -610,17 +611,50 @@ impl Client {
                 url: url.to_string(),
             });
         }
+        let mut body_failures = 0;
+        loop {
+            match self.fetch_once(method, url, empty_ok, limits, cache) {
+                // A body that broke off (a cut connection, a stall) is asked again,
+                // as a 5xx would be; a cut that repeats stays an error.
+                Err(e @ (LoreError::Truncated { .. } | LoreError::Timeout { .. }))
+                    if body_failures < self.config.retries =>
+                {
+                    body_failures += 1;
+                    let delay = self.http.backoff(body_failures);
+                    self.tell(Progress::Retry {
+                        url: url.to_string(),
+                        attempt: body_failures,
+                        delay,
+                        reason: e.to_string(),
+                    });
+                    std::thread::sleep(delay);
+                }
+                other => return other,
+            }
+        }
+    }
+
+    /// One request (with [`Http::send`]'s own retries) and its body.
+    fn fetch_once(
+        &self,
+        method: Method,
+        url: &str,
+        empty_ok: bool,
+        limits: Limits,
+        cache: Option<&Cache>,
+    ) -> Result<Mbox> {
         let progress = |p: &Progress| self.tell(p.clone());
         let answer = self.http.send(method, url, &progress)?;
         let status = answer.status;
-        if status != 200 {
+        let html_type = answer.content_type.contains("text/html");
+        if status != 200 || html_type {
             let mut page = Vec::new();
             let _ = answer
                 .body
                 .into_reader()
                 .take(16 << 10)
                 .read_to_end(&mut page);
-            let html = mbox::looks_html(&page) || answer.content_type.contains("text/html");
+            let html = html_type || mbox::looks_html(&page);
             return match status {
                 404 if empty_ok && !html => {
                     if let Some(c) = cache {
@@ -645,19 +679,6 @@ impl Client {
                     attempts: 1,
                 }),
             };
-        }
-        if answer.content_type.contains("text/html") {
-            let mut page = Vec::new();
-            let _ = answer
-                .body
-                .into_reader()
-                .take(16 << 10)
-                .read_to_end(&mut page);
-            return Err(LoreError::Html {
-                url: answer.url,
-                status,
-                title: mbox::html_title(&page),
-            });
         }
         let mut tee = Tee {
             inner: answer.body.into_reader(),
