@@ -30,15 +30,23 @@
 //!   body as "full threads", so a body of `x=m` would turn threads on every time.
 //! * Updates of one thread ([`Client::thread_updates`], for `follow`):
 //!   `POST <base>/<list>/<msgid>/?x=m&q=rt:<epoch>..`, the search scoped to that thread.
+//! * For `follow`: ask each saved query again with `since` set to the last run less a
+//!   margin, as `lei up` does (it takes the time of its last results less 48 hours,
+//!   `--remote-fudge-time`, since a message can reach the archive late); what was seen
+//!   already comes again and is dropped by Message-ID downstream.
 //!
 //! # HTTP
 //!
 //! Through `ureq` 3 (rustls with ring, gzip content-encoding), blocking. Measured on this
-//! 2-core machine, debug profile with dependencies at opt-level 1 as regtrack builds
-//! them, clean builds of a scratch crate against one holding only flate2 (which
-//! regtrack already has), with another build running: ureq 3.5 added 27 crates and
-//! 65 s; reqwest 0.13's blocking client with rustls and gzip added 127 crates and 112 s
-//! (hyper, tokio, aws-lc-rs). A blocking CLI needs none of what reqwest adds.
+//! 2-core machine, which other builds share (so wall times swing with the load): clean
+//! debug builds, dependencies at opt-level 1 as regtrack builds them, of a scratch
+//! crate holding the client against one holding only flate2 (which regtrack has).
+//! ureq 3.5 added 24 crates and 56 s of CPU time (65 to 99 s of wall time at load 4
+//! to 8); reqwest 0.13's blocking client with rustls and gzip added 95 crates and
+//! 170 s of CPU (112 to 269 s of wall time): hyper, tokio, aws-lc-rs, none of which
+//! a blocking CLI needs. In regtrack's own lock file ureq brings 15 crates that build
+//! on Linux (and 11 for Windows or WASI only).
+//!
 //! Connect timeout, an idle-read timeout (no byte for `read_timeout`: a stalled server
 //! fails instead of hanging), an optional whole-body timeout; 429 and 5xx are retried
 //! with exponential backoff (`backoff_base` doubling up to `backoff_cap`), waiting what
