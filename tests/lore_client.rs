@@ -922,3 +922,19 @@ fn one_client_serves_several_threads() {
     assert!((2..=6).contains(&server.count()), "{}", server.count());
     assert!(client.thread_of(ids[0]).unwrap().from_cache);
 }
+
+#[test]
+fn a_url_naming_another_server_is_fetched_there() {
+    let (home, _) = archive_server();
+    let (other, _) = archive_server();
+    let dir = tempfile::tempdir().unwrap();
+    let client = Client::new(cfg(&home, dir.path()));
+    let url = format!("{}/linux-ext4/reply.2a@suse.cz/T/#u", other.base);
+    let m = client.thread_of(&url).unwrap();
+    assert_eq!(m.messages, 2);
+    assert_eq!(home.count(), 0);
+    assert_eq!(
+        other.requests()[0].raw_path,
+        "/linux-ext4/reply.2a@suse.cz/t.mbox.gz"
+    );
+}

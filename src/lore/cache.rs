@@ -54,13 +54,18 @@ pub struct Cache {
 /// `$XDG_CACHE_HOME/regtrack` when that is set to an absolute path, else
 /// `$HOME/.cache/regtrack`; `None` when neither can be found.
 pub fn default_cache_dir() -> Option<PathBuf> {
-    if let Some(x) = std::env::var_os("XDG_CACHE_HOME") {
-        let x = PathBuf::from(x);
-        if x.is_absolute() {
-            return Some(x.join("regtrack"));
-        }
+    cache_dir_from(std::env::var_os("XDG_CACHE_HOME"), std::env::var_os("HOME"))
+}
+
+fn cache_dir_from(
+    xdg: Option<std::ffi::OsString>,
+    home: Option<std::ffi::OsString>,
+) -> Option<PathBuf> {
+    // The XDG base directory spec: a relative $XDG_CACHE_HOME is invalid, ignore it.
+    if let Some(x) = xdg.map(PathBuf::from).filter(|x| x.is_absolute()) {
+        return Some(x.join("regtrack"));
     }
-    let home = std::env::var_os("HOME").filter(|h| !h.is_empty())?;
+    let home = home.filter(|h| !h.is_empty())?;
     Some(PathBuf::from(home).join(".cache").join("regtrack"))
 }
 
@@ -239,6 +244,25 @@ mod tests {
         assert!(old.get("GET", url, true).unwrap().is_some());
         assert_eq!(old.prune().unwrap(), 1);
         assert!(old.get("GET", url, true).unwrap().is_none());
+    }
+
+    #[test]
+    fn default_dir_follows_xdg() {
+        let os = |s: &str| Some(std::ffi::OsString::from(s));
+        assert_eq!(
+            cache_dir_from(os("/x/cache"), os("/home/u")),
+            Some(PathBuf::from("/x/cache/regtrack"))
+        );
+        assert_eq!(
+            cache_dir_from(os("relative"), os("/home/u")),
+            Some(PathBuf::from("/home/u/.cache/regtrack"))
+        );
+        assert_eq!(
+            cache_dir_from(None, os("/home/u")),
+            Some(PathBuf::from("/home/u/.cache/regtrack"))
+        );
+        assert_eq!(cache_dir_from(None, os("")), None);
+        assert_eq!(cache_dir_from(None, None), None);
     }
 
     #[test]
