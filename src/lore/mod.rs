@@ -3,6 +3,26 @@
 //! It is what `regtrack fetch MSGID|URL...`, `regtrack fetch --query` and
 //! `regtrack follow` call; it prints nothing, and reports progress to a callback.
 //!
+//! ```no_run
+//! use regtrack::lore::{Client, Config, Progress, Search, parse_target};
+//!
+//! let client = Client::new(Config::default()).with_progress(|p| {
+//!     if let Progress::Thread { done, total, .. } = p {
+//!         eprintln!("{done}/{total} threads");
+//!     }
+//! });
+//! let thread = client.thread(&parse_target("https://lore.kernel.org/r/20200925071217.GO28663@shao2-debian")?)?;
+//! println!("{} messages, {} bytes", thread.messages, thread.bytes.len());
+//!
+//! let mut search = Search::new("f:lkp@intel.com s:regression");
+//! search.threads = true;
+//! search.since = Some("2024-01-01T00:00:00Z".parse()?);
+//! search.window = Some(std::time::Duration::from_secs(30 * 86400));
+//! let found = client.search(&search)?;
+//! println!("{} messages in {} pages", found.mbox.messages, found.pages.len());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! # What it asks the server
 //!
 //! * A thread: `GET <base>/<list>/<msgid>/t.mbox.gz` (`<list>` is `all` by default, the
