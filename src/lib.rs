@@ -23,6 +23,7 @@ pub mod evidence;
 pub mod export;
 pub mod extract;
 pub mod link;
+pub mod lore;
 pub mod mail;
 pub mod model;
 pub mod pipeline;
