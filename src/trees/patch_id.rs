@@ -16,9 +16,13 @@
 //! place an ambiguous hunk differently (then the ids differ); no rename
 //! detection (a rename is a deletion and an addition, as with
 //! `--no-renames`, so it will not match a mailed patch made with renames);
-//! a binary file hashes the full blob ids where git hashes the abbreviated
-//! ones it printed. One tolerance git lacks: inside a hunk, an empty line
+//! a binary file hashes the full blob ids, as git does for diffs printed
+//! with `--full-index` or `--binary` (format-patch), not for `git show`'s
+//! abbreviated ones. One tolerance git lacks: inside a hunk, an empty line
 //! (a context line whose lone space a mailer stripped) counts as context.
+//! The tests compare with `git diff-tree -p --root --no-renames
+//! --full-index | git patch-id --stable` on added, deleted, renamed,
+//! binary, mode-changed, symlinked and newline-less files.
 
 use std::fmt;
 

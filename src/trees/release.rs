@@ -139,7 +139,7 @@ impl ReleaseIndex {
             });
         }
         let found = release_tags(repo)?;
-        let indexed: HashMap<&str, ObjectId> = self
+        let indexed: std::collections::HashMap<&str, ObjectId> = self
             .tags
             .iter()
             .map(|t| (t.name.as_str(), t.commit))

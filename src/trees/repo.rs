@@ -31,10 +31,10 @@ impl std::fmt::Debug for Repo {
     }
 }
 
-/// Opens the repository at `path` exactly (no search upwards), reading only
+/// Opens the repository at `path` (no search upwards), reading only
 /// its own configuration.
 fn open_git(path: &Path) -> std::result::Result<gix::Repository, String> {
-    let opts = gix::open::Options::isolated().open_path_as_is(true);
+    let opts = gix::open::Options::isolated();
     gix::open_opts(path, opts).map_err(|e| e.to_string())
 }
 
