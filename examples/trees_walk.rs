@@ -29,6 +29,21 @@ fn peak_rss_mib() -> f64 {
         .map_or(0.0, |kb| kb / 1024.0)
 }
 
+/// Current anonymous and file-backed resident memory (MiB), from
+/// `/proc/self/status`.
+fn rss_split_mib() -> (f64, f64) {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find(|l| l.starts_with(name))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|kb| kb.parse::<f64>().ok())
+            .map_or(0.0, |kb| kb / 1024.0)
+    };
+    (field("RssAnon:"), field("RssFile:"))
+}
+
 fn id(hex: &str) -> Result<ObjectId, String> {
     ObjectId::from_hex(hex.as_bytes()).map_err(|e| format!("{hex}: {e}"))
 }
@@ -44,7 +59,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let repo = Repo::open(path)?;
             let (mut trailers, mut fixes, mut robot, mut reverts, mut upstream, mut merges) =
                 (0u64, 0u64, 0u64, 0u64, 0u64, 0u64);
+            let (mut max_anon, mut max_file) = (0f64, 0f64);
+            let mut n = 0u64;
             let out = repo.walk(refname, since, |c| {
+                n += 1;
+                if n % 20_000 == 0 {
+                    let (anon, file) = rss_split_mib();
+                    max_anon = max_anon.max(anon);
+                    max_file = max_file.max(file);
+                }
                 trailers += u64::from(!c.trailers.is_empty());
                 fixes += u64::from(c.trailers.iter().any(|t| t.key == "Fixes"));
                 robot += u64::from(
@@ -63,6 +86,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 "delivered {} commits in {secs:.2} s ({:.0} commits/s); merges {merges}, with kept trailers {trailers}, Fixes {fixes}, robot reports {robot}, reverts {reverts}, upstream {upstream}",
                 out.delivered,
                 out.delivered as f64 / secs
+            );
+            println!(
+                "sampled every 20,000 commits: max anonymous RSS {max_anon:.1} MiB, max file-backed RSS {max_file:.1} MiB"
             );
             println!(
                 "forced {}, vanished {}, merge bases {}, shallow {}",

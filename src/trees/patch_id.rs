@@ -288,7 +288,8 @@ impl Repo {
     pub fn diff_of(&self, commit: &gix::oid) -> Result<Vec<u8>> {
         let at = commit.to_string();
         let c = self.commit(commit)?;
-        let objects = &self.git().objects;
+        let git = self.git()?;
+        let objects = &git.objects;
         let err = |id: &gix::oid, e: String| corrupt(self.path(), &at, id, e);
         let tree_of = |id: &gix::oid| -> Result<ObjectId> {
             let mut buf = Vec::new();
@@ -333,8 +334,8 @@ impl Repo {
         changes.sort_by(|a, b| a.path.cmp(&b.path));
         let mut out = Vec::new();
         for ch in &changes {
-            let old = self.content(ch.old, &at)?;
-            let new = self.content(ch.new, &at)?;
+            let old = self.content(&git, ch.old, &at)?;
+            let new = self.content(&git, ch.new, &at)?;
             render(&mut out, ch, &old, &new);
         }
         Ok(out)
@@ -342,7 +343,7 @@ impl Repo {
 
     /// What a side holds: blob data, or `Subproject commit <id>` for a
     /// submodule; empty where the path does not exist.
-    fn content(&self, side: Option<Side>, at: &str) -> Result<Vec<u8>> {
+    fn content(&self, git: &gix::Repository, side: Option<Side>, at: &str) -> Result<Vec<u8>> {
         let Some(side) = side else {
             return Ok(Vec::new());
         };
@@ -350,7 +351,7 @@ impl Repo {
             return Ok(format!("Subproject commit {}\n", side.id).into_bytes());
         }
         let mut buf = Vec::new();
-        match self.git().objects.try_find(&side.id, &mut buf) {
+        match git.objects.try_find(&side.id, &mut buf) {
             Ok(Some(data)) if data.kind == gix::objs::Kind::Blob => Ok(data.data.to_vec()),
             Ok(Some(data)) => Err(corrupt(
                 self.path(),

@@ -385,10 +385,8 @@ pub fn release_tags(repo: &Repo) -> Result<Vec<ReleaseTag>> {
         refname: "refs/tags".into(),
         reason,
     };
-    let platform = repo
-        .git()
-        .references()
-        .map_err(|e| git_err(e.to_string()))?;
+    let git = repo.git()?;
+    let platform = git.references().map_err(|e| git_err(e.to_string()))?;
     let mut out = Vec::new();
     for r in platform.tags().map_err(|e| git_err(e.to_string()))? {
         let mut r = r.map_err(|e| git_err(e.to_string()))?;
@@ -400,7 +398,7 @@ pub fn release_tags(repo: &Repo) -> Result<Vec<ReleaseTag>> {
             .peel_to_id()
             .map_err(|e| git_err(format!("peeling {name}: {e}")))?
             .detach();
-        match repo.git().try_find_header(id) {
+        match git.try_find_header(id) {
             Ok(Some(h)) if h.kind() == gix::objs::Kind::Commit => {}
             // v2.6.11 points at a tree.
             Ok(Some(_)) => continue,
