@@ -171,9 +171,12 @@ impl ReleaseIndex {
             ..ReleaseUpdate::default()
         };
         let mut added: HashMap<ObjectId, u16> = HashMap::default();
+        // One reader for all tags: each opened anew would map the index anew.
+        let mut reader = Reader::new(repo, "refs/tags")?;
         for mut tag in fresh {
             let number = u16::try_from(self.tags.len()).unwrap_or(u16::MAX);
-            tag.commits = self.assign(repo, &tag, number, &mut added)?;
+            reader.refname = format!("refs/tags/{}", tag.name);
+            tag.commits = self.assign(&mut reader, &tag, number, &mut added)?;
             report.commits += u64::from(tag.commits);
             report.new_tags.push(tag.name.clone());
             self.tags.push(tag);
@@ -186,7 +189,7 @@ impl ReleaseIndex {
     /// assigned yet; returns how many.
     fn assign(
         &self,
-        repo: &Repo,
+        reader: &mut Reader<'_>,
         tag: &ReleaseTag,
         number: u16,
         added: &mut HashMap<ObjectId, u16>,
@@ -194,8 +197,6 @@ impl ReleaseIndex {
         if self.lookup(&tag.commit).is_some() || added.contains_key(&tag.commit) {
             return Ok(0);
         }
-        let refname = format!("refs/tags/{}", tag.name);
-        let mut reader = Reader::new(repo, &refname)?;
         let mut count = 1u32;
         added.insert(tag.commit, number);
         let mut stack = vec![tag.commit];

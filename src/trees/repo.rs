@@ -168,18 +168,19 @@ pub(crate) fn corrupt(path: &Path, refname: &str, id: &gix::oid, reason: String)
 /// anew every [`READS_PER_MAPPING`] objects.
 pub(crate) struct Reader<'a> {
     pub(crate) repo: &'a Repo,
-    pub(crate) refname: &'a str,
+    /// The ref (or commit) errors name.
+    pub(crate) refname: String,
     odb: gix::Repository,
     buf: Vec<u8>,
     reads: usize,
 }
 
 impl<'a> Reader<'a> {
-    pub(crate) fn new(repo: &'a Repo, refname: &'a str) -> Result<Reader<'a>> {
+    pub(crate) fn new(repo: &'a Repo, refname: &str) -> Result<Reader<'a>> {
         let odb = repo.git()?;
         Ok(Reader {
             repo,
-            refname,
+            refname: refname.to_string(),
             odb,
             buf: Vec::new(),
             reads: 0,
@@ -194,7 +195,7 @@ impl<'a> Reader<'a> {
         {
             self.odb = odb;
         }
-        let (path, refname) = (&self.repo.path, self.refname);
+        let (path, refname) = (&self.repo.path, self.refname.as_str());
         match self.odb.objects.try_find(id, &mut self.buf) {
             Ok(Some(data)) if data.kind == gix::objs::Kind::Commit => Ok(data.data),
             Ok(Some(data)) => Err(corrupt(
@@ -210,11 +211,9 @@ impl<'a> Reader<'a> {
 
     /// Parents (none at a shallow boundary) and committer time of `id`.
     pub(crate) fn header(&mut self, id: &gix::oid) -> Result<Header> {
-        let (repo, refname) = (self.repo, self.refname);
-        let data = self.raw(id)?;
-        let mut h =
-            commit::header(data, id.kind()).map_err(|e| corrupt(&repo.path, refname, id, e))?;
-        if repo.at_boundary(id) {
+        let parsed = commit::header(self.raw(id)?, id.kind());
+        let mut h = parsed.map_err(|e| corrupt(&self.repo.path, &self.refname, id, e))?;
+        if self.repo.at_boundary(id) {
             h.parents.clear();
         }
         Ok(h)
@@ -222,9 +221,8 @@ impl<'a> Reader<'a> {
 
     /// Commit `id`, parsed.
     pub(crate) fn commit(&mut self, id: &gix::oid) -> Result<Commit> {
-        let (repo, refname) = (self.repo, self.refname);
-        let data = self.raw(id)?;
-        commit::parse(id.to_owned(), data).map_err(|e| corrupt(&repo.path, refname, id, e))
+        let parsed = commit::parse(id.to_owned(), self.raw(id)?);
+        parsed.map_err(|e| corrupt(&self.repo.path, &self.refname, id, e))
     }
 
     /// The parents a walk follows from `c`: none at a shallow boundary.
