@@ -2,6 +2,8 @@
 //!
 //! ```text
 //! trees_walk walk REPO REF [SINCE]      walk REF (from SINCE), print counts
+//! trees_walk ids REPO REF [SINCE]       the same, printing the ids delivered
+//!                                       and `vanished <id>` lines
 //! trees_walk releases REPO [FILE]       build the release index (or load FILE
 //!                                       and update it), save it to FILE, time
 //!                                       loading and lookups
@@ -53,6 +55,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let arg = |i: usize| args.get(i).map(String::as_str);
     let t0 = Instant::now();
     match (arg(0), arg(1)) {
+        (Some("ids"), Some(path)) => {
+            let repo = Repo::open(path)?;
+            let since = arg(3).map(id).transpose()?;
+            let out = repo.walk(arg(2).unwrap_or("HEAD"), since, |c| {
+                println!("{}", c.id);
+                ControlFlow::Continue(())
+            })?;
+            for v in out.vanished {
+                println!("vanished {v}");
+            }
+            return Ok(());
+        }
         (Some("walk"), Some(path)) => {
             let refname = arg(2).unwrap_or("HEAD");
             let since = arg(3).map(id).transpose()?;
@@ -87,9 +101,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 out.delivered,
                 out.delivered as f64 / secs
             );
-            println!(
-                "sampled every 20,000 commits: max anonymous RSS {max_anon:.1} MiB, max file-backed RSS {max_file:.1} MiB"
-            );
+            if max_anon > 0.0 {
+                println!(
+                    "sampled every 20,000 commits: max anonymous RSS {max_anon:.1} MiB, max file-backed RSS {max_file:.1} MiB"
+                );
+            }
             println!(
                 "forced {}, vanished {}, merge bases {}, shallow {}",
                 out.forced,

@@ -922,3 +922,39 @@ fn shallow_clone_walks_but_refuses_release_lookup() {
         "{e}"
     );
 }
+
+#[test]
+fn contains_agrees_with_rev_list_with_and_without_a_commit_graph() {
+    if !have_git() {
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tmp");
+    let m = mainline(&tmp.path().join("linux"));
+    let g = &m.git;
+    g.run(&["checkout", "-q", "-b", "linux-6.8.y", "v6.8"]);
+    g.commit("mm/s.c", "s\n", "mm: stable only");
+    g.run(&["checkout", "-q", "master"]);
+    let check = |what: &str| {
+        let repo = Repo::open(&g.dir).expect("opens");
+        let all = g.rev_list(&["--all"]);
+        for r in ["master", "linux-6.8.y", "late-topic"] {
+            let members = set(&g.rev_list(&[r]));
+            for c in &all {
+                let ours = repo.contains(r, &oid(c)).expect("contains");
+                assert_eq!(ours, members.contains(c), "{what}: {c} in {r}");
+            }
+        }
+    };
+    check("no commit-graph");
+    g.run(&["commit-graph", "write", "--reachable"]);
+    assert!(g.dir.join(".git/objects/info/commit-graph").exists());
+    check("commit-graph");
+    // Commits newer than the graph.
+    g.commit(
+        "mm/a.c",
+        &lines(20, "a", Some((19, "n"))),
+        "mm: after the graph",
+    );
+    g.merge("linux-6.8.y", "Merge branch 'linux-6.8.y'");
+    check("commits newer than the commit-graph");
+}

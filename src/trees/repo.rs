@@ -209,6 +209,12 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// The repository's commit-graph, when there is one and git's
+    /// configuration allows it.
+    pub(crate) fn commit_graph(&self) -> Option<gix::commitgraph::Graph> {
+        self.odb.commit_graph_if_enabled().ok().flatten()
+    }
+
     /// Parents (none at a shallow boundary) and committer time of `id`.
     pub(crate) fn header(&mut self, id: &gix::oid) -> Result<Header> {
         let parsed = commit::header(self.raw(id)?, id.kind());
