@@ -347,6 +347,14 @@ fn first_walk_delivers_history_newest_first_with_parsed_fields() {
         .run(&["clone", "-q", "--bare", ".", bare.to_str().expect("utf-8")]);
     let bare_repo = Repo::open(&bare).expect("opens bare");
     assert_eq!(walk(&bare_repo, "master", None).0.len(), want.len());
+    // Remote-tracking refs of a clone, short and full.
+    let clone = tmp.path().join("clone");
+    m.git
+        .run(&["clone", "-q", ".", clone.to_str().expect("utf-8")]);
+    let clone_repo = Repo::open(&clone).expect("opens clone");
+    for r in ["origin/master", "refs/remotes/origin/master"] {
+        assert_eq!(walk(&clone_repo, r, None).1.tip, out.tip, "{r}");
+    }
 
     let by_id = |hex: &str| got.iter().find(|c| c.id == oid(hex)).expect("walked");
     let fix = by_id(&m.fix);
@@ -597,6 +605,9 @@ fn first_release_matches_git_describe_contains() {
     // Stored and loaded, it answers the same.
     let back = ReleaseIndex::from_bytes(&index.to_bytes()).expect("loads");
     assert_eq!(back, index);
+    // Built from a commit-graph's parents, it is the same index.
+    g.run(&["commit-graph", "write", "--reachable"]);
+    assert_eq!(ReleaseIndex::build(&repo).expect("index"), index);
 }
 
 #[test]

@@ -173,10 +173,11 @@ impl ReleaseIndex {
         let mut added: HashMap<ObjectId, u16> = HashMap::default();
         // One reader for all tags: each opened anew would map the index anew.
         let mut reader = Reader::new(repo, "refs/tags")?;
+        let graph = reader.commit_graph();
         for mut tag in fresh {
             let number = u16::try_from(self.tags.len()).unwrap_or(u16::MAX);
             reader.refname = format!("refs/tags/{}", tag.name);
-            tag.commits = self.assign(&mut reader, &tag, number, &mut added)?;
+            tag.commits = self.assign(&mut reader, graph.as_ref(), &tag, number, &mut added)?;
             report.commits += u64::from(tag.commits);
             report.new_tags.push(tag.name.clone());
             self.tags.push(tag);
@@ -190,6 +191,7 @@ impl ReleaseIndex {
     fn assign(
         &self,
         reader: &mut Reader<'_>,
+        graph: Option<&gix::commitgraph::Graph>,
         tag: &ReleaseTag,
         number: u16,
         added: &mut HashMap<ObjectId, u16>,
@@ -200,8 +202,10 @@ impl ReleaseIndex {
         let mut count = 1u32;
         added.insert(tag.commit, number);
         let mut stack = vec![tag.commit];
+        let mut parents = Vec::new();
         while let Some(id) = stack.pop() {
-            for p in reader.header(&id)?.parents {
+            parents_of(reader, graph, &id, &mut parents)?;
+            for p in parents.drain(..) {
                 if self.lookup(&p).is_none() && !added.contains_key(&p) {
                     added.insert(p, number);
                     count += 1;
@@ -348,6 +352,31 @@ impl ReleaseIndex {
         }
         Ok(ReleaseIndex { tags, ids, tag_of })
     }
+}
+
+/// The parents of `id`, from the commit-graph when it holds `id` (no object
+/// to inflate), else from the commit object.
+fn parents_of(
+    reader: &mut Reader<'_>,
+    graph: Option<&gix::commitgraph::Graph>,
+    id: &gix::oid,
+    out: &mut Vec<ObjectId>,
+) -> Result<()> {
+    if let Some(g) = graph
+        && let Some(pos) = g.lookup(id)
+    {
+        for p in g.commit_at(pos).iter_parents() {
+            let p = p.map_err(|e| TreesError::Git {
+                path: reader.repo.path().to_path_buf(),
+                refname: reader.refname.clone(),
+                reason: format!("commit-graph: {e}"),
+            })?;
+            out.push(g.id_at(p).to_owned());
+        }
+        return Ok(());
+    }
+    out.extend(reader.header(id)?.parents);
+    Ok(())
 }
 
 fn bad(reason: &str) -> TreesError {
