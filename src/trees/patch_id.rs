@@ -1,28 +1,4 @@
-//! Stable patch ids, as `git patch-id --stable` computes them: per file, the
-//! SHA-1 of the diff's lines with all white space removed (hunk headers, and
-//! so line numbers, left out; the `index` line left out), and the per-file
-//! hashes added as 20-byte numbers, so file order does not matter. Context
-//! lines count, so both sides must use git's default of 3.
-//!
-//! [`patch_id_of_diff`] reads a unified diff (a mailed patch: text before
-//! the first `diff ` line is skipped, and the patch ends at the signature
-//! `-- ` line or the next `From <id>` / `commit <id>` line) following git's
-//! state machine line for line, quirks included. [`Repo::patch_id`] renders
-//! a commit's diff against its first parent as `git diff-tree -p
-//! --no-renames --full-index` prints it and feeds it to the same reader.
-//!
-//! Differences from git: the line diff is imara-diff's Myers with its
-//! indent heuristic, which agrees with git's on ordinary changes but may
-//! place an ambiguous hunk differently (then the ids differ); no rename
-//! detection (a rename is a deletion and an addition, as with
-//! `--no-renames`, so it will not match a mailed patch made with renames);
-//! a binary file hashes the full blob ids, as git does for diffs printed
-//! with `--full-index` or `--binary` (format-patch), not for `git show`'s
-//! abbreviated ones. One tolerance git lacks: inside a hunk, an empty line
-//! (a context line whose lone space a mailer stripped) counts as context.
-//! The tests compare with `git diff-tree -p --root --no-renames
-//! --full-index | git patch-id --stable` on added, deleted, renamed,
-//! binary, mode-changed, symlinked and newline-less files.
+//! Stable patch ids (see [`PatchId`]).
 
 use std::fmt;
 
@@ -36,6 +12,32 @@ use super::error::{Result, TreesError};
 use super::repo::{Repo, corrupt, missing};
 
 /// A stable patch id (`git patch-id --stable`), shown as 40 hex digits.
+///
+/// Computed as `git patch-id --stable` does: per file, the
+/// SHA-1 of the diff's lines with all white space removed (hunk headers, and
+/// so line numbers, left out; the `index` line left out), and the per-file
+/// hashes added as 20-byte numbers, so file order does not matter. Context
+/// lines count, so both sides must use git's default of 3.
+///
+/// [`patch_id_of_diff`] reads a unified diff (a mailed patch: text before
+/// the first `diff ` line is skipped, and the patch ends at the signature
+/// `-- ` line or the next `From <id>` / `commit <id>` line) following git's
+/// state machine line for line, quirks included. [`Repo::patch_id`] renders
+/// a commit's diff against its first parent as `git diff-tree -p
+/// --no-renames --full-index` prints it and feeds it to the same reader.
+///
+/// Differences from git: the line diff is imara-diff's Myers with its
+/// indent heuristic, which agrees with git's on ordinary changes but may
+/// place an ambiguous hunk differently (then the ids differ); no rename
+/// detection (a rename is a deletion and an addition, as with
+/// `--no-renames`, so it will not match a mailed patch made with renames);
+/// a binary file hashes the full blob ids, as git does for diffs printed
+/// with `--full-index` or `--binary` (format-patch), not for `git show`'s
+/// abbreviated ones. One tolerance git lacks: inside a hunk, an empty line
+/// (a context line whose lone space a mailer stripped) counts as context.
+/// The tests compare with `git diff-tree -p --root --no-renames
+/// --full-index | git patch-id --stable` on added, deleted, renamed,
+/// binary, mode-changed, symlinked and newline-less files.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PatchId(pub [u8; 20]);
 

@@ -1,17 +1,5 @@
-//! The first mainline release that contains each commit.
-//!
-//! Release tags (`v2.6.39`, `v6.9-rc3`, `v6.9`; stable tags such as
-//! `v6.8.3` and tags pointing at trees are left out) are walked in version
-//! order, each assigning itself to every commit it reaches that no earlier
-//! tag reached, stopping at commits already assigned. So each commit is read
-//! once over the whole history, and an update with new tags walks only the
-//! commits they brought. For a kernel, where release tags are made in
-//! version order, this is the tag `git describe --contains` names (which
-//! prefers the oldest tag by tag date).
-//!
-//! The index keeps the commit ids sorted with a tag number beside each (22
-//! bytes a commit): a lookup is a binary search. [`ReleaseIndex::to_bytes`]
-//! is that, as it is held.
+//! The first mainline release that contains each commit (see
+//! [`ReleaseIndex`]).
 
 use std::sync::LazyLock;
 
@@ -101,6 +89,21 @@ pub struct ReleaseUpdate {
 /// Which release first contains each commit of a repository. Build it with
 /// [`ReleaseIndex::update`] on an empty index, store
 /// [`ReleaseIndex::to_bytes`], and update the loaded index after a fetch.
+///
+/// The first mainline release that contains each commit.
+///
+/// Release tags (`v2.6.39`, `v6.9-rc3`, `v6.9`; stable tags such as
+/// `v6.8.3` and tags pointing at trees are left out) are walked in version
+/// order, each assigning itself to every commit it reaches that no earlier
+/// tag reached, stopping at commits already assigned. So each commit is read
+/// once over the whole history, and an update with new tags walks only the
+/// commits they brought. For a kernel, where release tags are made in
+/// version order, this is the tag `git describe --contains` names (which
+/// prefers the oldest tag by tag date).
+///
+/// The index keeps the commit ids sorted with a tag number beside each (22
+/// bytes a commit): a lookup is a binary search. [`ReleaseIndex::to_bytes`]
+/// is that, as it is held.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ReleaseIndex {
     /// In version order.

@@ -18,7 +18,7 @@ use super::error::{Result, TreesError};
 /// 16,384 at 202 MiB for no measurable time; a much shorter period costs
 /// time (2,048 took 55% longer: every new mapping faults its pages in
 /// again) and saves little.
-pub(crate) const READS_PER_MAPPING: usize = 1 << 14;
+pub const READS_PER_MAPPING: usize = 1 << 14;
 
 /// A local kernel clone (bare or not). Each operation opens its own gix
 /// handle, so nothing stays mapped between operations.
