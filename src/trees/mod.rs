@@ -58,7 +58,6 @@
 //!   with git's hunk grouping) and feed it to the same reader as mail text,
 //!   so both follow one definition; [`PatchId`] says where that may differ
 //!   from git.
-#![allow(clippy::module_name_repetitions)]
 
 mod commit;
 mod error;
