@@ -969,3 +969,124 @@ fn contains_agrees_with_rev_list_with_and_without_a_commit_graph() {
     g.merge("linux-6.8.y", "Merge branch 'linux-6.8.y'");
     check("commits newer than the commit-graph");
 }
+
+#[test]
+fn patch_ids_of_ambiguous_hunks_equal_git_on_kernel_like_code() {
+    if !have_git() {
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tmp");
+    let g = Git::init(&tmp.path().join("p"));
+    let f = |name: &str| format!("static int {name}(void)\n{{\n\treturn 0;\n}}\n\n");
+    let base = format!("{}{}{}", f("a"), f("b"), f("c"));
+    g.commit("k.c", &base, "base");
+    let mut commits = Vec::new();
+    // A function added between two others: the blank line and closing brace
+    // around it make the hunk slide.
+    commits.push(g.commit(
+        "k.c",
+        &format!("{}{}{}{}", f("a"), f("new"), f("b"), f("c")),
+        "add new",
+    ));
+    // A function removed.
+    commits.push(g.commit(
+        "k.c",
+        &format!("{}{}{}", f("a"), f("new"), f("c")),
+        "drop b",
+    ));
+    // Repeated lines: a statement duplicated in a block.
+    let block = |n: usize| {
+        let mut s = String::from("void f(void)\n{\n");
+        for _ in 0..n {
+            s.push_str("\tcpu_relax();\n");
+        }
+        s.push_str("}\n");
+        s
+    };
+    commits.push(g.commit("r.c", &block(3), "block"));
+    commits.push(g.commit("r.c", &block(5), "more of the same"));
+    // An if block added before an existing, similar one.
+    let ifs = |extra: bool| {
+        let mut s = String::from("int g(int x)\n{\n");
+        if extra {
+            s.push_str("\tif (x > 1)\n\t\treturn 1;\n\n");
+        }
+        s.push_str("\tif (x > 0)\n\t\treturn 1;\n\n\treturn 0;\n}\n");
+        s
+    };
+    commits.push(g.commit("i.c", &ifs(false), "ifs"));
+    commits.push(g.commit("i.c", &ifs(true), "another if"));
+    let repo = Repo::open(&g.dir).expect("opens");
+    for c in &commits {
+        let ours = repo
+            .patch_id(&oid(c))
+            .expect("patch id")
+            .map(|p| p.to_string());
+        let subject = g.run(&["log", "-1", "--format=%s", c]);
+        assert_eq!(ours, git_patch_id(&g, c), "{subject}");
+    }
+}
+
+/// Random edits of repetitive C-like text (where many hunks may slide): the
+/// patch ids equal git's, also where git's indent heuristic moves a hunk.
+#[test]
+fn patch_ids_of_random_repetitive_edits_equal_git() {
+    if !have_git() {
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tmp");
+    let g = Git::init(&tmp.path().join("p"));
+    let pool = [
+        "}",
+        "",
+        "{",
+        "\treturn 0;",
+        "\tif (x)",
+        "\t\tgoto out;",
+        "out:",
+        "\tfoo();",
+        "\tbar();",
+        "static int f(void)",
+        "#include <linux/mm.h>",
+        "\t}",
+        "\t\treturn -EINVAL;",
+    ];
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n.max(1) as u64) as usize
+    };
+    let mut lines: Vec<&str> = (0..60).map(|_| pool[next(pool.len())]).collect();
+    g.commit("k.c", &(lines.join("\n") + "\n"), "base");
+    let (mut slid, mut total) = (0, 0);
+    for i in 0..80 {
+        let pos = next(lines.len() + 1);
+        if next(10) < 6 {
+            let start = pos.saturating_sub(next(7));
+            let end = (start + 1 + next(5)).min(lines.len());
+            let block: Vec<&str> = lines[start.min(end)..end].to_vec();
+            lines.splice(pos..pos, block);
+        } else {
+            let end = (pos + 1 + next(4)).min(lines.len());
+            lines.drain(pos..end);
+        }
+        let c = g.commit("k.c", &(lines.join("\n") + "\n"), &format!("edit {i}"));
+        let plain = g.run(&["diff-tree", "-p", "--no-indent-heuristic", &c]);
+        let plain = g.pipe(&["patch-id", "--stable"], format!("{plain}\n").as_bytes());
+        let want = git_patch_id(&g, &c);
+        slid += usize::from(plain.split_whitespace().next() != want.as_deref());
+        let repo = Repo::open(&g.dir).expect("opens");
+        let ours = repo
+            .patch_id(&oid(&c))
+            .expect("patch id")
+            .map(|p| p.to_string());
+        assert_eq!(ours, want, "edit {i}");
+        total += 1;
+    }
+    assert!(
+        slid > 0,
+        "some of the {total} edits have hunks the heuristic moves"
+    );
+}

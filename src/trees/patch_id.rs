@@ -27,8 +27,11 @@ use super::repo::{Repo, corrupt, missing};
 /// --no-renames --full-index` prints it and feeds it to the same reader.
 ///
 /// Differences from git: the line diff is imara-diff's Myers with its
-/// indent heuristic, which agrees with git's on ordinary changes but may
-/// place an ambiguous hunk differently (then the ids differ); no rename
+/// indent heuristic, not git's xdiff. It can place an ambiguous hunk
+/// differently, and the ids then differ; no such case has been seen: 80
+/// random edits of repetitive C-like text in the tests, and 300 in a probe
+/// (110 of them with hunks git's indent heuristic moves), all gave git's
+/// ids. No rename
 /// detection (a rename is a deletion and an addition, as with
 /// `--no-renames`, so it will not match a mailed patch made with renames);
 /// a binary file hashes the full blob ids, as git does for diffs printed
