@@ -24,6 +24,27 @@
 //!   as bytes.
 //! - [`TreesError`]: each error names the repository and the ref.
 //!
+//! ```no_run
+//! use std::ops::ControlFlow;
+//! use regtrack::trees::{ReleaseIndex, Repo, patch_id_of_diff};
+//!
+//! # fn main() -> regtrack::trees::Result<()> {
+//! let repo = Repo::open("/srv/linux-next.git")?;
+//! let since = None; // or the `tip` stored after the last walk
+//! let out = repo.walk("refs/heads/master", since, |c| {
+//!     // store c.id, c.title, c.trailers, c.reverts, c.upstream ...
+//!     ControlFlow::Continue(())
+//! })?;
+//! // store out.tip; forget out.vanished when out.forced
+//! let mut releases = ReleaseIndex::new(); // or ReleaseIndex::from_bytes(&stored)?
+//! releases.update(&repo)?; // walks only tags it has not seen
+//! let first = releases.first_release(&out.tip).map(|t| t.name.as_str());
+//! let same = repo.patch_id(&out.tip)? == patch_id_of_diff("diff --git a/x b/x\n...");
+//! # let _ = (first, same, releases.to_bytes());
+//! # Ok(())
+//! # }
+//! ```
+//!
 //! Design, with what was measured on a synthetic mainline of 1.3 million
 //! commits (`scripts/synth-kernel-repo`; method and all figures in
 //! `benches/trees.md`):
