@@ -32,5 +32,6 @@ pub mod report;
 pub mod source;
 pub mod store;
 pub mod text;
+pub mod trees;
 
 pub use error::{Error, Result};
