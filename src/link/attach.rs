@@ -412,7 +412,12 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
             if !same_commit(&c, &key) && !drafts[r].aliases.contains(&c) {
                 drafts[r].aliases.push(c.clone());
             }
-            drafts[r].add(i, Role::Reply, format!("subject names culprit {c}"));
+            let role = if (kind_of(m) == Kind::Patch || own_diff(m)) && !is_robot(m) {
+                Role::Patch
+            } else {
+                Role::Reply
+            };
+            drafts[r].add(i, role, format!("subject names culprit {c}"));
         }
     }
 

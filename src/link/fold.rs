@@ -6,9 +6,10 @@
 //! states `disputed` and `declined` hold until a later patch or fix
 //! (`fix-proposed` or beyond) moves the regression on, and once a fix is
 //! applied (or the culprit dropped) a later dispute does not undo it; a
-//! regression whose reports are all improvements and on which nobody went
-//! beyond a reply is `improvement`; the latest human mark (an entry without
-//! a message) wins over everything. Each status reached is kept with its
+//! history whose reports are all improvements is `improvement` (a patch
+//! posted about it, which happens when the gain came from a bug, is listed
+//! but asks nobody to act); the latest human mark (an entry without a
+//! message) wins over everything. Each status reached is kept with its
 //! evidence.
 
 use crate::model::Direction;
@@ -115,10 +116,8 @@ pub fn fold(
     }
     let progress_now = progress.unwrap_or(Status::Reported);
     let mut status = side.unwrap_or(progress_now);
-    if side.is_none()
-        && direction == Direction::Improvement
-        && rank(progress_now).is_some_and(|r| r <= 1)
-    {
+    // An improvement needs nobody to act, whatever was said or posted about it.
+    if direction == Direction::Improvement {
         status = Status::Improvement;
         evidence.push(StatusEvidence {
             status,

@@ -98,7 +98,7 @@ pub fn is_posting(m: &LinkMessage) -> bool {
     if is_robot(m) {
         return false;
     }
-    let titled = kind_of(m) == Kind::Patch && p.title_key.len() >= MIN_TITLE;
+    let titled = p.title_key.len() >= MIN_TITLE;
     let cover = p.part == Some(0);
     (titled && !cover) || p.patch_id.is_some()
 }
@@ -123,7 +123,7 @@ pub fn identify(msgs: &[LinkMessage], parent: &[Option<usize>]) -> Patches {
         let Some(p) = &m.extraction.patch else {
             continue;
         };
-        if kind_of(m) == Kind::Patch && p.title_key.len() >= MIN_TITLE {
+        if p.title_key.len() >= MIN_TITLE {
             match by_title.entry((p.title_key.clone(), author(m))) {
                 std::collections::hash_map::Entry::Occupied(e) => union(&mut uf, *e.get(), i),
                 std::collections::hash_map::Entry::Vacant(e) => {
@@ -155,7 +155,6 @@ pub fn identify(msgs: &[LinkMessage], parent: &[Option<usize>]) -> Patches {
         id.postings.push(i);
         if let Some(p) = &msgs[i].extraction.patch
             && !p.title.is_empty()
-            && kind_of(&msgs[i]) == Kind::Patch
         {
             id.title = p.title.clone();
             id.title_key = p.title_key.clone();

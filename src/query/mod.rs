@@ -203,11 +203,17 @@ pub fn list(store: &Store, filter: &Filter, now: i64, days: u32) -> Result<Vec<R
 /// - `still-regression-after-fix`: a robot `still regression` line came after a fix was claimed;
 /// - `likely-noise`: a report's change does not exceed its stddev and nothing moved with it;
 /// - `ambiguous-culprit`: the culprit id is a prefix of several commits.
+///
+/// The flags that ask someone to act (`no-human-reply`,
+/// `acknowledged-no-patch`, `patch-not-applied`) are only raised for scopes
+/// that reach a real tree: a patch under review or a developer's branch is
+/// its author's business.
 pub fn flags(r: &Regression, now: i64, days: u32) -> Vec<String> {
     let mut f = Vec::new();
     let limit = i64::from(days) * 86_400;
     let status = r.status;
-    let open = !status.is_closed() && r.direction != Direction::Improvement;
+    let open =
+        !status.is_closed() && r.direction != Direction::Improvement && r.scope.reaches_a_tree();
     let old = |t: Option<i64>| t.is_some_and(|t| now - t > limit);
     if open && r.facts.human_replies == 0 && old(r.facts.first_unix) {
         f.push(format!("no-human-reply-{days}d"));
@@ -215,7 +221,9 @@ pub fn flags(r: &Regression, now: i64, days: u32) -> Vec<String> {
     if open && status == Status::Discussed && old(r.facts.first_unix) {
         f.push("acknowledged-no-patch".into());
     }
-    if matches!(status, Status::FixProposed | Status::FixConfirmed) && old(r.facts.first_patch_unix)
+    if open
+        && matches!(status, Status::FixProposed | Status::FixConfirmed)
+        && old(r.facts.first_patch_unix)
     {
         f.push("patch-not-applied".into());
     }
