@@ -32,7 +32,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use super::LinkMessage;
 use super::culprit::{Culprits, canonical_form, is_hex_id, same_commit};
 use super::hints::{
-    cited_target, fixes_id, is_report, is_robot, kind_of, own_diff, own_trailers, report_ids,
+    cited_target, fixes_id, is_report, is_robot_team, kind_of, own_diff, own_trailers, report_ids,
     robot_reported, subject_culprit, title_key, trailer_target,
 };
 use super::patch::{self, Patches};
@@ -376,7 +376,7 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
                     Role::Patch,
                     format!("patch posted in the thread of report {rep_id}"),
                 )
-            } else if own_diff(m) && !is_robot(m) {
+            } else if own_diff(m) && !is_robot_team(m) {
                 (
                     Role::Patch,
                     format!("debug patch posted in the thread of report {rep_id}"),
@@ -412,7 +412,7 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
             if !same_commit(&c, &key) && !drafts[r].aliases.contains(&c) {
                 drafts[r].aliases.push(c.clone());
             }
-            let role = if (kind_of(m) == Kind::Patch || own_diff(m)) && !is_robot(m) {
+            let role = if (kind_of(m) == Kind::Patch || own_diff(m)) && !is_robot_team(m) {
                 Role::Patch
             } else {
                 Role::Reply

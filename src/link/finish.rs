@@ -481,10 +481,12 @@ pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark], patches: &Patches
         .iter()
         .filter_map(|&k| patch_life(d, k, patches, &members, msgs, &tl, scope))
         .collect();
+    // A series' cover letter is no patch: its patches are linked themselves.
     for mem in members
         .iter()
         .filter(|m| matches!(m.role, Role::Patch | Role::Revert))
         .filter(|m| patches.identity_of(m.idx).is_none())
+        .filter(|m| !super::patch::is_cover(&msgs[m.idx]))
     {
         lives.push(lone_patch(mem, &members, msgs, &tl));
     }

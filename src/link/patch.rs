@@ -22,7 +22,7 @@
 use std::collections::HashMap;
 
 use super::LinkMessage;
-use super::hints::{is_robot, kind_of};
+use super::hints::{is_robot_team, kind_of};
 use crate::model::{Kind, LandingKind};
 
 /// Shortest title key that identifies a patch by itself.
@@ -95,7 +95,8 @@ pub fn is_posting(m: &LinkMessage) -> bool {
     let Some(p) = &m.extraction.patch else {
         return false;
     };
-    if is_robot(m) {
+    // The robot and its team post debug diffs, not fixes.
+    if is_robot_team(m) {
         return false;
     }
     let titled = p.title_key.len() >= MIN_TITLE;
