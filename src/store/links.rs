@@ -448,6 +448,27 @@ pub fn load_marks(store: &Store) -> Result<(Vec<Mark>, Vec<String>)> {
     Ok((marks, unknown))
 }
 
+/// When `follow` last asked about the regression of this culprit (Unix seconds).
+pub fn followed_at(store: &Store, culprit: &str) -> Result<Option<i64>> {
+    let sql = "SELECT at FROM follows WHERE culprit = ?1";
+    store
+        .conn()
+        .query_row(sql, [culprit], |r| r.get(0))
+        .optional()
+        .db(sql)
+}
+
+/// Records that `follow` asked about the regression of this culprit at `at`.
+pub fn set_followed(store: &Store, culprit: &str, at: i64) -> Result<()> {
+    let sql = "INSERT INTO follows (culprit, at) VALUES (?1, ?2)
+               ON CONFLICT(culprit) DO UPDATE SET at = excluded.at";
+    store
+        .conn()
+        .execute(sql, params![culprit, at])
+        .db(sql)
+        .map(|_| ())
+}
+
 /// Stores a mark (a human decision keyed by culprit).
 pub fn insert_mark(store: &mut Store, mark: &Mark) -> Result<()> {
     let sql = "INSERT INTO marks (culprit, status, note, author, at) VALUES (?1, ?2, ?3, ?4, ?5)";

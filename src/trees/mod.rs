@@ -90,7 +90,9 @@ mod walk;
 pub use commit::{Commit, KEPT_TRAILERS};
 pub use error::{Result, TreesError};
 pub use patch_id::{PatchId, patch_id_of_diff};
-pub use release::{Release, ReleaseIndex, ReleaseTag, ReleaseUpdate, parse_release, release_tags};
+pub use release::{
+    Release, ReleaseIndex, ReleaseTag, ReleaseUpdate, parse_release, release_at_most, release_tags,
+};
 pub use repo::{READS_PER_MAPPING, Repo};
 pub use walk::{SKEW_TOLERANCE, WalkOutcome};
 

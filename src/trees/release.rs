@@ -61,6 +61,24 @@ pub fn parse_release(tag: &str) -> Option<Release> {
     })
 }
 
+/// True when release `have` is `limit` or an earlier one (`v6.9-rc3` is
+/// at most `v6.9`); names that are no mainline releases compare as text.
+/// A limit without the `v` (`6.9`) is taken with it.
+pub fn release_at_most(have: &str, limit: &str) -> bool {
+    let norm = |s: &str| {
+        let s = s.trim();
+        if s.starts_with('v') {
+            s.to_string()
+        } else {
+            format!("v{s}")
+        }
+    };
+    match (parse_release(&norm(have)), parse_release(&norm(limit))) {
+        (Some(a), Some(b)) => a <= b,
+        _ => have == limit,
+    }
+}
+
 /// One release tag of the index.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReleaseTag {
