@@ -108,8 +108,9 @@ pub(super) fn ingest_paths(
     // load's indexes are built meanwhile, on another connection; the linker
     // writes once they are.
     let linking = std::time::Instant::now();
-    let (_, unreadable) = crate::pipeline::relink::relink_with(store, &mut || indexes.wait())
-        .context("linking threads and regressions")?;
+    let (relinked, unreadable) =
+        crate::pipeline::relink::relink_with(store, &mut || indexes.wait())
+            .context("linking threads and regressions")?;
     super::warn_unreadable(ctx, &unreadable);
     indexes
         .wait()
@@ -126,6 +127,7 @@ pub(super) fn ingest_paths(
             "timings: read, parse and write {:.2} s; build indexes {:.2} s; link {:.2} s{alongside}",
             summary.write_seconds, summary.index_seconds, link_seconds
         );
+        eprintln!("timings: {}", super::relinked_line(&relinked));
     }
     Ok(summary)
 }

@@ -200,7 +200,7 @@ fn culprit_groups(msgs: &[LinkMessage], culprits: &Culprits) -> HashMap<String, 
         // The preamble names the earlier report of the same change.
         if let Some(b) = &m.extraction.report {
             for prev in &b.previous {
-                if let Some(c) = prev.commit.as_deref().and_then(|c| key_of(c)) {
+                if let Some(c) = prev.commit.as_deref().and_then(&key_of) {
                     uf_union(&mut uf, k, c);
                 }
                 if let Some(&j) = prev.message_id.as_deref().and_then(|id| by_id.get(id))
@@ -286,7 +286,7 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
         ids.iter()
             .max_by_key(|s| s.len())
             .and_then(|s| culprits.key_of(s))
-            .map(|s| group_of(s))
+            .map(&group_of)
     };
 
     let mut order: Vec<usize> = (0..msgs.len()).collect();

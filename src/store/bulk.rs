@@ -21,6 +21,7 @@ use crate::error::Result;
 const DEFERRED: &[&str] = &[
     "commit_refs_commit",
     "landings_commit",
+    "link_keys_key",
     "landings_title",
     "lore_links_target",
     "patches_change_id",

@@ -16,6 +16,7 @@ pub const MIGRATIONS: &[&str] = &[
     include_str!("sql/0007_extraction_version.sql"),
     include_str!("sql/0008_patches_landings.sql"),
     include_str!("sql/0009_follow.sql"),
+    include_str!("sql/0010_link_keys.sql"),
 ];
 
 /// The schema version this build writes.

@@ -21,6 +21,10 @@ pub fn stale_count(store: &Store, version: i64) -> Result<u64> {
         .map(|n| n.max(0) as u64)
 }
 
+/// Messages to extract again (row id, mail) and those that cannot be read
+/// (row id, `Message-ID: reason`).
+pub type StaleMessages = (Vec<(i64, Message)>, Vec<(i64, String)>);
+
 /// Up to `limit` messages with an extraction older than `version` and a
 /// row id above `after`, ascending, whole; and those whose body cannot be
 /// read (`Message-ID: reason`).
@@ -29,7 +33,7 @@ pub fn stale_messages(
     version: i64,
     after: i64,
     limit: usize,
-) -> Result<(Vec<(i64, Message)>, Vec<(i64, String)>)> {
+) -> Result<StaleMessages> {
     let conn = store.conn();
     let sql = "SELECT m.id, m.message_id, m.message_id_derived, m.subject, m.from_name,
                       m.from_email, m.date, m.in_reply_to, m.refs, m.parts_json,
