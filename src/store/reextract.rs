@@ -24,6 +24,7 @@ pub fn stale_count(store: &Store, version: i64) -> Result<u64> {
 /// Up to `limit` messages with an extraction older than `version` and a
 /// row id above `after`, ascending, whole; and those whose body cannot be
 /// read (`Message-ID: reason`).
+#[allow(clippy::type_complexity)] // two plain lists: (id, message), (id, reason)
 pub fn stale_messages(
     store: &Store,
     version: i64,
