@@ -1,25 +1,17 @@
 //! Golden tests for the evidence extractors: every `corpus/evidence/NAME.eml` is
 //! read (`source::open`, which also detects whitespace-collapsed mail), parsed
 //! (`mail::parse`) and extracted (`extract::extract`), and each field named in
-//! `NAME.json` must equal the extraction's field exactly. Each line-structured
+//! `NAME.json` must equal the extraction's field exactly (`Pin::TopFields`). Each line-structured
 //! mail runs twice, with LF and with CRLF line endings (byte offsets of tables
 //! excepted in CRLF).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use regtrack::model::{RawFormat, RawMessage};
 use serde_json::Value;
 
-fn fixtures() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/evidence");
-    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("corpus/evidence exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "eml"))
-        .collect();
-    v.sort();
-    v
-}
+use crate::common::fixtures::fixtures;
+use crate::common::golden::{Pin, json_diff, named};
 
 /// Reads a fixture as `regtrack ingest` would (`source::open` detects the form:
 /// RFC 822 mail, or a whitespace-collapsed one) and returns its raw message.
@@ -47,47 +39,17 @@ fn drop_offsets(v: &mut Value) {
     }
 }
 
-/// Compares the fields named in `expected`; returns one message per mismatch.
-fn compare(name: &str, expected: &Value, got: &Value) -> Vec<String> {
-    let mut errors = Vec::new();
-    let Some(fields) = expected.as_object() else {
-        return vec![format!("{name}: expected JSON is not an object")];
-    };
-    for (field, want) in fields {
-        let have = got.get(field).cloned().unwrap_or(Value::Null);
-        if &have != want {
-            errors.push(format!(
-                "{name}: field `{field}`\n  expected: {}\n  got:      {}",
-                serde_json::to_string(want).unwrap_or_default(),
-                serde_json::to_string(&have).unwrap_or_default()
-            ));
-        }
-    }
-    errors
-}
-
 #[test]
 fn every_evidence_fixture_gives_its_expected_fields_with_lf_and_crlf() {
-    let files = fixtures();
+    let files = fixtures("evidence");
     assert!(files.len() >= 18, "fixtures missing: {}", files.len());
     let mut errors = Vec::new();
     let mut parsed = 0;
-    for eml in &files {
-        let name = eml
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let json = eml.with_extension("json");
-        let expected: Value = serde_json::from_str(
-            &std::fs::read_to_string(&json).unwrap_or_else(|e| panic!("{}: {e}", json.display())),
-        )
-        .unwrap_or_else(|e| panic!("{}: {e}", json.display()));
-        let raw = match raw_of(eml) {
+    for fx in &files {
+        let name = format!("{}.eml", fx.name);
+        let expected = fx.expected_json();
+        let raw = match raw_of(&fx.input) {
             Ok(r) => r,
-            Err(e) if e.contains("not implemented") => {
-                eprintln!("note: source/mail parsing is not implemented yet; {name} skipped");
-                continue;
-            }
             Err(e) => {
                 errors.push(format!("{name}: read failed: {e}"));
                 continue;
@@ -101,7 +63,7 @@ fn every_evidence_fixture_gives_its_expected_fields_with_lf_and_crlf() {
             }
         };
         parsed += 1;
-        errors.extend(compare(&name, &expected, &got));
+        errors.extend(named(&name, json_diff(&expected, &got, Pin::TopFields)));
         if raw.format == RawFormat::Collapsed {
             continue; // one line: no line endings to vary
         }
@@ -118,7 +80,10 @@ fn every_evidence_fixture_gives_its_expected_fields_with_lf_and_crlf() {
                 let mut want = expected.clone();
                 drop_offsets(&mut v);
                 drop_offsets(&mut want);
-                errors.extend(compare(&format!("{name} (CRLF)"), &want, &v));
+                errors.extend(named(
+                    &format!("{name} (CRLF)"),
+                    json_diff(&want, &v, Pin::TopFields),
+                ));
             }
             Err(e) => errors.push(format!("{name} (CRLF): parse failed: {e}")),
         }

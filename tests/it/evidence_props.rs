@@ -7,14 +7,14 @@ use regtrack::evidence;
 use regtrack::model::{Extraction, Message};
 
 const SAMPLES: [&str; 8] = [
-    include_str!("../corpus/evidence/format-patch-v2.eml"),
-    include_str!("../corpus/evidence/quoted-diff.eml"),
-    include_str!("../corpus/evidence/mmtests.eml"),
-    include_str!("../corpus/evidence/stress-ng.eml"),
-    include_str!("../corpus/evidence/perf-profile.eml"),
-    include_str!("../corpus/evidence/kconfig-forms.eml"),
-    include_str!("../corpus/evidence/applied-b4.eml"),
-    include_str!("../corpus/evidence/lore-links.eml"),
+    include_str!("../../corpus/evidence/format-patch-v2.eml"),
+    include_str!("../../corpus/evidence/quoted-diff.eml"),
+    include_str!("../../corpus/evidence/mmtests.eml"),
+    include_str!("../../corpus/evidence/stress-ng.eml"),
+    include_str!("../../corpus/evidence/perf-profile.eml"),
+    include_str!("../../corpus/evidence/kconfig-forms.eml"),
+    include_str!("../../corpus/evidence/applied-b4.eml"),
+    include_str!("../../corpus/evidence/lore-links.eml"),
 ];
 
 fn message(body: String) -> Message {
@@ -97,7 +97,7 @@ fn mutate(base: &str, edits: &[(usize, usize, String)]) -> String {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(crate::common::proptest_config(256))]
 
     #[test]
     fn random_text_never_panics(s in "\\PC{0,400}") {

@@ -3,16 +3,10 @@
 //! degraded forms (archive-rendered 002-004, whitespace-collapsed 000) are read
 //! exactly as `regtrack ingest` reads them.
 
-use std::path::PathBuf;
-
 use regtrack::model::{Extraction, Message, SignalKind, TableFormat};
 
 fn seed(prefix: &str) -> Option<(Message, Extraction)> {
-    let Some(shared) = std::env::var_os("REGTRACK_SHARED") else {
-        eprintln!("note: REGTRACK_SHARED is unset; seed {prefix} skipped");
-        return None;
-    };
-    let dir = PathBuf::from(shared).join("seeds");
+    let dir = crate::common::shared()?.join("seeds");
     let path = std::fs::read_dir(&dir)
         .expect("seeds folder")
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -21,14 +15,8 @@ fn seed(prefix: &str) -> Option<(Message, Extraction)> {
                 .is_some_and(|n| n.to_string_lossy().starts_with(prefix))
         })
         .expect("seed file present");
-    let stream = match regtrack::source::open(&path) {
-        Ok(s) => s,
-        Err(e) if e.to_string().contains("not implemented") => {
-            eprintln!("note: source::open is not implemented yet; seed {prefix} skipped");
-            return None;
-        }
-        Err(e) => panic!("{}: {e}", path.display()),
-    };
+    let stream =
+        regtrack::source::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let raws: Vec<_> = stream.collect();
     assert_eq!(raws.len(), 1, "{}: one message", path.display());
     let raw = raws.into_iter().next().expect("one").expect("readable");

@@ -4,13 +4,31 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use regtrack::ingest::{Summary, ingest};
+use regtrack::pipeline::ingest::{Summary, ingest};
 use regtrack::store::Store;
 
-fn run(paths: &[PathBuf]) -> (Summary, Store) {
-    let mut store = Store::in_memory().unwrap();
+use crate::common::{column, one};
+
+/// A store in a database file of its own, and the file.
+struct Db {
+    store: Store,
+    path: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+fn run(paths: &[PathBuf]) -> (Summary, Db) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.db");
+    let mut store = Store::open(&path).unwrap();
     let s = ingest(&mut store, paths, &|_, _| {}).unwrap();
-    (s, store)
+    (
+        s,
+        Db {
+            store,
+            path,
+            _dir: dir,
+        },
+    )
 }
 
 fn write(dir: &Path, name: &str, data: &[u8]) -> PathBuf {
@@ -20,20 +38,13 @@ fn write(dir: &Path, name: &str, data: &[u8]) -> PathBuf {
 }
 
 /// Every stored body, in insertion order (decompressed as `regtrack mail` reads them).
-fn bodies(store: &Store) -> Vec<String> {
-    let ids: Vec<String> = store
-        .conn()
-        .prepare("SELECT message_id FROM messages ORDER BY id")
-        .unwrap()
-        .query_map([], |r| r.get(0))
-        .unwrap()
-        .map(|r| r.unwrap())
-        .collect();
-    ids.iter().map(|id| body(store, id)).collect()
+fn bodies(db: &Db) -> Vec<String> {
+    let ids: Vec<String> = column(&db.path, "SELECT message_id FROM messages ORDER BY id");
+    ids.iter().map(|id| body(db, id)).collect()
 }
 
-fn body(store: &Store, id: &str) -> String {
-    regtrack::store::body::stored_message(store.conn(), id)
+fn body(db: &Db, id: &str) -> String {
+    regtrack::store::body::stored_message(&db.store, id)
         .unwrap()
         .unwrap()
         .body
@@ -50,9 +61,9 @@ fn a_truncated_mbox_keeps_every_whole_message_and_the_partial_one() {
         format!("{GOOD}From b Mon Sep 17 00:00:00 2001\nMessage-ID: <cut2@x>\n\nhalf a li");
     let a = write(dir.path(), "a.mbox", mid_header.as_bytes());
     let b = write(dir.path(), "b.mbox", mid_body.as_bytes());
-    let (s, store) = run(&[a, b]);
+    let (s, db) = run(&[a, b]);
     assert_eq!((s.new, s.known, s.failed), (3, 1, 0));
-    assert!(bodies(&store).iter().any(|b| b == "half a li"));
+    assert!(bodies(&db).iter().any(|b| b == "half a li"));
 }
 
 #[test]
@@ -66,9 +77,9 @@ fn invalid_utf8_unknown_charsets_and_broken_encodings_still_give_text() {
     data.extend_from_slice(b"From a Mon Sep 17 00:00:00 2001\nMessage-ID: <qp@x>\nContent-Transfer-Encoding: quoted-printable\n\nbroken =ZZ soft=\nline =E2=80\n\n");
     data.extend_from_slice(b"From a Mon Sep 17 00:00:00 2001\nMessage-ID: <nul@x>\nSubject: nul\0byte\n\nbody\0with\0nuls\n\n");
     let p = write(dir.path(), "bad.mbox", &data);
-    let (s, store) = run(&[p]);
+    let (s, db) = run(&[p]);
     assert_eq!((s.new, s.failed), (6, 0));
-    let b = bodies(&store);
+    let b = bodies(&db);
     assert!(b[0].contains("body") && b[0].contains("here"));
     assert!(b[1].contains("plain words"));
     assert!(b[2].contains("lying"));
@@ -80,7 +91,7 @@ fn a_message_with_no_headers_fails_with_its_offset_and_the_rest_goes_on() {
     let dir = tempfile::tempdir().unwrap();
     let data = format!("From a Mon Sep 17 00:00:00 2001\n\nno headers here\n\n{GOOD}");
     let p = write(dir.path(), "nohdr.mbox", data.as_bytes());
-    let (s, store) = run(std::slice::from_ref(&p));
+    let (s, db) = run(std::slice::from_ref(&p));
     assert_eq!((s.new, s.failed), (1, 1));
     assert_eq!(s.failures[0].place, format!("{}:0", p.display()));
     assert!(
@@ -88,12 +99,10 @@ fn a_message_with_no_headers_fails_with_its_offset_and_the_rest_goes_on() {
         "{:?}",
         s.failures
     );
-    let (src, off, reason): (String, i64, String) = store
-        .conn()
-        .query_row("SELECT source, offset, reason FROM failures", [], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-        })
-        .unwrap();
+    let [(src, off, reason)]: [(String, i64, String); 1] =
+        crate::common::rows(&db.path, "SELECT source, offset, reason FROM failures")
+            .try_into()
+            .expect("one failure row");
     assert_eq!((src, off), (p.display().to_string(), 0));
     assert!(reason.contains("no header block"));
 }
@@ -132,9 +141,9 @@ fn a_100_mb_line_is_a_clear_failure_and_the_next_message_is_read() {
 #[test]
 fn an_8_mb_line_is_stored_whole() {
     let dir = tempfile::tempdir().unwrap();
-    let (s, store) = run(&[long_line_mbox(dir.path(), 8)]);
+    let (s, db) = run(&[long_line_mbox(dir.path(), 8)]);
     assert_eq!((s.new, s.failed), (2, 0));
-    assert!(body(&store, "long@x").len() >= 8 << 20);
+    assert!(body(&db, "long@x").len() >= 8 << 20);
 }
 
 #[test]
@@ -188,13 +197,8 @@ fn deep_multipart_nesting_and_huge_references_do_not_panic() {
     }
     m.push_str("--b500\nContent-Type: text/plain\n\ninnermost text\n\n");
     let p = write(dir.path(), "deep.mbox", m.as_bytes());
-    let (s, store) = run(&[p]);
+    let (s, db) = run(&[p]);
     assert_eq!((s.new, s.failed), (1, 0));
-    let refs: String = store
-        .conn()
-        .query_row("SELECT refs FROM messages WHERE refs <> ''", [], |r| {
-            r.get(0)
-        })
-        .unwrap();
+    let refs: String = one(&db.path, "SELECT refs FROM messages WHERE refs <> ''");
     assert_eq!(refs.split(' ').count(), 10_000);
 }

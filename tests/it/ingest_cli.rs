@@ -1,28 +1,19 @@
 //! `regtrack ingest` and `regtrack stats` end to end through the binary.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
 
-fn bin() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_regtrack"));
-    c.env_remove("REGTRACK_DB");
-    c
-}
+use crate::common::{Cmd, Run, sql_i64};
 
 fn corpus(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("corpus/ingest")
-        .join(name)
+    crate::common::corpus("ingest").join(name)
 }
 
-fn run(db: &Path, args: &[&str]) -> Output {
-    bin().arg("--db").arg(db).args(args).output().unwrap()
+fn run(db: &Path, args: &[&str]) -> Run {
+    Cmd::regtrack().db(db).args(args).run()
 }
 
-fn json(out: &Output) -> serde_json::Value {
-    let text = String::from_utf8_lossy(&out.stdout);
-    serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{e}: {text}"))
+fn json(out: &Run) -> serde_json::Value {
+    out.json()
 }
 
 fn counts(v: &serde_json::Value) -> (u64, u64, u64, u64) {
@@ -70,11 +61,7 @@ fn ingesting_twice_adds_nothing_the_second_time() {
         .collect();
     args.extend(files.iter().map(String::as_str));
     let first = run(&db, &args);
-    assert!(
-        first.status.success(),
-        "{}",
-        String::from_utf8_lossy(&first.stderr)
-    );
+    assert!(first.success(), "{}", first.stderr);
     let v = json(&first);
     assert_eq!(counts(&v), (7, 0, 0, 0));
     assert!(v["bytes"].as_u64().unwrap() > 4000);
@@ -85,7 +72,7 @@ fn ingesting_twice_adds_nothing_the_second_time() {
     assert_eq!(counts(&second), (0, 0, 0, 0));
     assert_eq!(second["unchanged"], 5);
     let plain: Vec<&str> = args.iter().copied().filter(|a| *a != "--json").collect();
-    let line = String::from_utf8_lossy(&run(&db, &plain).stdout).to_string();
+    let line = run(&db, &plain).stdout;
     assert!(line.contains("; 5 unchanged files skipped"), "{line}");
     // Touched files are read again; their messages are known.
     for f in &files {
@@ -100,7 +87,7 @@ fn ingesting_twice_adds_nothing_the_second_time() {
     assert_eq!(stats["failed"], 0);
     assert_eq!(stats["derived_ids"], 1);
     let human = run(&db, &["stats"]);
-    let text = String::from_utf8_lossy(&human.stdout);
+    let text = &human.stdout;
     assert!(text.contains("linux-ext4.vger.kernel.org"), "{text}");
     assert!(text.contains("2023-05-09 .. 2023-05-16"), "{text}");
 }
@@ -113,7 +100,7 @@ fn the_summary_line_names_every_count() {
         &db,
         &["ingest", &corpus("thread.mbox").display().to_string()],
     );
-    let line = String::from_utf8_lossy(&out.stdout);
+    let line = &out.stdout;
     assert!(
         line.starts_with("ingested 2 messages: 2 new, 0 known, 0 duplicates, 0 failed;"),
         "{line}"
@@ -130,8 +117,8 @@ fn timings_say_where_the_time_went() {
     let db = dir.path().join("t.db");
     let thread = corpus("thread.mbox").display().to_string();
     let out = run(&db, &["ingest", "--timings", "--json", &thread]);
-    assert!(out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.success(), "{}", out.stderr);
+    let err = &out.stderr;
     let line = err
         .lines()
         .find(|l| l.starts_with("timings: "))
@@ -150,8 +137,7 @@ fn timings_say_where_the_time_went() {
     assert!(write + index <= total + 1e-6, "{v}");
     // Built on another connection while linking ran: none is left deferred,
     // and the regressions were linked.
-    let conn = rusqlite::Connection::open(&db).unwrap();
-    let q = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
+    let q = |sql: &str| sql_i64(&db, sql);
     assert_eq!(q("SELECT count(*) FROM deferred_indexes"), 0);
     assert_eq!(
         q("SELECT count(*) FROM sqlite_master WHERE name = 'table_rows_metric'"),
@@ -167,7 +153,6 @@ fn timings_say_where_the_time_went() {
         2
     );
     assert_eq!(q("SELECT count(*) FROM bodies"), 0);
-    drop(conn);
     // Without --timings, stderr stays quiet.
     let again = run(&db, &["ingest", "--json", &thread]);
     assert!(again.stderr.is_empty());
@@ -178,17 +163,12 @@ fn timings_say_where_the_time_went() {
 fn standard_input_is_read_with_a_dash() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("t.db");
-    let mut child = bin()
-        .arg("--db")
-        .arg(&db)
-        .args(["ingest", "--json", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
     let data = std::fs::read(corpus("thread.mbox")).unwrap();
-    child.stdin.take().unwrap().write_all(&data).unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = Cmd::regtrack()
+        .db(&db)
+        .args(["ingest", "--json", "-"])
+        .stdin(data)
+        .ok();
     assert_eq!(counts(&json(&out)), (2, 0, 0, 0));
 }
 
@@ -197,8 +177,8 @@ fn a_missing_path_fails_only_when_nothing_could_be_read() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("t.db");
     let out = run(&db, &["ingest", "/no/such/file.mbox"]);
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.code(), Some(1));
+    let err = &out.stderr;
     assert!(
         err.contains("/no/such/file.mbox") && err.contains("No such file"),
         "{err}"
@@ -212,8 +192,8 @@ fn a_missing_path_fails_only_when_nothing_could_be_read() {
             &corpus("single.eml").display().to_string(),
         ],
     );
-    assert_eq!(out.status.code(), Some(0));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("/no/such/file.mbox"));
+    assert_eq!(out.code(), Some(0));
+    assert!(out.stderr.contains("/no/such/file.mbox"));
 }
 
 #[test]
@@ -277,9 +257,9 @@ fn a_message_with_no_headers_is_a_recorded_failure_with_its_place() {
     let bad = dir.path().join("bad.txt");
     std::fs::write(&bad, "just some words\nand more words\n").unwrap();
     let out = run(&db, &["ingest", "--json", bad.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.code(), Some(0));
     assert_eq!(counts(&json(&out)), (0, 0, 0, 1));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = &out.stderr;
     assert!(
         err.contains("bad.txt:0") && err.contains("no header block"),
         "{err}"
@@ -309,12 +289,9 @@ fn mail_prints_a_stored_message_decoded_and_says_when_an_id_is_unknown() {
     let v = json(&run(&db, &["ingest", "--json", a.to_str().unwrap()]));
     assert_eq!(counts(&v), (1, 0, 0, 0));
     let out = run(&db, &["mail", "<qp-1@example.org>"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.success(), "{}", out.stderr);
+    std::str::from_utf8(&out.stdout_bytes).expect("UTF-8");
+    let text = &out.stdout;
     assert_eq!(
         text,
         "From: J\u{f6}rg <j@example.org>\nDate: Tue, 9 May 2023 09:05:00 +0000\n\
@@ -323,10 +300,10 @@ fn mail_prints_a_stored_message_decoded_and_says_when_an_id_is_unknown() {
          Gr\u{fc}\u{df}e, the -5.7% is gone with the fix applied.\n"
     );
     let missing = run(&db, &["mail", "nope@example.org"]);
-    assert_eq!(missing.status.code(), Some(1));
+    assert_eq!(missing.code(), Some(1));
     assert!(
-        String::from_utf8_lossy(&missing.stderr).contains("nope@example.org"),
+        missing.stderr.contains("nope@example.org"),
         "{}",
-        String::from_utf8_lossy(&missing.stderr)
+        missing.stderr
     );
 }

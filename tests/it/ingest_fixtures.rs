@@ -1,19 +1,12 @@
 //! Every fixture in `corpus/ingest/` parses to the messages in the `.json`
-//! beside it (`NAME.ext` -> `NAME.json`, a list of messages without the
-//! content hash). `REGTRACK_BLESS=1` rewrites the `.json` files (review them!).
+//! beside it (`NAME.EXT` -> `NAME.json`, a list of messages without the
+//! content hash), compared whole (`Pin::Everything`). `REGTRACK_BLESS=1`
+//! rewrites the `.json` files (review them!).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-fn fixtures() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/ingest");
-    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e != "json"))
-        .collect();
-    v.sort();
-    v
-}
+use crate::common::fixtures::fixtures;
+use crate::common::golden::{Pin, json_diff, named};
 
 fn parsed(path: &Path) -> serde_json::Value {
     let msgs: Vec<serde_json::Value> = regtrack::source::open(path)
@@ -31,21 +24,24 @@ fn parsed(path: &Path) -> serde_json::Value {
 #[test]
 fn every_fixture_parses_to_its_expected_messages() {
     let bless = std::env::var_os("REGTRACK_BLESS").is_some();
-    let files = fixtures();
+    let files = fixtures("ingest");
     assert!(files.len() >= 5);
+    let mut errors = Vec::new();
     for f in files {
-        let got = parsed(&f);
-        let expected_path = f.with_extension("json");
+        let got = parsed(&f.input);
         if bless {
             std::fs::write(
-                &expected_path,
+                &f.expected,
                 serde_json::to_string_pretty(&got).unwrap() + "\n",
             )
             .unwrap();
             continue;
         }
-        let expected: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(&expected_path).unwrap()).unwrap();
-        assert_eq!(got, expected, "{}", f.display());
+        let name = f.input.file_name().unwrap().to_string_lossy().into_owned();
+        errors.extend(named(
+            &name,
+            json_diff(&f.expected_json(), &got, Pin::Everything),
+        ));
     }
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
 }

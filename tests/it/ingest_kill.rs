@@ -5,8 +5,10 @@
 
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+
+use crate::common::sql::{integrity, try_i64};
+use crate::common::{Cmd, column, sql_i64};
 
 const MESSAGES: usize = 30_000;
 
@@ -22,12 +24,9 @@ fn big_mbox(path: &Path) {
     }
 }
 
+/// Messages stored so far (0 while the database does not exist or is empty).
 fn count(db: &Path) -> i64 {
-    let Ok(conn) = rusqlite::Connection::open(db) else {
-        return 0;
-    };
-    conn.query_row("SELECT count(*) FROM messages", [], |r| r.get(0))
-        .unwrap_or(0)
+    try_i64(db, "SELECT count(*) FROM messages").unwrap_or(0)
 }
 
 #[test]
@@ -36,86 +35,58 @@ fn a_killed_ingest_leaves_a_sound_database_and_a_rerun_finishes_the_job() {
     let mbox = dir.path().join("big.mbox");
     big_mbox(&mbox);
     let db = dir.path().join("t.db");
-    let bin = env!("CARGO_BIN_EXE_regtrack");
-    let mut child = Command::new(bin)
-        .env_remove("REGTRACK_DB")
-        .arg("--db")
-        .arg(&db)
+    let mut child = Cmd::regtrack()
+        .db(&db)
         .args(["ingest", "--quiet"])
         .arg(&mbox)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+        .spawn();
     let started = Instant::now();
     let mut before_kill = 0;
     while started.elapsed() < Duration::from_secs(120) {
         before_kill = count(&db);
-        if before_kill > 0 || child.try_wait().unwrap().is_some() {
+        if before_kill > 0 || !child.is_running() {
             break;
         }
         std::thread::sleep(Duration::from_millis(5));
     }
-    child.kill().unwrap(); // SIGKILL on unix
-    child.wait().unwrap();
+    child.kill(); // SIGKILL
     assert!(
         (before_kill as usize) < MESSAGES,
         "the run finished before the kill"
     );
 
-    let conn = rusqlite::Connection::open(&db).unwrap();
-    let check: String = conn
-        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(check, "ok");
+    assert_eq!(integrity(&db), "ok");
     let stored = count(&db);
-    let deferred: i64 = conn
-        .query_row("SELECT count(*) FROM deferred_indexes", [], |r| r.get(0))
-        .unwrap();
     // The bulk load defers its six randomly keyed indexes.
+    let deferred = sql_i64(&db, "SELECT count(*) FROM deferred_indexes");
     assert_eq!(deferred, 6, "{deferred} indexes deferred");
-    drop(conn);
 
-    let out = Command::new(bin)
-        .env_remove("REGTRACK_DB")
-        .arg("--db")
-        .arg(&db)
+    let v = Cmd::regtrack()
+        .db(&db)
         .args(["ingest", "--json"])
         .arg(&mbox)
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        .json();
     assert_eq!(v["new"].as_i64().unwrap(), MESSAGES as i64 - stored);
     assert_eq!(v["known"].as_i64().unwrap(), stored);
     assert_eq!(v["failed"], 0);
     assert_eq!(count(&db), MESSAGES as i64);
-    let conn = rusqlite::Connection::open(&db).unwrap();
-    let check: String = conn
-        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(check, "ok");
-    let distinct: i64 = conn
-        .query_row("SELECT count(DISTINCT message_id) FROM messages", [], |r| {
-            r.get(0)
-        })
-        .unwrap();
-    assert_eq!(distinct, MESSAGES as i64);
-    let left: i64 = conn
-        .query_row("SELECT count(*) FROM deferred_indexes", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(left, 0);
+    assert_eq!(integrity(&db), "ok");
+    assert_eq!(
+        sql_i64(&db, "SELECT count(DISTINCT message_id) FROM messages"),
+        MESSAGES as i64
+    );
+    assert_eq!(sql_i64(&db, "SELECT count(*) FROM deferred_indexes"), 0);
     let mut fresh = rusqlite::Connection::open_in_memory().unwrap();
     regtrack::store::migrations::migrate(&mut fresh, ":memory:").unwrap();
-    let names = |c: &rusqlite::Connection| -> Vec<String> {
-        let mut st = c
-            .prepare("SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name")
-            .unwrap();
-        st.query_map([], |r| r.get(0))
-            .unwrap()
-            .collect::<Result<_, _>>()
-            .unwrap()
-    };
-    assert_eq!(names(&conn), names(&fresh));
-    assert!(names(&conn).iter().any(|n| n == "commit_refs_commit"));
+    const INDEXES: &str = "SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name";
+    let fresh_names: Vec<String> = fresh
+        .prepare(INDEXES)
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let names: Vec<String> = column(&db, INDEXES);
+    assert_eq!(names, fresh_names);
+    assert!(names.iter().any(|n| n == "commit_refs_commit"));
 }

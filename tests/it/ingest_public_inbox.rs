@@ -4,7 +4,9 @@
 //! objects beside it, and with a damaged pack).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
+
+use crate::common::{Cmd, Run, column, one, rows, sql_i64};
 
 fn git(dir: &Path, args: &[&str]) {
     let out = Command::new("git")
@@ -29,7 +31,7 @@ fn git(dir: &Path, args: &[&str]) {
 fn have_git() -> bool {
     let have = Command::new("git").arg("--version").output().is_ok();
     if !have {
-        eprintln!("note: git is not installed; skipping");
+        crate::common::skip("git is not installed");
     }
     have
 }
@@ -90,20 +92,16 @@ impl Inbox {
     }
 }
 
-fn ingest(db: &Path, path: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_regtrack"))
-        .env_remove("REGTRACK_DB")
-        .arg("--db")
-        .arg(db)
+fn ingest(db: &Path, path: &Path) -> Run {
+    Cmd::regtrack()
+        .db(db)
         .args(["ingest", "--json"])
         .arg(path)
-        .output()
-        .unwrap()
+        .run()
 }
 
-fn counts(out: &Output) -> (u64, u64, u64, u64) {
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+fn counts(out: &Run) -> (u64, u64, u64, u64) {
+    let v = out.json();
     (
         v["new"].as_u64().unwrap(),
         v["known"].as_u64().unwrap(),
@@ -140,33 +138,20 @@ fn a_bare_epoch_is_read_oldest_first_and_then_only_its_new_commits() {
     assert_eq!((new, known, failed), (2, 0, 0));
 
     // Oldest first: row ids follow commit order.
-    let conn = rusqlite::Connection::open(&db).unwrap();
-    let ids: Vec<String> = conn
-        .prepare("SELECT message_id FROM messages ORDER BY id")
-        .unwrap()
-        .query_map([], |r| r.get(0))
-        .unwrap()
-        .map(|r| r.unwrap())
-        .collect();
+    let ids: Vec<String> = column(&db, "SELECT message_id FROM messages ORDER BY id");
     assert_eq!(
         ids,
         ["m0@x", "m1@x", "m2@x", "m3@x", "m4@x", "m5@x", "m6@x"]
     );
-    let origin: String = conn
-        .query_row(
-            "SELECT origin_json FROM messages WHERE message_id = 'm6@x'",
-            [],
-            |r| r.get(0),
-        )
-        .unwrap();
+    let origin: String = one(
+        &db,
+        "SELECT origin_json FROM messages WHERE message_id = 'm6@x'",
+    );
     assert!(origin.contains("\"type\":\"git\""), "{origin}");
-    let last: String = conn
-        .query_row(
-            "SELECT last_commit FROM sources WHERE kind = 'public-inbox'",
-            [],
-            |r| r.get(0),
-        )
-        .unwrap();
+    let last: String = one(
+        &db,
+        "SELECT last_commit FROM sources WHERE kind = 'public-inbox'",
+    );
     assert_eq!(last.len(), 40);
 }
 
@@ -189,15 +174,13 @@ fn a_v2_inbox_reads_every_epoch_in_order() {
     let (new, _, failed, _) = counts(&ingest(&db, &inbox_dir));
     assert_eq!((new, failed), (3, 0));
     assert_eq!(counts(&ingest(&db, &inbox_dir)), (0, 0, 0, 0));
-    let conn = rusqlite::Connection::open(&db).unwrap();
-    let n: i64 = conn
-        .query_row(
-            "SELECT count(*) FROM sources WHERE kind = 'public-inbox'",
-            [],
-            |r| r.get(0),
-        )
-        .unwrap();
-    assert_eq!(n, 2);
+    assert_eq!(
+        sql_i64(
+            &db,
+            "SELECT count(*) FROM sources WHERE kind = 'public-inbox'"
+        ),
+        2
+    );
     // source::open reads the same messages (what `regtrack parse` uses).
     let msgs: Vec<_> = regtrack::source::open(&inbox_dir).unwrap().collect();
     assert_eq!(msgs.len(), 3);
@@ -217,8 +200,8 @@ fn a_git_repository_that_is_not_an_inbox_is_refused_with_its_path() {
     git(&work, &["commit", "-q", "-m", "code"]);
     let db = dir.path().join("t.db");
     let out = ingest(&db, &work);
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.code(), Some(1));
+    let err = &out.stderr;
     assert!(
         err.contains("not a public-inbox") && err.contains("code"),
         "{err}"
@@ -473,15 +456,11 @@ fn an_epoch_longer_than_one_tree_mapping_stores_each_message_from_its_commit() {
         .map(str::to_string)
         .collect();
     assert_eq!(commits.len(), n);
-    let conn = rusqlite::Connection::open(&db).unwrap();
     for i in [0, TREES_PER_MAPPING - 1, TREES_PER_MAPPING, n - 1] {
-        let origin: String = conn
-            .query_row(
-                "SELECT origin_json FROM messages WHERE message_id = ?1",
-                [format!("fi{i}@x")],
-                |r| r.get(0),
-            )
-            .unwrap();
+        let origin: String = one(
+            &db,
+            &format!("SELECT origin_json FROM messages WHERE message_id = 'fi{i}@x'"),
+        );
         assert!(
             origin.contains(&format!("\"commit\":\"{}\"", commits[i])),
             "message {i}: {origin}"
@@ -519,23 +498,13 @@ fn a_repacked_epoch_with_loose_objects_ingests_every_message() {
     let db = dir.path().join("t.db");
     let (new, known, failed, _) = counts(&ingest(&db, &epoch));
     assert_eq!((new, known, failed), (43, 0, 0));
-    let conn = rusqlite::Connection::open(&db).unwrap();
-    let subject: String = conn
-        .query_row(
-            "SELECT subject FROM messages WHERE message_id = 'q33@x'",
-            [],
-            |r| r.get(0),
-        )
-        .unwrap();
+    let subject: String = one(
+        &db,
+        "SELECT subject FROM messages WHERE message_id = 'q33@x'",
+    );
     assert_eq!(subject, "Re: message 33");
-    let shown = Command::new(env!("CARGO_BIN_EXE_regtrack"))
-        .env_remove("REGTRACK_DB")
-        .arg("--db")
-        .arg(&db)
-        .args(["mail", "q33@x"])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&shown.stdout);
+    let shown = Cmd::regtrack().db(&db).args(["mail", "q33@x"]).run();
+    let text = &shown.stdout;
     assert!(
         text.contains("Reply number 33: the bisect looks right. the bisect"),
         "{text}"
@@ -576,7 +545,7 @@ fn a_damaged_pack_fails_the_messages_it_holds_and_keeps_the_others() {
 
     let db = dir.path().join("t.db");
     let out = ingest(&db, &epoch);
-    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    let stderr = out.stderr.clone();
     let (new, known, failed, _) = counts(&out);
     assert_eq!(known, 0);
     // The two damaged blobs at least (and whatever else stands on that base).
@@ -589,24 +558,13 @@ fn a_damaged_pack_fails_the_messages_it_holds_and_keeps_the_others() {
 
 /// Message-IDs with their content hashes, and the regressions' culprits.
 fn stored(db: &Path) -> (Vec<(String, String)>, Vec<String>) {
-    let conn = rusqlite::Connection::open(db).unwrap();
-    let mut q = conn
-        .prepare("SELECT message_id, content_hash FROM messages ORDER BY message_id")
-        .unwrap();
-    let messages = q
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-        .unwrap()
-        .collect::<Result<Vec<_>, _>>()
-        .unwrap();
-    let mut q = conn
-        .prepare("SELECT culprit FROM regressions ORDER BY culprit")
-        .unwrap();
-    let culprits = q
-        .query_map([], |r| r.get(0))
-        .unwrap()
-        .collect::<Result<Vec<_>, _>>()
-        .unwrap();
-    (messages, culprits)
+    (
+        rows(
+            db,
+            "SELECT message_id, content_hash FROM messages ORDER BY message_id",
+        ),
+        column(db, "SELECT culprit FROM regressions ORDER BY culprit"),
+    )
 }
 
 /// scripts/mbox-to-epoch.py (which scripts/build-pgo trains on) writes every
@@ -619,17 +577,12 @@ fn an_mbox_written_as_an_epoch_stores_the_same_messages() {
         return;
     }
     if !python {
-        eprintln!("note: python3 is not installed; skipping");
+        crate::common::skip("python3 is not installed");
         return;
     }
     let dir = tempfile::tempdir().unwrap();
     let mbox = dir.path().join("synth.mbox");
-    let st = Command::new(env!("CARGO_BIN_EXE_regtrack-synth"))
-        .args(["--messages", "400", "--seed", "7", "--out"])
-        .arg(&mbox)
-        .status()
-        .unwrap();
-    assert!(st.success());
+    crate::common::write_synth(400, 7, &mbox);
     let escaped = std::fs::read(&mbox)
         .unwrap()
         .split(|&b| b == b'\n')
@@ -638,7 +591,7 @@ fn an_mbox_written_as_an_epoch_stores_the_same_messages() {
     assert!(escaped > 0, "the archive has >From lines to un-escape");
 
     let epoch = dir.path().join("synth.git");
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/mbox-to-epoch.py");
+    let script = crate::common::root().join("scripts/mbox-to-epoch.py");
     let out = Command::new("python3")
         .arg(&script)
         .arg(&mbox)

@@ -6,13 +6,7 @@ use std::path::PathBuf;
 use regtrack::model::Message;
 
 fn shared() -> Option<PathBuf> {
-    match std::env::var_os("REGTRACK_SHARED") {
-        Some(p) => Some(PathBuf::from(p)),
-        None => {
-            eprintln!("note: REGTRACK_SHARED is unset; skipping the shared-data test");
-            None
-        }
-    }
+    crate::common::shared()
 }
 
 fn parse_all(path: &std::path::Path) -> Vec<Message> {
@@ -75,7 +69,7 @@ fn the_raw_seed_without_a_from_line_is_one_message() {
         "Re: [linus:master] [xfs]  2edf06a50f:  fsmark.files_per_sec -5.7% regression"
     );
     assert_eq!(
-        regtrack::mail::normalize_subject(&m.subject),
+        regtrack::mail::subject::list_key(&m.subject),
         "[linus:master] [xfs] 2edf06a50f: fsmark.files_per_sec -5.7% regression"
     );
     assert_eq!(m.from_name.as_deref(), Some("Feng Tang"));

@@ -2,29 +2,20 @@
 //! (found through `REGTRACK_SHARED`; skipped with a note when unset).
 
 use std::path::PathBuf;
-use std::process::Command;
+
+use crate::common::Cmd;
 
 fn ingest(db: &std::path::Path, paths: &[PathBuf]) -> serde_json::Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_regtrack"))
-        .env_remove("REGTRACK_DB")
-        .arg("--db")
-        .arg(db)
+    Cmd::regtrack()
+        .db(db)
         .args(["ingest", "--json"])
         .args(paths)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+        .json()
 }
 
 #[test]
 fn the_seeds_and_the_ext4_corpus_ingest_with_no_failure() {
-    let Some(shared) = std::env::var_os("REGTRACK_SHARED").map(PathBuf::from) else {
-        eprintln!("note: REGTRACK_SHARED is unset; skipping the shared-data test");
+    let Some(shared) = crate::common::shared() else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();

@@ -7,9 +7,7 @@ use std::path::{Path, PathBuf};
 use regtrack::model::RawFormat;
 
 fn corpus(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("corpus/ingest")
-        .join(name)
+    crate::common::corpus("ingest").join(name)
 }
 
 fn ids(path: &Path) -> Vec<String> {

@@ -1,9 +1,21 @@
 //! The store's insert path: every extraction table is filled from a hand-built
 //! `Extraction`; Message-ID is the key (known, duplicates, several lists).
 
+use std::path::{Path, PathBuf};
+
 use regtrack::model::*;
+use regtrack::pipeline::ingest::{BATCH_MESSAGES, ingest};
 use regtrack::store::Store;
 use regtrack::store::insert::{BodyBlocks, Outcome, Record, insert_record};
+
+use crate::common::{column, one, sql_i64};
+
+/// A store in a fresh database file, and the file.
+fn temp_store() -> (Store, PathBuf, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("x.db");
+    (Store::open(&path).unwrap(), path, dir)
+}
 
 fn message(id: &str, body: &str, lists: &[&str]) -> Message {
     Message {
@@ -153,8 +165,8 @@ fn extraction() -> Extraction {
     }
 }
 
-fn count(store: &Store, sql: &str) -> i64 {
-    store.conn().query_row(sql, [], |r| r.get(0)).unwrap()
+fn count(db: &Path, sql: &str) -> i64 {
+    sql_i64(db, sql)
 }
 
 fn origin() -> Origin {
@@ -166,23 +178,20 @@ fn origin() -> Origin {
 
 #[test]
 fn every_extraction_table_is_filled_from_a_hand_built_extraction() {
-    let store = Store::in_memory().unwrap();
+    let (store, db, _dir) = temp_store();
     let rec = Record::new(
         message("m1@x", "body", &["linux-xfs.vger.kernel.org"]),
         origin(),
         extraction(),
     );
-    let out = insert_record(store.conn(), &rec, 1, &mut BodyBlocks::default()).unwrap();
+    let out = insert_record(&store, &rec, 1, &mut BodyBlocks::default()).unwrap();
     assert!(matches!(out, Outcome::New(_)));
-    let c = |sql: &str| count(&store, sql);
+    let c = |sql: &str| count(&db, sql);
     assert_eq!(
         c("SELECT count(*) FROM messages WHERE kind = 'perf-report'"),
         1
     );
-    let norm: String = store
-        .conn()
-        .query_row("SELECT norm_subject FROM messages", [], |r| r.get(0))
-        .unwrap();
+    let norm: String = one(&db, "SELECT norm_subject FROM messages");
     assert_eq!(
         norm,
         "[linus:master] [xfs] 2edf06a50f: fsmark.files_per_sec -5.7% regression"
@@ -216,14 +225,7 @@ fn every_extraction_table_is_filled_from_a_hand_built_extraction() {
         1
     );
     assert_eq!(c("SELECT count(*) FROM table_rows"), 3);
-    let maxes: Vec<Option<f64>> = store
-        .conn()
-        .prepare("SELECT max_abs_change FROM table_rows ORDER BY idx")
-        .unwrap()
-        .query_map([], |r| r.get(0))
-        .unwrap()
-        .map(|r| r.unwrap())
-        .collect();
+    let maxes: Vec<Option<f64>> = column(&db, "SELECT max_abs_change FROM table_rows ORDER BY idx");
     assert_eq!(maxes, vec![Some(12.5), Some(30.25), None]);
     assert_eq!(c("SELECT count(*) FROM trailers"), 2);
     assert_eq!(
@@ -250,16 +252,15 @@ fn every_extraction_table_is_filled_from_a_hand_built_extraction() {
 
 #[test]
 fn a_known_message_id_is_known_a_different_copy_a_duplicate_and_lists_accumulate() {
-    let store = Store::in_memory().unwrap();
-    let conn = store.conn();
+    let (store, db, _dir) = temp_store();
     let ex = Extraction::default();
     let first = Record::new(message("m@x", "one", &["a.lists"]), origin(), ex.clone());
     assert!(matches!(
-        insert_record(conn, &first, 1, &mut BodyBlocks::default()).unwrap(),
+        insert_record(&store, &first, 1, &mut BodyBlocks::default()).unwrap(),
         Outcome::New(_)
     ));
     assert_eq!(
-        insert_record(conn, &first, 1, &mut BodyBlocks::default()).unwrap(),
+        insert_record(&store, &first, 1, &mut BodyBlocks::default()).unwrap(),
         Outcome::Known
     );
     // The same message seen on another list: known, and it remembers both lists.
@@ -269,22 +270,22 @@ fn a_known_message_id_is_known_a_different_copy_a_duplicate_and_lists_accumulate
         ex.clone(),
     );
     assert_eq!(
-        insert_record(conn, &other_list, 1, &mut BodyBlocks::default()).unwrap(),
+        insert_record(&store, &other_list, 1, &mut BodyBlocks::default()).unwrap(),
         Outcome::Known
     );
-    assert_eq!(count(&store, "SELECT count(*) FROM message_lists"), 2);
+    assert_eq!(count(&db, "SELECT count(*) FROM message_lists"), 2);
     // A different message under the same id: a duplicate, recorded once.
     let dup = Record::new(message("m@x", "two", &["a.lists"]), origin(), ex.clone());
     assert_eq!(
-        insert_record(conn, &dup, 1, &mut BodyBlocks::default()).unwrap(),
+        insert_record(&store, &dup, 1, &mut BodyBlocks::default()).unwrap(),
         Outcome::Duplicate
     );
     assert_eq!(
-        insert_record(conn, &dup, 1, &mut BodyBlocks::default()).unwrap(),
+        insert_record(&store, &dup, 1, &mut BodyBlocks::default()).unwrap(),
         Outcome::Known
     );
-    assert_eq!(count(&store, "SELECT count(*) FROM duplicates"), 1);
-    assert_eq!(count(&store, "SELECT count(*) FROM messages"), 1);
+    assert_eq!(count(&db, "SELECT count(*) FROM duplicates"), 1);
+    assert_eq!(count(&db, "SELECT count(*) FROM messages"), 1);
 }
 
 /// A first ingest (into an empty database) extracts every message without
@@ -313,21 +314,22 @@ fn a_first_ingest_with_repeated_message_ids_keeps_the_first_copy() {
     .concat();
     let path = dir.path().join("in.mbox");
     std::fs::write(&path, text).unwrap();
-    let mut store = Store::open(&dir.path().join("x.db")).unwrap();
-    let s = regtrack::ingest::ingest(&mut store, std::slice::from_ref(&path), &|_, _| {}).unwrap();
+    let db = dir.path().join("x.db");
+    let mut store = Store::open(&db).unwrap();
+    let s = ingest(&mut store, std::slice::from_ref(&path), &|_, _| {}).unwrap();
     assert_eq!((s.new, s.known, s.duplicates, s.failed), (2, 1, 1, 0));
-    assert_eq!(count(&store, "SELECT count(*) FROM messages"), 2);
-    assert_eq!(count(&store, "SELECT count(*) FROM duplicates"), 1);
+    assert_eq!(count(&db, "SELECT count(*) FROM messages"), 2);
+    assert_eq!(count(&db, "SELECT count(*) FROM duplicates"), 1);
     assert_eq!(
         count(
-            &store,
+            &db,
             "SELECT count(*) FROM trailers WHERE key = 'Fixes' AND value LIKE '0123456789ab%'"
         ),
         1
     );
     assert_eq!(
         count(
-            &store,
+            &db,
             "SELECT count(*) FROM trailers WHERE value LIKE 'ba9876543210%'"
         ),
         0
@@ -335,10 +337,10 @@ fn a_first_ingest_with_repeated_message_ids_keeps_the_first_copy() {
     // The same mail under another name (an unchanged file would be skipped).
     let copy = dir.path().join("copy.mbox");
     std::fs::copy(&path, &copy).unwrap();
-    let again = regtrack::ingest::ingest(&mut store, &[copy], &|_, _| {}).unwrap();
+    let again = ingest(&mut store, &[copy], &|_, _| {}).unwrap();
     assert_eq!((again.new, again.known + again.duplicates), (0, 4));
     assert_eq!(
-        count(&store, "SELECT count(*) FROM trailers WHERE key = 'Fixes'"),
+        count(&db, "SELECT count(*) FROM trailers WHERE key = 'Fixes'"),
         1
     );
 }
@@ -350,7 +352,7 @@ fn a_first_ingest_with_repeated_message_ids_keeps_the_first_copy() {
 /// ingest (which looks every batch up) finds all of it known.
 #[test]
 fn an_input_of_several_batches_is_stored_whole_and_in_order() {
-    let n = 3 * regtrack::ingest::BATCH_MESSAGES + 5;
+    let n = 3 * BATCH_MESSAGES + 5;
     let dir = tempfile::tempdir().unwrap();
     let mut text = String::new();
     for i in 0..n {
@@ -368,24 +370,25 @@ fn an_input_of_several_batches_is_stored_whole_and_in_order() {
     );
     let path = dir.path().join("in.mbox");
     std::fs::write(&path, text).unwrap();
-    let mut store = Store::open(&dir.path().join("x.db")).unwrap();
-    let s = regtrack::ingest::ingest(&mut store, std::slice::from_ref(&path), &|_, _| {}).unwrap();
+    let db = dir.path().join("x.db");
+    let mut store = Store::open(&db).unwrap();
+    let s = ingest(&mut store, std::slice::from_ref(&path), &|_, _| {}).unwrap();
     assert_eq!(
         (s.new, s.known, s.duplicates, s.failed),
         (n as u64, 0, 1, 0)
     );
-    assert_eq!(count(&store, "SELECT count(*) FROM messages"), n as i64);
+    assert_eq!(count(&db, "SELECT count(*) FROM messages"), n as i64);
     // Row ids follow the input: message i is row i + 1.
     assert_eq!(
         count(
-            &store,
+            &db,
             "SELECT count(*) FROM messages WHERE message_id = 'm' || (id - 1) || '@x'"
         ),
         n as i64
     );
     assert_eq!(
         count(
-            &store,
+            &db,
             "SELECT count(*) FROM trailers t JOIN messages m ON m.id = t.message
              WHERE t.value = 'A <a' || (m.id - 1) || '@example.org>'"
         ),
@@ -393,10 +396,10 @@ fn an_input_of_several_batches_is_stored_whole_and_in_order() {
     );
     let copy = dir.path().join("copy.mbox");
     std::fs::copy(&path, &copy).unwrap();
-    let again = regtrack::ingest::ingest(&mut store, &[copy], &|_, _| {}).unwrap();
+    let again = ingest(&mut store, &[copy], &|_, _| {}).unwrap();
     assert_eq!(
         (again.new, again.known + again.duplicates),
         (0, n as u64 + 1)
     );
-    assert_eq!(count(&store, "SELECT count(*) FROM messages"), n as i64);
+    assert_eq!(count(&db, "SELECT count(*) FROM messages"), n as i64);
 }

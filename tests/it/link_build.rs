@@ -1,10 +1,11 @@
 //! `link::build` on LinkInputs made directly from `model::Extraction` values:
 //! linking, status and evidence, without any extractor or store.
 
-mod link_common;
+use regtrack::link::build;
+use regtrack::model::Direction;
+use regtrack::model::history::{ConfidenceLevel, Mark, PatchState, Regression, Status};
 
-use link_common::{A_FULL, DAY, T0, scenario};
-use regtrack::link::{Mark, Regression, build};
+use crate::common::scenario::{A_FULL, DAY, T0, scenario};
 
 fn by_culprit<'a>(regs: &'a [Regression], prefix: &str) -> &'a Regression {
     regs.iter()
@@ -16,7 +17,7 @@ fn roles(r: &Regression) -> Vec<(String, String)> {
     let mut v: Vec<(String, String)> = r
         .attached
         .iter()
-        .map(|a| (a.message_id.clone(), a.role.clone()))
+        .map(|a| (a.message_id.clone(), a.role.as_str().to_string()))
         .collect();
     v.sort();
     v
@@ -40,7 +41,7 @@ fn a_full_history_links_every_message_and_ends_fix_applied() {
             ("a-report@intel.com".into(), "report".into()),
         ]
     );
-    assert_eq!(a.status, "fix-applied");
+    assert_eq!(a.status, Status::FixApplied);
     let ev: Vec<&str> = a
         .status_evidence
         .iter()
@@ -62,7 +63,7 @@ fn a_full_history_links_every_message_and_ends_fix_applied() {
         .iter()
         .find(|p| p.message_id == "a-patch@x")
         .expect("patch");
-    assert_eq!(formal.state, "applied");
+    assert_eq!(formal.state, PatchState::Applied);
     assert!(formal.reason.contains("Closes:") || formal.reason.contains("Fixes:"));
     assert_eq!(formal.trailers.len(), 4);
     assert_eq!(
@@ -71,7 +72,7 @@ fn a_full_history_links_every_message_and_ends_fix_applied() {
     );
     // Confidence: 10.5% > 1% + 2%, and app_overhead moved 20% with it.
     let c = a.reports[0].confidence.as_ref().expect("confidence");
-    assert_eq!(c.level, "high");
+    assert_eq!(c.level, ConfidenceLevel::High);
     assert!(!c.likely_noise);
     assert_eq!(a.reports[0].headline_rows[0].metric, "fsmark.files_per_sec");
     assert_eq!(a.reports[0].headline_rows[1].metric, "fsmark.app_overhead");
@@ -87,12 +88,12 @@ fn a_full_history_links_every_message_and_ends_fix_applied() {
 fn a_layout_blame_makes_a_report_disputed_and_small_changes_look_like_noise() {
     let out = build(&scenario());
     let b = by_culprit(&out.regressions, "bbbb2222");
-    assert_eq!(b.status, "disputed");
+    assert_eq!(b.status, Status::Disputed);
     let e = b.status_evidence.last().expect("evidence");
     assert_eq!(e.message_id.as_deref(), Some("b-r1@x"));
     assert!(e.reason.contains("layout"));
     let c = b.reports[0].confidence.as_ref().expect("confidence");
-    assert_eq!(c.level, "low");
+    assert_eq!(c.level, ConfidenceLevel::Low);
     assert!(c.likely_noise);
 }
 
@@ -100,8 +101,8 @@ fn a_layout_blame_makes_a_report_disputed_and_small_changes_look_like_noise() {
 fn an_improvement_stays_improvement_when_people_only_talk() {
     let out = build(&scenario());
     let c = by_culprit(&out.regressions, "cccc3333");
-    assert_eq!(c.direction, "improvement");
-    assert_eq!(c.status, "improvement");
+    assert_eq!(c.direction, Direction::Improvement);
+    assert_eq!(c.status, Status::Improvement);
     assert_eq!(c.regzbot, None);
     assert_eq!(c.messages.len(), 2);
 }
@@ -118,7 +119,7 @@ fn two_reports_of_one_culprit_are_one_regression_and_a_revert_joins_it() {
         ["hackbench.throughput", "stress-ng.resched.ops_per_sec"]
     );
     assert!(roles(d).contains(&("d-revert@x".into(), "revert".into())));
-    assert_eq!(d.status, "fix-proposed");
+    assert_eq!(d.status, Status::FixProposed);
 }
 
 #[test]
@@ -153,14 +154,14 @@ fn a_mark_wins_over_inference_and_shows_in_the_timeline() {
     let mut input = scenario();
     input.marks.push(Mark {
         culprit: "bbbb2222cc".into(),
-        status: "declined".into(),
+        status: Status::Declined,
         note: Some("layout noise, not chasing".into()),
         author: "Alice".into(),
         at: T0 + 100 * DAY,
     });
     let out = build(&input);
     let b = by_culprit(&out.regressions, "bbbb2222");
-    assert_eq!(b.status, "declined");
+    assert_eq!(b.status, Status::Declined);
     assert!(b.facts.marked);
     let last = b.timeline.last().expect("timeline");
     assert_eq!(last.from.as_deref(), Some("Alice"));

@@ -1,150 +1,112 @@
-//! Whole histories from `corpus/threads/*.mbox` through the real binary
+//! Whole histories from `corpus/threads/NAME.mbox` through the real binary
 //! (ingest -> extract -> link -> show/list/export/mark), checked against the
-//! `NAME.expected.json` written beside each fixture.
+//! `NAME.json` written beside each fixture: each regression it lists, seen
+//! the way the fixture writes it (`view`), must equal what it pins.
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+use crate::common::fixtures::fixtures;
+use crate::common::golden::{Pin, json_diff, named};
+use crate::common::{Cmd, Run};
 
-fn run(db: &Path, args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_regtrack"))
-        .arg("--db")
-        .arg(db)
+/// `regtrack --db DB ARGS` as the fixtures' user, colours left to the terminal
+/// test; asserts success.
+fn run(db: &Path, args: &[&str]) -> Run {
+    Cmd::regtrack()
+        .db(db)
         .args(args)
         .env("REGTRACK_USER", "Test Person")
         .env_remove("NO_COLOR")
-        .output()
-        .expect("run regtrack");
-    assert!(
-        out.status.success(),
-        "regtrack {args:?} failed: {}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
+        .ok()
 }
 
 fn json(db: &Path, args: &[&str]) -> Value {
-    let out = run(db, args);
-    serde_json::from_slice(&out.stdout).expect("JSON output")
+    run(db, args).json()
 }
 
 fn ingest_fixtures(db: &Path) {
-    let dir = root().join("corpus/threads");
-    run(db, &["-q", "ingest", dir.to_str().expect("utf-8 path")]);
+    let dir = crate::common::corpus("threads");
+    run(db, &["-q", "ingest", crate::common::s(&dir)]);
 }
 
 fn expected() -> Vec<(String, Value)> {
-    let dir = root().join("corpus/threads");
-    let mut v: Vec<(String, Value)> = std::fs::read_dir(&dir)
-        .expect("corpus/threads")
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .filter(|p| p.to_string_lossy().ends_with(".expected.json"))
-        .map(|p| {
-            let text = std::fs::read_to_string(&p).expect("read expected");
-            (
-                p.file_name().unwrap().to_string_lossy().into_owned(),
-                serde_json::from_str(&text).expect("expected JSON parses"),
-            )
-        })
+    let v: Vec<(String, Value)> = fixtures("threads")
+        .into_iter()
+        .map(|f| (format!("{}.json", f.name), f.expected_json()))
         .collect();
-    v.sort_by(|a, b| a.0.cmp(&b.0));
     assert_eq!(v.len(), 6, "six fixtures with expectations");
     v
 }
 
-fn strs(v: &Value) -> Vec<String> {
-    v.as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|x| x.as_str().map(|s| s.to_string()))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-fn check(name: &str, want: &Value, got: &Value) {
-    let s = |v: &Value, k: &str| v[k].as_str().map(|x| x.to_string());
-    assert_eq!(got["culprit"]["commit"], want["culprit"], "{name}: culprit");
-    assert_eq!(got["culprit"]["title"], want["title"], "{name}: title");
-    assert_eq!(got["subsystem"], want["subsystem"], "{name}: subsystem");
-    assert_eq!(got["status"], want["status"], "{name}: status");
-    let ev: Vec<String> = got["status_evidence"]
-        .as_array()
-        .expect("evidence")
-        .iter()
-        .filter_map(|e| s(e, "status"))
-        .collect();
-    assert_eq!(ev, strs(&want["evidence"]), "{name}: evidence");
-    let last = got["status_evidence"]
+/// One `show --json` regression in the form of the fixtures' expectations.
+fn view(got: &Value) -> Value {
+    let ids = |list: &Value, key: &str| -> Vec<Value> {
+        list.as_array()
+            .expect("list")
+            .iter()
+            .map(|x| x[key].clone())
+            .collect()
+    };
+    let by_id = |list: &Value, key: &str| -> serde_json::Map<String, Value> {
+        list.as_array()
+            .expect("list")
+            .iter()
+            .filter_map(|x| Some((x["message_id"].as_str()?.to_string(), x[key].clone())))
+            .collect()
+    };
+    let status_message = got["status_evidence"]
         .as_array()
         .and_then(|a| a.iter().rev().find(|e| e["status"] == got["status"]))
+        .map(|e| e["message_id"].clone())
         .expect("evidence for the status");
-    assert_eq!(
-        last["message_id"], want["status_message"],
-        "{name}: status message"
-    );
-    let reports: Vec<String> = got["reports"]
+    json!({
+        "culprit": got["culprit"]["commit"],
+        "title": got["culprit"]["title"],
+        "subsystem": got["subsystem"],
+        "status": got["status"],
+        "evidence": ids(&got["status_evidence"], "status"),
+        "status_message": status_message,
+        "reports": ids(&got["reports"], "message_id"),
+        "report_metrics": ids(&got["reports"], "metric"),
+        "attached": by_id(&got["attached"], "role"),
+        "patches": by_id(&got["patches"], "state"),
+        "flags": got["flags"],
+    })
+}
+
+/// What `got` gets wrong of `want` (every pinned field), and the checks of
+/// its own consistency: its messages are the attached ones, every timeline
+/// entry says what happened.
+fn check(name: &str, want: &Value, got: &Value) -> Vec<String> {
+    let mut errors: Vec<String> =
+        named(name, json_diff(want, &view(got), Pin::TopFields)).collect();
+    let mut messages: Vec<&str> = got["messages"]
         .as_array()
-        .expect("reports")
+        .expect("messages")
         .iter()
-        .filter_map(|r| s(r, "message_id"))
+        .filter_map(Value::as_str)
         .collect();
-    assert_eq!(reports, strs(&want["reports"]), "{name}: reports");
-    if want.get("report_metrics").is_some() {
-        let metrics: Vec<String> = got["reports"]
-            .as_array()
-            .expect("reports")
-            .iter()
-            .filter_map(|r| s(r, "metric"))
-            .collect();
-        assert_eq!(metrics, strs(&want["report_metrics"]), "{name}: metrics");
-    }
-    let attached: BTreeMap<String, String> = got["attached"]
-        .as_array()
-        .expect("attached")
-        .iter()
-        .filter_map(|a| Some((s(a, "message_id")?, s(a, "role")?)))
-        .collect();
-    let want_attached: BTreeMap<String, String> = want["attached"]
-        .as_object()
-        .expect("attached")
-        .iter()
-        .map(|(k, v)| (k.clone(), v.as_str().unwrap_or("").to_string()))
-        .collect();
-    assert_eq!(
-        attached, want_attached,
-        "{name}: attached messages and roles"
-    );
-    let mut messages = strs(&got["messages"]);
     messages.sort();
-    let mut want_messages: Vec<String> = want_attached.keys().cloned().collect();
-    want_messages.sort();
-    assert_eq!(messages, want_messages, "{name}: messages");
-    let patches: BTreeMap<String, String> = got["patches"]
+    let mut attached: Vec<&str> = got["attached"]
         .as_array()
-        .expect("patches")
+        .expect("attached")
         .iter()
-        .filter_map(|p| Some((s(p, "message_id")?, s(p, "state")?)))
+        .filter_map(|a| a["message_id"].as_str())
         .collect();
-    let want_patches: BTreeMap<String, String> = want["patches"]
-        .as_object()
-        .expect("patches")
-        .iter()
-        .map(|(k, v)| (k.clone(), v.as_str().unwrap_or("").to_string()))
-        .collect();
-    assert_eq!(patches, want_patches, "{name}: patches and states");
-    assert_eq!(strs(&got["flags"]), strs(&want["flags"]), "{name}: flags");
-    for e in got["timeline"].as_array().expect("timeline") {
-        assert!(e["event"].as_str().is_some_and(|x| !x.is_empty()));
+    attached.sort();
+    if messages != attached {
+        errors.push(format!(
+            "{name}: messages {messages:?} are not the attached {attached:?}"
+        ));
     }
+    for e in got["timeline"].as_array().expect("timeline") {
+        if !e["event"].as_str().is_some_and(|x| !x.is_empty()) {
+            errors.push(format!("{name}: a timeline entry without an event: {e}"));
+        }
+    }
+    errors
 }
 
 #[test]
@@ -158,6 +120,7 @@ fn every_fixture_history_links_and_ends_in_its_expected_status() {
         Some(7),
         "seven regressions"
     );
+    let mut errors = Vec::new();
     for (name, exp) in expected() {
         for want in exp["regressions"].as_array().expect("regressions") {
             let culprit = want["culprit"].as_str().expect("culprit");
@@ -165,9 +128,10 @@ fn every_fixture_history_links_and_ends_in_its_expected_status() {
             let got = json(&db, &["show", "--json", &culprit[..10]]);
             let arr = got.as_array().expect("list");
             assert_eq!(arr.len(), 1, "{name}: one regression for {culprit}");
-            check(&name, want, &arr[0]);
+            errors.extend(check(&format!("{name} {}", &culprit[..10]), want, &arr[0]));
         }
     }
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
 }
 
 #[test]
@@ -244,13 +208,12 @@ fn show_finds_histories_by_subsystem_metric_message_id_and_id() {
     let by_id = json(&db, &["show", "--json", &id.to_string()]);
     assert_eq!(culprits(&by_id), ["c0ffee0123"]);
     // Nothing matches: exit 1, empty JSON list.
-    let out = Command::new(env!("CARGO_BIN_EXE_regtrack"))
-        .arg("--db")
-        .arg(&db)
+    let out = Cmd::regtrack()
+        .db(&db)
         .args(["show", "--json", "nosuchthing.metric"])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(1));
+        .run();
+    assert_eq!(out.code(), Some(1));
+    assert_eq!(out.json(), json!([]));
 }
 
 #[test]
@@ -258,7 +221,7 @@ fn human_output_has_no_colours_when_piped_and_colours_when_forced() {
     let dir = tempfile::tempdir().expect("tempdir");
     let db = dir.path().join("t.db");
     ingest_fixtures(&db);
-    let plain = String::from_utf8(run(&db, &["show", "5e1f2a3b4c"]).stdout).expect("utf-8");
+    let plain = run(&db, &["show", "5e1f2a3b4c"]).stdout;
     assert!(!plain.contains('\u{1b}'), "no escapes when piped");
     assert!(plain.contains("status: fix-applied"), "{plain}");
     assert!(
@@ -266,28 +229,23 @@ fn human_output_has_no_colours_when_piped_and_colours_when_forced() {
     );
     assert!(plain.contains("Theodore Ts'o"));
     assert!(plain.contains("fsmark.files_per_sec"));
-    let colour = String::from_utf8(run(&db, &["--color", "always", "show", "5e1f2a3b4c"]).stdout)
-        .expect("utf-8");
+    let colour = run(&db, &["--color", "always", "show", "5e1f2a3b4c"]).stdout;
     assert!(colour.contains("\u{1b}["));
-    let list = String::from_utf8(run(&db, &["list"]).stdout).expect("utf-8");
+    let list = run(&db, &["list"]).stdout;
     let lines: Vec<&str> = list.lines().collect();
     assert_eq!(lines.len(), 7);
     // Newest first.
     assert!(lines[0].contains("a0a1a2a3a4"), "{list}");
     assert!(lines[6].contains("5e1f2a3b4c"), "{list}");
-    let improvements =
-        String::from_utf8(run(&db, &["list", "--direction", "improvement"]).stdout).expect("utf-8");
+    let improvements = run(&db, &["list", "--direction", "improvement"]).stdout;
     assert_eq!(improvements.lines().count(), 2);
-    let big = String::from_utf8(run(&db, &["list", "--min-change", "20"]).stdout).expect("utf-8");
+    let big = run(&db, &["list", "--min-change", "20"]).stdout;
     assert_eq!(big.lines().count(), 2, "{big}"); // +92.5% and +23.3%
-    let since = String::from_utf8(
-        run(
-            &db,
-            &["list", "--since", "2024-06-01", "--until", "2024-08-01"],
-        )
-        .stdout,
+    let since = run(
+        &db,
+        &["list", "--since", "2024-06-01", "--until", "2024-08-01"],
     )
-    .expect("utf-8");
+    .stdout;
     assert_eq!(since.lines().count(), 1, "{since}");
 }
 
@@ -296,14 +254,14 @@ fn exports_put_open_regressions_first_grouped_by_subsystem() {
     let dir = tempfile::tempdir().expect("tempdir");
     let db = dir.path().join("t.db");
     ingest_fixtures(&db);
-    let md = String::from_utf8(run(&db, &["export", "--format", "md"]).stdout).expect("utf-8");
+    let md = run(&db, &["export", "--format", "md"]).stdout;
     let open = md.find("## Open").expect("open section");
     let closed = md.find("## Closed").expect("closed section");
     assert!(open < closed);
     assert!(md[open..closed].contains("7b8c9d0e1f2a"));
     assert!(md[closed..].contains("5e1f2a3b4c5d"));
     assert!(md[open..closed].contains("### ext4") && md[open..closed].contains("### jbd2"));
-    let csv = String::from_utf8(run(&db, &["export", "--format", "csv"]).stdout).expect("utf-8");
+    let csv = run(&db, &["export", "--format", "csv"]).stdout;
     let rows: Vec<&str> = csv.lines().collect();
     assert_eq!(rows.len(), 8);
     assert!(rows[0].starts_with("id,subsystem,status,age_days"));
@@ -334,7 +292,7 @@ fn exports_put_open_regressions_first_grouped_by_subsystem() {
             "--format",
             "html",
             "--out",
-            html_path.to_str().expect("utf-8"),
+            crate::common::s(&html_path),
         ],
     );
     let html = std::fs::read_to_string(&html_path).expect("html");

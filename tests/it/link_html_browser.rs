@@ -7,16 +7,16 @@
 //! Needs: `apt-get install -y chromium` and
 //! `npm install --prefix tests/html playwright-core`.
 
-mod link_common;
-
 use std::path::Path;
 use std::process::Command;
 
 use regtrack::store::Store;
 
+use crate::common::Cmd;
+
 fn write_db(path: &Path) {
     let mut store = Store::open(path).expect("open store");
-    let input = link_common::scenario();
+    let input = crate::common::scenario::scenario();
     let out = regtrack::link::build(&input);
     regtrack::store::links::write_output(&mut store, &input, &out).expect("write output");
 }
@@ -24,10 +24,10 @@ fn write_db(path: &Path) {
 #[test]
 fn the_html_report_sorts_by_a_clicked_column_in_a_real_browser() {
     if std::env::var("REGTRACK_BROWSER_TEST").ok().as_deref() != Some("1") {
-        eprintln!("note: REGTRACK_BROWSER_TEST is not 1; browser test skipped");
+        crate::common::skip("REGTRACK_BROWSER_TEST is not 1");
         return;
     }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::common::root();
     let html_dir = root.join("tests/html");
     assert!(
         html_dir.join("node_modules/playwright-core").is_dir(),
@@ -37,14 +37,11 @@ fn the_html_report_sorts_by_a_clicked_column_in_a_real_browser() {
     let db = dir.path().join("t.db");
     write_db(&db);
     let html = dir.path().join("triage.html");
-    let st = Command::new(env!("CARGO_BIN_EXE_regtrack"))
-        .args(["--db"])
-        .arg(&db)
+    Cmd::regtrack()
+        .db(&db)
         .args(["export", "--format", "html", "--out"])
         .arg(&html)
-        .status()
-        .expect("run regtrack");
-    assert!(st.success());
+        .ok();
     let text = std::fs::read_to_string(&html).expect("html written");
     assert!(!text.contains("src=\"http"), "external resource in HTML");
     assert!(!text.contains("href=\"http"), "external link in HTML");

@@ -4,6 +4,7 @@
 
 use proptest::prelude::*;
 use regtrack::link::{LinkInput, LinkMessage, build};
+use regtrack::model::history::Status;
 use regtrack::model::{Direction, Extraction, Kind, ReportBody, SubjectReport, Trailer};
 
 const IDS: [&str; 8] = ["a@x", "b@x", "c@x", "d@x", "e@x", "f@x", "g@x", "h@x"];
@@ -129,7 +130,7 @@ fn make(spec: &[Spec]) -> LinkInput {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(crate::common::proptest_config(256))]
 
     #[test]
     fn build_never_panics_and_keeps_each_report_in_one_regression(
@@ -181,13 +182,13 @@ proptest! {
         let a = build(&input);
         let b = build(&rev);
         let key = |o: &regtrack::link::LinkOutput| {
-            let mut v: Vec<(String, String, Vec<String>)> = o
+            let mut v: Vec<(String, Status, Vec<String>)> = o
                 .regressions
                 .iter()
                 .map(|r| {
                     let mut m = r.messages.clone();
                     m.sort();
-                    (r.culprit.commit.clone(), r.status.clone(), m)
+                    (r.culprit.commit.clone(), r.status, m)
                 })
                 .collect();
             v.sort();

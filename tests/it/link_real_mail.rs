@@ -6,38 +6,30 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::Value;
 
+use crate::common::{Cmd, Run, column, rows};
+
 fn shared() -> Option<PathBuf> {
-    match std::env::var_os("REGTRACK_SHARED") {
-        Some(p) => Some(PathBuf::from(p)),
-        None => {
-            eprintln!("note: REGTRACK_SHARED not set; real-mail link tests skipped");
-            None
-        }
-    }
+    crate::common::shared()
 }
 
-fn regtrack(db: &Path, args: &[&str]) -> std::process::Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_regtrack"))
-        .arg("--db")
-        .arg(db)
-        .args(args)
-        .output()
-        .expect("run regtrack");
+/// `regtrack --db DB ARGS`, which must exit 0 or 1 (nothing matched).
+fn regtrack(db: &Path, args: &[&str]) -> Run {
+    let out = Cmd::regtrack().db(db).args(args).run();
+    out.assert_no_panic();
     assert!(
-        out.status.code() == Some(0) || out.status.code() == Some(1),
-        "regtrack {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
+        matches!(out.code(), Some(0 | 1)),
+        "{}: {}",
+        out.what,
+        out.stderr
     );
     out
 }
 
 fn show(db: &Path, q: &str) -> Vec<Value> {
-    let out = regtrack(db, &["show", "--json", q]);
-    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let v = regtrack(db, &["show", "--json", q]).json();
     v.as_array().cloned().unwrap_or_default()
 }
 
@@ -54,17 +46,12 @@ fn ingest(db: &Path, paths: &[PathBuf]) {
 
 /// Checks the two linking invariants against the database itself.
 fn check_invariants(db: &Path) {
-    let all: Value =
-        serde_json::from_slice(&regtrack(db, &["list", "--json"]).stdout).expect("JSON");
+    let all = regtrack(db, &["list", "--json"]).json();
     let regs = all.as_array().expect("list");
-    let conn = rusqlite::Connection::open(db).expect("open db");
-    let perf: Vec<String> = conn
-        .prepare("SELECT message_id FROM messages WHERE kind = 'perf-report'")
-        .unwrap()
-        .query_map([], |r| r.get(0))
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap();
+    let perf: Vec<String> = column(
+        db,
+        "SELECT message_id FROM messages WHERE kind = 'perf-report'",
+    );
     assert!(!perf.is_empty());
     let mut owner: HashMap<String, usize> = HashMap::new();
     for (i, r) in regs.iter().enumerate() {
@@ -84,15 +71,10 @@ fn check_invariants(db: &Path) {
     }
     // Every message below a perf report in its thread is in that report's regression
     // (unless it is itself a robot report of another culprit).
-    let rows: Vec<(String, Option<String>, String)> = conn
-        .prepare(
-            "SELECT m.message_id, t.parent_id, m.kind FROM threads t JOIN messages m ON m.id = t.message",
-        )
-        .unwrap()
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap();
+    let rows: Vec<(String, Option<String>, String)> = rows(
+        db,
+        "SELECT m.message_id, t.parent_id, m.kind FROM threads t JOIN messages m ON m.id = t.message",
+    );
     let parent: HashMap<&str, &str> = rows
         .iter()
         .filter_map(|(m, p, _)| p.as_deref().map(|p| (m.as_str(), p)))
@@ -254,7 +236,7 @@ fn ext4_histories_from_real_mail_read_as_the_threads_tell() {
         assert!(who.contains(&p), "{p} missing from {who:?}");
     }
     assert_eq!(h["regzbot"], "#regzbot introduced: 6a3afb6ac6df ^");
-    let text = String::from_utf8(regtrack(&db, &["show", "6a3afb6ac6"]).stdout).expect("utf-8");
+    let text = regtrack(&db, &["show", "6a3afb6ac6"]).stdout;
     assert!(text.contains("status: disputed"));
     assert!(text.contains("fileio.latency_95th_ms"));
 }

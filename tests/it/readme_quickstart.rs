@@ -3,26 +3,20 @@
 //! recursing into its folders, and reports the regressions it linked.
 
 use std::path::Path;
-use std::process::Command;
 
-fn regtrack(db: &Path, args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_regtrack"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .arg("--db")
-        .arg(db)
-        .args(args)
-        .output()
-        .expect("run regtrack")
+use crate::common::{Cmd, Run, root};
+
+/// `regtrack --db DB ARGS` from the top of the clone, as the README runs it.
+fn regtrack(db: &Path, args: &[&str]) -> Run {
+    Cmd::regtrack().current_dir(root()).db(db).args(args).run()
 }
 
 #[test]
 fn readme_names_the_two_quickstart_commands() {
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
-        .expect("README.md");
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
     assert!(readme.contains("cargo run --release -- ingest corpus/"));
     assert!(readme.contains("\ncargo test\n"));
-    let ci = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(".ci/run"))
-        .expect(".ci/run");
+    let ci = std::fs::read_to_string(root().join(".ci/run")).expect(".ci/run");
     assert!(
         ci.lines().any(|l| l.trim() == "cargo test"),
         "CI runs the README's test command"
@@ -34,9 +28,8 @@ fn ingesting_the_bundled_corpus_walks_every_folder_and_links_regressions() {
     let dir = tempfile::tempdir().expect("tempdir");
     let db = dir.path().join("quickstart.db");
     let out = regtrack(&db, &["ingest", "corpus/"]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
+    let (stdout, stderr) = (&out.stdout, &out.stderr);
+    assert_eq!(out.code(), Some(0), "{stdout}\n{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
     // Messages from every family of fixtures, not only the top folder.
     let words: Vec<&str> = stdout.split_whitespace().collect();
@@ -60,7 +53,7 @@ fn ingesting_the_bundled_corpus_walks_every_folder_and_links_regressions() {
     assert!(stderr.contains("corpus/bad/"), "{stderr}");
 
     let list = regtrack(&db, &["list"]);
-    assert_eq!(list.status.code(), Some(0));
-    let lines = String::from_utf8_lossy(&list.stdout).lines().count() as u64;
+    assert_eq!(list.code(), Some(0));
+    let lines = list.stdout.lines().count() as u64;
     assert_eq!(lines, total, "list prints one line per regression");
 }

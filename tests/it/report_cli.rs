@@ -2,29 +2,19 @@
 //! `-`, per-message failures on stderr with their origin, and the exit code
 //! (non-zero only when nothing could be read).
 
-use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Stdio};
-
-fn regtrack() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_regtrack"))
-}
+use crate::common::Cmd;
 
 fn fixture(name: &str) -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("corpus/report")
-        .join(name)
+    crate::common::corpus("report").join(name)
 }
 
 #[test]
 fn parse_prints_one_json_object_per_message_with_headers_first_class() {
-    let out = regtrack()
-        .args(["parse"])
+    let out = Cmd::regtrack()
+        .arg("parse")
         .arg(fixture("current-perf-report.eml"))
-        .output()
-        .expect("run");
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).expect("utf-8");
+        .ok();
+    let text = std::str::from_utf8(&out.stdout_bytes).expect("utf-8");
     assert_eq!(text.lines().count(), 1);
     let v: serde_json::Value = serde_json::from_str(text.trim()).expect("JSON");
     assert_eq!(
@@ -49,22 +39,8 @@ fn parse_prints_one_json_object_per_message_with_headers_first_class() {
 
 #[test]
 fn parse_reads_standard_input_given_as_dash() {
-    let mut child = regtrack()
-        .args(["parse", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("spawn");
     let bytes = std::fs::read(fixture("collapsed-reply.eml")).expect("fixture");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(&bytes)
-        .expect("write");
-    let out = child.wait_with_output().expect("wait");
-    assert!(out.status.success());
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let v = Cmd::regtrack().args(["parse", "-"]).stdin(bytes).json();
     assert_eq!(v["tables"][0]["rows"].as_array().map(Vec::len), Some(4));
 }
 
@@ -73,16 +49,15 @@ fn parse_fails_only_when_nothing_could_be_read_and_says_why() {
     let dir = tempfile::tempdir().expect("temp dir");
     let bad = dir.path().join("garbage.txt");
     std::fs::write(&bad, "garbage\n").expect("write");
-    let out = regtrack().arg("parse").arg(&bad).output().expect("run");
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("garbage.txt"), "{err}");
-    let out = regtrack()
+    let out = Cmd::regtrack().arg("parse").arg(&bad).run();
+    out.assert_no_panic();
+    assert!(!out.success());
+    assert!(out.stderr.contains("garbage.txt"), "{}", out.stderr);
+    let out = Cmd::regtrack()
         .arg("parse")
         .arg(&bad)
         .arg(fixture("build-report.eml"))
-        .output()
-        .expect("run");
-    assert!(out.status.success(), "one readable message is enough");
-    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 1);
+        .run();
+    assert!(out.success(), "one readable message is enough");
+    assert_eq!(out.stdout.lines().count(), 1);
 }

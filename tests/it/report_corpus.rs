@@ -5,36 +5,17 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::Value;
 
+use crate::common::Cmd;
+
 fn shared() -> Option<PathBuf> {
-    match std::env::var_os("REGTRACK_SHARED") {
-        Some(p) => Some(PathBuf::from(p)),
-        None => {
-            eprintln!("note: REGTRACK_SHARED is unset; real-mail report tests skipped");
-            None
-        }
-    }
+    crate::common::shared()
 }
 
 fn parse(path: &Path) -> Vec<Value> {
-    let out = Command::new(env!("CARGO_BIN_EXE_regtrack"))
-        .arg("parse")
-        .arg(path)
-        .output()
-        .expect("run regtrack parse");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .expect("utf-8")
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("JSON line"))
-        .collect()
+    Cmd::regtrack().arg("parse").arg(path).ok().json_lines()
 }
 
 fn bodies(path: &Path) -> HashMap<String, String> {

@@ -104,7 +104,7 @@ fn rendered_number(cell: &str) -> f64 {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(crate::common::proptest_config(200))]
 
     #[test]
     fn tables_in_the_robots_layout_parse_back_to_their_values(

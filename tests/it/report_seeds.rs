@@ -2,22 +2,10 @@
 //! through `REGTRACK_SHARED`), read the way ingest reads them (`source::open`,
 //! `mail::parse`, `extract`): tables, subjects and the whitespace-collapsed form.
 
-use std::path::PathBuf;
-
 use regtrack::model::{ChangeUnit, Direction, Extraction, Table, TableFormat};
 
-fn shared() -> Option<PathBuf> {
-    match std::env::var_os("REGTRACK_SHARED") {
-        Some(p) => Some(PathBuf::from(p)),
-        None => {
-            eprintln!("note: REGTRACK_SHARED is unset; seed tests skipped");
-            None
-        }
-    }
-}
-
 fn seed(prefix: &str) -> Option<Extraction> {
-    let dir = shared()?.join("seeds");
+    let dir = crate::common::shared()?.join("seeds");
     let entry = std::fs::read_dir(&dir)
         .expect("seeds folder")
         .filter_map(Result::ok)

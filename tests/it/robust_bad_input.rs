@@ -5,13 +5,21 @@
 //! `PRAGMA integrity_check`, and stay within a memory bound (peak RSS of the
 //! child, measured with GNU time when present, else by polling VmHWM).
 
-mod robust_util;
-
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use robust_util::{Run, count, field, integrity, regtrack, summary};
+use crate::common::{Cmd, Run, field, integrity, sql_i64 as count};
+
+/// `regtrack --db DB ARGS` with a time limit and its peak RSS measured.
+fn regtrack(db: &Path, args: &[&std::ffi::OsStr], limit: Duration) -> Run {
+    Cmd::regtrack()
+        .db(db)
+        .args(args)
+        .limit(limit)
+        .measure_rss()
+        .run()
+}
 
 /// Peak RSS allowed for inputs of a few MB at most (issue 6: under 300 MB).
 const SMALL_RSS_KIB: u64 = 300 * 1024;
@@ -120,7 +128,7 @@ const CASES: &[Case] = &[
 ];
 
 fn bad(name: &str) -> PathBuf {
-    robust_util::corpus().join("bad").join(name)
+    crate::common::corpus("bad").join(name)
 }
 
 /// Ingests `input` into a fresh database and checks the invariants; returns the summary.
@@ -136,7 +144,6 @@ fn ingest_checked(
         input.file_name().unwrap_or_default().to_string_lossy()
     ));
     let run = regtrack(
-        dir,
         &db,
         &[
             "ingest".as_ref(),
@@ -155,7 +162,7 @@ fn ingest_checked(
         run.code(),
         run.stderr
     );
-    let s = summary(&run);
+    let s = run.summary();
     let (new, failed, dups) = (
         field(&s, "new"),
         field(&s, "failed"),
@@ -220,7 +227,6 @@ fn check_rss(run: &Run, limit_kib: u64) {
 fn parse_checked(dir: &Path, input: &Path, shows: &[&str], rss_kib: u64) -> Run {
     let db = dir.join("parse-unused.db");
     let run = regtrack(
-        dir,
         &db,
         &["parse".as_ref(), input.as_os_str()],
         Duration::from_secs(600),
@@ -272,7 +278,6 @@ fn an_empty_file_is_refused_or_counted_as_nothing_without_panic() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("empty.db");
     let run = regtrack(
-        dir.path(),
         &db,
         &[
             "ingest".as_ref(),
@@ -283,7 +288,7 @@ fn an_empty_file_is_refused_or_counted_as_nothing_without_panic() {
     );
     run.assert_no_panic();
     if run.code() == Some(0) {
-        assert_eq!(field(&summary(&run), "new"), 0);
+        assert_eq!(field(&run.summary(), "new"), 0);
     } else {
         assert!(
             run.stderr.contains("empty.mbox"),
@@ -298,7 +303,6 @@ fn a_path_that_does_not_exist_is_a_clear_error() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("no-such.mbox");
     let run = regtrack(
-        dir.path(),
         &dir.path().join("x.db"),
         &["ingest".as_ref(), missing.as_os_str()],
         Duration::from_secs(60),

@@ -13,9 +13,7 @@ use std::path::{Path, PathBuf};
 
 use regtrack::model::{Message, Origin, RawFormat, RawMessage};
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+use crate::common::root;
 
 fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(rd) = std::fs::read_dir(dir) else {
@@ -309,7 +307,10 @@ fn mutated_real_format_mail_never_panics_any_parser() {
         files_under(&Path::new(&shared).join("corpus"), &mut files);
         files_under(&Path::new(&shared).join("seeds"), &mut files);
     } else {
-        eprintln!("note: REGTRACK_SHARED unset; mutating corpus/ and synthetic mail only");
+        crate::common::skip_part(
+            "mutating the shared mail",
+            "REGTRACK_SHARED is unset (corpus/ and synthetic mail only)",
+        );
     }
     for f in files {
         if f.extension().is_some_and(|e| e == "json" || e == "md") {
@@ -321,13 +322,7 @@ fn mutated_real_format_mail_never_panics_any_parser() {
         }
     }
     let synth = tmp.path().join("synth.mbox");
-    let ok = std::process::Command::new(env!("CARGO_BIN_EXE_regtrack-synth"))
-        .args(["--messages", "60", "--seed", "5", "--out"])
-        .arg(&synth)
-        .status()
-        .unwrap()
-        .success();
-    assert!(ok);
+    crate::common::write_synth(60, 5, &synth);
     for (i, m) in seed_messages(&std::fs::read(&synth).unwrap())
         .into_iter()
         .enumerate()

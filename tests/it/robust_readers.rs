@@ -9,14 +9,16 @@
 //!   current binary (`regtrack stats --json`), is migrated to the current
 //!   version, and keeps every row.
 
-mod robust_util;
-
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use robust_util::{count, field, integrity, regtrack, summary, synth_bin};
+use crate::common::{Cmd, Run, field, integrity, sql_i64 as count, write_synth};
+
+/// `regtrack --db DB ARGS` with a time limit.
+fn regtrack<S: AsRef<std::ffi::OsStr>>(db: &Path, args: &[S], limit: Duration) -> Run {
+    Cmd::regtrack().db(db).args(args).limit(limit).run()
+}
 
 /// The longest a reader may take while an ingest runs.
 const READER_LIMIT: Duration = Duration::from_secs(5);
@@ -27,15 +29,11 @@ fn list_and_show_keep_answering_while_an_ingest_runs() {
     let db = dir.path().join("busy.db");
     // A database with something in it before the long ingest starts.
     let first = regtrack(
-        dir.path(),
         &db,
         &[
             "ingest".as_ref(),
             "--quiet".as_ref(),
-            robust_util::corpus()
-                .join("bad")
-                .join("no-from-line.eml")
-                .as_os_str(),
+            crate::common::corpus("bad/no-from-line.eml").as_os_str(),
         ],
         Duration::from_secs(60),
     );
@@ -43,27 +41,11 @@ fn list_and_show_keep_answering_while_an_ingest_runs() {
     assert_eq!(first.code(), Some(0), "{}", first.stderr);
 
     let archive = dir.path().join("synth.mbox");
-    let st = Command::new(synth_bin())
-        .args(["--messages", "2500", "--seed", "11", "--out"])
-        .arg(&archive)
-        .status()
-        .unwrap();
-    assert!(st.success());
+    write_synth(2500, 11, &archive);
     let data = std::fs::read(&archive).unwrap();
 
-    let mut ingest = Command::new(robust_util::bin())
-        .arg("--db")
-        .arg(&db)
-        .args(["ingest", "--quiet", "--json", "-"])
-        .env_remove("REGTRACK_DB")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
     // Feed the archive over about four seconds, in message-aligned chunks.
-    let mut stdin = ingest.stdin.take().unwrap();
-    let feeder = std::thread::spawn(move || {
+    let feed = move |mut stdin: std::process::ChildStdin| {
         let chunks = 40;
         let step = data.len() / chunks + 1;
         let mut at = 0;
@@ -80,14 +62,20 @@ fn list_and_show_keep_answering_while_an_ingest_runs() {
             at = end;
             std::thread::sleep(Duration::from_millis(100));
         }
-    });
+    };
+    let mut ingest = Cmd::regtrack()
+        .db(&db)
+        .args(["ingest", "--quiet", "--json", "-"])
+        .stdin_feed(feed)
+        .limit(Duration::from_secs(600))
+        .spawn();
 
     let start = Instant::now();
     let mut rounds = 0;
     let mut slowest = Duration::ZERO;
-    while ingest.try_wait().unwrap().is_none() && start.elapsed() < Duration::from_secs(300) {
+    while ingest.is_running() && start.elapsed() < Duration::from_secs(300) {
         for args in [["list", "--json"].as_slice(), ["show", "ext4"].as_slice()] {
-            let run = regtrack(dir.path(), &db, args, READER_LIMIT);
+            let run = regtrack(&db, args, READER_LIMIT);
             run.assert_no_panic();
             let lower = run.stderr.to_lowercase();
             assert!(
@@ -112,25 +100,15 @@ fn list_and_show_keep_answering_while_an_ingest_runs() {
         }
         rounds += 1;
     }
-    feeder.join().unwrap();
-    let out = ingest.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "ingest failed: {stderr}");
-    assert!(!stderr.contains("panicked"), "{stderr}");
+    let run = ingest.wait();
+    run.assert_no_panic();
+    assert!(run.success(), "ingest failed: {}", run.stderr);
     assert!(
         rounds >= 3,
         "only {rounds} reader rounds ran during the ingest; the test proves nothing"
     );
     eprintln!("{rounds} reader rounds during ingest; slowest reader {slowest:?}");
-    let run = robust_util::Run {
-        what: "ingest -".into(),
-        status: Some(out.status),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: stderr.into_owned(),
-        peak_rss_kib: None,
-        elapsed: start.elapsed(),
-    };
-    let s = summary(&run);
+    let s = run.summary();
     assert_eq!(
         field(&s, "new") + field(&s, "failed") + field(&s, "duplicates"),
         2500,
@@ -141,7 +119,7 @@ fn list_and_show_keep_answering_while_an_ingest_runs() {
 
 /// Loads `tests/data/schema-vN.sql` into a fresh database file at version N.
 fn old_database(dir: &Path, version: i64) -> std::path::PathBuf {
-    let sql_path = Path::new(env!("CARGO_MANIFEST_DIR"))
+    let sql_path = crate::common::root()
         .join("tests/data")
         .join(format!("schema-v{version}.sql"));
     let sql = std::fs::read_to_string(&sql_path).unwrap();
@@ -157,29 +135,19 @@ fn old_database(dir: &Path, version: i64) -> std::path::PathBuf {
 fn a_schema_v1_database_opens_migrates_and_keeps_its_rows() {
     let dir = tempfile::tempdir().unwrap();
     let db = old_database(dir.path(), 1);
-    let run = regtrack(
-        dir.path(),
-        &db,
-        &["stats", "--json"],
-        Duration::from_secs(60),
-    );
+    let run = regtrack(&db, &["stats", "--json"], Duration::from_secs(60));
     run.assert_no_panic();
     assert_eq!(run.code(), Some(0), "{}", run.stderr);
-    let s = summary(&run);
+    let s = run.summary();
     assert_eq!(field(&s, "messages"), 3, "{s}");
     assert_eq!(field(&s, "failed"), 1, "{s}");
 
-    let conn = rusqlite::Connection::open(&db).unwrap();
-    let v: i64 = conn
-        .pragma_query_value(None, "user_version", |r| r.get(0))
-        .unwrap();
-    assert_eq!(v, regtrack::store::migrations::SCHEMA_VERSION);
+    assert_eq!(
+        count(&db, "PRAGMA user_version"),
+        regtrack::store::migrations::SCHEMA_VERSION
+    );
     // A database keeps the page size it was made with (SQLite's default here).
-    let page: i64 = conn
-        .pragma_query_value(None, "page_size", |r| r.get(0))
-        .unwrap();
-    assert_eq!(page, 4096);
-    drop(conn);
+    assert_eq!(count(&db, "PRAGMA page_size"), 4096);
     assert_eq!(count(&db, "SELECT count(*) FROM messages"), 3);
     assert_eq!(
         count(
@@ -216,7 +184,6 @@ fn a_schema_v1_database_opens_migrates_and_keeps_its_rows() {
 
     // A body stored as text before schema v4 reads back.
     let mail = regtrack(
-        dir.path(),
         &db,
         &["mail", "<202503031000.1a2b3c4d-lkp@intel.com>"],
         Duration::from_secs(60),
@@ -235,26 +202,16 @@ fn a_schema_v1_database_opens_migrates_and_keeps_its_rows() {
     );
 
     // Opening again is a no-op.
-    let again = regtrack(
-        dir.path(),
-        &db,
-        &["stats", "--json"],
-        Duration::from_secs(60),
-    );
+    let again = regtrack(&db, &["stats", "--json"], Duration::from_secs(60));
     again.assert_no_panic();
-    assert_eq!(field(&summary(&again), "messages"), 3);
+    assert_eq!(field(&again.summary(), "messages"), 3);
 }
 
 #[test]
 fn a_schema_v3_database_migrates_keeps_its_history_and_takes_new_mail() {
     let dir = tempfile::tempdir().unwrap();
     let db = old_database(dir.path(), 3);
-    let show = regtrack(
-        dir.path(),
-        &db,
-        &["show", "ext4", "--json"],
-        Duration::from_secs(60),
-    );
+    let show = regtrack(&db, &["show", "ext4", "--json"], Duration::from_secs(60));
     show.assert_no_panic();
     assert_eq!(show.code(), Some(0), "{}", show.stderr);
     let regs: serde_json::Value = serde_json::from_str(&show.stdout).unwrap();
@@ -290,7 +247,6 @@ fn a_schema_v3_database_migrates_keeps_its_history_and_takes_new_mail() {
 
     // v3 stored bodies as text (kept as such in `bodies`): `mail` prints one.
     let old = regtrack(
-        dir.path(),
         &db,
         &["mail", "20240321120000.12345-1-jack@suse.cz"],
         Duration::from_secs(60),
@@ -309,7 +265,7 @@ fn a_schema_v3_database_migrates_keeps_its_history_and_takes_new_mail() {
         &db,
         "SELECT count(*) FROM sqlite_master WHERE type = 'index'",
     );
-    let m = takes_new_mail_into_a_block(dir.path(), &db);
+    let m = takes_new_mail_into_a_block(&db);
     assert_eq!(m["from_email"], "cy@example.org");
     assert_eq!(count(&db, "SELECT count(*) FROM bodies"), 6);
     assert_eq!(
@@ -324,10 +280,9 @@ fn a_schema_v3_database_migrates_keeps_its_history_and_takes_new_mail() {
 /// Ingests `corpus/ingest/single.eml` into a migrated database: its body goes
 /// into a block (schema v6), `regtrack mail` prints it, and the database is
 /// sound. Returns what `mail --json` printed.
-fn takes_new_mail_into_a_block(dir: &Path, db: &Path) -> serde_json::Value {
-    let eml = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/ingest/single.eml");
+fn takes_new_mail_into_a_block(db: &Path) -> serde_json::Value {
+    let eml = crate::common::corpus("ingest/single.eml");
     let ingest = regtrack(
-        dir,
         db,
         &[std::ffi::OsStr::new("ingest"), eml.as_os_str()],
         Duration::from_secs(60),
@@ -343,7 +298,6 @@ fn takes_new_mail_into_a_block(dir: &Path, db: &Path) -> serde_json::Value {
         1
     );
     let new = regtrack(
-        dir,
         db,
         &["mail", "single-1@example.org", "--json"],
         Duration::from_secs(60),
@@ -364,12 +318,7 @@ fn a_schema_v5_database_migrates_reads_its_bodies_and_takes_new_mail() {
     let db = old_database(dir.path(), 5);
     let before = count(&db, "SELECT count(*) FROM messages");
     assert_eq!(before, 6);
-    let stats = regtrack(
-        dir.path(),
-        &db,
-        &["stats", "--json"],
-        Duration::from_secs(60),
-    );
+    let stats = regtrack(&db, &["stats", "--json"], Duration::from_secs(60));
     assert_eq!(stats.code(), Some(0), "{}", stats.stderr);
     assert_eq!(
         count(&db, "PRAGMA user_version"),
@@ -383,7 +332,6 @@ fn a_schema_v5_database_migrates_reads_its_bodies_and_takes_new_mail() {
         6
     );
     let old = regtrack(
-        dir.path(),
         &db,
         &["mail", "20240321120000.12345-1-jack@suse.cz", "--json"],
         Duration::from_secs(60),
@@ -395,7 +343,7 @@ fn a_schema_v5_database_migrates_reads_its_bodies_and_takes_new_mail() {
     assert!(body.contains("Reported-by: kernel test robot"), "{body}");
 
     // New mail goes into a block, beside the per-message rows.
-    takes_new_mail_into_a_block(dir.path(), &db);
+    takes_new_mail_into_a_block(&db);
     assert_eq!(count(&db, "SELECT count(*) FROM body_blocks"), 1);
     assert_eq!(count(&db, "SELECT count(*) FROM bodies"), 6);
 }
@@ -412,7 +360,7 @@ fn a_database_from_a_newer_build_is_refused_with_a_clear_message() {
     )
     .unwrap();
     drop(conn);
-    let run = regtrack(dir.path(), &db, &["stats"], Duration::from_secs(60));
+    let run = regtrack(&db, &["stats"], Duration::from_secs(60));
     run.assert_no_panic();
     assert_ne!(run.code(), Some(0));
     assert!(run.stderr.contains("newer"), "{}", run.stderr);

@@ -3,22 +3,9 @@
 //! in the proportions of a real list, robot reports with 100-400 table rows in
 //! the current format.
 
-use std::process::Command;
-
-fn synth(dir: &std::path::Path, n: u64, seed: u64) -> Vec<u8> {
+fn synth(dir: &std::path::Path, n: u32, seed: u32) -> Vec<u8> {
     let out = dir.join(format!("s-{n}-{seed}.mbox"));
-    let st = Command::new(env!("CARGO_BIN_EXE_regtrack-synth"))
-        .args([
-            "--messages",
-            &n.to_string(),
-            "--seed",
-            &seed.to_string(),
-            "--out",
-        ])
-        .arg(&out)
-        .status()
-        .unwrap();
-    assert!(st.success());
+    crate::common::write_synth(n, seed, &out);
     std::fs::read(out).unwrap()
 }
 

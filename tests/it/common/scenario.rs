@@ -1,6 +1,6 @@
-//! Shared test data: a LinkInput made directly from `model::Extraction` values,
-//! and synthetic archives written by `regtrack-synth`.
-#![allow(dead_code)]
+//! A LinkInput made directly from `model::Extraction` values: five
+//! regressions (a full history, a disputed one, an improvement, two reports of
+//! one culprit with a revert, a report linked through every lore URL form).
 
 use regtrack::link::{LinkInput, LinkMessage};
 use regtrack::model::{
@@ -29,6 +29,7 @@ pub fn msg(id: &str, from: &str, day: i64, subject: &str, parent: Option<&str>) 
             kind: Kind::Reply,
             ..Extraction::default()
         },
+        report_facts: None,
     }
 }
 
@@ -405,21 +406,4 @@ pub fn scenario() -> LinkInput {
         messages: v,
         marks: vec![],
     }
-}
-
-/// Writes a synthetic archive of `messages` messages from `seed` to `out`
-/// with `regtrack-synth`.
-pub fn write_synth(messages: u32, seed: u32, out: &std::path::Path) {
-    let st = std::process::Command::new(env!("CARGO_BIN_EXE_regtrack-synth"))
-        .args([
-            "--messages",
-            &messages.to_string(),
-            "--seed",
-            &seed.to_string(),
-            "--out",
-        ])
-        .arg(out)
-        .status()
-        .expect("run regtrack-synth");
-    assert!(st.success(), "regtrack-synth failed");
 }
