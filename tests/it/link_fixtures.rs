@@ -102,7 +102,7 @@ fn check(name: &str, want: &Value, got: &Value) -> Vec<String> {
         ));
     }
     for e in got["timeline"].as_array().expect("timeline") {
-        if !e["event"].as_str().is_some_and(|x| !x.is_empty()) {
+        if e["event"].as_str().is_none_or(str::is_empty) {
             errors.push(format!("{name}: a timeline entry without an event: {e}"));
         }
     }
