@@ -64,7 +64,7 @@ pub enum Command {
     Stats(stats::Args),
     /// Print everything extracted from each message as JSON Lines (nothing is stored).
     #[command(
-        after_help = "Example:\n  regtrack parse corpus/lkp/0001-perf-regression.eml | jq .tables"
+        after_help = "Example:\n  regtrack parse corpus/report/current-perf-report.eml | jq .tables"
     )]
     Parse(parse::Args),
     /// Show regression histories matching a subsystem, commit, metric, Message-ID or id.
