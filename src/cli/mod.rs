@@ -45,7 +45,7 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "PATH")]
     pub config: Option<PathBuf>,
     /// The public-inbox server for message links and for `fetch`/`follow`
-    /// (default: the config file's `lore_base`, else https://lore.kernel.org).
+    /// (default: the config file's `lore_base`, else <https://lore.kernel.org>).
     #[arg(long, global = true, value_name = "URL", env = "REGTRACK_LORE_BASE")]
     pub lore_base: Option<String>,
     /// The command to run.
@@ -75,7 +75,7 @@ pub enum Command {
     Stats(stats::Args),
     /// Print everything extracted from each message as JSON Lines (nothing is stored).
     #[command(
-        after_help = "Example:\n  regtrack parse corpus/lkp/0001-perf-regression.eml | jq .tables"
+        after_help = "Example:\n  regtrack parse corpus/report/current-perf-report.eml | jq .tables"
     )]
     Parse(parse::Args),
     /// Show regression histories matching a subsystem, commit, metric, Message-ID or id.

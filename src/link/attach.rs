@@ -17,7 +17,7 @@
 //!   own text, or carrying `Fixes: <any id of the culprit>` together with a
 //!   `Reported-by: kernel test robot`;
 //! - reverts of the culprit (`revert`): a revert whose "This reverts commit
-//!   <sha>" names an id of the culprit, or, without a sha, whose title names
+//!   `<sha>`" names an id of the culprit, or, without a sha, whose title names
 //!   the culprit's and which was posted after the first report;
 //! - every other posting of a linked patch (earlier drafts, later versions,
 //!   resends: [`super::patch`]), the replies to all linked patches

@@ -55,6 +55,21 @@ pub fn fold(
         // The robot team's own data answer a "cannot reproduce" (not other doubts).
         if e.reopens && side == Some(Status::Disputed) && doubt_is_repro {
             side = None;
+            // Said as the status it returns to, with this message.
+            let back = progress
+                .filter(|p| rank(*p) > rank(Status::Discussed))
+                .unwrap_or(Status::Discussed);
+            evidence.push(StatusEvidence {
+                status: back,
+                message_id: e.message_id.clone(),
+                reason: format!(
+                    "the robot team stands by its data{}",
+                    e.from
+                        .as_deref()
+                        .map(|f| format!(" ({f})"))
+                        .unwrap_or_default()
+                ),
+            });
         }
         let Some(st) = e.status else {
             continue;

@@ -104,6 +104,25 @@ pub fn is_posting(m: &LinkMessage) -> bool {
     (titled && !cover) || p.patch_id.is_some()
 }
 
+/// True when `a` and `b` are different parts of one posting of a series:
+/// one author, the same number of parts and version, other part numbers,
+/// sent within a day.
+fn sibling_parts(a: &LinkMessage, b: &LinkMessage) -> bool {
+    let (Some(pa), Some(pb)) = (&a.extraction.patch, &b.extraction.patch) else {
+        return false;
+    };
+    let close = match (a.date, b.date) {
+        (Some(x), Some(y)) => (x - y).abs() < 86_400,
+        _ => true,
+    };
+    pa.parts.is_some()
+        && pa.parts == pb.parts
+        && pa.part != pb.part
+        && pa.version == pb.version
+        && author(a) == author(b)
+        && close
+}
+
 /// True for a series' cover letter (`[PATCH v2 0/7]`).
 pub fn is_cover(m: &LinkMessage) -> bool {
     m.extraction
@@ -134,7 +153,10 @@ pub fn identify(msgs: &[LinkMessage], parent: &[Option<usize>]) -> Patches {
         }
         if let Some(id) = p.patch_id.as_deref() {
             match by_id.get(id) {
-                Some(&j) => union(&mut uf, j, i),
+                // Two parts of one series are two patches, whatever their
+                // diffs hash to.
+                Some(&j) if !sibling_parts(&msgs[j], m) => union(&mut uf, j, i),
+                Some(_) => {}
                 None => {
                     by_id.insert(id, i);
                 }

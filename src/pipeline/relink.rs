@@ -80,12 +80,12 @@ pub enum How {
 
 /// Largest share of all messages an update relinks on its own; past it a
 /// full relink is about as cheap and is done instead.
-const INCREMENTAL_SHARE: f64 = 0.5;
+pub const INCREMENTAL_SHARE: f64 = 0.5;
 
 /// Messages a link key may hold for an update to follow it: a key shared
 /// by more (a title every stable backport repeats, a common commit prefix)
 /// makes the update fall back to a full relink, which needs no key.
-const KEY_CAP: i64 = 20_000;
+pub const KEY_CAP: i64 = 20_000;
 
 /// Brings threads and regressions up to date with the stored messages,
 /// extractions and marks: nothing (four index-only aggregate queries) when
@@ -218,7 +218,7 @@ fn distinct_roots(sk: &Skeleton) -> u64 {
 /// the store's indexes:
 ///
 /// 1. **Threads**: the whole threads the new messages join
-///    ([`thread_closure`]: through `thread_ids`, which maps every id the
+///    (through `thread_ids`, which maps every id the
 ///    last threading saw, referenced ids too, to its thread's root, and
 ///    through subjects for mail without References). Only these are
 ///    threaded again; no other message's thread, parent or depth can move.
