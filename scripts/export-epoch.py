@@ -3,6 +3,10 @@
 `m`) in commit order as an mboxrd file and/or a Maildir, for benchmarks.
 
 usage: export-epoch.py EPOCH_GIT_DIR [--mbox OUT.mbox] [--maildir DIR]
+                        [--tail N --tail-mbox TAIL.mbox]
+
+With --tail, the last N messages go to TAIL.mbox instead (the newest mail,
+for update benchmarks).
 """
 import argparse
 import os
@@ -18,7 +22,11 @@ def main():
     ap.add_argument("epoch")
     ap.add_argument("--mbox")
     ap.add_argument("--maildir")
+    ap.add_argument("--tail", type=int, default=0)
+    ap.add_argument("--tail-mbox")
     a = ap.parse_args()
+    if a.tail and not a.tail_mbox:
+        ap.error("--tail needs --tail-mbox")
     commits = subprocess.run(
         ["git", "--git-dir", a.epoch, "rev-list", "--reverse", "--topo-order", "HEAD"],
         check=True, capture_output=True).stdout.split()
@@ -34,6 +42,8 @@ def main():
     t = threading.Thread(target=feed)
     t.start()
     mbox = open(a.mbox, "wb") if a.mbox else None
+    tail = open(a.tail_mbox, "wb") if a.tail else None
+    with_blob = len(commits) - a.tail  # approximate: deletions are rare
     if a.maildir:
         for sub in ("cur", "new", "tmp"):
             os.makedirs(os.path.join(a.maildir, sub), exist_ok=True)
@@ -49,19 +59,21 @@ def main():
         data = out.read(size)
         out.read(1)  # the newline after the object
         n += 1
-        if mbox:
-            mbox.write(b"From mboxrd@z Thu Jan  1 00:00:00 1970\n")
-            mbox.write(FROM_RE.sub(rb">\1", data))
+        sink = tail if tail and n + skipped > with_blob else mbox
+        if sink:
+            sink.write(b"From mboxrd@z Thu Jan  1 00:00:00 1970\n")
+            sink.write(FROM_RE.sub(rb">\1", data))
             if not data.endswith(b"\n"):
-                mbox.write(b"\n")
-            mbox.write(b"\n")
+                sink.write(b"\n")
+            sink.write(b"\n")
         if a.maildir:
             with open(os.path.join(a.maildir, "cur", "%08d.bench:2,S" % n), "wb") as f:
                 f.write(data)
     t.join()
     cat.wait()
-    if mbox:
-        mbox.close()
+    for f in (mbox, tail):
+        if f:
+            f.close()
     print(f"exported {n} messages ({skipped} commits without m)", file=sys.stderr)
 
 

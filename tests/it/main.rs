@@ -12,6 +12,7 @@ mod common;
 mod evidence_fixtures;
 mod evidence_props;
 mod evidence_seeds;
+mod gold;
 mod ingest_bad;
 mod ingest_cli;
 mod ingest_fixtures;

@@ -1,0 +1,455 @@
+//! Agreement with hand-made gold labels of whole archives (`tests/gold`):
+//! for every culprit the robot reported on a list, the status a reader of
+//! the threads gives it, its fix patches (postings, state, where they
+//! landed) and its aliases, written down before regtrack's answer was
+//! looked at. Only ids and statuses are kept, no mail text.
+//!
+//! The labels are checked for form always; the agreement is measured when
+//! `REGTRACK_MIRRORS` names a folder holding the archives (public-inbox
+//! epochs, as `linux-mailinglist-archives+NAME/repo`, `NAME/repo`, `NAME`
+//! or `NAME.git`, NAME being a label file's `archive`): each is ingested,
+//! compared, its disagreements printed, and the figures must not fall below
+//! the floors below (the agreement measured when they were set, less a
+//! margin for one or two histories).
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+#[derive(Debug, Deserialize)]
+struct Labels {
+    list: String,
+    archive: String,
+    culprits: Vec<Culprit>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Culprit {
+    culprit: String,
+    #[serde(default)]
+    full_id: Option<String>,
+    #[serde(default)]
+    aliases: Vec<String>,
+    #[serde(default)]
+    reports: Vec<String>,
+    direction: String,
+    scope: String,
+    status: String,
+    #[serde(default)]
+    deciding_message: Option<String>,
+    #[serde(default)]
+    fixes: Vec<Fix>,
+    #[serde(default)]
+    not_fixes: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Fix {
+    #[serde(default)]
+    postings: Vec<String>,
+    state: String,
+    #[serde(default)]
+    landing: Vec<Landing>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Landing {
+    #[serde(default)]
+    message_id: Option<String>,
+}
+
+const STATUSES: &[&str] = &[
+    "reported",
+    "discussed",
+    "disputed",
+    "declined",
+    "fix-proposed",
+    "fix-confirmed",
+    "fix-applied",
+    "fixed",
+    "culprit-dropped",
+    "improvement",
+];
+const FIX_STATES: &[&str] = &[
+    "posted",
+    "proposed",
+    "reviewed",
+    "applied",
+    "merged",
+    "rejected",
+    "superseded",
+];
+
+fn labels() -> Vec<Labels> {
+    let dir = crate::common::root().join("tests/gold");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("tests/gold")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|f| {
+            serde_json::from_str(&std::fs::read_to_string(f).unwrap())
+                .unwrap_or_else(|e| panic!("{}: {e}", f.display()))
+        })
+        .collect()
+}
+
+/// Two commit ids name one commit: equal, or one a prefix (7+ digits) of
+/// the other.
+fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.to_ascii_lowercase(), b.to_ascii_lowercase());
+    if a.len() < 7 || b.len() < 7 {
+        return a == b;
+    }
+    a.starts_with(&b) || b.starts_with(&a)
+}
+
+#[test]
+fn the_gold_labels_are_facts_in_a_known_form() {
+    let all = labels();
+    assert!(all.len() >= 7, "{} label files", all.len());
+    let mut n = 0;
+    for l in &all {
+        assert!(!l.culprits.is_empty(), "{}: no culprit", l.list);
+        for c in &l.culprits {
+            n += 1;
+            let what = format!("{} {}", l.list, c.culprit);
+            assert!(
+                c.culprit.len() >= 7 && c.culprit.bytes().all(|b| b.is_ascii_hexdigit()),
+                "{what}: culprit id"
+            );
+            if let Some(f) = &c.full_id {
+                assert!(same(f, &c.culprit), "{what}: full id {f}");
+            }
+            assert!(
+                STATUSES.contains(&c.status.as_str()),
+                "{what}: status {}",
+                c.status
+            );
+            assert!(
+                ["regression", "improvement", "mixed"].contains(&c.direction.as_str()),
+                "{what}: direction"
+            );
+            assert!(!c.scope.is_empty(), "{what}: scope");
+            assert!(!c.reports.is_empty(), "{what}: no report");
+            if c.direction == "improvement" {
+                assert_eq!(c.status, "improvement", "{what}");
+            }
+            for f in &c.fixes {
+                assert!(
+                    FIX_STATES.contains(&f.state.as_str()),
+                    "{what}: fix state {}",
+                    f.state
+                );
+                assert!(
+                    !f.postings.is_empty() || !f.landing.is_empty(),
+                    "{what}: a fix with no message"
+                );
+            }
+            if let Some(d) = &c.deciding_message {
+                assert!(d.contains('@'), "{what}: deciding message {d}");
+            }
+        }
+    }
+    assert!(n >= 80, "{n} culprits labelled");
+}
+
+/// The archive of a label file under `mirrors`, if there.
+fn archive(mirrors: &Path, name: &str) -> Option<PathBuf> {
+    [
+        mirrors
+            .join(format!("linux-mailinglist-archives+{name}"))
+            .join("repo"),
+        mirrors.join(name).join("repo"),
+        mirrors.join(name),
+        mirrors.join(format!("{name}.git")),
+    ]
+    .into_iter()
+    .find(|p| p.join("objects").is_dir())
+}
+
+#[derive(Default, Debug, Clone, Copy)]
+struct Tally {
+    culprits: u32,
+    status_ok: u32,
+    real: u32,
+    real_ok: u32,
+    patches: u32,
+    patches_ok: u32,
+    fixes: u32,
+    fixes_found: u32,
+    landed: u32,
+    landed_seen: u32,
+    split: u32,
+    missing: u32,
+}
+
+impl Tally {
+    fn add(&mut self, o: &Tally) {
+        self.culprits += o.culprits;
+        self.status_ok += o.status_ok;
+        self.real += o.real;
+        self.real_ok += o.real_ok;
+        self.patches += o.patches;
+        self.patches_ok += o.patches_ok;
+        self.fixes += o.fixes;
+        self.fixes_found += o.fixes_found;
+        self.landed += o.landed;
+        self.landed_seen += o.landed_seen;
+        self.split += o.split;
+        self.missing += o.missing;
+    }
+    fn line(&self) -> String {
+        let pct = |a: u32, b: u32| {
+            if b == 0 {
+                "n/a".to_string()
+            } else {
+                format!("{a}/{b} ({:.0}%)", 100.0 * a as f64 / b as f64)
+            }
+        };
+        format!(
+            "status {}; real regressions {}; fix precision {}; fix recall {}; applied or merged seen {}; split {}, missing {}",
+            pct(self.status_ok, self.culprits),
+            pct(self.real_ok, self.real),
+            pct(self.patches_ok, self.patches),
+            pct(self.fixes_found, self.fixes),
+            pct(self.landed_seen, self.landed),
+            self.split,
+            self.missing
+        )
+    }
+    fn share(a: u32, b: u32) -> f64 {
+        if b == 0 { 1.0 } else { a as f64 / b as f64 }
+    }
+}
+
+/// Compares one list's labels with regtrack's export; prints every
+/// disagreement.
+fn compare(l: &Labels, export: &[serde_json::Value]) -> Tally {
+    let mut t = Tally::default();
+    let str_of = |v: &serde_json::Value| v.as_str().unwrap_or("").to_string();
+    for c in &l.culprits {
+        let ids: Vec<&str> = std::iter::once(c.culprit.as_str())
+            .chain(c.full_id.as_deref())
+            .chain(c.aliases.iter().map(String::as_str))
+            .collect();
+        let matches: Vec<&serde_json::Value> = export
+            .iter()
+            .filter(|r| {
+                let mut rids = vec![str_of(&r["culprit"]["commit"])];
+                rids.extend(
+                    r["culprit"]["aliases"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .map(str_of),
+                );
+                let msgs: Vec<String> = r["reports"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|x| str_of(&x["message_id"]))
+                    .collect();
+                ids.iter().any(|a| rids.iter().any(|b| same(a, b)))
+                    || c.reports.iter().any(|m| msgs.contains(m))
+            })
+            .collect();
+        t.culprits += 1;
+        let real = c.direction != "improvement";
+        if real {
+            t.real += 1;
+        }
+        let live: Vec<&Fix> = c.fixes.iter().filter(|f| f.state != "rejected").collect();
+        if matches.len() > 1 {
+            t.split += 1;
+            eprintln!(
+                "  {} {}: split into {} histories",
+                l.list,
+                c.culprit,
+                matches.len()
+            );
+        }
+        let Some(r) = matches.first() else {
+            t.missing += 1;
+            t.fixes += live.len() as u32;
+            t.landed += live
+                .iter()
+                .filter(|f| matches!(f.state.as_str(), "applied" | "merged"))
+                .count() as u32;
+            eprintln!("  {} {}: missing (gold {})", l.list, c.culprit, c.status);
+            continue;
+        };
+        let got = str_of(&r["status"]);
+        if got == c.status {
+            t.status_ok += 1;
+            if real {
+                t.real_ok += 1;
+            }
+        } else {
+            eprintln!(
+                "  {} {}: status {got}, gold {}",
+                l.list, c.culprit, c.status
+            );
+        }
+        // Fix patches: each listed patch (any posting of it) against the
+        // gold fixes' postings and landings.
+        let gold: Vec<Vec<&str>> = c
+            .fixes
+            .iter()
+            .map(|f| {
+                f.postings
+                    .iter()
+                    .map(String::as_str)
+                    .chain(f.landing.iter().filter_map(|x| x.message_id.as_deref()))
+                    .collect()
+            })
+            .collect();
+        let mut found = vec![false; c.fixes.len()];
+        for rr in &matches {
+            for p in rr["patches"].as_array().into_iter().flatten() {
+                let mut versions: Vec<String> = p["versions"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(str_of)
+                    .collect();
+                versions.push(str_of(&p["message_id"]));
+                t.patches += 1;
+                let hit: Vec<usize> = (0..gold.len())
+                    .filter(|&i| gold[i].iter().any(|g| versions.iter().any(|v| v == g)))
+                    .collect();
+                if hit.is_empty() {
+                    let not = c.not_fixes.iter().any(|n| versions.contains(n));
+                    eprintln!(
+                        "  {} {}: lists patch {} ({})",
+                        l.list,
+                        c.culprit,
+                        str_of(&p["message_id"]),
+                        if not {
+                            "gold: not a fix"
+                        } else {
+                            "not in gold"
+                        }
+                    );
+                } else {
+                    t.patches_ok += 1;
+                    for i in hit {
+                        found[i] = true;
+                    }
+                }
+            }
+        }
+        for (i, f) in c.fixes.iter().enumerate() {
+            if f.state == "rejected" {
+                continue;
+            }
+            t.fixes += 1;
+            if found[i] {
+                t.fixes_found += 1;
+            } else {
+                eprintln!(
+                    "  {} {}: misses fix {:?}",
+                    l.list,
+                    c.culprit,
+                    f.postings.first()
+                );
+            }
+            if matches!(f.state.as_str(), "applied" | "merged") {
+                t.landed += 1;
+                if matches!(got.as_str(), "fix-applied" | "fixed") {
+                    t.landed_seen += 1;
+                }
+            }
+        }
+    }
+    t
+}
+
+/// Floors of agreement over every archive measured (shares). Measured over
+/// the seven archives: status 67/81, real regressions 34/48, fix precision
+/// 20/24, fix recall 15/21, applied or merged seen 7/13; each floor is that
+/// less two or three histories.
+const FLOOR_STATUS: f64 = 0.80;
+const FLOOR_REAL: f64 = 0.66;
+const FLOOR_PRECISION: f64 = 0.75;
+const FLOOR_RECALL: f64 = 0.62;
+const FLOOR_LANDED: f64 = 0.45;
+
+#[test]
+fn regtrack_agrees_with_the_gold_labels_of_whole_archives() {
+    let Some(mirrors) = std::env::var_os("REGTRACK_MIRRORS").map(PathBuf::from) else {
+        crate::common::skip("REGTRACK_MIRRORS (a folder of public-inbox archives) is unset");
+        return;
+    };
+    let mut total = Tally::default();
+    let mut measured = 0;
+    for l in labels() {
+        let Some(epoch) = archive(&mirrors, &l.archive) else {
+            crate::common::skip_part(
+                &l.list,
+                &format!("no archive {} under {}", l.archive, mirrors.display()),
+            );
+            continue;
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("gold.db");
+        crate::common::Cmd::regtrack()
+            .db(&db)
+            .args(["-q", "ingest"])
+            .arg(&epoch)
+            .ok();
+        let export = crate::common::Cmd::regtrack()
+            .db(&db)
+            .args(["export", "--format", "json"])
+            .json();
+        let export = export.as_array().cloned().unwrap_or_default();
+        eprintln!("{}:", l.list);
+        let t = compare(&l, &export);
+        eprintln!("{}: {}", l.list, t.line());
+        total.add(&t);
+        measured += 1;
+    }
+    if measured == 0 {
+        return;
+    }
+    eprintln!("all {measured} archives: {}", total.line());
+    let checks = [
+        (
+            "status",
+            Tally::share(total.status_ok, total.culprits),
+            FLOOR_STATUS,
+        ),
+        (
+            "status of real regressions",
+            Tally::share(total.real_ok, total.real),
+            FLOOR_REAL,
+        ),
+        (
+            "fix precision",
+            Tally::share(total.patches_ok, total.patches),
+            FLOOR_PRECISION,
+        ),
+        (
+            "fix recall",
+            Tally::share(total.fixes_found, total.fixes),
+            FLOOR_RECALL,
+        ),
+        (
+            "applied or merged seen",
+            Tally::share(total.landed_seen, total.landed),
+            FLOOR_LANDED,
+        ),
+    ];
+    for (what, got, floor) in checks {
+        assert!(
+            got >= floor,
+            "{what}: {:.0}% agreement, below the floor of {:.0}%",
+            got * 100.0,
+            floor * 100.0
+        );
+    }
+}
