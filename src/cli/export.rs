@@ -17,7 +17,6 @@ use anyhow::Context as _;
 use super::Context;
 use super::list::FilterArgs;
 use crate::export;
-use crate::store::Store;
 
 /// Export formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -54,8 +53,7 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     {
         anyhow::bail!("refusing to write the export over '{}': {why}", p.display());
     }
-    let store =
-        Store::open(&ctx.db).with_context(|| format!("opening database '{}'", ctx.db.display()))?;
+    let store = super::open_reader(ctx)?;
     let now = chrono::Utc::now().timestamp();
     let mut regs = crate::query::list(&store, &filter, now, args.filter.days)?;
     export::triage_order(&mut regs);

@@ -10,7 +10,6 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::Context;
 use crate::pipeline::ingest::Summary;
-use crate::store::Store;
 
 /// How many failures the table shows.
 const SHOWN_FAILURES: usize = 20;
@@ -32,8 +31,7 @@ pub struct Args {
 
 /// Runs `regtrack ingest`.
 pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
-    let mut store =
-        Store::open(&ctx.db).with_context(|| format!("opening database '{}'", ctx.db.display()))?;
+    let (mut store, _writing) = super::open_writer(ctx)?;
     let bar = progress_bar(ctx, &args.paths);
     let on_progress = |bytes: u64, messages: u64| {
         if let Some(bar) = &bar {
