@@ -1,4 +1,4 @@
--- regtrack schema v10: rows a table left out by its cap.
+-- regtrack schema v12: rows a table left out by its cap.
 
 -- A table stores at most 10,000 rows, a body 20,000 (`report::table`); the
 -- rows past the cap are counted here, as `skipped_rows` counts the rows
