@@ -4,9 +4,9 @@
 //! `cargo run --release --example stages -- FILE_OR_EPOCH`
 //!
 //! Environment: `PER_EXTRACTOR=1` adds one-thread time per extractor;
-//! `STORE_DB=path` adds the writer (`STORE_PRAGMAS=sql` run first,
-//! `STORE_PAGE_SIZE=n` for a new file, `STORE_BATCH=n` messages per
-//! transaction); `STAGES_READ_ONLY=1` stops after reading.
+//! `STORE_DB=path` adds the writer (`STORE_PAGE_SIZE=n` for a new file,
+//! `STORE_BATCH=n` messages per `BEGIN IMMEDIATE` transaction);
+//! `STAGES_READ_ONLY=1` stops after reading.
 use std::path::Path;
 use std::time::Instant;
 
@@ -62,24 +62,24 @@ fn main() {
             c.execute_batch(&format!("PRAGMA page_size={ps}; VACUUM;"))
                 .expect("page size");
         }
-        let mut store = regtrack::store::Store::open(Path::new(&db)).expect("db");
-        if let Ok(p) = std::env::var("STORE_PRAGMAS") {
-            store.conn().execute_batch(&p).expect("pragmas");
-        }
+        let store = regtrack::store::Store::open(Path::new(&db)).expect("db");
         let c0 = cpu();
         let (r0, w0) = io();
         let t = Instant::now();
         let per: usize = std::env::var("STORE_BATCH")
             .ok()
             .and_then(|s| s.parse().ok())
-            .unwrap_or(regtrack::ingest::BATCH_MESSAGES);
+            .unwrap_or(regtrack::pipeline::ingest::BATCH_MESSAGES);
         let mut blocks = regtrack::store::insert::BodyBlocks::default();
         for chunk in recs.chunks(per) {
-            let tx = store.conn_mut().transaction().expect("tx");
-            for r in chunk {
-                regtrack::store::insert::insert_record(&tx, r, 0, &mut blocks).expect("insert");
-            }
-            tx.commit().expect("commit");
+            store
+                .in_write("stages: insert", |store| {
+                    for r in chunk {
+                        regtrack::store::insert::insert_record(store, r, 0, &mut blocks)?;
+                    }
+                    Ok(())
+                })
+                .expect("insert");
         }
         report("store (one thread)", t);
         let (r1, w1) = io();

@@ -11,7 +11,8 @@ use crate::model::{Extraction, Message};
 ///
 /// 2: patch facts (title, version, patch id, change-id, reverts) and landings
 /// (applied replies, b4 thank-yous, announcements, pull requests, merge notes).
-pub const EXTRACTION_VERSION: i64 = 2;
+/// 3: link keys (`link::keys`) stored with every message.
+pub const EXTRACTION_VERSION: i64 = 3;
 
 /// The extractors read a body up to this many lines or
 /// [`MAX_EXTRACTED_BODY`] bytes, whichever comes first.

@@ -23,6 +23,7 @@ pub mod evidence;
 pub mod export;
 pub mod extract;
 pub mod link;
+pub mod lore;
 pub mod mail;
 pub mod model;
 pub mod pipeline;
@@ -31,5 +32,6 @@ pub mod report;
 pub mod source;
 pub mod store;
 pub mod text;
+pub mod trees;
 
 pub use error::{Error, Result};

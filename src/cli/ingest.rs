@@ -10,6 +10,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::Context;
 use crate::pipeline::ingest::Summary;
+use crate::store::Store;
 
 /// How many failures the table shows.
 const SHOWN_FAILURES: usize = 20;
@@ -32,61 +33,18 @@ pub struct Args {
 /// Runs `regtrack ingest`.
 pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     let (mut store, _writing) = super::open_writer(ctx)?;
-    let bar = progress_bar(ctx, &args.paths);
-    let on_progress = |bytes: u64, messages: u64| {
-        if let Some(bar) = &bar {
-            bar.set_position(bytes);
-            bar.set_message(format!("{messages} messages"));
-        }
-    };
-    let (mut summary, mut indexes) =
-        crate::pipeline::ingest::ingest_indexing_behind(&mut store, &args.paths, &on_progress)
-            .with_context(|| format!("writing to database '{}'", ctx.db.display()))?;
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
-    (ctx.hooks.release_memory)();
-    // Messages an older regtrack stored are extracted again first (once the
-    // indexes are built: both write).
-    if crate::pipeline::reindex::pending(&store).context("counting messages")? > 0 {
-        indexes
-            .wait()
-            .with_context(|| format!("building the indexes of '{}'", ctx.db.display()))?;
-        super::reindex::upgrade(ctx, &mut store)?;
-    }
-    // Relinks only when messages, marks or the link logic changed since the
-    // last link (`link_state`); an unchanged input returns at once. A bulk
-    // load's indexes are built meanwhile, on another connection; the linker
-    // writes once they are.
-    let linking = std::time::Instant::now();
-    let db = ctx.db.display();
-    let (_, unreadable) = crate::pipeline::relink::relink_with(&mut store, &mut || indexes.wait())
-        .context("linking threads and regressions")?;
-    super::warn_unreadable(ctx, &unreadable);
-    indexes
-        .wait()
-        .with_context(|| format!("building the indexes of '{db}'"))?;
-    indexes.account(&mut summary);
-    let link_seconds = linking.elapsed().as_secs_f64();
-
+    let summary = ingest_paths(ctx, &mut store, &args.paths, args.timings)?;
     let mut err = std::io::stderr().lock();
-    if args.timings {
-        let alongside = if summary.index_seconds > 0.0 {
-            " (alongside the index build)"
-        } else {
-            ""
-        };
-        writeln!(
-            err,
-            "timings: read, parse and write {:.2} s; build indexes {:.2} s; link {:.2} s{alongside}",
-            summary.write_seconds, summary.index_seconds, link_seconds
-        )?;
-    }
     for note in &summary.input_errors {
+        let reason = crate::export::terminal::line(&note.reason);
         if note.reason.contains(&note.place) {
-            writeln!(err, "regtrack: error: {}", note.reason)?;
+            writeln!(err, "regtrack: error: {reason}")?;
         } else {
-            writeln!(err, "regtrack: error: '{}': {}", note.place, note.reason)?;
+            writeln!(
+                err,
+                "regtrack: error: '{}': {reason}",
+                crate::export::terminal::line(&note.place)
+            )?;
         }
     }
     if !ctx.quiet && !summary.failures.is_empty() {
@@ -113,8 +71,68 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// Ingests `paths` into `store` with a progress bar on a terminal, extracts
+/// again what an older regtrack stored, and relinks; says on stderr where
+/// the time went (`timings`) and what could not be read.
+pub(super) fn ingest_paths(
+    ctx: &Context,
+    store: &mut Store,
+    paths: &[PathBuf],
+    timings: bool,
+) -> anyhow::Result<Summary> {
+    let bar = progress_bar(ctx, paths);
+    let on_progress = |bytes: u64, messages: u64| {
+        if let Some(bar) = &bar {
+            bar.set_position(bytes);
+            bar.set_message(format!("{messages} messages"));
+        }
+    };
+    let (mut summary, mut indexes) =
+        crate::pipeline::ingest::ingest_indexing_behind(store, paths, &on_progress)
+            .with_context(|| format!("writing to database '{}'", ctx.db.display()))?;
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    (ctx.hooks.release_memory)();
+    // Messages an older regtrack stored are extracted again first (once the
+    // indexes are built: both write).
+    if crate::pipeline::reindex::pending(store).context("counting messages")? > 0 {
+        indexes
+            .wait()
+            .with_context(|| format!("building the indexes of '{}'", ctx.db.display()))?;
+        super::reindex::upgrade(ctx, store)?;
+    }
+    // Relinks only when messages, marks or the link logic changed since the
+    // last link (`link_state`); an unchanged input returns at once. A bulk
+    // load's indexes are built meanwhile, on another connection; the linker
+    // writes once they are.
+    let linking = std::time::Instant::now();
+    let (relinked, unreadable) =
+        crate::pipeline::relink::relink_with(store, &mut || indexes.wait())
+            .context("linking threads and regressions")?;
+    super::warn_unreadable(ctx, &unreadable);
+    indexes
+        .wait()
+        .with_context(|| format!("building the indexes of '{}'", ctx.db.display()))?;
+    indexes.account(&mut summary);
+    let link_seconds = linking.elapsed().as_secs_f64();
+    if timings {
+        let alongside = if summary.index_seconds > 0.0 {
+            " (alongside the index build)"
+        } else {
+            ""
+        };
+        eprintln!(
+            "timings: read, parse and write {:.2} s; build indexes {:.2} s; link {:.2} s{alongside}",
+            summary.write_seconds, summary.index_seconds, link_seconds
+        );
+        eprintln!("timings: {}", super::relinked_line(&relinked));
+    }
+    Ok(summary)
+}
+
 /// `23 regressions in the database: 9 improvement, 6 discussed, ...; see `regtrack list``.
-fn regressions_line(statuses: &[crate::store::stats::Count]) -> String {
+pub(super) fn regressions_line(statuses: &[crate::store::stats::Count]) -> String {
     let total: i64 = statuses.iter().map(|c| c.messages).sum();
     let parts: Vec<String> = statuses
         .iter()
@@ -130,7 +148,7 @@ fn regressions_line(statuses: &[crate::store::stats::Count]) -> String {
 }
 
 /// `37 new, 0 known, 0 duplicates, 0 failed; 1.2 MB in 0.35 s (3.4 MB/s)`.
-pub fn summary_line(s: &Summary) -> String {
+pub(super) fn summary_line(s: &Summary) -> String {
     let mb = s.bytes as f64 / 1e6;
     let rate = if s.seconds > 0.0 { mb / s.seconds } else { 0.0 };
     let unchanged = match s.unchanged {

@@ -6,19 +6,29 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 
 use super::Context;
-use crate::model::history::Status;
+use crate::model::history::{Scope, Status};
 use crate::query::{Filter, parse_date};
 
-/// Filters shared by `list` and `export`.
+/// Filters shared by `list`, `export` and `report`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct FilterArgs {
-    /// Only this status (reported, discussed, fix-proposed, fix-confirmed,
-    /// fix-applied, disputed, declined, improvement).
-    #[arg(long)]
-    pub status: Option<String>,
+    /// Only these statuses: names (reported, discussed, fix-proposed,
+    /// fix-confirmed, fix-applied, fixed, disputed, declined, culprit-dropped,
+    /// improvement) or the groups `open`, `fixed`, `closed`; repeated or
+    /// comma-separated.
+    #[arg(long, value_delimiter = ',', value_name = "STATUS")]
+    pub status: Vec<String>,
+    /// Only these scopes (mainline, next, maintainer-tree, developer-branch,
+    /// patch-under-review, unknown); repeated or comma-separated.
+    #[arg(long, value_delimiter = ',', value_name = "SCOPE")]
+    pub scope: Vec<String>,
     /// Only this subsystem (or a component of it: `mm` matches `mm, oom`).
     #[arg(long)]
     pub subsystem: Option<String>,
+    /// Only regressions with mail seen on this list (its List-ID or a part:
+    /// `linux-xfs`).
+    #[arg(long, value_name = "LIST")]
+    pub list: Option<String>,
     /// First report on or after this date (YYYY-MM-DD).
     #[arg(long)]
     pub since: Option<String>,
@@ -28,33 +38,67 @@ pub struct FilterArgs {
     /// Only regressions or only improvements.
     #[arg(long, value_parser = ["regression", "improvement"])]
     pub direction: Option<String>,
-    /// Only where the headline change is at least this many percent (either sign).
-    #[arg(long)]
+    /// Only where the headline change is at least this many percent either
+    /// way (`5`), or, negative, at most this change (`-5`).
+    #[arg(long, allow_negative_numbers = true, value_name = "PERCENT")]
     pub min_change: Option<f64>,
+    /// Only open regressions where nothing happened for more than DAYS days.
+    #[arg(long, value_name = "DAYS")]
+    pub stale: Option<u32>,
+    /// Only regressions fixed in this release or an earlier one (`v6.4`).
+    #[arg(long, value_name = "RELEASE")]
+    pub fixed_in: Option<String>,
     /// Days without a human reply before a regression is flagged.
     #[arg(long, default_value_t = 14)]
     pub days: u32,
 }
 
+/// Status names and groups (`open`, `fixed`, `closed`) as statuses.
+pub fn parse_statuses(names: &[String]) -> anyhow::Result<Vec<Status>> {
+    let mut out: Vec<Status> = Vec::new();
+    for n in names.iter().filter(|n| !n.trim().is_empty()) {
+        let more = match crate::query::status_group(n) {
+            Some(g) => g,
+            None => vec![Status::parse(n).with_context(|| {
+                format!(
+                    "unknown status '{n}' (one of: {}, or open, fixed, closed)",
+                    Status::ALL.map(|s| s.as_str()).join(", ")
+                )
+            })?],
+        };
+        for s in more {
+            if !out.contains(&s) {
+                out.push(s);
+            }
+        }
+    }
+    Ok(out)
+}
+
 impl FilterArgs {
     /// The checked filter.
     pub fn filter(&self) -> anyhow::Result<Filter> {
-        let status = match &self.status {
-            Some(s) => Some(Status::parse(s).with_context(|| {
+        let mut scopes = Vec::new();
+        for s in self.scope.iter().filter(|s| !s.trim().is_empty()) {
+            scopes.push(Scope::parse(s).with_context(|| {
                 format!(
-                    "unknown status '{s}' (one of: {})",
-                    Status::ALL.map(|s| s.as_str()).join(", ")
+                    "unknown scope '{s}' (one of: {})",
+                    Scope::ALL.map(|s| s.as_str()).join(", ")
                 )
-            })?),
-            None => None,
-        };
+            })?);
+        }
         Ok(Filter {
-            status,
+            statuses: parse_statuses(&self.status)?,
+            scopes,
+            list: self.list.clone(),
+            stale_days: self.stale,
+            fixed_in: self.fixed_in.clone(),
             subsystem: self.subsystem.clone(),
             since: self.since.as_deref().map(parse_date).transpose()?,
             until: self.until.as_deref().map(parse_date).transpose()?,
             direction: self.direction.clone(),
             min_change: self.min_change,
+            now: chrono::Utc::now().timestamp(),
         })
     }
 }
@@ -84,5 +128,10 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
         crate::export::human::list(&mut out, &regs, ctx.color)?;
     }
     out.flush()?;
-    Ok(ExitCode::SUCCESS)
+    // Nothing matched: exit 1, as every query command does.
+    Ok(if regs.is_empty() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

@@ -1,13 +1,16 @@
 //! The command line: clap-derived arguments, one module per subcommand, and the
 //! error/exit-code policy (anyhow context at this edge only).
 
+mod config;
 mod export;
+mod fetch;
 mod ingest;
 mod list;
 mod mail;
 mod mark;
 mod parse;
 mod reindex;
+mod relink;
 mod show;
 mod stats;
 
@@ -37,6 +40,14 @@ pub struct Cli {
     /// When to use colours in human output.
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
+    /// The configuration file (default $REGTRACK_CONFIG, else
+    /// $XDG_CONFIG_HOME/regtrack/config.toml).
+    #[arg(long, global = true, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+    /// The public-inbox server for message links and for `fetch`/`follow`
+    /// (default: the config file's `lore_base`, else <https://lore.kernel.org>).
+    #[arg(long, global = true, value_name = "URL", env = "REGTRACK_LORE_BASE")]
+    pub lore_base: Option<String>,
     /// The command to run.
     #[command(subcommand)]
     pub command: Command,
@@ -64,7 +75,7 @@ pub enum Command {
     Stats(stats::Args),
     /// Print everything extracted from each message as JSON Lines (nothing is stored).
     #[command(
-        after_help = "Example:\n  regtrack parse corpus/lkp/0001-perf-regression.eml | jq .tables"
+        after_help = "Example:\n  regtrack parse corpus/report/current-perf-report.eml | jq .tables"
     )]
     Parse(parse::Args),
     /// Show regression histories matching a subsystem, commit, metric, Message-ID or id.
@@ -91,6 +102,17 @@ pub enum Command {
     /// Extract stored messages again (those an older regtrack stored, or all) and relink.
     #[command(after_help = "Example:\n  regtrack reindex --all")]
     Reindex(reindex::Args),
+    /// Fetch whole threads or a search's messages from lore (or any public-inbox server) and ingest them.
+    #[command(
+        after_help = "Examples:\n  regtrack fetch 202401221624.cb53a8ca-oliver.sang@intel.com\n  regtrack fetch https://lore.kernel.org/linux-ext4/20200925071217.GO28663@shao2-debian/T/#u\n  regtrack fetch --query 'f:lkp@intel.com AND s:regression AND dfn:fs/xfs/' --threads --since 90d"
+    )]
+    Fetch(fetch::Args),
+    /// Fetch again what the matching regressions' threads and mail naming them got since last time.
+    #[command(after_help = "Example:\n  regtrack follow --status open --subsystem xfs")]
+    Follow(fetch::FollowArgs),
+    /// Bring threads and regressions up to date, or with --full compute them all from scratch.
+    #[command(after_help = "Example:\n  regtrack relink --full")]
+    Relink(relink::Args),
 }
 
 /// Global settings resolved from the command line and the environment.
@@ -106,6 +128,10 @@ pub struct Context {
     pub stderr_tty: bool,
     /// The binary's hooks.
     pub hooks: Hooks,
+    /// The configuration file's settings.
+    pub config: config::Config,
+    /// The public-inbox server for links and fetching.
+    pub lore_base: String,
 }
 
 /// What the binary lends the library, which has no unsafe code of its own.
@@ -158,12 +184,26 @@ where
             std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
         }
     };
+    let config = match config::load(cli.config.as_deref()) {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "regtrack: error: {e:#}");
+            return ExitCode::from(2);
+        }
+    };
+    let lore_base = cli
+        .lore_base
+        .clone()
+        .or_else(|| config.lore_base.clone())
+        .unwrap_or_else(|| crate::lore::DEFAULT_BASE.to_string());
     let ctx = Context {
         db: cli.db.clone(),
         quiet: cli.quiet,
         color,
         stderr_tty: std::io::stderr().is_terminal(),
         hooks,
+        config,
+        lore_base,
     };
     let result = match cli.command {
         Command::Ingest(a) => ingest::run(&ctx, a),
@@ -175,6 +215,9 @@ where
         Command::Mark(a) => mark::run(&ctx, a),
         Command::Mail(a) => mail::run(&ctx, a),
         Command::Reindex(a) => reindex::run(&ctx, a),
+        Command::Fetch(a) => fetch::run(&ctx, a),
+        Command::Follow(a) => fetch::follow(&ctx, a),
+        Command::Relink(a) => relink::run(&ctx, a),
     };
     match result {
         Ok(code) => code,
@@ -193,6 +236,24 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
     })
 }
 
+/// What a relink did, in one line: `relinked 1,204 messages in 37 threads
+/// and 3 regressions (an update) in 0.04 s`.
+fn relinked_line(r: &crate::pipeline::relink::Relinked) -> String {
+    use crate::pipeline::relink::How;
+    let how = match r.how {
+        How::Nothing => return "nothing new to link".to_string(),
+        How::Incremental => "an update".to_string(),
+        How::Full => match &r.fell_back {
+            Some(why) => format!("everything, since {why}"),
+            None => "everything".to_string(),
+        },
+    };
+    format!(
+        "relinked {} messages in {} threads and {} regressions ({how}) in {:.2} s",
+        r.messages, r.threads, r.regressions, r.seconds
+    )
+}
+
 /// Opens (creating if needed) the database of `ctx` for a command that
 /// writes.
 fn open_store(ctx: &Context) -> anyhow::Result<crate::store::Store> {
@@ -206,7 +267,9 @@ fn open_store(ctx: &Context) -> anyhow::Result<crate::store::Store> {
 fn open_writer(
     ctx: &Context,
 ) -> anyhow::Result<(crate::store::Store, Option<crate::store::lock::WriterLock>)> {
-    let store = open_store(ctx)?;
+    // The lock first: two writers creating one database would otherwise
+    // race in its setup (the switch to WAL, the first migration).
+    crate::store::Store::check_path(&ctx.db).map_err(|e| opening(ctx, e))?;
     let lock = crate::store::lock::lock_writer(&ctx.db, || {
         if !ctx.quiet {
             eprintln!(
@@ -215,6 +278,7 @@ fn open_writer(
             );
         }
     })?;
+    let store = open_store(ctx)?;
     Ok((store, lock))
 }
 

@@ -9,13 +9,13 @@
 //! - for-next announcements (`[ANNOUNCE] xfs-linux: for-next updated to
 //!   <sha>`, "The for-next branch of the xfs-linux repository ... has just
 //!   been updated") and pull requests (`git request-pull`: "are available
-//!   in the Git repository at:", "for you to fetch changes up to <sha>"):
+//!   in the Git repository at:", "for you to fetch changes up to `<sha>`"):
 //!   their shortlogs (`Author (N):` then indented titles, `[sha] title`);
-//! - pr-tracker-bot's "has been merged into torvalds/linux.git: .../c/<sha>";
-//! - tip-bot2's "The following commit has been merged into the <branch>
-//!   branch of tip: Commit-ID: <sha>";
-//! - stable's "I've just added the patch titled <title> to the 6.1-stable tree";
-//! - library syncs' "Source kernel commit: <sha>".
+//! - pr-tracker-bot's "has been merged into torvalds/linux.git: .../c/`<sha>`";
+//! - tip-bot2's "The following commit has been merged into the `<branch>`
+//!   branch of tip: Commit-ID: `<sha>`";
+//! - stable's "I've just added the patch titled `<title>` to the 6.1-stable tree";
+//! - library syncs' "Source kernel commit: `<sha>`".
 //!
 //! Only the author's own lines count (quote depth 0).
 

@@ -141,6 +141,42 @@ fn strip_ws(s: &str) -> String {
     s.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
+/// The `Subject:` of a format-patch carried in a reply (attached or
+/// inline): an own line before the first diff line, after a `From <sha>`
+/// or `From:` header line.
+fn attached_patch_subject(view: &BodyView<'_>, in_diff: &[bool]) -> Option<String> {
+    let first_diff = in_diff
+        .iter()
+        .zip(&view.lines)
+        .position(|(&d, l)| d && l.depth == 0)
+        .unwrap_or(view.lines.len());
+    let mut header = false;
+    let own: Vec<&str> = view
+        .lines
+        .iter()
+        .take(first_diff)
+        .filter(|l| l.depth == 0)
+        .map(|l| l.text.trim_end())
+        .collect();
+    for (i, t) in own.iter().enumerate() {
+        if t.starts_with("From ") && t.ends_with("2001") || t.starts_with("From: ") {
+            header = true;
+        } else if header && let Some(s) = t.strip_prefix("Subject: ") {
+            // A folded header goes on in lines that start with white space.
+            let mut subject = s.trim().to_string();
+            for c in own[i + 1..]
+                .iter()
+                .take_while(|c| c.starts_with([' ', '\t']))
+            {
+                subject.push(' ');
+                subject.push_str(c.trim());
+            }
+            return Some(subject);
+        }
+    }
+    None
+}
+
 /// A `key: value` line of b4 (`change-id:`, `base-commit:`) in the
 /// author's own text.
 fn own_value<'a>(view: &BodyView<'a>, key: &str) -> Option<&'a str> {
@@ -170,12 +206,17 @@ pub fn patch_facts(
     if !is_patch && id.is_none() {
         return None;
     }
-    let tags = subject_tags(&msg.subject);
-    let title = if is_patch {
-        tags.title.clone()
+    // A reply that carries a format-patch (inline or attached) has that
+    // patch's title in its own `Subject: [PATCH] ...` line before the diff.
+    let tags = if is_patch {
+        subject_tags(&msg.subject)
     } else {
-        String::new()
+        attached_patch_subject(view, in_diff)
+            .map(|s| subject_tags(&s))
+            .filter(|t| t.is_patch)
+            .unwrap_or_default()
     };
+    let title = tags.title.clone();
     let own: String = view
         .lines
         .iter()
@@ -193,6 +234,7 @@ pub fn patch_facts(
             .and_then(|c| c.get(1).or_else(|| c.get(2)))
             .map(|m| m.as_str().to_ascii_lowercase())
     });
+    let titled = !title.is_empty();
     Some(PatchFacts {
         title_key: title_key(&title),
         reverts_title: REVERT_TITLE
@@ -200,11 +242,11 @@ pub fn patch_facts(
             .and_then(|c| c.get(1))
             .map(|m| title_key(m.as_str())),
         title,
-        version: is_patch.then_some(tags.version).flatten(),
-        part: is_patch.then_some(tags.part).flatten(),
-        parts: is_patch.then_some(tags.parts).flatten(),
-        resend: is_patch && tags.resend,
-        rfc: is_patch && tags.rfc,
+        version: titled.then_some(tags.version).flatten(),
+        part: titled.then_some(tags.part).flatten(),
+        parts: titled.then_some(tags.parts).flatten(),
+        resend: titled && tags.resend,
+        rfc: titled && tags.rfc,
         patch_id: id,
         change_id: own_value(view, "change-id:").map(str::to_string),
         base_commit: own_value(view, "base-commit:").map(str::to_string),
@@ -262,6 +304,23 @@ mod tests {
         let g = "diff --git a/fs/x.c b/fs/x.c\n--- a/fs/x.c\n+++ b/fs/x.c\n@@ -1 +1 @@\n-a\n+b\n";
         assert!(patch_id_of_lines(q.lines()).is_some());
         assert_eq!(patch_id_of_lines(q.lines()), patch_id_of_lines(g.lines()));
+    }
+
+    #[test]
+    fn a_format_patch_in_a_reply_gives_its_title() {
+        let body = "Does this help?\n\nFrom 0123456789abcdef0123456789abcdef01234567 Mon Sep 17 00:00:00 2001\n\
+                    From: Steve <s@x>\nSubject: [PATCH] smb3: lower the default timeout\n\nbody\n---\n\
+                    diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n";
+        let msg = Message {
+            subject: "Re: [smb3] 5efdd9122e: regression".into(),
+            body: body.into(),
+            ..Message::default()
+        };
+        let view = BodyView::new(&msg.body);
+        let scan = super::super::diff::scan(&view);
+        let f = patch_facts(&msg, Kind::Reply, &view, &scan.in_diff).unwrap();
+        assert_eq!(f.title, "smb3: lower the default timeout");
+        assert!(f.patch_id.is_some());
     }
 
     #[test]

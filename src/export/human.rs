@@ -282,7 +282,11 @@ fn show_patch(out: &mut dyn Write, p: &Paint, pa: &PatchInfo) -> std::io::Result
 /// whole list whatever the widths of ids and subsystems.
 pub fn list(out: &mut dyn Write, regs: &[Regression], color: bool) -> std::io::Result<()> {
     let p = Paint { on: color };
-    let id_w = regs.iter().map(|r| r.id.to_string().len()).max().unwrap_or(1);
+    let id_w = regs
+        .iter()
+        .map(|r| r.id.to_string().len())
+        .max()
+        .unwrap_or(1);
     let sub_w = regs
         .iter()
         .map(|r| safe(r.subsystem.as_deref().unwrap_or("-")).chars().count())

@@ -71,7 +71,13 @@ pub fn fix_state(r: &Regression, f: &FixInfo) -> String {
         .map(|d| format!(" {}", day(Some(d))))
         .unwrap_or_default();
     match f.state {
-        PatchState::Merged => format!("merged{when}{}", f.release.as_ref().map(|r| format!(" ({r})")).unwrap_or_default()),
+        PatchState::Merged => format!(
+            "merged{when}{}",
+            f.release
+                .as_ref()
+                .map(|r| format!(" ({r})"))
+                .unwrap_or_default()
+        ),
         PatchState::Applied => match f.trees.last() {
             Some(t) => format!("applied to {t}{when}"),
             None => format!("applied{when}"),

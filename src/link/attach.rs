@@ -17,7 +17,7 @@
 //!   own text, or carrying `Fixes: <any id of the culprit>` together with a
 //!   `Reported-by: kernel test robot`;
 //! - reverts of the culprit (`revert`): a revert whose "This reverts commit
-//!   <sha>" names an id of the culprit, or, without a sha, whose title names
+//!   `<sha>`" names an id of the culprit, or, without a sha, whose title names
 //!   the culprit's and which was posted after the first report;
 //! - every other posting of a linked patch (earlier drafts, later versions,
 //!   resends: [`super::patch`]), the replies to all linked patches
@@ -32,7 +32,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use super::LinkMessage;
 use super::culprit::{Culprits, canonical_form, is_hex_id, same_commit};
 use super::hints::{
-    cited_target, fixes_id, is_report, is_robot, kind_of, own_diff, own_trailers, report_ids,
+    cited_target, fixes_id, is_report, is_robot_team, kind_of, own_diff, own_trailers, report_ids,
     robot_reported, subject_culprit, title_key, trailer_target,
 };
 use super::patch::{self, Patches};
@@ -200,7 +200,7 @@ fn culprit_groups(msgs: &[LinkMessage], culprits: &Culprits) -> HashMap<String, 
         // The preamble names the earlier report of the same change.
         if let Some(b) = &m.extraction.report {
             for prev in &b.previous {
-                if let Some(c) = prev.commit.as_deref().and_then(|c| key_of(c)) {
+                if let Some(c) = prev.commit.as_deref().and_then(&key_of) {
                     uf_union(&mut uf, k, c);
                 }
                 if let Some(&j) = prev.message_id.as_deref().and_then(|id| by_id.get(id))
@@ -286,7 +286,7 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
         ids.iter()
             .max_by_key(|s| s.len())
             .and_then(|s| culprits.key_of(s))
-            .map(|s| group_of(s))
+            .map(&group_of)
     };
 
     let mut order: Vec<usize> = (0..msgs.len()).collect();
@@ -376,7 +376,7 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
                     Role::Patch,
                     format!("patch posted in the thread of report {rep_id}"),
                 )
-            } else if own_diff(m) && !is_robot(m) {
+            } else if own_diff(m) && !is_robot_team(m) {
                 (
                     Role::Patch,
                     format!("debug patch posted in the thread of report {rep_id}"),
@@ -412,7 +412,12 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
             if !same_commit(&c, &key) && !drafts[r].aliases.contains(&c) {
                 drafts[r].aliases.push(c.clone());
             }
-            drafts[r].add(i, Role::Reply, format!("subject names culprit {c}"));
+            let role = if (kind_of(m) == Kind::Patch || own_diff(m)) && !is_robot_team(m) {
+                Role::Patch
+            } else {
+                Role::Reply
+            };
+            drafts[r].add(i, role, format!("subject names culprit {c}"));
         }
     }
 

@@ -481,10 +481,12 @@ pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark], patches: &Patches
         .iter()
         .filter_map(|&k| patch_life(d, k, patches, &members, msgs, &tl, scope))
         .collect();
+    // A series' cover letter is no patch: its patches are linked themselves.
     for mem in members
         .iter()
         .filter(|m| matches!(m.role, Role::Patch | Role::Revert))
         .filter(|m| patches.identity_of(m.idx).is_none())
+        .filter(|m| !super::patch::is_cover(&msgs[m.idx]))
     {
         lives.push(lone_patch(mem, &members, msgs, &tl));
     }
@@ -498,16 +500,16 @@ pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark], patches: &Patches
                 .flatten()
         })
         .collect();
-    for i in 0..lives.len() {
+    for (i, life) in lives.iter_mut().enumerate() {
         if matches!(
-            lives[i].state,
+            life.state,
             PatchState::Proposed | PatchState::Reviewed | PatchState::Confirmed
         ) && landed_at.iter().enumerate().any(|(j, l)| {
             j != i
                 && l.as_deref()
-                    .is_some_and(|d| Some(d) >= lives[i].date.as_deref())
+                    .is_some_and(|d| Some(d) >= life.date.as_deref())
         }) {
-            lives[i].state = PatchState::Superseded;
+            life.state = PatchState::Superseded;
         }
     }
     let fix = fix_of(&lives);

@@ -6,9 +6,10 @@
 //! states `disputed` and `declined` hold until a later patch or fix
 //! (`fix-proposed` or beyond) moves the regression on, and once a fix is
 //! applied (or the culprit dropped) a later dispute does not undo it; a
-//! regression whose reports are all improvements and on which nobody went
-//! beyond a reply is `improvement`; the latest human mark (an entry without
-//! a message) wins over everything. Each status reached is kept with its
+//! history whose reports are all improvements is `improvement` (a patch
+//! posted about it, which happens when the gain came from a bug, is listed
+//! but asks nobody to act); the latest human mark (an entry without a
+//! message) wins over everything. Each status reached is kept with its
 //! evidence.
 
 use crate::model::Direction;
@@ -54,6 +55,21 @@ pub fn fold(
         // The robot team's own data answer a "cannot reproduce" (not other doubts).
         if e.reopens && side == Some(Status::Disputed) && doubt_is_repro {
             side = None;
+            // Said as the status it returns to, with this message.
+            let back = progress
+                .filter(|p| rank(*p) > rank(Status::Discussed))
+                .unwrap_or(Status::Discussed);
+            evidence.push(StatusEvidence {
+                status: back,
+                message_id: e.message_id.clone(),
+                reason: format!(
+                    "the robot team stands by its data{}",
+                    e.from
+                        .as_deref()
+                        .map(|f| format!(" ({f})"))
+                        .unwrap_or_default()
+                ),
+            });
         }
         let Some(st) = e.status else {
             continue;
@@ -115,10 +131,8 @@ pub fn fold(
     }
     let progress_now = progress.unwrap_or(Status::Reported);
     let mut status = side.unwrap_or(progress_now);
-    if side.is_none()
-        && direction == Direction::Improvement
-        && rank(progress_now).is_some_and(|r| r <= 1)
-    {
+    // An improvement needs nobody to act, whatever was said or posted about it.
+    if direction == Direction::Improvement {
         status = Status::Improvement;
         evidence.push(StatusEvidence {
             status,

@@ -45,6 +45,14 @@ pub fn is_robot(m: &LinkMessage) -> bool {
     name.contains("test robot") || email == "lkp@intel.com"
 }
 
+/// True for the robot or the people of its team (they send from `@intel.com`).
+pub fn is_robot_team(m: &LinkMessage) -> bool {
+    is_robot(m)
+        || m.from_email
+            .as_deref()
+            .is_some_and(|e| e.to_ascii_lowercase().ends_with("@intel.com"))
+}
+
 /// True for a trailer value naming the robot (`kernel test robot <...>`, `lkp@intel.com`).
 pub fn names_robot(value: &str) -> bool {
     let v = value.to_ascii_lowercase();

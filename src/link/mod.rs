@@ -28,6 +28,7 @@ pub mod facts;
 pub mod finish;
 pub mod fold;
 pub mod hints;
+pub mod keys;
 pub mod patch;
 pub mod regzbot;
 pub mod rules;
@@ -87,7 +88,7 @@ pub struct LinkOutput {
 /// Version of the linking logic; bump it whenever linking would compute
 /// something different from the same input, so that stored link tables of
 /// an older version are recomputed.
-pub const LINK_LOGIC_VERSION: i64 = 1;
+pub const LINK_LOGIC_VERSION: i64 = 2;
 
 /// Threads and regressions of messages held in memory (whole or
 /// [`facts::prepare`]d).

@@ -22,7 +22,7 @@
 use std::collections::HashMap;
 
 use super::LinkMessage;
-use super::hints::{is_robot, kind_of};
+use super::hints::{is_robot_team, kind_of};
 use crate::model::{Kind, LandingKind};
 
 /// Shortest title key that identifies a patch by itself.
@@ -95,12 +95,32 @@ pub fn is_posting(m: &LinkMessage) -> bool {
     let Some(p) = &m.extraction.patch else {
         return false;
     };
-    if is_robot(m) {
+    // The robot and its team post debug diffs, not fixes.
+    if is_robot_team(m) {
         return false;
     }
-    let titled = kind_of(m) == Kind::Patch && p.title_key.len() >= MIN_TITLE;
+    let titled = p.title_key.len() >= MIN_TITLE;
     let cover = p.part == Some(0);
     (titled && !cover) || p.patch_id.is_some()
+}
+
+/// True when `a` and `b` are different parts of one posting of a series:
+/// one author, the same number of parts and version, other part numbers,
+/// sent within a day.
+fn sibling_parts(a: &LinkMessage, b: &LinkMessage) -> bool {
+    let (Some(pa), Some(pb)) = (&a.extraction.patch, &b.extraction.patch) else {
+        return false;
+    };
+    let close = match (a.date, b.date) {
+        (Some(x), Some(y)) => (x - y).abs() < 86_400,
+        _ => true,
+    };
+    pa.parts.is_some()
+        && pa.parts == pb.parts
+        && pa.part != pb.part
+        && pa.version == pb.version
+        && author(a) == author(b)
+        && close
 }
 
 /// True for a series' cover letter (`[PATCH v2 0/7]`).
@@ -123,7 +143,7 @@ pub fn identify(msgs: &[LinkMessage], parent: &[Option<usize>]) -> Patches {
         let Some(p) = &m.extraction.patch else {
             continue;
         };
-        if kind_of(m) == Kind::Patch && p.title_key.len() >= MIN_TITLE {
+        if p.title_key.len() >= MIN_TITLE {
             match by_title.entry((p.title_key.clone(), author(m))) {
                 std::collections::hash_map::Entry::Occupied(e) => union(&mut uf, *e.get(), i),
                 std::collections::hash_map::Entry::Vacant(e) => {
@@ -133,7 +153,10 @@ pub fn identify(msgs: &[LinkMessage], parent: &[Option<usize>]) -> Patches {
         }
         if let Some(id) = p.patch_id.as_deref() {
             match by_id.get(id) {
-                Some(&j) => union(&mut uf, j, i),
+                // Two parts of one series are two patches, whatever their
+                // diffs hash to.
+                Some(&j) if !sibling_parts(&msgs[j], m) => union(&mut uf, j, i),
+                Some(_) => {}
                 None => {
                     by_id.insert(id, i);
                 }
@@ -155,7 +178,6 @@ pub fn identify(msgs: &[LinkMessage], parent: &[Option<usize>]) -> Patches {
         id.postings.push(i);
         if let Some(p) = &msgs[i].extraction.patch
             && !p.title.is_empty()
-            && kind_of(&msgs[i]) == Kind::Patch
         {
             id.title = p.title.clone();
             id.title_key = p.title_key.clone();

@@ -10,7 +10,7 @@
 
 use super::attach::{Draft, Member};
 use super::facts::report_info;
-use super::hints::{is_robot, kind_of, names_robot, own_trailers};
+use super::hints::{is_robot, is_robot_team, kind_of, names_robot, own_trailers};
 use super::patch::Patches;
 use super::regzbot;
 use super::{LinkMessage, culprit::same_commit};
@@ -248,14 +248,6 @@ pub fn sentences(_ctx: &Ctx<'_>, mem: &Member, m: &LinkMessage, out: &mut Vec<Ha
         h.claims_fix = st == Status::FixConfirmed;
         out.push(h);
     }
-}
-
-/// True for the robot or the people of its team (they send from `@intel.com`).
-pub fn is_robot_team(m: &LinkMessage) -> bool {
-    is_robot(m)
-        || m.from_email
-            .as_deref()
-            .is_some_and(|e| e.to_ascii_lowercase().ends_with("@intel.com"))
 }
 
 /// Words that make a statement a guess, not a measurement: "this should fix

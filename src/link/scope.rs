@@ -47,7 +47,9 @@ const MAINTAINER_BRANCHES: &[&str] = &[
 /// Trees whose every branch is a maintainer's.
 const MAINTAINER_TREES: &[&str] = &["tip", "tj-cgroup", "cgroup", "vfs", "brauner-vfs"];
 
-/// True for a branch a maintainer publishes (see [`MAINTAINER_BRANCHES`]).
+/// True for a branch a maintainer publishes: a known name (master, next,
+/// for-next, fixes, for-linus, mm-stable, ...) or any branch of a tree
+/// whose every branch is a maintainer's (tip, vfs, cgroup).
 pub fn maintainer_branch(tree: Option<&str>, branch: &str) -> bool {
     let b = branch.trim().to_ascii_lowercase();
     if tree.is_some_and(|t| MAINTAINER_TREES.contains(&t.to_ascii_lowercase().as_str())) {

@@ -115,6 +115,8 @@ pub struct Skeleton {
     pub root: Vec<u32>,
     /// Depth of every message below its root.
     pub depth: Vec<u32>,
+    /// Root container of every container (ids only referenced too).
+    pub container_root: Vec<u32>,
 }
 
 impl Skeleton {
@@ -272,6 +274,7 @@ impl SubjectPass {
             parent: Vec::with_capacity(n),
             root: Vec::with_capacity(n),
             depth: Vec::with_capacity(n),
+            container_root: Vec::new(),
         };
         for &c in &sk.container {
             let c = c as usize;
@@ -281,6 +284,9 @@ impl SubjectPass {
             sk.parent
                 .push(forest.parent.get(c).copied().flatten().map(|p| p as u32));
         }
+        sk.container_root = (0..forest.parent.len())
+            .map(|c| forest.root_of(c, &mut memo).0 as u32)
+            .collect();
         sk
     }
 }

@@ -5,7 +5,7 @@
 use crate::error::{Error, Result};
 use crate::link::culprit::{canonical_form, is_hex_id, same_commit};
 use crate::model::Direction;
-use crate::model::history::{Regression, Status};
+use crate::model::history::{Regression, Scope, Status};
 use crate::store::Store;
 use crate::store::history;
 
@@ -97,11 +97,20 @@ pub fn sort_newest_first(v: &mut [Regression]) {
     });
 }
 
-/// Filters of `list` and `export`.
+/// Filters of `list`, `export`, `report` and `follow`.
 #[derive(Debug, Clone, Default)]
 pub struct Filter {
-    /// Only this status.
-    pub status: Option<Status>,
+    /// Only these statuses (any when empty).
+    pub statuses: Vec<Status>,
+    /// Only these scopes (any when empty).
+    pub scopes: Vec<Scope>,
+    /// Only regressions with a message seen on this list (List-ID, or a
+    /// part of it: `linux-xfs` matches `<linux-xfs.vger.kernel.org>`).
+    pub list: Option<String>,
+    /// Only open regressions with nothing new for more than this many days.
+    pub stale_days: Option<u32>,
+    /// Only those whose fix is in this release or an earlier one (`v6.9-rc3`).
+    pub fixed_in: Option<String>,
     /// Only this subsystem (exact, case-insensitive, or a component of it).
     pub subsystem: Option<String>,
     /// First report on or after (Unix seconds).
@@ -110,17 +119,63 @@ pub struct Filter {
     pub until: Option<i64>,
     /// `regression` or `improvement`.
     pub direction: Option<String>,
-    /// |headline change| at least this many percent.
+    /// A positive value: |headline change| at least this many percent; a
+    /// negative one: the headline change (as printed) at most this.
     pub min_change: Option<f64>,
+    /// Now (Unix seconds), for `stale_days`.
+    pub now: i64,
+}
+
+/// The status groups `--status` takes besides the names.
+pub fn status_group(name: &str) -> Option<Vec<Status>> {
+    use Status::*;
+    match name.trim().to_ascii_lowercase().as_str() {
+        "open" => Some(vec![
+            Reported,
+            Discussed,
+            FixProposed,
+            FixConfirmed,
+            Disputed,
+        ]),
+        "fixed" => Some(vec![FixApplied, Fixed]),
+        "closed" => Some(vec![
+            FixApplied,
+            Fixed,
+            Declined,
+            CulpritDropped,
+            Improvement,
+        ]),
+        _ => None,
+    }
 }
 
 impl Filter {
     /// True when `r` passes.
     pub fn matches(&self, r: &Regression) -> bool {
-        if let Some(s) = self.status
-            && r.status != s
-        {
+        if !self.statuses.is_empty() && !self.statuses.contains(&r.status) {
             return false;
+        }
+        if !self.scopes.is_empty() && !self.scopes.contains(&r.scope) {
+            return false;
+        }
+        if let Some(days) = self.stale_days {
+            let quiet = r
+                .facts
+                .last_unix
+                .is_some_and(|t| self.now - t > i64::from(days) * 86_400);
+            if r.status.is_closed() || !quiet {
+                return false;
+            }
+        }
+        if let Some(rel) = &self.fixed_in {
+            let in_it = r
+                .fix
+                .as_ref()
+                .and_then(|f| f.release.as_deref())
+                .is_some_and(|have| crate::trees::release_at_most(have, rel));
+            if !in_it {
+                return false;
+            }
         }
         if let Some(sub) = &self.subsystem {
             let have = r.subsystem.as_deref().unwrap_or("").to_lowercase();
@@ -146,12 +201,13 @@ impl Filter {
             return false;
         }
         if let Some(min) = self.min_change {
-            let c = r
-                .headline
-                .as_ref()
-                .and_then(|h| h.change_percent)
-                .map(f64::abs);
-            if c.is_none_or(|c| c < min) {
+            let c = r.headline.as_ref().and_then(|h| h.change_percent);
+            let ok = if min < 0.0 {
+                c.is_some_and(|c| c <= min)
+            } else {
+                c.is_some_and(|c| c.abs() >= min)
+            };
+            if !ok {
                 return false;
             }
         }
@@ -177,13 +233,18 @@ pub fn parse_date(s: &str) -> Result<i64> {
 /// Every regression passing `filter`, newest first, with flags.
 pub fn list(store: &Store, filter: &Filter, now: i64, days: u32) -> Result<Vec<Regression>> {
     // The indexed columns narrow the rows first; the rest is checked on the histories.
+    let status = match filter.statuses.as_slice() {
+        [one] => Some(one.as_str()),
+        _ => None,
+    };
     let mut v: Vec<Regression> = history::filtered(
         store,
-        filter.status.map(|s| s.as_str()),
+        status,
         filter.since,
         filter.until,
         filter.direction.as_deref(),
-        filter.min_change,
+        filter.min_change.filter(|m| *m >= 0.0),
+        filter.list.as_deref(),
     )?
     .into_iter()
     .filter(|r| filter.matches(r))
@@ -203,11 +264,17 @@ pub fn list(store: &Store, filter: &Filter, now: i64, days: u32) -> Result<Vec<R
 /// - `still-regression-after-fix`: a robot `still regression` line came after a fix was claimed;
 /// - `likely-noise`: a report's change does not exceed its stddev and nothing moved with it;
 /// - `ambiguous-culprit`: the culprit id is a prefix of several commits.
+///
+/// The flags that ask someone to act (`no-human-reply`,
+/// `acknowledged-no-patch`, `patch-not-applied`) are only raised for scopes
+/// that reach a real tree: a patch under review or a developer's branch is
+/// its author's business.
 pub fn flags(r: &Regression, now: i64, days: u32) -> Vec<String> {
     let mut f = Vec::new();
     let limit = i64::from(days) * 86_400;
     let status = r.status;
-    let open = !status.is_closed() && r.direction != Direction::Improvement;
+    let open =
+        !status.is_closed() && r.direction != Direction::Improvement && r.scope.reaches_a_tree();
     let old = |t: Option<i64>| t.is_some_and(|t| now - t > limit);
     if open && r.facts.human_replies == 0 && old(r.facts.first_unix) {
         f.push(format!("no-human-reply-{days}d"));
@@ -215,7 +282,9 @@ pub fn flags(r: &Regression, now: i64, days: u32) -> Vec<String> {
     if open && status == Status::Discussed && old(r.facts.first_unix) {
         f.push("acknowledged-no-patch".into());
     }
-    if matches!(status, Status::FixProposed | Status::FixConfirmed) && old(r.facts.first_patch_unix)
+    if open
+        && matches!(status, Status::FixProposed | Status::FixConfirmed)
+        && old(r.facts.first_patch_unix)
     {
         f.push("patch-not-applied".into());
     }

@@ -18,9 +18,10 @@ use crate::error::Result;
 /// lands on another B-tree page. Indexes keyed by message row id, kind or date
 /// grow at their right edge as mail is written in order, which costs an
 /// insert little; they are kept current (a sort would cost more).
-const DEFERRED: &[&str] = &[
+pub const DEFERRED: &[&str] = &[
     "commit_refs_commit",
     "landings_commit",
+    "link_keys_key",
     "landings_title",
     "lore_links_target",
     "patches_change_id",

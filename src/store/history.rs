@@ -48,17 +48,22 @@ pub fn filtered(
     until: Option<i64>,
     direction: Option<&str>,
     min_change: Option<f64>,
+    list: Option<&str>,
 ) -> Result<Vec<Regression>> {
+    let list = list.map(|l| format!("%{}%", l.trim_matches(['<', '>'])));
     query(
         store,
-        "SELECT id, summary_json FROM regressions \
+        "SELECT id, summary_json FROM regressions r \
          WHERE (?1 IS NULL OR status = ?1) \
            AND (?2 IS NULL OR first_date >= ?2) \
            AND (?3 IS NULL OR first_date < ?3) \
            AND (?4 IS NULL OR direction = ?4) \
            AND (?5 IS NULL OR abs(headline_change) >= ?5) \
+           AND (?6 IS NULL OR EXISTS (SELECT 1 FROM regression_messages rm \
+                 JOIN message_lists ml ON ml.message = rm.message \
+                 WHERE rm.regression = r.id AND ml.list_id LIKE ?6)) \
          ORDER BY first_date DESC, id DESC",
-        params![status, since, until, direction, min_change],
+        params![status, since, until, direction, min_change, list],
     )
 }
 

@@ -57,6 +57,8 @@ struct Columns {
     tables_json: Vec<(String, String, Vec<String>)>,
     /// `params_json` of the body report and of each impact entry.
     report_params_json: Vec<String>,
+    /// The message's link keys (`crate::link::keys`).
+    link_keys: Vec<String>,
 }
 
 impl Columns {
@@ -80,6 +82,12 @@ impl Columns {
                 })
                 .collect(),
             norm_subject: list_key(&message.subject),
+            link_keys: crate::link::keys::of(
+                &message.subject,
+                message.references.is_empty()
+                    && message.in_reply_to.as_deref().is_none_or(str::is_empty),
+                extraction,
+            ),
             refs: message.references.join(" "),
             parts_json: to_json(&message.parts),
             extraction_json: if whole_json(extraction.kind) {
@@ -296,6 +304,7 @@ pub fn replace_extraction(store: &Store, r: &Reextracted, version: i64) -> Resul
         "DELETE FROM lore_links WHERE message = ?1",
         "DELETE FROM patches WHERE message = ?1",
         "DELETE FROM landings WHERE message = ?1",
+        "DELETE FROM link_keys WHERE message = ?1",
     ] {
         conn.prepare_cached(sql).db(sql)?.execute([r.id]).db(sql)?;
     }
@@ -495,6 +504,13 @@ fn insert_extraction(
     }
     if ex.patch.is_some() || !ex.landings.is_empty() {
         insert_patch_and_landings(conn, id, ex)?;
+    }
+    if !cols.link_keys.is_empty() {
+        let sql = "INSERT OR IGNORE INTO link_keys (message, key) VALUES (?1, ?2)";
+        let mut st = conn.prepare_cached(sql).db(sql)?;
+        for k in &cols.link_keys {
+            st.execute(params![id, k]).db(sql)?;
+        }
     }
 
     if !ex.tables.is_empty() {

@@ -45,12 +45,11 @@ pub fn decode_extraction(json: &str) -> std::result::Result<Extraction, serde_js
 /// space-separated list, oldest first.
 pub fn for_each_header(
     store: &Store,
+    keep: Option<&[i64]>,
     mut f: impl FnMut(i64, HeaderRow<'_>, &str, Kind),
 ) -> Result<()> {
-    let sql = "SELECT id, message_id, date, in_reply_to, kind, refs FROM messages ORDER BY id";
-    let mut stmt = store.conn().prepare(sql).db(sql)?;
-    let mut rows = stmt.query([]).db(sql)?;
-    while let Some(r) = rows.next().db(sql)? {
+    let sql = "SELECT id, message_id, date, in_reply_to, kind, refs FROM messages";
+    rows_of(store, sql, "id", keep, |r| {
         let id: i64 = r.get(0).db(sql)?;
         let row = HeaderRow {
             message_id: text(r, 1, sql)?.unwrap_or_default(),
@@ -59,38 +58,75 @@ pub fn for_each_header(
         };
         let kind = parse_kind(text(r, 4, sql)?.unwrap_or_default());
         f(id, row, text(r, 5, sql)?.unwrap_or_default(), kind);
+        Ok(())
+    })
+}
+
+/// Calls `each` for every row of `sql` (a `SELECT ... FROM t` without a
+/// `WHERE`) in `column` order, of the rows whose `column` is in `keep`
+/// (ascending) when given, else of all.
+fn rows_of(
+    store: &Store,
+    sql: &str,
+    column: &str,
+    keep: Option<&[i64]>,
+    mut each: impl FnMut(&rusqlite::Row<'_>) -> Result<()>,
+) -> Result<()> {
+    match keep {
+        None => {
+            let q = format!("{sql} ORDER BY {column}");
+            let mut stmt = store.conn().prepare(&q).db(&q)?;
+            let mut rows = stmt.query([]).db(&q)?;
+            while let Some(r) = rows.next().db(&q)? {
+                each(r)?;
+            }
+            Ok(())
+        }
+        Some(ids) => in_chunks(
+            store,
+            &format!("{sql} WHERE {column} IN ({{}}) ORDER BY {column}"),
+            ids,
+            each,
+        ),
     }
-    Ok(())
 }
 
 /// Calls `f(id, subject)` for every message in store order.
-pub fn for_each_subject(store: &Store, mut f: impl FnMut(i64, &str)) -> Result<()> {
-    let sql = "SELECT id, subject FROM messages ORDER BY id";
-    let mut stmt = store.conn().prepare(sql).db(sql)?;
-    let mut rows = stmt.query([]).db(sql)?;
-    while let Some(r) = rows.next().db(sql)? {
+pub fn for_each_subject(
+    store: &Store,
+    keep: Option<&[i64]>,
+    mut f: impl FnMut(i64, &str),
+) -> Result<()> {
+    let sql = "SELECT id, subject FROM messages";
+    rows_of(store, sql, "id", keep, |r| {
         f(r.get(0).db(sql)?, text(r, 1, sql)?.unwrap_or_default());
-    }
-    Ok(())
+        Ok(())
+    })
 }
 
 /// Calls `f(id)` for every message whose subject parses as a report subject.
-pub fn for_each_subject_report(store: &Store, mut f: impl FnMut(i64)) -> Result<()> {
-    let sql = "SELECT message FROM reports WHERE origin = 'subject'";
-    let mut stmt = store.conn().prepare(sql).db(sql)?;
-    let mut rows = stmt.query([]).db(sql)?;
-    while let Some(r) = rows.next().db(sql)? {
-        f(r.get(0).db(sql)?);
-    }
-    Ok(())
+pub fn for_each_subject_report(
+    store: &Store,
+    keep: Option<&[i64]>,
+    mut f: impl FnMut(i64),
+) -> Result<()> {
+    let sql = "SELECT message, origin FROM reports";
+    rows_of(store, sql, "message", keep, |r| {
+        if text(r, 1, sql)? == Some("subject") {
+            f(r.get(0).db(sql)?);
+        }
+        Ok(())
+    })
 }
 
 /// Calls `f(id, trailer)` for every stored trailer (title left out).
-pub fn for_each_trailer(store: &Store, mut f: impl FnMut(i64, &Trailer)) -> Result<()> {
+pub fn for_each_trailer(
+    store: &Store,
+    keep: Option<&[i64]>,
+    mut f: impl FnMut(i64, &Trailer),
+) -> Result<()> {
     let sql = "SELECT message, key, value, suggested, commit_id, quote_depth FROM trailers";
-    let mut stmt = store.conn().prepare(sql).db(sql)?;
-    let mut rows = stmt.query([]).db(sql)?;
-    while let Some(r) = rows.next().db(sql)? {
+    rows_of(store, sql, "message", keep, |r| {
         let t = Trailer {
             key: r.get(1).db(sql)?,
             value: r.get(2).db(sql)?,
@@ -100,19 +136,21 @@ pub fn for_each_trailer(store: &Store, mut f: impl FnMut(i64, &Trailer)) -> Resu
             quote_depth: r.get::<_, i64>(5).db(sql)?.max(0) as u32,
         };
         f(r.get(0).db(sql)?, &t);
-    }
-    Ok(())
+        Ok(())
+    })
 }
 
 /// Calls `f(id, link)` for every lore link cited in a message's own text.
-pub fn for_each_cited_link(store: &Store, mut f: impl FnMut(i64, &str)) -> Result<()> {
+pub fn for_each_cited_link(
+    store: &Store,
+    keep: Option<&[i64]>,
+    mut f: impl FnMut(i64, &str),
+) -> Result<()> {
     let sql = "SELECT message, target_id FROM lore_links";
-    let mut stmt = store.conn().prepare(sql).db(sql)?;
-    let mut rows = stmt.query([]).db(sql)?;
-    while let Some(r) = rows.next().db(sql)? {
+    rows_of(store, sql, "message", keep, |r| {
         f(r.get(0).db(sql)?, text(r, 1, sql)?.unwrap_or_default());
-    }
-    Ok(())
+        Ok(())
+    })
 }
 
 /// What identifies the patches of some messages: their title keys and
@@ -189,14 +227,20 @@ pub fn messages_with_patch_keys(store: &Store, keys: &PatchKeys) -> Result<Vec<i
 pub fn load_messages(store: &Store, keep: Option<&[i64]>) -> Result<Vec<LinkMessage>> {
     let kept = |id: i64| keep.is_none_or(|k| k.binary_search(&id).is_ok());
     let sql = "SELECT id, message_id, subject, from_name, from_email, date, in_reply_to, kind, \
-               refs FROM messages ORDER BY id";
-    let mut stmt = store.conn().prepare(sql).db(sql)?;
+               refs FROM messages";
+    let few = match keep {
+        Some(k) => {
+            let q = "SELECT coalesce(max(id), 0) FROM messages";
+            let stored: i64 = store.conn().query_row(q, [], |r| r.get(0)).db(q)?;
+            ((k.len() as i64).saturating_mul(FEW) <= stored).then_some(k)
+        }
+        None => None,
+    };
     let mut messages: Vec<LinkMessage> = Vec::with_capacity(keep.map_or(0, |k| k.len()));
-    let mut rows = stmt.query([]).db(sql)?;
-    while let Some(r) = rows.next().db(sql)? {
+    rows_of(store, sql, "id", few, |r| {
         let db_id: i64 = r.get(0).db(sql)?;
         if !kept(db_id) {
-            continue;
+            return Ok(());
         }
         messages.push(LinkMessage {
             db_id,
@@ -213,7 +257,8 @@ pub fn load_messages(store: &Store, keep: Option<&[i64]>) -> Result<Vec<LinkMess
             extraction: Extraction::default(),
             report_facts: None,
         });
-    }
+        Ok(())
+    })?;
     Ok(messages)
 }
 
@@ -224,16 +269,19 @@ pub fn for_each_report_extraction(
     pos: &HashMap<i64, usize>,
     mut f: impl FnMut(usize, String),
 ) -> Result<()> {
-    let sql = "SELECT m.id, e.json FROM messages m JOIN extractions e ON e.message = m.id \
+    let sql = "SELECT e.message, e.json FROM messages m JOIN extractions e ON e.message = m.id \
                WHERE m.kind IN ('perf-report', 'functional-report')";
-    let mut stmt = store.conn().prepare(sql).db(sql)?;
-    let mut rows = stmt.query([]).db(sql)?;
-    while let Some(r) = rows.next().db(sql)? {
-        if let Some(&i) = pos.get(&r.get::<_, i64>(0).db(sql)?) {
+    let few = few_of(store, pos, |_| true)?;
+    for_kept_rows(
+        store.conn(),
+        sql,
+        few.as_deref(),
+        |id| pos.get(&id).copied(),
+        |i, r| {
             f(i, r.get(1).db(sql)?);
-        }
-    }
-    Ok(())
+            Ok(())
+        },
+    )
 }
 
 /// The Message-IDs of a `messages.refs` value, oldest first.
@@ -268,10 +316,11 @@ pub fn load_parts(
 ) -> Result<()> {
     let conn = store.conn();
     let idx = |id: i64| pos.get(&id).copied().filter(|&i| need[i]);
+    let few = few_of(store, pos, |i| need[i])?;
 
     let sql = "SELECT message, branch, subsystem, commit_short, metric, change_percent, \
                direction, failure FROM reports WHERE origin = 'subject'";
-    for_kept_rows(conn, sql, idx, |i, r| {
+    for_kept_rows(conn, sql, few.as_deref(), idx, |i, r| {
         let dir: Option<String> = r.get(6).db(sql)?;
         messages[i].extraction.subject_report = Some(Box::new(SubjectReport {
             branch: r.get(1).db(sql)?,
@@ -288,7 +337,7 @@ pub fn load_parts(
 
     let sql = "SELECT message, key, value, suggested, commit_id, title, quote_depth \
                FROM trailers ORDER BY message, idx";
-    for_kept_rows(conn, sql, idx, |i, r| {
+    for_kept_rows(conn, sql, few.as_deref(), idx, |i, r| {
         messages[i].extraction.trailers.push(Trailer {
             key: r.get(1).db(sql)?,
             value: r.get(2).db(sql)?,
@@ -302,7 +351,7 @@ pub fn load_parts(
 
     let sql = "SELECT message, kind, sentence, quote_depth, commit_id FROM signals \
                ORDER BY message, idx";
-    for_kept_rows(conn, sql, idx, |i, r| {
+    for_kept_rows(conn, sql, few.as_deref(), idx, |i, r| {
         let kind: String = r.get(1).db(sql)?;
         let Some(kind) = enum_of::<SignalKind>(&kind) else {
             return Ok(());
@@ -318,7 +367,7 @@ pub fn load_parts(
 
     let sql =
         "SELECT message, kind, tree, sha, text, quote_depth FROM events ORDER BY message, idx";
-    for_kept_rows(conn, sql, idx, |i, r| {
+    for_kept_rows(conn, sql, few.as_deref(), idx, |i, r| {
         let kind: String = r.get(1).db(sql)?;
         let Some(kind) = enum_of::<EventKind>(&kind) else {
             return Ok(());
@@ -334,13 +383,13 @@ pub fn load_parts(
     })?;
 
     let sql = "SELECT message, target_id FROM lore_links";
-    for_kept_rows(conn, sql, idx, |i, r| {
+    for_kept_rows(conn, sql, few.as_deref(), idx, |i, r| {
         messages[i].extraction.lore_links.push(r.get(1).db(sql)?);
         Ok(())
     })?;
 
     let sql = "SELECT message, commit_id, title, quote_depth FROM commit_refs";
-    for_kept_rows(conn, sql, idx, |i, r| {
+    for_kept_rows(conn, sql, few.as_deref(), idx, |i, r| {
         messages[i].extraction.commits.push(CommitRef {
             id: r.get(1).db(sql)?,
             title: r.get(2).db(sql)?,
@@ -351,7 +400,7 @@ pub fn load_parts(
 
     let sql = "SELECT message, title, title_key, version, part, parts, resend, rfc, patch_id, \
                change_id, base_commit, reverts, reverts_title, upstream FROM patches";
-    for_kept_rows(conn, sql, idx, |i, r| {
+    for_kept_rows(conn, sql, few.as_deref(), idx, |i, r| {
         messages[i].extraction.patch = Some(Box::new(PatchFacts {
             title: r.get(1).db(sql)?,
             title_key: r.get(2).db(sql)?,
@@ -372,7 +421,7 @@ pub fn load_parts(
 
     let sql = "SELECT message, kind, title, commit_id, tree, branch, quote_depth FROM landings \
                ORDER BY message, idx";
-    for_kept_rows(conn, sql, idx, |i, r| {
+    for_kept_rows(conn, sql, few.as_deref(), idx, |i, r| {
         let kind: String = r.get(1).db(sql)?;
         let Some(kind) = enum_of::<LandingKind>(&kind) else {
             return Ok(());
@@ -390,7 +439,7 @@ pub fn load_parts(
 
     // Only whether a message carries its own diff matters to linking.
     let sql = "SELECT message, min(quote_depth) FROM diffs GROUP BY message";
-    for_kept_rows(conn, sql, idx, |i, r| {
+    for_kept_rows(conn, sql, few.as_deref(), idx, |i, r| {
         messages[i].extraction.diffs.push(DiffFile {
             quote_depth: r.get::<_, i64>(1).db(sql)?.max(0) as u32,
             ..DiffFile::default()
@@ -400,23 +449,79 @@ pub fn load_parts(
     Ok(())
 }
 
+/// Share of the stored messages under which the rows of a few are looked up
+/// by `message` (a key prefix of every per-message table) instead of read
+/// in one scan: an update's handful, not a full link's thousands.
+const FEW: i64 = 16;
+
+/// The `messages.id`s of `pos` (ascending) that `want` keeps, when they are
+/// few against the stored messages (see [`FEW`]); `None` to scan.
+fn few_of(
+    store: &Store,
+    pos: &HashMap<i64, usize>,
+    want: impl Fn(usize) -> bool,
+) -> Result<Option<Vec<i64>>> {
+    let sql = "SELECT coalesce(max(id), 0) FROM messages";
+    let stored: i64 = store.conn().query_row(sql, [], |r| r.get(0)).db(sql)?;
+    if (pos.len() as i64).saturating_mul(FEW) > stored {
+        return Ok(None);
+    }
+    let mut ids: Vec<i64> = pos
+        .iter()
+        .filter(|(_, i)| want(**i))
+        .map(|(id, _)| *id)
+        .collect();
+    ids.sort_unstable();
+    Ok(Some(ids))
+}
+
+/// `sql` (a `SELECT message, ... FROM t [WHERE ...] [ORDER BY ...|GROUP BY
+/// ...]`) restricted to the messages of a `?` list of `n` values.
+fn restricted(sql: &str, n: usize) -> String {
+    let list = vec!["?"; n].join(",");
+    let cut = sql
+        .find(" ORDER BY ")
+        .or_else(|| sql.find(" GROUP BY "))
+        .unwrap_or(sql.len());
+    let (head, tail) = sql.split_at(cut);
+    let joint = if head.contains(" WHERE ") {
+        "AND"
+    } else {
+        "WHERE"
+    };
+    format!("{head} {joint} message IN ({list}){tail}")
+}
+
 /// Calls `each(i, row)` for every row of `sql` (no parameters) whose first
 /// column is a `messages.id` that `index` maps to `i`; rows of other
-/// messages are skipped. Errors name the statement.
+/// messages are skipped. With `few`, only their rows are asked for (a chunk
+/// of them at a time). Errors name the statement.
 fn for_kept_rows(
     conn: &rusqlite::Connection,
     sql: &str,
+    few: Option<&[i64]>,
     index: impl Fn(i64) -> Option<usize>,
     mut each: impl FnMut(usize, &rusqlite::Row<'_>) -> Result<()>,
 ) -> Result<()> {
-    let mut stmt = conn.prepare(sql).db(sql)?;
-    let mut rows = stmt.query([]).db(sql)?;
-    while let Some(r) = rows.next().db(sql)? {
-        if let Some(i) = index(r.get(0).db(sql)?) {
-            each(i, r)?;
+    let mut run = |q: &str, values: &[i64]| -> Result<()> {
+        let mut stmt = conn.prepare(q).db(q)?;
+        let mut rows = stmt.query(rusqlite::params_from_iter(values)).db(q)?;
+        while let Some(r) = rows.next().db(q)? {
+            if let Some(i) = index(r.get(0).db(q)?) {
+                each(i, r)?;
+            }
+        }
+        Ok(())
+    };
+    match few {
+        None => run(sql, &[]),
+        Some(ids) => {
+            for chunk in ids.chunks(IN_CHUNK) {
+                run(&restricted(sql, chunk.len()), chunk)?;
+            }
+            Ok(())
         }
     }
-    Ok(())
 }
 
 /// Every mark, oldest first, and the ones whose status this build does not
@@ -448,6 +553,27 @@ pub fn load_marks(store: &Store) -> Result<(Vec<Mark>, Vec<String>)> {
     Ok((marks, unknown))
 }
 
+/// When `follow` last asked about the regression of this culprit (Unix seconds).
+pub fn followed_at(store: &Store, culprit: &str) -> Result<Option<i64>> {
+    let sql = "SELECT at FROM follows WHERE culprit = ?1";
+    store
+        .conn()
+        .query_row(sql, [culprit], |r| r.get(0))
+        .optional()
+        .db(sql)
+}
+
+/// Records that `follow` asked about the regression of this culprit at `at`.
+pub fn set_followed(store: &Store, culprit: &str, at: i64) -> Result<()> {
+    let sql = "INSERT INTO follows (culprit, at) VALUES (?1, ?2)
+               ON CONFLICT(culprit) DO UPDATE SET at = excluded.at";
+    store
+        .conn()
+        .execute(sql, params![culprit, at])
+        .db(sql)
+        .map(|_| ())
+}
+
 /// Stores a mark (a human decision keyed by culprit).
 pub fn insert_mark(store: &mut Store, mark: &Mark) -> Result<()> {
     let sql = "INSERT INTO marks (culprit, status, note, author, at) VALUES (?1, ?2, ?3, ?4, ?5)";
@@ -477,12 +603,12 @@ pub fn write_output(store: &mut Store, input: &LinkInput, output: &LinkOutput) -
         .filter(|(m, _)| m.db_id != 0)
         .map(|(m, t)| (m.db_id, t.root_id.as_str(), t.parent_id.as_deref(), t.depth));
     write_threads(&tx, rows)?;
-    let keys: Vec<&str> = output
+    let keys: Vec<Vec<&str>> = output
         .regressions
         .iter()
-        .map(|r| r.culprit.commit.as_str())
+        .map(|r| culprit_names(r))
         .collect();
-    write_regressions(&tx, &input.messages, &keys, |k| {
+    write_regressions(&tx, &input.messages, &keys, None, |k| {
         output.regressions[k].clone()
     })?;
     tx.commit().db("commit relink")?;
@@ -494,6 +620,10 @@ pub fn write_output(store: &mut Store, input: &LinkInput, output: &LinkOutput) -
 /// commits. Dropped unfinished, it rolls back.
 pub struct RelinkWrite<'c> {
     tx: rusqlite::Transaction<'c>,
+    /// For a partial relink, the regressions it replaces (all when `None`).
+    replaced: Option<Vec<i64>>,
+    /// For a partial relink, the messages it relinks (all when `None`).
+    universe: Option<Vec<i64>>,
 }
 
 /// Opens the relink's write transaction and replaces the thread rows with
@@ -515,22 +645,122 @@ pub fn begin_relink<'c>(
         )
     });
     write_threads(&tx, rows)?;
-    Ok(RelinkWrite { tx })
+    let sql = "DELETE FROM thread_ids";
+    tx.execute(sql, []).db(sql)?;
+    write_thread_ids(&tx, sk)?;
+    Ok(RelinkWrite {
+        tx,
+        replaced: None,
+        universe: None,
+    })
+}
+
+/// The write transaction of a partial relink: the thread rows of the
+/// messages `db_ids` (whole threads, threaded in `sk`) are replaced, the
+/// ids of the threads they held (`old_roots`) mapped anew, and
+/// [`RelinkWrite::finish`] replaces the regressions `replaced` (the ones
+/// that had a message among them) with the ones made now.
+pub fn begin_partial_relink<'c>(
+    store: &'c mut Store,
+    db_ids: &[i64],
+    sk: &Skeleton,
+    old_roots: &[String],
+    replaced: Vec<i64>,
+) -> Result<RelinkWrite<'c>> {
+    let tx = store.write_tx("begin relink")?;
+    let name = |c: u32| sk.names.get(c as usize).unwrap_or("");
+    let sql = "INSERT INTO threads (message, root_id, parent_id, depth) VALUES (?1, ?2, ?3, ?4)
+               ON CONFLICT(message) DO UPDATE SET root_id = excluded.root_id,
+                   parent_id = excluded.parent_id, depth = excluded.depth";
+    {
+        let mut st = tx.prepare(sql).db(sql)?;
+        for (i, id) in db_ids.iter().enumerate().take(sk.len()) {
+            st.execute(params![
+                id,
+                name(sk.root[i]),
+                sk.parent[i].map(name),
+                sk.depth[i]
+            ])
+            .db(sql)?;
+        }
+    }
+    let sql = "DELETE FROM thread_ids WHERE root = ?1";
+    {
+        let mut st = tx.prepare(sql).db(sql)?;
+        for r in old_roots {
+            st.execute([r]).db(sql)?;
+        }
+    }
+    write_thread_ids(&tx, sk)?;
+    Ok(RelinkWrite {
+        tx,
+        replaced: Some(replaced),
+        universe: Some(db_ids.to_vec()),
+    })
+}
+
+/// Maps every id the skeleton threaded (messages and ids only referenced)
+/// to its thread's root, in id order.
+fn write_thread_ids(tx: &rusqlite::Transaction<'_>, sk: &Skeleton) -> Result<()> {
+    let mut rows: Vec<(&str, &str)> = (0..sk.names.len())
+        .filter_map(|c| {
+            let id = sk.names.get(c)?;
+            let root = sk.names.get(*sk.container_root.get(c)? as usize)?;
+            Some((id, root))
+        })
+        .collect();
+    rows.sort_unstable();
+    let sql = "INSERT OR REPLACE INTO thread_ids (id, root) VALUES (?1, ?2)";
+    let mut st = tx.prepare(sql).db(sql)?;
+    for (id, root) in rows {
+        st.execute(params![id, root]).db(sql)?;
+    }
+    Ok(())
+}
+
+/// The ids a regression's culprit goes by: its key first, then its aliases.
+pub fn culprit_names(r: &Regression) -> Vec<&str> {
+    std::iter::once(r.culprit.commit.as_str())
+        .chain(r.culprit.aliases.iter().map(String::as_str))
+        .collect()
 }
 
 impl RelinkWrite<'_> {
     /// Replaces the regressions (whose messages are all in `messages`) and
-    /// commits threads and regressions together.
+    /// the chosen messages (`chosen`: each with whether the first step
+    /// chose it), and commits threads and regressions together.
     ///
     /// The regressions are made one at a time by `make(k)` (in the order of
-    /// `keys`, their culprits), never all held at once.
+    /// `keys`, each the ids its culprit goes by, key first), never all held
+    /// at once.
     pub fn finish(
         self,
         messages: &[LinkMessage],
-        keys: &[&str],
+        chosen: &[(i64, bool)],
+        keys: &[Vec<&str>],
         make: impl Fn(usize) -> Regression,
     ) -> Result<()> {
-        write_regressions(&self.tx, messages, keys, make)?;
+        match &self.universe {
+            None => {
+                let sql = "DELETE FROM link_chosen";
+                self.tx.execute(sql, []).db(sql)?;
+            }
+            Some(ids) => {
+                let sql = "DELETE FROM link_chosen WHERE message = ?1";
+                let mut st = self.tx.prepare(sql).db(sql)?;
+                for id in ids {
+                    st.execute([id]).db(sql)?;
+                }
+            }
+        }
+        {
+            let sql = "INSERT OR REPLACE INTO link_chosen (message, first) VALUES (?1, ?2)";
+            let mut st = self.tx.prepare(sql).db(sql)?;
+            for (id, first) in chosen {
+                st.execute(params![id, *first as i64]).db(sql)?;
+            }
+        }
+        write_regressions(&self.tx, messages, keys, self.replaced.as_deref(), make)?;
         self.tx.commit().db("commit relink")
     }
 }
@@ -622,7 +852,8 @@ fn write_threads<'a>(
 fn write_regressions(
     tx: &rusqlite::Transaction<'_>,
     messages: &[LinkMessage],
-    keys: &[&str],
+    keys: &[Vec<&str>],
+    replaced: Option<&[i64]>,
     make: impl Fn(usize) -> Regression,
 ) -> Result<()> {
     let db_id_of: HashMap<&str, i64> = messages
@@ -634,7 +865,7 @@ fn write_regressions(
     // small write.
     // Old summaries are compared one at a time (a point query each), so
     // memory holds one summary, not all of them.
-    let old: Vec<(i64, String)> = {
+    let all_old: Vec<(i64, String)> = {
         let sql = "SELECT id, culprit FROM regressions";
         let mut stmt = tx.prepare(sql).db(sql)?;
         stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
@@ -642,20 +873,34 @@ fn write_regressions(
             .collect::<std::result::Result<_, _>>()
             .db(sql)?
     };
+    let mut next_id = all_old.iter().map(|(i, _)| *i).max().unwrap_or(0) + 1;
+    // The regressions these may replace (a partial relink replaces only the
+    // ones it recomputed).
+    let old: Vec<(i64, String)> = match replaced {
+        Some(ids) => {
+            let ids: HashSet<i64> = ids.iter().copied().collect();
+            all_old
+                .into_iter()
+                .filter(|(i, _)| ids.contains(i))
+                .collect()
+        }
+        None => all_old,
+    };
     let old_exact: HashMap<&str, i64> = old.iter().map(|(i, c)| (c.as_str(), *i)).collect();
-    let mut next_id = old.iter().map(|(i, _)| *i).max().unwrap_or(0) + 1;
 
-    // Assign ids: a culprit keeps its id (also when a longer id became known).
+    // Assign ids: a culprit keeps its id (also when a longer id became known,
+    // or another tree's id of it took the lead).
     let mut used: HashSet<i64> = HashSet::new();
     let mut assigned: Vec<i64> = Vec::with_capacity(keys.len());
-    for &key in keys {
+    for names in keys {
+        let key = names.first().copied().unwrap_or("");
         let id = old_exact
             .get(key)
             .copied()
             .filter(|i| !used.contains(i))
             .or_else(|| {
                 old.iter()
-                    .find(|(i, c)| !used.contains(i) && same_commit(c, key))
+                    .find(|(i, c)| !used.contains(i) && names.iter().any(|n| same_commit(c, n)))
                     .map(|(i, _)| *i)
             })
             .unwrap_or_else(|| {
@@ -850,4 +1095,317 @@ pub fn clear_state(store: &Store) -> Result<()> {
     let sql = "DELETE FROM link_state";
     store.conn().execute(sql, []).db(sql)?;
     Ok(())
+}
+
+/// Rows of `sql` (one `?` list placeholder written `{}`) for `keys`, asked
+/// a chunk at a time; `each` gets every row.
+fn in_chunks<K: rusqlite::ToSql>(
+    store: &Store,
+    sql: &str,
+    keys: &[K],
+    mut each: impl FnMut(&rusqlite::Row<'_>) -> Result<()>,
+) -> Result<()> {
+    // Each `{}` takes the chunk's values.
+    let lists = sql.matches("{}").count().max(1);
+    for chunk in keys.chunks(IN_CHUNK) {
+        let list = vec!["?"; chunk.len()].join(",");
+        let q = sql.replace("{}", &list);
+        let mut stmt = store.conn().prepare(&q).db(&q)?;
+        let values = (0..lists).flat_map(|_| chunk.iter());
+        let mut rows = stmt.query(rusqlite::params_from_iter(values)).db(&q)?;
+        while let Some(r) = rows.next().db(&q)? {
+            each(r)?;
+        }
+    }
+    Ok(())
+}
+
+/// The `messages.id` of every message stored after `after`, ascending.
+pub fn messages_after(store: &Store, after: i64) -> Result<Vec<i64>> {
+    let sql = "SELECT id FROM messages WHERE id > ?1 ORDER BY id";
+    let mut stmt = store.conn().prepare(sql).db(sql)?;
+    stmt.query_map([after], |r| r.get(0))
+        .db(sql)?
+        .collect::<std::result::Result<_, _>>()
+        .db(sql)
+}
+
+/// The culprits of the marks made after mark `after`.
+pub fn mark_culprits_after(store: &Store, after: i64) -> Result<Vec<String>> {
+    let sql = "SELECT culprit FROM marks WHERE id > ?1";
+    let mut stmt = store.conn().prepare(sql).db(sql)?;
+    stmt.query_map([after], |r| r.get(0))
+        .db(sql)?
+        .collect::<std::result::Result<_, _>>()
+        .db(sql)
+}
+
+/// Every stored regression's id and culprit.
+pub fn regression_culprits(store: &Store) -> Result<Vec<(i64, String)>> {
+    let sql = "SELECT id, culprit FROM regressions";
+    let mut stmt = store.conn().prepare(sql).db(sql)?;
+    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .db(sql)?
+        .collect::<std::result::Result<_, _>>()
+        .db(sql)
+}
+
+/// The messages attached to these regressions.
+pub fn members_of(store: &Store, regressions: &[i64]) -> Result<Vec<i64>> {
+    let mut out = Vec::new();
+    in_chunks(
+        store,
+        "SELECT message FROM regression_messages WHERE regression IN ({})",
+        regressions,
+        |r| {
+            out.push(r.get(0).db("regression members")?);
+            Ok(())
+        },
+    )?;
+    Ok(out)
+}
+
+/// The regressions these messages are attached to.
+pub fn regressions_of(store: &Store, messages: &[i64]) -> Result<Vec<i64>> {
+    let mut out = Vec::new();
+    in_chunks(
+        store,
+        "SELECT regression FROM regression_messages WHERE message IN ({})",
+        messages,
+        |r| {
+            out.push(r.get(0).db("regressions of messages")?);
+            Ok(())
+        },
+    )?;
+    Ok(out)
+}
+
+/// The thread roots the threads table gives these messages.
+pub fn roots_of_messages(store: &Store, messages: &[i64]) -> Result<Vec<String>> {
+    let mut out = Vec::new();
+    in_chunks(
+        store,
+        "SELECT root_id FROM threads WHERE message IN ({})",
+        messages,
+        |r| {
+            out.push(r.get(0).db("thread roots")?);
+            Ok(())
+        },
+    )?;
+    Ok(out)
+}
+
+/// The thread roots of these ids (Message-IDs of messages or of ids only
+/// referenced), as the last link left them.
+pub fn roots_of_ids(store: &Store, ids: &[&str]) -> Result<Vec<String>> {
+    let mut out = Vec::new();
+    in_chunks(
+        store,
+        "SELECT root FROM thread_ids WHERE id IN ({})",
+        ids,
+        |r| {
+            out.push(r.get(0).db("thread ids")?);
+            Ok(())
+        },
+    )?;
+    Ok(out)
+}
+
+/// The messages of these threads.
+pub fn messages_in_roots(store: &Store, roots: &[String]) -> Result<Vec<i64>> {
+    let mut out = Vec::new();
+    in_chunks(
+        store,
+        "SELECT message FROM threads WHERE root_id IN ({})",
+        roots,
+        |r| {
+            out.push(r.get(0).db("thread messages")?);
+            Ok(())
+        },
+    )?;
+    Ok(out)
+}
+
+/// The Message-ID, In-Reply-To and References of these messages.
+pub fn thread_headers_of(
+    store: &Store,
+    messages: &[i64],
+) -> Result<Vec<(String, Option<String>, String)>> {
+    let mut out = Vec::new();
+    in_chunks(
+        store,
+        "SELECT message_id, in_reply_to, coalesce(refs, '') FROM messages WHERE id IN ({})",
+        messages,
+        |r| {
+            out.push((
+                r.get(0).db("headers")?,
+                r.get(1).db("headers")?,
+                r.get(2).db("headers")?,
+            ));
+            Ok(())
+        },
+    )?;
+    Ok(out)
+}
+
+/// The link keys of these messages.
+pub fn keys_of(store: &Store, messages: &[i64]) -> Result<Vec<String>> {
+    let mut out = Vec::new();
+    in_chunks(
+        store,
+        "SELECT key FROM link_keys WHERE message IN ({})",
+        messages,
+        |r| {
+            out.push(r.get(0).db("link keys")?);
+            Ok(())
+        },
+    )?;
+    Ok(out)
+}
+
+/// The messages that have any of these link keys.
+pub fn messages_with_keys(store: &Store, keys: &[String]) -> Result<Vec<i64>> {
+    let mut out = Vec::new();
+    in_chunks(
+        store,
+        "SELECT message FROM link_keys WHERE key IN ({})",
+        keys,
+        |r| {
+            out.push(r.get(0).db("messages by key")?);
+            Ok(())
+        },
+    )?;
+    Ok(out)
+}
+
+/// How many messages have each of these link keys (for a key too common
+/// to follow).
+pub fn key_counts(store: &Store, keys: &[String]) -> Result<HashMap<String, i64>> {
+    let mut out = HashMap::new();
+    in_chunks(
+        store,
+        "SELECT key, count(*) FROM link_keys WHERE key IN ({}) GROUP BY key",
+        keys,
+        |r| {
+            out.insert(r.get(0).db("key counts")?, r.get(1).db("key counts")?);
+            Ok(())
+        },
+    )?;
+    Ok(out)
+}
+
+/// The `messages.id` of the messages with these Message-IDs.
+pub fn rows_of_message_ids(store: &Store, ids: &[&str]) -> Result<Vec<i64>> {
+    let mut out = Vec::new();
+    in_chunks(
+        store,
+        "SELECT id FROM messages WHERE message_id IN ({})",
+        ids,
+        |r| {
+            out.push(r.get(0).db("messages by id")?);
+            Ok(())
+        },
+    )?;
+    Ok(out)
+}
+
+/// Which of these messages are pull requests or for-next announcements
+/// (a landing of either kind): hubs that list many patches.
+pub fn landing_hubs(store: &Store, messages: &[i64]) -> Result<HashSet<i64>> {
+    let mut out = HashSet::new();
+    in_chunks(
+        store,
+        "SELECT DISTINCT message FROM landings WHERE kind IN ('pull-request', 'for-next') \
+         AND message IN ({})",
+        messages,
+        |r| {
+            out.insert(r.get(0).db("landing hubs")?);
+            Ok(())
+        },
+    )?;
+    Ok(out)
+}
+
+/// Which of these messages can start or join a regression by themselves:
+/// robot reports, replies whose subject names a culprit, reverts.
+pub fn seeds_among(store: &Store, messages: &[i64]) -> Result<Vec<i64>> {
+    let mut out = Vec::new();
+    in_chunks(
+        store,
+        "SELECT id FROM messages WHERE id IN ({}) AND kind IN ('perf-report', 'functional-report') \
+         UNION SELECT message FROM reports WHERE message IN ({}) AND origin = 'subject' \
+         UNION SELECT message FROM patches WHERE message IN ({}) \
+             AND (reverts IS NOT NULL OR reverts_title IS NOT NULL)",
+        messages,
+        |r| {
+            out.push(r.get(0).db("seeds")?);
+            Ok(())
+        },
+    )?;
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
+}
+
+/// Of these messages, the ones the last link chose, each with whether the
+/// first step chose it (see the `link_chosen` table).
+pub fn chosen_flags(store: &Store, messages: &[i64]) -> Result<HashMap<i64, bool>> {
+    let mut out = HashMap::new();
+    in_chunks(
+        store,
+        "SELECT message, first FROM link_chosen WHERE message IN ({})",
+        messages,
+        |r| {
+            out.insert(
+                r.get(0).db("chosen messages")?,
+                r.get::<_, i64>(1).db("chosen messages")? != 0,
+            );
+            Ok(())
+        },
+    )?;
+    Ok(out)
+}
+
+/// The patch keys of each of these messages: `t:<title key>` of its patch
+/// and of its landings, `p:<patch id>` of its patch (the keys by which
+/// [`messages_with_patch_keys`] finds it).
+pub fn patch_keys_by_message(store: &Store, messages: &[i64]) -> Result<Vec<(i64, String)>> {
+    let mut out = Vec::new();
+    in_chunks(
+        store,
+        "SELECT message, 't:' || title_key FROM patches WHERE message IN ({}) \
+             AND length(title_key) >= 8 \
+         UNION SELECT message, 'p:' || patch_id FROM patches WHERE message IN ({}) \
+             AND patch_id IS NOT NULL \
+         UNION SELECT message, 't:' || title FROM landings WHERE message IN ({}) \
+             AND title IS NOT NULL",
+        messages,
+        |r| {
+            out.push((r.get(0).db("patch keys")?, r.get(1).db("patch keys")?));
+            Ok(())
+        },
+    )?;
+    Ok(out)
+}
+
+/// The messages carrying a patch with one of these keys (`t:<title key>`
+/// or `p:<patch id>`), each with the key.
+pub fn patch_holders(store: &Store, keys: &[String]) -> Result<Vec<(i64, String)>> {
+    let conn = store.conn();
+    let mut out = Vec::new();
+    for k in keys {
+        let (sql, v) = if let Some(t) = k.strip_prefix("t:") {
+            ("SELECT message FROM patches WHERE title_key = ?1", t)
+        } else if let Some(p) = k.strip_prefix("p:") {
+            ("SELECT message FROM patches WHERE patch_id = ?1", p)
+        } else {
+            continue;
+        };
+        let mut stmt = conn.prepare_cached(sql).db(sql)?;
+        let mut rows = stmt.query([v]).db(sql)?;
+        while let Some(r) = rows.next().db(sql)? {
+            out.push((r.get(0).db(sql)?, k.clone()));
+        }
+    }
+    Ok(out)
 }

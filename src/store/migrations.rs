@@ -15,8 +15,10 @@ pub const MIGRATIONS: &[&str] = &[
     include_str!("sql/0006_body_blocks.sql"),
     include_str!("sql/0007_extraction_version.sql"),
     include_str!("sql/0008_patches_landings.sql"),
-    include_str!("sql/0009_body_checksums.sql"),
-    include_str!("sql/0010_table_omitted_rows.sql"),
+    include_str!("sql/0009_follow.sql"),
+    include_str!("sql/0010_link_keys.sql"),
+    include_str!("sql/0011_body_checksums.sql"),
+    include_str!("sql/0012_table_omitted_rows.sql"),
 ];
 
 /// The schema version this build writes.

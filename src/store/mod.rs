@@ -140,10 +140,16 @@ impl Store {
     /// applies PRAGMAs and migrations. A folder, a device, a file that is
     /// not SQLite and an SQLite file that is not regtrack's are refused.
     pub fn open(path: &Path) -> Result<Store> {
-        check_path(path, false)?;
+        Self::check_path(path)?;
         let shown = path.display().to_string();
         let conn = Connection::open(path).map_err(|e| open_error(&shown, "opening", e))?;
         Self::setup(conn, shown)
+    }
+
+    /// Refuses a path that cannot be a database file (a directory, a
+    /// device, one that cannot be read) before anything is made beside it.
+    pub fn check_path(path: &Path) -> Result<()> {
+        check_path(path, false)
     }
 
     /// Opens an existing database for a command that only reads: read-only,

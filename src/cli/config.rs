@@ -1,0 +1,108 @@
+//! The configuration file: `--config PATH`, else `$REGTRACK_CONFIG`, else
+//! `$XDG_CONFIG_HOME/regtrack/config.toml` (`~/.config/regtrack/config.toml`).
+//! A missing file is the defaults; a file that does not parse is an error
+//! naming it. Command-line options win over it.
+//!
+//! ```toml
+//! # The public-inbox server for links and for `fetch`/`follow`.
+//! lore_base = "https://lore.kernel.org"
+//! # The inbox `fetch` and `follow` ask (default `all`).
+//! lore_list = "all"
+//! cache_dir = "/var/cache/regtrack"
+//! cache_ttl_minutes = 10
+//! requests_per_second = 2.0
+//!
+//! # Commit links per tree (`{sha}` is replaced); `default` for any other.
+//! [commit_links]
+//! default = "https://git.kernel.org/torvalds/c/{sha}"
+//! next = "https://git.kernel.org/next/linux-next/c/{sha}"
+//! ```
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context as _;
+use serde::Deserialize;
+
+/// What the configuration file says.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// The public-inbox server for links and for `fetch`/`follow`.
+    pub lore_base: Option<String>,
+    /// The inbox `fetch` and `follow` ask.
+    pub lore_list: Option<String>,
+    /// Where fetched answers are cached.
+    pub cache_dir: Option<PathBuf>,
+    /// How long a cached answer is used without asking again.
+    pub cache_ttl_minutes: Option<u64>,
+    /// Most requests per second to the server.
+    pub requests_per_second: Option<f64>,
+    /// Commit link templates per tree name (`{sha}` replaced).
+    pub commit_links: BTreeMap<String, String>,
+}
+
+/// The file the configuration is read from, if any.
+pub fn path(explicit: Option<&Path>) -> Option<PathBuf> {
+    if let Some(p) = explicit {
+        return Some(p.to_path_buf());
+    }
+    if let Some(p) = std::env::var_os("REGTRACK_CONFIG").filter(|p| !p.is_empty()) {
+        return Some(PathBuf::from(p));
+    }
+    let base = std::env::var_os("XDG_CONFIG_HOME")
+        .filter(|p| !p.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))?;
+    Some(base.join("regtrack").join("config.toml"))
+}
+
+/// Reads the configuration (the defaults when there is no file; a file
+/// named on the command line must exist).
+pub fn load(explicit: Option<&Path>) -> anyhow::Result<Config> {
+    let Some(p) = path(explicit) else {
+        return Ok(Config::default());
+    };
+    let text = match std::fs::read_to_string(&p) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && explicit.is_none() => {
+            return Ok(Config::default());
+        }
+        // The default place under a home folder this user cannot enter (a
+        // cron job or `setpriv` with another's HOME): no file to read. A
+        // file that is there but unreadable is still an error.
+        Err(e)
+            if e.kind() == std::io::ErrorKind::PermissionDenied
+                && explicit.is_none()
+                && std::env::var_os("REGTRACK_CONFIG").is_none()
+                && std::fs::symlink_metadata(&p).is_err() =>
+        {
+            return Ok(Config::default());
+        }
+        Err(e) => return Err(e).with_context(|| format!("reading config '{}'", p.display())),
+    };
+    toml::from_str(&text).with_context(|| format!("config '{}'", p.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_config_file_reads_and_a_bad_one_names_itself() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("c.toml");
+        std::fs::write(
+            &p,
+            "lore_base = \"http://127.0.0.1:9\"\n[commit_links]\nnext = \"https://x/{sha}\"\n",
+        )
+        .unwrap();
+        let c = load(Some(&p)).unwrap();
+        assert_eq!(c.lore_base.as_deref(), Some("http://127.0.0.1:9"));
+        assert_eq!(c.commit_links["next"], "https://x/{sha}");
+        std::fs::write(&p, "lore_bse = 1\n").unwrap();
+        let e = format!("{:#}", load(Some(&p)).unwrap_err());
+        assert!(e.contains("c.toml") && e.contains("lore_bse"), "{e}");
+        assert!(load(Some(&dir.path().join("none.toml"))).is_err());
+    }
+}

@@ -1,0 +1,35 @@
+//! `regtrack relink`: brings threads and regressions up to date (what
+//! `ingest` does after storing), or with `--full` computes them all from
+//! scratch: the reference an update is measured and checked against.
+
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+
+use super::Context;
+
+/// Arguments of `regtrack relink`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Link every message from scratch, whatever was linked before.
+    #[arg(long)]
+    pub full: bool,
+}
+
+/// Runs `regtrack relink`.
+pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
+    let (mut store, _writing) = super::open_writer(ctx)?;
+    let started = std::time::Instant::now();
+    let (mut done, unreadable) = if args.full {
+        crate::pipeline::relink::relink_full_counted(&mut store)
+            .context("linking threads and regressions")?
+    } else {
+        crate::pipeline::relink::relink(&mut store).context("linking threads and regressions")?
+    };
+    done.seconds = started.elapsed().as_secs_f64();
+    super::warn_unreadable(ctx, &unreadable);
+    if !ctx.quiet {
+        eprintln!("regtrack: {}", super::relinked_line(&done));
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,176 @@
+//! The keys by which a message can tie itself to other messages when
+//! linking, besides its thread: what lets an update find every message the
+//! new mail can change, by index lookups, without reading the archive.
+//!
+//! Two messages that share a key may be linked to one history; two that
+//! share none, and no thread, never are (every rule of [`super::attach`],
+//! [`super::patch`] and [`super::select`] relates messages through one of
+//! these). Keys over-approximate: a shared key only says "look at both".
+//!
+//! | key | a message has it when it ... |
+//! |---|---|
+//! | `c:<7 hex>` | names a commit: a report's culprit (subject or body), a reply subject's culprit, a `Fixes:` id, a revert's id, a landing's commit, an earlier report's culprit in a preamble |
+//! | `t:<title key>` | names a title: its patch's, a report's culprit title, a `Fixes:` title, a revert's title, a landing's title |
+//! | `p:<patch id>` | carries a diff with this patch id |
+//! | `m:<Message-ID>` | points to a message: a `Closes:`/`Link:` trailer, a cited lore URL, an earlier report in a preamble |
+//! | `s:<subject key>` | has no References or In-Reply-To: the threading fallback may hang it by subject |
+//!
+//! The keys of a message are a pure function of its subject, whether it
+//! has references, and its extraction; the ingest stores them (table
+//! `link_keys`), and the version of this function is part of
+//! [`crate::extract::EXTRACTION_VERSION`].
+
+use super::hints::{self, title_key};
+use crate::model::Extraction;
+
+/// Shortest commit prefix a key keeps (the shortest abbreviation accepted).
+const COMMIT_KEY: usize = super::culprit::MIN_ABBREV;
+
+/// The key of a commit id (its first 7 hex digits, lower-cased).
+pub fn commit(id: &str) -> Option<String> {
+    let id = id.trim();
+    super::culprit::is_hex_id(id).then(|| format!("c:{}", id[..COMMIT_KEY].to_ascii_lowercase()))
+}
+
+/// The key of a title.
+pub fn title(t: &str) -> Option<String> {
+    let k = title_key(t);
+    (k.len() >= 8).then(|| format!("t:{k}"))
+}
+
+/// The key of a message a message points to.
+pub fn message(id: &str) -> String {
+    format!("m:{}", id.trim_matches(['<', '>']))
+}
+
+/// The key of a subject for the threading fallback.
+pub fn subject(s: &str) -> Option<String> {
+    let k = crate::mail::subject::thread_key(s);
+    (!k.is_empty()).then(|| format!("s:{k}"))
+}
+
+/// Every key of a message (see the module docs), sorted, without duplicates.
+pub fn of(subject_line: &str, refless: bool, ex: &Extraction) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut push = |k: Option<String>| {
+        if let Some(k) = k {
+            out.push(k);
+        }
+    };
+    if let Some(sr) = &ex.subject_report {
+        push(commit(&sr.commit));
+    }
+    if let Some(b) = &ex.report {
+        if let Some(c) = &b.commit_full {
+            push(commit(c));
+        }
+        if let Some(t) = &b.commit_title {
+            push(title(t));
+        }
+        for p in &b.previous {
+            if let Some(c) = &p.commit {
+                push(commit(c));
+            }
+            if let Some(m) = &p.message_id {
+                push(Some(message(m)));
+            }
+        }
+    }
+    for t in &ex.trailers {
+        if let Some(id) = hints::trailer_target(t) {
+            push(Some(message(&id)));
+        }
+        if t.key.eq_ignore_ascii_case("fixes") && t.quote_depth == 0 && !t.suggested {
+            if let Some(id) = hints::fixes_id(t) {
+                push(commit(&id));
+            }
+            if let Some(x) = &t.title {
+                push(title(x));
+            }
+        }
+    }
+    for l in &ex.lore_links {
+        push(Some(message(&hints::cited_target(l))));
+    }
+    if let Some(p) = &ex.patch {
+        if !p.title.is_empty() {
+            push(title(&p.title));
+        }
+        if let Some(id) = &p.patch_id {
+            push(Some(format!("p:{id}")));
+        }
+        if let Some(r) = &p.reverts {
+            push(commit(r));
+        }
+        if let Some(r) = &p.reverts_title {
+            push((r.len() >= 8).then(|| format!("t:{r}")));
+        }
+    }
+    if let Some(r) = hints::revert_title(subject_line) {
+        push((r.len() >= 8).then(|| format!("t:{r}")));
+    }
+    for l in &ex.landings {
+        if let Some(c) = &l.commit {
+            push(commit(c));
+        }
+        if let Some(t) = &l.title {
+            push((t.len() >= 8).then(|| format!("t:{t}")));
+        }
+    }
+    if refless {
+        push(subject(subject_line));
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Landing, PatchFacts, SubjectReport, Trailer};
+
+    #[test]
+    fn a_fix_and_its_report_share_keys() {
+        let report = Extraction {
+            subject_report: Some(Box::new(SubjectReport {
+                commit: "2edf06a50f".into(),
+                ..SubjectReport::default()
+            })),
+            ..Extraction::default()
+        };
+        let fix = Extraction {
+            trailers: vec![Trailer {
+                key: "Fixes".into(),
+                value: "2edf06a50f5c (\"xfs: speed it up\")".into(),
+                commit: Some("2edf06a50f5c".into()),
+                title: Some("xfs: speed it up".into()),
+                ..Trailer::default()
+            }],
+            patch: Some(Box::new(PatchFacts {
+                title: "xfs: fix the slow path".into(),
+                patch_id: Some("ab".into()),
+                ..PatchFacts::default()
+            })),
+            ..Extraction::default()
+        };
+        let landing = Extraction {
+            landings: vec![Landing {
+                title: Some("xfs: fix the slow path".into()),
+                ..Landing::default()
+            }],
+            ..Extraction::default()
+        };
+        let (r, f, l) = (
+            of("[xfs] 2edf06a50f: x", false, &report),
+            of("[PATCH] xfs: fix the slow path", false, &fix),
+            of("[GIT PULL] xfs", false, &landing),
+        );
+        assert!(r.contains(&"c:2edf06a".to_string()));
+        assert!(f.contains(&"c:2edf06a".to_string()));
+        assert!(f.contains(&"t:xfs: fix the slow path".to_string()));
+        assert!(l.contains(&"t:xfs: fix the slow path".to_string()));
+        assert!(f.contains(&"p:ab".to_string()));
+        assert!(of("Re: x", true, &Extraction::default()).contains(&"s:x".to_string()));
+    }
+}

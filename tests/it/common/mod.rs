@@ -1,0 +1,77 @@
+//! What the integration tests share: running the binaries ([`cmd`]), reading
+//! a database file ([`sql`]), comparing JSON with a golden value
+//! ([`golden`]), the corpus naming scheme ([`fixtures`]), a hand-built link
+//! input ([`scenario`]), a public-inbox look-alike server on loopback
+//! ([`lore_server`]), and where things are.
+#![allow(dead_code)]
+
+pub mod cmd;
+pub mod fixtures;
+pub mod golden;
+pub mod lore_server;
+pub mod scenario;
+pub mod sql;
+
+use std::path::{Path, PathBuf};
+
+pub use cmd::{Cmd, Run, field, write_synth};
+pub use sql::{column, integrity, one, rows, sql_i64};
+
+/// The crate's root (`CARGO_MANIFEST_DIR`).
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `corpus/REL`.
+pub fn corpus(rel: &str) -> PathBuf {
+    root().join("corpus").join(rel)
+}
+
+/// The running test's name (libtest names each test's thread after it).
+fn test_name() -> String {
+    match std::thread::current().name() {
+        Some(n) if n != "main" => n.to_string(),
+        _ => "a test".to_string(),
+    }
+}
+
+/// Says, on the test's stderr, that the running test is skipped and why
+/// (libtest shows it with `--nocapture` or `--show-output`).
+pub fn skip(why: &str) {
+    eprintln!("note: {} skipped: {why}", test_name());
+}
+
+/// Says that `what`, a part of the running test, is skipped and why.
+pub fn skip_part(what: &str, why: &str) {
+    eprintln!("note: {}: {what} skipped: {why}", test_name());
+}
+
+/// The shared real-mail folder named by `REGTRACK_SHARED`; when it is
+/// unset, says that the running test is skipped and returns None.
+pub fn shared() -> Option<PathBuf> {
+    match std::env::var_os("REGTRACK_SHARED") {
+        Some(p) => Some(PathBuf::from(p)),
+        None => {
+            skip("REGTRACK_SHARED is unset");
+            None
+        }
+    }
+}
+
+/// The path as a `&str` (every test path is UTF-8).
+pub fn s(p: &Path) -> &str {
+    p.to_str().expect("UTF-8 path")
+}
+
+/// A proptest configuration of `cases` cases whose failures are kept beside
+/// the test's source (`tests/it/MODULE.proptest-regressions`): the default
+/// would put them in `tests/proptest-regressions/`, outside `tests/it`.
+pub fn proptest_config(cases: u32) -> proptest::test_runner::Config {
+    proptest::test_runner::Config {
+        cases,
+        failure_persistence: Some(Box::new(
+            proptest::test_runner::FileFailurePersistence::WithSource("proptest-regressions"),
+        )),
+        ..proptest::test_runner::Config::default()
+    }
+}

@@ -1,0 +1,309 @@
+//! `regtrack ingest` and `regtrack stats` end to end through the binary.
+
+use std::path::{Path, PathBuf};
+
+use crate::common::{Cmd, Run, sql_i64};
+
+fn corpus(name: &str) -> PathBuf {
+    crate::common::corpus("ingest").join(name)
+}
+
+fn run(db: &Path, args: &[&str]) -> Run {
+    Cmd::regtrack().db(db).args(args).run()
+}
+
+fn json(out: &Run) -> serde_json::Value {
+    out.json()
+}
+
+fn counts(v: &serde_json::Value) -> (u64, u64, u64, u64) {
+    (
+        v["new"].as_u64().unwrap(),
+        v["known"].as_u64().unwrap(),
+        v["duplicates"].as_u64().unwrap(),
+        v["failed"].as_u64().unwrap(),
+    )
+}
+
+/// Moves a file's modification time one hour back (its content is unchanged).
+fn touch(path: &Path) {
+    let f = std::fs::File::options().write(true).open(path).unwrap();
+    let t = f.metadata().unwrap().modified().unwrap() - std::time::Duration::from_secs(3600);
+    f.set_modified(t).unwrap();
+}
+
+fn all_fixtures() -> Vec<String> {
+    [
+        "thread.mbox",
+        "mboxo.mbox",
+        "single.eml",
+        "rendered.txt",
+        "collapsed.txt",
+    ]
+    .iter()
+    .map(|f| corpus(f).display().to_string())
+    .collect()
+}
+
+#[test]
+fn ingesting_twice_adds_nothing_the_second_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.db");
+    let mut args = vec!["ingest", "--json"];
+    // Copies, so that their modification times can be changed below.
+    let files: Vec<String> = all_fixtures()
+        .iter()
+        .map(|f| {
+            let copy = dir.path().join(Path::new(f).file_name().unwrap());
+            std::fs::copy(f, &copy).unwrap();
+            copy.display().to_string()
+        })
+        .collect();
+    args.extend(files.iter().map(String::as_str));
+    let first = run(&db, &args);
+    assert!(first.success(), "{}", first.stderr);
+    let v = json(&first);
+    assert_eq!(counts(&v), (7, 0, 0, 0));
+    assert!(v["bytes"].as_u64().unwrap() > 4000);
+    assert!(v["seconds"].as_f64().is_some());
+    assert_eq!(v["unchanged"], 0);
+    // Unchanged files (same size and mtime) are not read again at all.
+    let second = json(&run(&db, &args));
+    assert_eq!(counts(&second), (0, 0, 0, 0));
+    assert_eq!(second["unchanged"], 5);
+    let plain: Vec<&str> = args.iter().copied().filter(|a| *a != "--json").collect();
+    let line = run(&db, &plain).stdout;
+    assert!(line.contains("; 5 unchanged files skipped"), "{line}");
+    // Touched files are read again; their messages are known.
+    for f in &files {
+        touch(Path::new(f));
+    }
+    let third = json(&run(&db, &args));
+    assert_eq!(counts(&third), (0, 7, 0, 0));
+    assert_eq!(third["unchanged"], 0);
+
+    let stats = json(&run(&db, &["stats", "--json"]));
+    assert_eq!(stats["messages"], 7);
+    assert_eq!(stats["failed"], 0);
+    assert_eq!(stats["derived_ids"], 1);
+    let human = run(&db, &["stats"]);
+    let text = &human.stdout;
+    assert!(text.contains("linux-ext4.vger.kernel.org"), "{text}");
+    assert!(text.contains("2023-05-09 .. 2023-05-16"), "{text}");
+}
+
+#[test]
+fn the_summary_line_names_every_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.db");
+    let out = run(
+        &db,
+        &["ingest", &corpus("thread.mbox").display().to_string()],
+    );
+    let line = &out.stdout;
+    assert!(
+        line.starts_with("ingested 2 messages: 2 new, 0 known, 0 duplicates, 0 failed;"),
+        "{line}"
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "no progress bar when stderr is not a terminal"
+    );
+}
+
+#[test]
+fn timings_say_where_the_time_went() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.db");
+    let thread = corpus("thread.mbox").display().to_string();
+    let out = run(&db, &["ingest", "--timings", "--json", &thread]);
+    assert!(out.success(), "{}", out.stderr);
+    let err = &out.stderr;
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("timings: "))
+        .unwrap_or_else(|| panic!("no timings line: {err}"));
+    for phase in ["read, parse and write ", "build indexes ", "link "] {
+        assert!(line.contains(phase), "{line}");
+    }
+    let v = json(&out);
+    let (total, write, index) = (
+        v["seconds"].as_f64().unwrap(),
+        v["write_seconds"].as_f64().unwrap(),
+        v["index_seconds"].as_f64().unwrap(),
+    );
+    // A first ingest is a bulk load: its indexes are built at the end.
+    assert!(write > 0.0 && index > 0.0, "{v}");
+    assert!(write + index <= total + 1e-6, "{v}");
+    // Built on another connection while linking ran: none is left deferred,
+    // and the regressions were linked.
+    let q = |sql: &str| sql_i64(&db, sql);
+    assert_eq!(q("SELECT count(*) FROM deferred_indexes"), 0);
+    assert_eq!(
+        q("SELECT count(*) FROM sqlite_master WHERE name = 'table_rows_metric'"),
+        1
+    );
+    assert_eq!(q("SELECT count(*) FROM threads"), 2);
+    // Written without per-row foreign key checks, every reference holds.
+    assert_eq!(q("SELECT count(*) FROM pragma_foreign_key_check"), 0);
+    // Both bodies in one block (schema v6), none in the old per-message table.
+    assert_eq!(q("SELECT count(*) FROM body_blocks"), 1);
+    assert_eq!(
+        q("SELECT count(*) FROM messages WHERE body_block IS NOT NULL"),
+        2
+    );
+    assert_eq!(q("SELECT count(*) FROM bodies"), 0);
+    // Without --timings, stderr stays quiet.
+    let again = run(&db, &["ingest", "--json", &thread]);
+    assert!(again.stderr.is_empty());
+    assert_eq!(json(&again)["index_seconds"], 0.0);
+}
+
+#[test]
+fn standard_input_is_read_with_a_dash() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.db");
+    let data = std::fs::read(corpus("thread.mbox")).unwrap();
+    let out = Cmd::regtrack()
+        .db(&db)
+        .args(["ingest", "--json", "-"])
+        .stdin(data)
+        .ok();
+    assert_eq!(counts(&json(&out)), (2, 0, 0, 0));
+}
+
+#[test]
+fn a_missing_path_fails_only_when_nothing_could_be_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.db");
+    let out = run(&db, &["ingest", "/no/such/file.mbox"]);
+    assert_eq!(out.code(), Some(1));
+    let err = &out.stderr;
+    assert!(
+        err.contains("/no/such/file.mbox") && err.contains("No such file"),
+        "{err}"
+    );
+
+    let out = run(
+        &db,
+        &[
+            "ingest",
+            "/no/such/file.mbox",
+            &corpus("single.eml").display().to_string(),
+        ],
+    );
+    assert_eq!(out.code(), Some(0));
+    assert!(out.stderr.contains("/no/such/file.mbox"));
+}
+
+#[test]
+fn a_different_message_under_a_known_id_is_counted_as_a_duplicate() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.db");
+    let a = dir.path().join("a.eml");
+    let b = dir.path().join("b.eml");
+    std::fs::write(&a, "Message-ID: <same@x>\nSubject: one\n\nfirst body\n").unwrap();
+    std::fs::write(&b, "Message-ID: <same@x>\nSubject: two\n\nsecond body\n").unwrap();
+    let v = json(&run(
+        &db,
+        &["ingest", "--json", a.to_str().unwrap(), b.to_str().unwrap()],
+    ));
+    assert_eq!(counts(&v), (1, 0, 1, 0));
+    touch(&b);
+    let v = json(&run(&db, &["ingest", "--json", b.to_str().unwrap()]));
+    assert_eq!(counts(&v), (0, 1, 0, 0));
+    assert_eq!(json(&run(&db, &["stats", "--json"]))["duplicates"], 1);
+}
+
+#[test]
+fn the_same_message_on_two_lists_is_one_message_that_remembers_both() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.db");
+    let a = dir.path().join("a.eml");
+    let b = dir.path().join("b.eml");
+    std::fs::write(
+        &a,
+        "Message-ID: <x@y>\nList-Id: <linux-ext4.vger.kernel.org>\nSubject: s\n\nbody\n",
+    )
+    .unwrap();
+    std::fs::write(
+        &b,
+        "Received: by other\nMessage-ID: <x@y>\nList-Id: Linux MM <linux-mm.kvack.org>\nSubject: s\n\nbody\n",
+    )
+    .unwrap();
+    let v = json(&run(
+        &db,
+        &["ingest", "--json", a.to_str().unwrap(), b.to_str().unwrap()],
+    ));
+    assert_eq!(counts(&v), (1, 1, 0, 0));
+    let stats = json(&run(&db, &["stats", "--json"]));
+    assert_eq!(stats["messages"], 1);
+    let lists: Vec<&str> = stats["lists"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        lists,
+        vec!["linux-ext4.vger.kernel.org", "linux-mm.kvack.org"]
+    );
+}
+
+#[test]
+fn a_message_with_no_headers_is_a_recorded_failure_with_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.db");
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, "just some words\nand more words\n").unwrap();
+    let out = run(&db, &["ingest", "--json", bad.to_str().unwrap()]);
+    assert_eq!(out.code(), Some(0));
+    assert_eq!(counts(&json(&out)), (0, 0, 0, 1));
+    let err = &out.stderr;
+    assert!(
+        err.contains("bad.txt:0") && err.contains("no header block"),
+        "{err}"
+    );
+    // Failing again does not store the failure twice.
+    run(&db, &["ingest", bad.to_str().unwrap()]);
+    assert_eq!(json(&run(&db, &["stats", "--json"]))["failed"], 1);
+}
+
+#[test]
+fn mail_prints_a_stored_message_decoded_and_says_when_an_id_is_unknown() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.db");
+    let a = dir.path().join("a.eml");
+    // Quoted-printable and Latin-1: `mail` prints the decoded body the
+    // extractors read, not the transfer encoding.
+    std::fs::write(
+        &a,
+        b"Message-ID: <qp-1@example.org>\nList-Id: <linux-ext4.vger.kernel.org>\n\
+          From: =?iso-8859-1?q?J=F6rg?= <j@example.org>\nSubject: Re: [ext4] perf\n\
+          Date: Tue, 09 May 2023 09:05:00 +0000\n\
+          Content-Type: text/plain; charset=iso-8859-1\n\
+          Content-Transfer-Encoding: quoted-printable\n\n\
+          Gr=FC=DFe, the -5.7% is gone with the fix=\n applied.\n" as &[u8],
+    )
+    .unwrap();
+    let v = json(&run(&db, &["ingest", "--json", a.to_str().unwrap()]));
+    assert_eq!(counts(&v), (1, 0, 0, 0));
+    let out = run(&db, &["mail", "<qp-1@example.org>"]);
+    assert!(out.success(), "{}", out.stderr);
+    std::str::from_utf8(&out.stdout_bytes).expect("UTF-8");
+    let text = &out.stdout;
+    assert_eq!(
+        text,
+        "From: J\u{f6}rg <j@example.org>\nDate: Tue, 9 May 2023 09:05:00 +0000\n\
+         Subject: Re: [ext4] perf\nMessage-ID: <qp-1@example.org>\n\
+         List-Id: <linux-ext4.vger.kernel.org>\nX-Regtrack-Kind: reply\n\n\
+         Gr\u{fc}\u{df}e, the -5.7% is gone with the fix applied.\n"
+    );
+    let missing = run(&db, &["mail", "nope@example.org"]);
+    assert_eq!(missing.code(), Some(1));
+    assert!(
+        missing.stderr.contains("nope@example.org"),
+        "{}",
+        missing.stderr
+    );
+}

@@ -1,0 +1,617 @@
+//! public-inbox archives built at test time with `git`: a bare epoch, a v2
+//! inbox with two epochs, incremental re-ingest, a repository that is not
+//! an inbox, and blobs read from delta chains in a repacked epoch (with loose
+//! objects beside it, and with a damaged pack).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::common::{Cmd, Run, column, one, rows, sql_i64};
+
+fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .current_dir(dir)
+        .args(args)
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@example.org")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@example.org")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("HOME", dir)
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Whether git is installed; when it is not, says that the test is skipped.
+fn have_git() -> bool {
+    let have = Command::new("git").arg("--version").output().is_ok();
+    if !have {
+        crate::common::skip("git is not installed");
+    }
+    have
+}
+
+/// A work repository whose commits each hold one message in `m`.
+struct Inbox {
+    work: PathBuf,
+}
+
+impl Inbox {
+    fn new(dir: &Path) -> Inbox {
+        std::fs::create_dir_all(dir).unwrap();
+        git(dir, &["init", "-q", "-b", "master", "."]);
+        Inbox {
+            work: dir.to_path_buf(),
+        }
+    }
+
+    fn add(&self, id: &str, subject: &str) {
+        self.add_body(id, subject, &format!("body of {id}\n"));
+    }
+
+    fn add_body(&self, id: &str, subject: &str, body: &str) {
+        let msg = format!(
+            "From: A <a@example.org>\nSubject: {subject}\nDate: Tue, 09 May 2023 09:05:00 +0000\nMessage-ID: <{id}>\nList-Id: <linux-test.vger.kernel.org>\n\n{body}"
+        );
+        std::fs::write(self.work.join("m"), msg).unwrap();
+        git(&self.work, &["add", "m"]);
+        git(&self.work, &["commit", "-q", "-m", id]);
+    }
+
+    fn delete(&self) {
+        git(&self.work, &["rm", "-q", "m"]);
+        std::fs::write(self.work.join("d"), "deleted\n").unwrap();
+        git(&self.work, &["add", "d"]);
+        git(&self.work, &["commit", "-q", "-m", "delete"]);
+        git(&self.work, &["rm", "-q", "d"]);
+    }
+
+    fn publish(&self, bare: &Path) {
+        if bare.exists() {
+            git(
+                &self.work,
+                &["push", "-q", bare.to_str().unwrap(), "master"],
+            );
+        } else {
+            git(
+                self.work.parent().unwrap(),
+                &[
+                    "clone",
+                    "-q",
+                    "--bare",
+                    self.work.to_str().unwrap(),
+                    bare.to_str().unwrap(),
+                ],
+            );
+        }
+    }
+}
+
+fn ingest(db: &Path, path: &Path) -> Run {
+    Cmd::regtrack()
+        .db(db)
+        .args(["ingest", "--json"])
+        .arg(path)
+        .run()
+}
+
+fn counts(out: &Run) -> (u64, u64, u64, u64) {
+    let v = out.json();
+    (
+        v["new"].as_u64().unwrap(),
+        v["known"].as_u64().unwrap(),
+        v["failed"].as_u64().unwrap(),
+        v["bytes"].as_u64().unwrap(),
+    )
+}
+
+#[test]
+fn a_bare_epoch_is_read_oldest_first_and_then_only_its_new_commits() {
+    if !have_git() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let inbox = Inbox::new(&dir.path().join("work"));
+    for i in 0..5 {
+        inbox.add(&format!("m{i}@x"), &format!("message {i}"));
+    }
+    inbox.delete();
+    let epoch = dir.path().join("0.git");
+    inbox.publish(&epoch);
+    let db = dir.path().join("t.db");
+
+    let (new, known, failed, bytes) = counts(&ingest(&db, &epoch));
+    assert_eq!((new, known, failed), (5, 0, 0));
+    assert!(bytes > 0);
+    // Unchanged: nothing is read at all.
+    assert_eq!(counts(&ingest(&db, &epoch)), (0, 0, 0, 0));
+    // Two more commits: only they are read.
+    inbox.add("m5@x", "message 5");
+    inbox.add("m6@x", "message 6");
+    inbox.publish(&epoch);
+    let (new, known, failed, _) = counts(&ingest(&db, &epoch));
+    assert_eq!((new, known, failed), (2, 0, 0));
+
+    // Oldest first: row ids follow commit order.
+    let ids: Vec<String> = column(&db, "SELECT message_id FROM messages ORDER BY id");
+    assert_eq!(
+        ids,
+        ["m0@x", "m1@x", "m2@x", "m3@x", "m4@x", "m5@x", "m6@x"]
+    );
+    let origin: String = one(
+        &db,
+        "SELECT origin_json FROM messages WHERE message_id = 'm6@x'",
+    );
+    assert!(origin.contains("\"type\":\"git\""), "{origin}");
+    let last: String = one(
+        &db,
+        "SELECT last_commit FROM sources WHERE kind = 'public-inbox'",
+    );
+    assert_eq!(last.len(), 40);
+}
+
+#[test]
+fn a_v2_inbox_reads_every_epoch_in_order() {
+    if !have_git() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let inbox_dir = dir.path().join("inbox");
+    std::fs::create_dir_all(inbox_dir.join("git")).unwrap();
+    let e0 = Inbox::new(&dir.path().join("w0"));
+    e0.add("a@x", "a");
+    e0.add("b@x", "b");
+    e0.publish(&inbox_dir.join("git/0.git"));
+    let e1 = Inbox::new(&dir.path().join("w1"));
+    e1.add("c@x", "c");
+    e1.publish(&inbox_dir.join("git/1.git"));
+    let db = dir.path().join("t.db");
+    let (new, _, failed, _) = counts(&ingest(&db, &inbox_dir));
+    assert_eq!((new, failed), (3, 0));
+    assert_eq!(counts(&ingest(&db, &inbox_dir)), (0, 0, 0, 0));
+    assert_eq!(
+        sql_i64(
+            &db,
+            "SELECT count(*) FROM sources WHERE kind = 'public-inbox'"
+        ),
+        2
+    );
+    // source::open reads the same messages (what `regtrack parse` uses).
+    let msgs: Vec<_> = regtrack::source::open(&inbox_dir).unwrap().collect();
+    assert_eq!(msgs.len(), 3);
+}
+
+#[test]
+fn a_git_repository_that_is_not_an_inbox_is_refused_with_its_path() {
+    if !have_git() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let work = dir.path().join("code");
+    std::fs::create_dir_all(&work).unwrap();
+    git(&work, &["init", "-q", "-b", "master", "."]);
+    std::fs::write(work.join("main.c"), "int main(void) { return 0; }\n").unwrap();
+    git(&work, &["add", "main.c"]);
+    git(&work, &["commit", "-q", "-m", "code"]);
+    let db = dir.path().join("t.db");
+    let out = ingest(&db, &work);
+    assert_eq!(out.code(), Some(1));
+    let err = &out.stderr;
+    assert!(
+        err.contains("not a public-inbox") && err.contains("code"),
+        "{err}"
+    );
+}
+
+/// A reply quoting a long report, as list traffic does: consecutive messages
+/// share most of their text, so `git repack` stores them as delta chains.
+fn quoting_body(i: usize) -> String {
+    let mut body = String::new();
+    for k in 0..120 {
+        body.push_str(&format!(
+            "> {k:>4}  +-{:.1}%  fsmark.files_per_sec line of the quoted table\n",
+            (k % 9) as f64 / 3.0
+        ));
+    }
+    body.push_str(&format!(
+        "\nReply number {i}: {}\n",
+        "the bisect looks right. ".repeat(i % 7 + 1)
+    ));
+    body
+}
+
+/// An epoch of 40 quoting messages (and a deletion), repacked with deep delta
+/// chains, then 3 more messages pushed as loose objects.
+fn repacked_epoch(dir: &Path) -> PathBuf {
+    let inbox = Inbox::new(&dir.join("work"));
+    for i in 0..40 {
+        inbox.add_body(
+            &format!("q{i}@x"),
+            &format!("Re: message {i}"),
+            &quoting_body(i),
+        );
+        if i == 20 {
+            inbox.delete();
+        }
+    }
+    let epoch = dir.join("0.git");
+    inbox.publish(&epoch);
+    git(&epoch, &["repack", "-adfq", "--depth=50", "--window=250"]);
+    for i in 40..43 {
+        inbox.add_body(
+            &format!("q{i}@x"),
+            &format!("Re: message {i}"),
+            &quoting_body(i),
+        );
+    }
+    inbox.publish(&epoch);
+    epoch
+}
+
+/// [`repacked_epoch`] in a temporary folder (`None`, with a note, when git
+/// is not installed).
+fn repacked_epoch_if_git() -> Option<(tempfile::TempDir, PathBuf)> {
+    if !have_git() {
+        return None;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let epoch = repacked_epoch(dir.path());
+    Some((dir, epoch))
+}
+
+/// The blob `m` of every commit, oldest first (`None` for a deletion).
+fn blobs_oldest_first(repo: &gix::Repository) -> Vec<Option<gix::ObjectId>> {
+    let mut blobs = Vec::new();
+    let mut next = Some(repo.head_id().unwrap().detach());
+    while let Some(id) = next {
+        let commit = repo.find_commit(id).unwrap();
+        let tree = commit.tree().unwrap();
+        blobs.push(tree.find_entry("m").map(|e| e.oid().to_owned()));
+        next = commit.parent_ids().next().map(|p| p.detach());
+    }
+    blobs.reverse();
+    blobs
+}
+
+/// The epoch's pack index and `git verify-pack -v` of it: `sha type size
+/// size-in-pack offset [depth base-sha]` per object.
+fn pack_listing(epoch: &Path) -> (PathBuf, String) {
+    let idx = std::fs::read_dir(epoch.join("objects/pack"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "idx"))
+        .unwrap();
+    let out = Command::new("git")
+        .current_dir(epoch)
+        .args(["verify-pack", "-v"])
+        .arg(&idx)
+        .output()
+        .unwrap();
+    (idx, String::from_utf8_lossy(&out.stdout).to_string())
+}
+
+#[test]
+fn blobs_on_delta_chains_read_from_the_pack_equal_what_gix_reads() {
+    use regtrack::source::pack::PackReader;
+    let Some((_dir, epoch)) = repacked_epoch_if_git() else {
+        return;
+    };
+    let (_, listing) = pack_listing(&epoch);
+    let chains = listing
+        .lines()
+        .filter(|l| l.contains(" blob ") && l.split_whitespace().count() == 7)
+        .count();
+    assert!(chains >= 20, "the repack stored {chains} blobs as deltas");
+
+    let repo = gix::open(&epoch).unwrap();
+    let blobs = blobs_oldest_first(&repo);
+    assert_eq!(blobs.len(), 44);
+    assert_eq!(blobs.iter().filter(|b| b.is_none()).count(), 1);
+    for budget in [usize::MAX, 4096, 0] {
+        let mut packs =
+            PackReader::open(&epoch.join("objects"), repo.object_hash()).with_budget(budget);
+        let locs = packs.plan(blobs.iter().map(|b| b.as_deref()));
+        // The 40 repacked blobs are in the pack; the 3 pushed after are loose.
+        assert_eq!(locs.iter().filter(|l| l.is_some()).count(), 40);
+        for (blob, loc) in blobs.iter().zip(&locs) {
+            if let (Some(blob), Some(loc)) = (blob, loc) {
+                let ours = packs.read(*loc).unwrap();
+                let theirs = repo.find_object(*blob).unwrap().detach().data;
+                assert_eq!(ours, theirs, "blob {blob} with a cache of {budget} bytes");
+            }
+        }
+        // Every planned use was made: nothing stays cached.
+        assert_eq!(packs.cached_bytes(), 0, "budget {budget}");
+    }
+
+    // Commits (the walk reads them from the packs too): the 41 repacked ones
+    // are found and equal gix's, the 3 pushed after are loose.
+    let mut packs = PackReader::open(&epoch.join("objects"), repo.object_hash());
+    let mut in_pack = 0;
+    let mut next = Some(repo.head_id().unwrap().detach());
+    while let Some(id) = next {
+        let commit = repo.find_commit(id).unwrap();
+        if let Some(read) = packs.read_commit(&id) {
+            assert_eq!(read.unwrap(), commit.data, "commit {id}");
+            in_pack += 1;
+        }
+        next = commit.parent_ids().next().map(|p| p.detach());
+    }
+    assert_eq!(in_pack, 41);
+}
+
+/// An epoch as public-inbox writes it, through `git fast-import`: each
+/// message blob is stored as a delta of the message before it, so the chains
+/// run oldest to newest, the other way round from a repack's.
+fn fast_import_epoch(dir: &Path, messages: usize, body: fn(usize) -> String) -> PathBuf {
+    use std::io::Write;
+    let epoch = dir.join("fi.git");
+    std::fs::create_dir_all(&epoch).unwrap();
+    git(&epoch, &["init", "-q", "--bare", "-b", "master", "."]);
+    let mut stream = Vec::new();
+    for i in 0..messages {
+        let msg = format!(
+            "From: A <a@example.org>\nSubject: Re: message {i}\nMessage-ID: <fi{i}@x>\n\n{}",
+            body(i)
+        );
+        write!(
+            stream,
+            "blob\nmark :{}\ndata {}\n{msg}\n",
+            2 * i + 1,
+            msg.len()
+        )
+        .unwrap();
+        write!(
+            stream,
+            "commit refs/heads/master\nmark :{}\ncommitter t <t@example.org> {} +0000\ndata 3\nfi\n",
+            2 * i + 2,
+            1_700_000_000 + i
+        )
+        .unwrap();
+        if i > 0 {
+            writeln!(stream, "from :{}", 2 * i).unwrap();
+        }
+        write!(stream, "M 100644 :{} m\n\n", 2 * i + 1).unwrap();
+    }
+    let mut child = Command::new("git")
+        .current_dir(&epoch)
+        .args(["fast-import", "--quiet"])
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("HOME", dir)
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(&stream).unwrap();
+    assert!(child.wait().unwrap().success());
+    epoch
+}
+
+#[test]
+fn a_fast_import_epoch_holds_one_decoded_message_at_a_time() {
+    use regtrack::source::pack::PackReader;
+    if !have_git() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let epoch = fast_import_epoch(dir.path(), 60, quoting_body);
+    // `sha type size size-in-pack offset depth base-sha`: the blobs form
+    // chains of deltas, each on the message before it.
+    let (_, listing) = pack_listing(&epoch);
+    let deepest = listing
+        .lines()
+        .filter(|l| l.contains(" blob ") && l.split_whitespace().count() == 7)
+        .filter_map(|l| l.split_whitespace().nth(5)?.parse::<usize>().ok())
+        .max();
+    assert!(deepest >= Some(20), "deepest blob chain {deepest:?}");
+
+    let repo = gix::open(&epoch).unwrap();
+    let blobs = blobs_oldest_first(&repo);
+    assert_eq!(blobs.len(), 60);
+    let mut packs = PackReader::open(&epoch.join("objects"), repo.object_hash());
+    let locs = packs.plan(blobs.iter().map(|b| b.as_deref()));
+    assert!(locs.iter().all(Option::is_some));
+    for (i, (blob, loc)) in blobs.iter().zip(&locs).enumerate() {
+        let ours = packs.read(loc.unwrap()).unwrap();
+        let theirs = repo.find_object(blob.unwrap()).unwrap().detach().data;
+        assert_eq!(ours, theirs, "message {i}");
+        // Only this message stays decoded, as the base of the next one.
+        let held = if i + 1 < blobs.len() { ours.len() } else { 0 };
+        assert!(
+            packs.cached_bytes() <= held,
+            "after message {i}: {} bytes cached, {held} needed",
+            packs.cached_bytes()
+        );
+    }
+    assert_eq!(packs.cached_bytes(), 0);
+}
+
+/// Trees are read through a fresh mapping of the packs every
+/// `TREES_PER_MAPPING` commits: every message still comes from its own commit.
+#[test]
+fn an_epoch_longer_than_one_tree_mapping_stores_each_message_from_its_commit() {
+    use regtrack::source::public_inbox::TREES_PER_MAPPING;
+    if !have_git() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let n = TREES_PER_MAPPING + 100;
+    let epoch = fast_import_epoch(dir.path(), n, |i| format!("short reply {i}\n"));
+    let db = dir.path().join("t.db");
+    let (new, known, failed, _) = counts(&ingest(&db, &epoch));
+    assert_eq!((new, known, failed), (n as u64, 0, 0));
+    let out = Command::new("git")
+        .current_dir(&epoch)
+        .args(["rev-list", "--reverse", "master"])
+        .output()
+        .unwrap();
+    let commits: Vec<String> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(commits.len(), n);
+    for i in [0, TREES_PER_MAPPING - 1, TREES_PER_MAPPING, n - 1] {
+        let origin: String = one(
+            &db,
+            &format!("SELECT origin_json FROM messages WHERE message_id = 'fi{i}@x'"),
+        );
+        assert!(
+            origin.contains(&format!("\"commit\":\"{}\"", commits[i])),
+            "message {i}: {origin}"
+        );
+    }
+}
+
+#[test]
+fn an_unreadable_pack_index_leaves_the_other_packs_readable_after_a_remap() {
+    use regtrack::source::pack::PackReader;
+    let Some((_dir, epoch)) = repacked_epoch_if_git() else {
+        return;
+    };
+    let repo = gix::open(&epoch).unwrap();
+    let blobs = blobs_oldest_first(&repo);
+    // Junk named like a pack index: opening it fails, and it stays there.
+    std::fs::write(epoch.join("objects/pack/pack-junk.idx"), b"not an index").unwrap();
+    let mut packs = PackReader::open(&epoch.join("objects"), repo.object_hash());
+    let locs = packs.plan(blobs.iter().map(|b| b.as_deref()));
+    packs.remap();
+    let read = locs
+        .iter()
+        .flatten()
+        .map(|loc| packs.read(*loc))
+        .filter(Result::is_ok)
+        .count();
+    assert_eq!(read, 40);
+}
+
+#[test]
+fn a_repacked_epoch_with_loose_objects_ingests_every_message() {
+    let Some((dir, epoch)) = repacked_epoch_if_git() else {
+        return;
+    };
+    let db = dir.path().join("t.db");
+    let (new, known, failed, _) = counts(&ingest(&db, &epoch));
+    assert_eq!((new, known, failed), (43, 0, 0));
+    let subject: String = one(
+        &db,
+        "SELECT subject FROM messages WHERE message_id = 'q33@x'",
+    );
+    assert_eq!(subject, "Re: message 33");
+    let shown = Cmd::regtrack().db(&db).args(["mail", "q33@x"]).run();
+    let text = &shown.stdout;
+    assert!(
+        text.contains("Reply number 33: the bisect looks right. the bisect"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_damaged_pack_fails_the_messages_it_holds_and_keeps_the_others() {
+    let Some((dir, epoch)) = repacked_epoch_if_git() else {
+        return;
+    };
+    let (idx, listing) = pack_listing(&epoch);
+    let entries: Vec<Vec<&str>> = listing
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .filter(|f| f.len() >= 5 && f[1] == "blob")
+        .collect();
+    let delta = entries
+        .iter()
+        .find(|f| f.len() == 7)
+        .expect("a deltified blob");
+    let base = entries.iter().find(|f| f[0] == delta[6]).expect("its base");
+    // Zeroes over the compressed data of a delta and of its base.
+    let pack = idx.with_extension("pack");
+    let mut perms = std::fs::metadata(&pack).unwrap().permissions();
+    #[allow(clippy::permissions_set_readonly_false)]
+    perms.set_readonly(false);
+    std::fs::set_permissions(&pack, perms).unwrap();
+    let mut bytes = std::fs::read(&pack).unwrap();
+    for entry in [delta, base] {
+        let offset: usize = entry[4].parse().unwrap();
+        let len: usize = entry[3].parse().unwrap();
+        for b in &mut bytes[offset + 3..offset + len - 1] {
+            *b = 0;
+        }
+    }
+    std::fs::write(&pack, bytes).unwrap();
+
+    let db = dir.path().join("t.db");
+    let out = ingest(&db, &epoch);
+    let stderr = out.stderr.clone();
+    let (new, known, failed, _) = counts(&out);
+    assert_eq!(known, 0);
+    // The two damaged blobs at least (and whatever else stands on that base).
+    assert!(failed >= 2, "{stderr}");
+    assert!(new >= 3, "the loose messages at least: {new}");
+    assert_eq!(new + failed, 43, "{stderr}");
+    assert!(stderr.contains("reading blob m"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+/// Message-IDs with their content hashes, and the regressions' culprits.
+fn stored(db: &Path) -> (Vec<(String, String)>, Vec<String>) {
+    (
+        rows(
+            db,
+            "SELECT message_id, content_hash FROM messages ORDER BY message_id",
+        ),
+        column(db, "SELECT culprit FROM regressions ORDER BY culprit"),
+    )
+}
+
+/// scripts/mbox-to-epoch.py (which scripts/build-pgo trains on) writes every
+/// message of an mboxrd file, `>From ` lines un-escaped, as an epoch that
+/// ingests to the same messages and regressions as the mbox.
+#[test]
+fn an_mbox_written_as_an_epoch_stores_the_same_messages() {
+    let python = Command::new("python3").arg("--version").output().is_ok();
+    if !have_git() {
+        return;
+    }
+    if !python {
+        crate::common::skip("python3 is not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mbox = dir.path().join("synth.mbox");
+    crate::common::write_synth(400, 7, &mbox);
+    let escaped = std::fs::read(&mbox)
+        .unwrap()
+        .split(|&b| b == b'\n')
+        .filter(|l| l.starts_with(b">From "))
+        .count();
+    assert!(escaped > 0, "the archive has >From lines to un-escape");
+
+    let epoch = dir.path().join("synth.git");
+    let script = crate::common::root().join("scripts/mbox-to-epoch.py");
+    let out = Command::new("python3")
+        .arg(&script)
+        .arg(&mbox)
+        .arg(&epoch)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("HOME", dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("400 messages"));
+
+    let (from_mbox, from_epoch) = (dir.path().join("m.db"), dir.path().join("e.db"));
+    assert_eq!(counts(&ingest(&from_mbox, &mbox)).0, 400);
+    assert_eq!(counts(&ingest(&from_epoch, &epoch)).0, 400);
+    let (messages, culprits) = stored(&from_mbox);
+    assert_eq!(messages.len(), 400);
+    assert!(!culprits.is_empty());
+    assert_eq!(stored(&from_epoch), (messages, culprits));
+}

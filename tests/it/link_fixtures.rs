@@ -1,0 +1,312 @@
+//! Whole histories from `corpus/threads/NAME.mbox` through the real binary
+//! (ingest -> extract -> link -> show/list/export/mark), checked against the
+//! `NAME.json` written beside each fixture: each regression it lists, seen
+//! the way the fixture writes it (`view`), must equal what it pins.
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use crate::common::fixtures::fixtures;
+use crate::common::golden::{Pin, json_diff, named};
+use crate::common::{Cmd, Run};
+
+/// `regtrack --db DB ARGS` as the fixtures' user, colours left to the terminal
+/// test; asserts success.
+fn run(db: &Path, args: &[&str]) -> Run {
+    Cmd::regtrack()
+        .db(db)
+        .args(args)
+        .env("REGTRACK_USER", "Test Person")
+        .env_remove("NO_COLOR")
+        .ok()
+}
+
+fn json(db: &Path, args: &[&str]) -> Value {
+    run(db, args).json()
+}
+
+fn ingest_fixtures(db: &Path) {
+    let dir = crate::common::corpus("threads");
+    run(db, &["-q", "ingest", crate::common::s(&dir)]);
+}
+
+fn expected() -> Vec<(String, Value)> {
+    let v: Vec<(String, Value)> = fixtures("threads")
+        .into_iter()
+        .map(|f| (format!("{}.json", f.name), f.expected_json()))
+        .collect();
+    assert_eq!(v.len(), 6, "six fixtures with expectations");
+    v
+}
+
+/// One `show --json` regression in the form of the fixtures' expectations.
+fn view(got: &Value) -> Value {
+    let ids = |list: &Value, key: &str| -> Vec<Value> {
+        list.as_array()
+            .expect("list")
+            .iter()
+            .map(|x| x[key].clone())
+            .collect()
+    };
+    let by_id = |list: &Value, key: &str| -> serde_json::Map<String, Value> {
+        list.as_array()
+            .expect("list")
+            .iter()
+            .filter_map(|x| Some((x["message_id"].as_str()?.to_string(), x[key].clone())))
+            .collect()
+    };
+    let status_message = got["status_evidence"]
+        .as_array()
+        .and_then(|a| a.iter().rev().find(|e| e["status"] == got["status"]))
+        .map(|e| e["message_id"].clone())
+        .expect("evidence for the status");
+    json!({
+        "culprit": got["culprit"]["commit"],
+        "title": got["culprit"]["title"],
+        "subsystem": got["subsystem"],
+        "status": got["status"],
+        "evidence": ids(&got["status_evidence"], "status"),
+        "status_message": status_message,
+        "reports": ids(&got["reports"], "message_id"),
+        "report_metrics": ids(&got["reports"], "metric"),
+        "attached": by_id(&got["attached"], "role"),
+        "patches": by_id(&got["patches"], "state"),
+        "flags": got["flags"],
+    })
+}
+
+/// What `got` gets wrong of `want` (every pinned field), and the checks of
+/// its own consistency: its messages are the attached ones, every timeline
+/// entry says what happened.
+fn check(name: &str, want: &Value, got: &Value) -> Vec<String> {
+    let mut errors: Vec<String> =
+        named(name, json_diff(want, &view(got), Pin::TopFields)).collect();
+    let mut messages: Vec<&str> = got["messages"]
+        .as_array()
+        .expect("messages")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    messages.sort();
+    let mut attached: Vec<&str> = got["attached"]
+        .as_array()
+        .expect("attached")
+        .iter()
+        .filter_map(|a| a["message_id"].as_str())
+        .collect();
+    attached.sort();
+    if messages != attached {
+        errors.push(format!(
+            "{name}: messages {messages:?} are not the attached {attached:?}"
+        ));
+    }
+    for e in got["timeline"].as_array().expect("timeline") {
+        if e["event"].as_str().is_none_or(str::is_empty) {
+            errors.push(format!("{name}: a timeline entry without an event: {e}"));
+        }
+    }
+    errors
+}
+
+#[test]
+fn every_fixture_history_links_and_ends_in_its_expected_status() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("t.db");
+    ingest_fixtures(&db);
+    let all = json(&db, &["list", "--json"]);
+    assert_eq!(
+        all.as_array().map(|a| a.len()),
+        Some(7),
+        "seven regressions"
+    );
+    let mut errors = Vec::new();
+    for (name, exp) in expected() {
+        for want in exp["regressions"].as_array().expect("regressions") {
+            let culprit = want["culprit"].as_str().expect("culprit");
+            // Query by the 10-hex short id of the subject, as users type it.
+            let got = json(&db, &["show", "--json", &culprit[..10]]);
+            let arr = got.as_array().expect("list");
+            assert_eq!(arr.len(), 1, "{name}: one regression for {culprit}");
+            errors.extend(check(&format!("{name} {}", &culprit[..10]), want, &arr[0]));
+        }
+    }
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+}
+
+#[test]
+fn re_ingesting_changes_nothing_and_keeps_ids() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("t.db");
+    ingest_fixtures(&db);
+    let before = json(&db, &["list", "--json"]);
+    ingest_fixtures(&db);
+    let after = json(&db, &["list", "--json"]);
+    assert_eq!(before, after);
+}
+
+#[test]
+fn a_mark_wins_survives_re_ingest_and_shows_its_author_in_the_timeline() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("t.db");
+    ingest_fixtures(&db);
+    run(
+        &db,
+        &[
+            "-q",
+            "mark",
+            "7b8c9d0e1f",
+            "declined",
+            "--note",
+            "setup differs, not chasing",
+        ],
+    );
+    ingest_fixtures(&db);
+    let got = json(&db, &["show", "--json", "7b8c9d0e1f"]);
+    let r = &got[0];
+    assert_eq!(r["status"], "declined");
+    let last = r["timeline"]
+        .as_array()
+        .and_then(|t| t.last())
+        .expect("timeline");
+    assert_eq!(last["from"], "Test Person");
+    assert_eq!(last["event"], "marked declined: setup differs, not chasing");
+    assert_eq!(last["status"], "declined");
+    let listed = json(&db, &["list", "--json", "--status", "declined"]);
+    assert_eq!(listed.as_array().map(|a| a.len()), Some(1));
+}
+
+#[test]
+fn show_finds_histories_by_subsystem_metric_message_id_and_id() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("t.db");
+    ingest_fixtures(&db);
+    let culprits = |v: &Value| -> Vec<String> {
+        v.as_array()
+            .expect("list")
+            .iter()
+            .filter_map(|r| r["culprit"]["commit"].as_str().map(|s| s[..10].to_string()))
+            .collect()
+    };
+    assert_eq!(
+        culprits(&json(&db, &["show", "--json", "jbd2"])),
+        ["a0a1a2a3a4", "f1f2f3f4f5", "7b8c9d0e1f"]
+    );
+    assert_eq!(
+        culprits(&json(&db, &["show", "--json", "stress-ng.fiemap"])),
+        ["d15ea5e012"]
+    );
+    assert_eq!(
+        culprits(&json(
+            &db,
+            &["show", "--json", "<20240815100000.88-review@example.org>"]
+        )),
+        ["e5e5e5e5e5"]
+    );
+    assert_eq!(culprits(&json(&db, &["show", "--json", "ext4"])).len(), 4);
+    let id = json(&db, &["show", "--json", "c0ffee0123"])[0]["id"].clone();
+    let by_id = json(&db, &["show", "--json", &id.to_string()]);
+    assert_eq!(culprits(&by_id), ["c0ffee0123"]);
+    // Nothing matches: exit 1, empty JSON list.
+    let out = Cmd::regtrack()
+        .db(&db)
+        .args(["show", "--json", "nosuchthing.metric"])
+        .run();
+    assert_eq!(out.code(), Some(1));
+    assert_eq!(out.json(), json!([]));
+}
+
+#[test]
+fn human_output_has_no_colours_when_piped_and_colours_when_forced() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("t.db");
+    ingest_fixtures(&db);
+    let plain = run(&db, &["show", "5e1f2a3b4c"]).stdout;
+    assert!(!plain.contains('\u{1b}'), "no escapes when piped");
+    assert!(plain.contains("status: fix-applied"), "{plain}");
+    assert!(
+        plain.contains("Fixes: 5e1f2a3b4c5d (\"ext4: take the orphan lock only when needed\")")
+    );
+    assert!(plain.contains("Theodore Ts'o"));
+    assert!(plain.contains("fsmark.files_per_sec"));
+    let colour = run(&db, &["--color", "always", "show", "5e1f2a3b4c"]).stdout;
+    assert!(colour.contains("\u{1b}["));
+    let list = run(&db, &["list"]).stdout;
+    let lines: Vec<&str> = list.lines().collect();
+    assert_eq!(lines.len(), 7);
+    // Newest first.
+    assert!(lines[0].contains("a0a1a2a3a4"), "{list}");
+    assert!(lines[6].contains("5e1f2a3b4c"), "{list}");
+    let improvements = run(&db, &["list", "--direction", "improvement"]).stdout;
+    assert_eq!(improvements.lines().count(), 2);
+    let big = run(&db, &["list", "--min-change", "20"]).stdout;
+    assert_eq!(big.lines().count(), 2, "{big}"); // +92.5% and +23.3%
+    let since = run(
+        &db,
+        &["list", "--since", "2024-06-01", "--until", "2024-08-01"],
+    )
+    .stdout;
+    assert_eq!(since.lines().count(), 1, "{since}");
+}
+
+/// The statuses an export lists after the open ones.
+const CLOSED: &[&str] = &[
+    "fix-applied",
+    "fixed",
+    "declined",
+    "improvement",
+    "culprit-dropped",
+];
+
+#[test]
+fn exports_put_open_regressions_first_grouped_by_subsystem() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("t.db");
+    ingest_fixtures(&db);
+    let md = run(&db, &["export", "--format", "md"]).stdout;
+    let open = md.find("## Open").expect("open section");
+    let closed = md.find("## Closed").expect("closed section");
+    assert!(open < closed);
+    assert!(md[open..closed].contains("7b8c9d0e1f2a"));
+    assert!(md[closed..].contains("5e1f2a3b4c5d"));
+    assert!(md[open..closed].contains("### ext4") && md[open..closed].contains("### jbd2"));
+    let csv = run(&db, &["export", "--format", "csv"]).stdout;
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(rows.len(), 8);
+    assert!(rows[0].starts_with("id,subsystem,status,age_days"));
+    // fixed-history's fix is applied; fix-in-tree's is in mainline.
+    assert_eq!(
+        rows.iter().filter(|r| r.contains(",fix-applied,")).count(),
+        1
+    );
+    assert_eq!(rows.iter().filter(|r| r.contains(",fixed,")).count(), 1);
+    let j = json(&db, &["export", "--format", "json"]);
+    let arr = j.as_array().expect("array");
+    assert_eq!(arr.len(), 7);
+    // Open first.
+    let statuses: Vec<&str> = arr.iter().filter_map(|r| r["status"].as_str()).collect();
+    let first_closed = statuses
+        .iter()
+        .position(|s| CLOSED.contains(s))
+        .expect("a closed one");
+    assert!(
+        statuses[first_closed..].iter().all(|s| CLOSED.contains(s)),
+        "{statuses:?}"
+    );
+    let html_path = dir.path().join("t.html");
+    run(
+        &db,
+        &[
+            "-q",
+            "export",
+            "--format",
+            "html",
+            "--out",
+            crate::common::s(&html_path),
+        ],
+    );
+    let html = std::fs::read_to_string(&html_path).expect("html");
+    assert!(html.contains("<table id=\"regs\">"));
+    assert!(html.contains("<svg class=\"chart\""));
+    assert!(!html.contains("src=\"http") && !html.contains("href=\"http"));
+}

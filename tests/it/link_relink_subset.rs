@@ -1,0 +1,164 @@
+//! `pipeline::relink::relink_full` threads every message from its headers alone and
+//! loads only the whole threads a regression can involve (with pruned
+//! tables); what it stores must be exactly what `link::build` computes on
+//! every message with its whole extraction: the same thread of every
+//! message and the same history of every culprit. Checked on the fixtures
+//! of `corpus/`, on a synthetic archive and on the shared corpus.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use regtrack::link::select::{Selection, seeds};
+use regtrack::link::thread::SkeletonBuilder;
+use regtrack::store::{Store, links};
+
+use crate::common::{column, rows, write_synth};
+
+type Threads = Vec<(i64, String, Option<String>, u32)>;
+
+fn normalized(mut v: serde_json::Value) -> String {
+    v["id"] = serde_json::Value::from(0);
+    v.to_string()
+}
+
+/// Threads and histories as `relink_full` stored them in the database `db`.
+fn stored(db: &Path) -> (Threads, BTreeMap<String, String>) {
+    let threads = rows(
+        db,
+        "SELECT message, root_id, parent_id, depth FROM threads ORDER BY message",
+    );
+    let histories = rows::<(String, String)>(db, "SELECT culprit, summary_json FROM regressions")
+        .into_iter()
+        .map(|(c, j)| (c, normalized(serde_json::from_str(&j).unwrap())))
+        .collect();
+    (threads, histories)
+}
+
+/// Threads and histories of `link::build` on every message.
+fn built(store: &Store) -> (Threads, BTreeMap<String, String>) {
+    let (input, unreadable) = regtrack::pipeline::relink::load_input_of(store, None).unwrap();
+    assert!(unreadable.is_empty(), "{unreadable:?}");
+    let out = regtrack::link::build(&input);
+    let mut threads: Threads = input
+        .messages
+        .iter()
+        .zip(&out.threads)
+        .map(|(m, t)| (m.db_id, t.root_id.clone(), t.parent_id.clone(), t.depth))
+        .collect();
+    threads.sort();
+    let histories = out
+        .regressions
+        .iter()
+        .map(|r| {
+            (
+                r.culprit.commit.clone(),
+                normalized(serde_json::to_value(r).unwrap()),
+            )
+        })
+        .collect();
+    (threads, histories)
+}
+
+/// How many messages a relink loads whole: the threads a regression can
+/// involve, chosen the way `pipeline::relink` chooses them (its building
+/// blocks are public; the choice itself is not), from the headers alone.
+fn chosen(store: &Store) -> usize {
+    let mut b = SkeletonBuilder::default();
+    let mut db_ids = Vec::new();
+    let mut kinds = Vec::new();
+    links::for_each_header(store, None, |id, row, refs, kind| {
+        db_ids.push(id);
+        kinds.push(kind);
+        b.add(row, refs.split_ascii_whitespace());
+    })
+    .unwrap();
+    let at = |id: i64| db_ids.binary_search(&id).ok();
+    let mut pass = b.link();
+    let mut seed = vec![false; db_ids.len()];
+    links::for_each_subject(store, None, |id, subject| {
+        if let Some(i) = at(id) {
+            pass.subject(i, subject);
+            seed[i] = seeds(kinds[i], subject);
+        }
+    })
+    .unwrap();
+    let sk = pass.finish();
+    let mut sel = Selection::new(&sk);
+    for (i, &s) in seed.iter().enumerate() {
+        if s {
+            sel.seed(i);
+        }
+    }
+    links::for_each_subject_report(store, None, |id| {
+        if let Some(i) = at(id) {
+            sel.seed(i);
+        }
+    })
+    .unwrap();
+    sel.members(&sk);
+    links::for_each_trailer(store, None, |id, t| {
+        if let Some(i) = at(id) {
+            sel.trailer(i, t);
+        }
+    })
+    .unwrap();
+    links::for_each_cited_link(store, None, |id, link| {
+        if let Some(i) = at(id) {
+            sel.cited(i, link);
+        }
+    })
+    .unwrap();
+    sel.finish(&sk).len()
+}
+
+/// Ingests `paths`, relinks, compares; returns (messages, linked subset, regressions).
+fn relink_equals_build(paths: &[PathBuf]) -> (usize, usize, usize) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("x.db");
+    let mut store = Store::open(&db).unwrap();
+    regtrack::pipeline::ingest::ingest(&mut store, paths, &|_, _| {}).expect("ingest");
+    let unreadable = regtrack::pipeline::relink::relink_full(&mut store).unwrap();
+    assert!(unreadable.is_empty(), "{unreadable:?}");
+    let (st, sh) = stored(&db);
+    let (bt, bh) = built(&store);
+    assert_eq!(st.len(), bt.len(), "thread rows");
+    for (a, b) in st.iter().zip(&bt) {
+        assert_eq!(a, b, "thread of message {}", a.0);
+    }
+    assert_eq!(sh.keys().collect::<Vec<_>>(), bh.keys().collect::<Vec<_>>());
+    for (k, v) in &sh {
+        assert_eq!(Some(v), bh.get(k), "history of {k} differs");
+    }
+    let messages: Vec<i64> = column(&db, "SELECT id FROM messages");
+    assert_eq!(messages.len(), st.len(), "every message threaded");
+    (st.len(), chosen(&store), sh.len())
+}
+
+#[test]
+fn relinking_only_the_threads_that_matter_equals_linking_every_fixture_message() {
+    let (msgs, _, regs) = relink_equals_build(&[crate::common::corpus("")]);
+    assert!(msgs >= 60, "{msgs} messages");
+    assert!(regs >= 20, "{regs} regressions");
+}
+
+#[test]
+fn relinking_only_the_threads_that_matter_equals_linking_every_synthetic_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let synth = dir.path().join("synth.mbox");
+    write_synth(4000, 11, &synth);
+    let (msgs, subset, regs) = relink_equals_build(&[synth, crate::common::corpus("threads")]);
+    assert!(msgs >= 4000, "{msgs} messages");
+    assert!(regs >= 50, "{regs} regressions");
+    // Most of a list is not about any regression: it is never loaded whole.
+    assert!(subset * 3 < msgs, "{subset} of {msgs} messages loaded");
+}
+
+#[test]
+fn relinking_only_the_threads_that_matter_equals_linking_the_shared_corpus() {
+    let Some(shared) = crate::common::shared() else {
+        return;
+    };
+    let (msgs, _, regs) = relink_equals_build(&[shared.join("corpus"), shared.join("seeds")]);
+    assert!(msgs >= 100, "{msgs} messages");
+    assert!(regs >= 40, "{regs} regressions");
+}

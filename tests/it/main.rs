@@ -1,0 +1,47 @@
+//! The integration tests: one crate (one binary to link, one process to
+//! run), one module per concern. `common` holds what they share: the
+//! command builder, the SQL and golden-JSON helpers, the corpus naming
+//! scheme. Run one module with `cargo test --test it MODULE::`.
+//!
+//! Tests that need something this machine may lack skip with a note on
+//! stderr that says "skipped": `REGTRACK_SHARED` (the real-mail corpus),
+//! git, python3, `REGTRACK_BROWSER_TEST=1` (a headless browser).
+
+mod common;
+
+mod evidence_fixtures;
+mod evidence_props;
+mod evidence_seeds;
+mod hostile_export;
+mod hostile_memory;
+mod hostile_store;
+mod ingest_bad;
+mod ingest_cli;
+mod ingest_fixtures;
+mod ingest_kill;
+mod ingest_public_inbox;
+mod ingest_shared;
+mod ingest_shared_cli;
+mod ingest_sources;
+mod ingest_store;
+mod link_build;
+mod link_fixtures;
+mod link_html_browser;
+mod link_incremental;
+mod link_props;
+mod link_real_mail;
+mod link_relink_subset;
+mod link_timing;
+mod linkperf_relink;
+mod lore_client;
+mod readme_quickstart;
+mod report_cli;
+mod report_corpus;
+mod report_fixtures;
+mod report_props;
+mod report_seeds;
+mod robust_bad_input;
+mod robust_fuzz_replay;
+mod robust_readers;
+mod robust_synth;
+mod trees_git;
