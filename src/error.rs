@@ -39,14 +39,25 @@ pub enum Error {
         /// Why it failed.
         reason: String,
     },
-    /// A database error, with the SQL (or operation) that failed.
-    #[error("database: {context}: {source}")]
+    /// A database error, with the SQL (or operation) that failed. SQLite's
+    /// text is said once, here: the cause is kept but is no `source()` (its
+    /// own chain repeats the text two more times).
+    #[error("database: {context}: {cause}")]
     Db {
         /// The SQL statement or operation.
         context: String,
         /// The underlying error (SQLite's).
-        #[source]
-        source: Box<dyn std::error::Error + Send + Sync>,
+        cause: Box<dyn std::error::Error + Send + Sync>,
+    },
+    /// The database file cannot be used as it is: missing (for a command
+    /// that only reads), not a file, not SQLite, not regtrack's, or in need
+    /// of a migration it cannot be given.
+    #[error("database '{path}' {reason}")]
+    Database {
+        /// Database path.
+        path: String,
+        /// What is wrong, as a phrase after the path (`does not exist`).
+        reason: String,
     },
     /// The database was written by a newer regtrack.
     #[error(

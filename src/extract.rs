@@ -14,10 +14,108 @@ use crate::model::{Extraction, Message};
 /// 3: link keys (`link::keys`) stored with every message.
 pub const EXTRACTION_VERSION: i64 = 3;
 
+/// The extractors read a body up to this many lines or
+/// [`MAX_EXTRACTED_BODY`] bytes, whichever comes first.
+pub const MAX_EXTRACTED_LINES: usize = 250_000;
+
+/// The extractors read a body up to this many bytes (at a line end), but
+/// the lkp tables, which are read from all of it with their rows capped
+/// ([`crate::report::table`]). The robot's reports are well under 1 MB and
+/// most patches too; the extractors keep a few tens of bytes per line of
+/// what they read (line vectors, paragraphs, diff lines), so a 31 MB body of
+/// short lines took 1-2 GB. Past this, a huge patch loses the files and
+/// trailers of its tail; the stored body is whole.
+pub const MAX_EXTRACTED_BODY: usize = 4 << 20;
+
+/// The part of `body` the extractors read: all of it, or its first
+/// [`MAX_EXTRACTED_LINES`] lines, or its first [`MAX_EXTRACTED_BODY`] bytes
+/// cut after a line end.
+pub fn extracted_part(body: &str) -> &str {
+    if let Some(nl) = memchr::memchr_iter(b'\n', body.as_bytes()).nth(MAX_EXTRACTED_LINES - 1)
+        && nl + 1 < body.len()
+        && nl < MAX_EXTRACTED_BODY
+    {
+        return &body[..nl + 1];
+    }
+    if body.len() <= MAX_EXTRACTED_BODY {
+        return body;
+    }
+    let bytes = &body.as_bytes()[..MAX_EXTRACTED_BODY];
+    let end = memchr::memrchr(b'\n', bytes).map_or_else(
+        || {
+            let mut end = MAX_EXTRACTED_BODY;
+            while !body.is_char_boundary(end) {
+                end -= 1;
+            }
+            end
+        },
+        |p| p + 1,
+    );
+    &body[..end]
+}
+
 /// Extracts everything regtrack knows how to read from one message. Pure and panic-free.
 pub fn extract(msg: &Message) -> Extraction {
     let mut ex = Extraction::default();
-    crate::report::extract_report(msg, &mut ex);
-    crate::evidence::extract_evidence(msg, &mut ex);
+    let part = extracted_part(&msg.body);
+    if part.len() == msg.body.len() {
+        crate::report::extract_report(msg, &mut ex);
+        crate::evidence::extract_evidence(msg, &mut ex);
+        return ex;
+    }
+    let head = Message {
+        message_id: msg.message_id.clone(),
+        message_id_derived: msg.message_id_derived,
+        subject: msg.subject.clone(),
+        from_name: msg.from_name.clone(),
+        from_email: msg.from_email.clone(),
+        date: msg.date,
+        in_reply_to: msg.in_reply_to.clone(),
+        references: msg.references.clone(),
+        list_ids: msg.list_ids.clone(),
+        body: part.to_string(),
+        parts: msg.parts.clone(),
+        content_hash: msg.content_hash.clone(),
+        raw_size: msg.raw_size,
+    };
+    crate::report::extract_report(&head, &mut ex);
+    // The lkp tables of the whole body, before the evidence extractors read
+    // them (the table signal does).
+    ex.tables = crate::report::table::parse_tables(&msg.body);
+    crate::evidence::extract_evidence(&head, &mut ex);
     ex
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_huge_body_is_extracted_from_its_head_but_its_tables_from_all_of_it() {
+        let head = "Reported-by: A <a@example.org>\n";
+        let table = "aaaaaaaaaaaaaaaa bbbbbbbbbbbbbbbbbbbbbbbbbbb\n\
+                     ---------------- ---------------------------\n\
+                     \x20    14484            -6.3%      13568        fsmark.files_per_sec\n";
+        let filler = "x\n".repeat(MAX_EXTRACTED_BODY);
+        let tail = "Reported-by: B <b@example.org>\n";
+        let msg = Message {
+            message_id: "m@x".into(),
+            subject: "s".into(),
+            body: format!("{head}{filler}{table}{tail}"),
+            ..Message::default()
+        };
+        let part = extracted_part(&msg.body);
+        assert!(part.len() <= MAX_EXTRACTED_BODY && part.ends_with('\n'));
+        let ex = extract(&msg);
+        assert_eq!(ex.tables.len(), 1);
+        assert_eq!(ex.tables[0].rows.len(), 1);
+        assert_eq!(ex.trailers.len(), 1, "{:?}", ex.trailers);
+        assert_eq!(extracted_part("short\n"), "short\n");
+        let lines = "\n".repeat(MAX_EXTRACTED_LINES + 1);
+        assert_eq!(extracted_part(&lines).len(), MAX_EXTRACTED_LINES);
+        let lines = "\n".repeat(MAX_EXTRACTED_LINES);
+        assert_eq!(extracted_part(&lines).len(), MAX_EXTRACTED_LINES);
+        let one_line = "é".repeat(MAX_EXTRACTED_BODY);
+        assert!(extracted_part(&one_line).len() <= MAX_EXTRACTED_BODY);
+    }
 }

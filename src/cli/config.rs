@@ -68,6 +68,17 @@ pub fn load(explicit: Option<&Path>) -> anyhow::Result<Config> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound && explicit.is_none() => {
             return Ok(Config::default());
         }
+        // The default place under a home folder this user cannot enter (a
+        // cron job or `setpriv` with another's HOME): no file to read. A
+        // file that is there but unreadable is still an error.
+        Err(e)
+            if e.kind() == std::io::ErrorKind::PermissionDenied
+                && explicit.is_none()
+                && std::env::var_os("REGTRACK_CONFIG").is_none()
+                && std::fs::symlink_metadata(&p).is_err() =>
+        {
+            return Ok(Config::default());
+        }
         Err(e) => return Err(e).with_context(|| format!("reading config '{}'", p.display())),
     };
     toml::from_str(&text).with_context(|| format!("config '{}'", p.display()))

@@ -1,7 +1,15 @@
 //! `regtrack export`: a triage summary as Markdown, JSON, CSV or a
 //! self-contained HTML report; open regressions first, grouped by subsystem.
+//!
+//! `--out` never names the database or any SQLite file (one whose first 16
+//! bytes are `SQLite format 3\0`), nor the database's `-wal`, `-shm` and
+//! `-journal` files: those are refused. The report is written to a
+//! temporary file in the target's folder, synced, and renamed over the
+//! target, so a full disk or a kill leaves the old report whole.
 
 use std::io::Write;
+use std::os::unix::fs::PermissionsExt as _;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context as _;
@@ -9,7 +17,6 @@ use anyhow::Context as _;
 use super::Context;
 use super::list::FilterArgs;
 use crate::export;
-use crate::store::Store;
 
 /// Export formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -41,8 +48,12 @@ pub struct Args {
 /// Runs `regtrack export`.
 pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     let filter = args.filter.filter()?;
-    let store =
-        Store::open(&ctx.db).with_context(|| format!("opening database '{}'", ctx.db.display()))?;
+    if let Some(p) = &args.out
+        && let Some(why) = refusal(p, &ctx.db)
+    {
+        anyhow::bail!("refusing to write the export over '{}': {why}", p.display());
+    }
+    let store = super::open_reader(ctx)?;
     let now = chrono::Utc::now().timestamp();
     let mut regs = crate::query::list(&store, &filter, now, args.filter.days)?;
     export::triage_order(&mut regs);
@@ -55,7 +66,7 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     }
     match &args.out {
         Some(p) => {
-            std::fs::write(p, &buf).with_context(|| format!("writing '{}'", p.display()))?;
+            write_replacing(p, &ctx.db, &buf)?;
             if !ctx.quiet {
                 eprintln!(
                     "regtrack: wrote {} regressions to {}",
@@ -72,4 +83,70 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The first 16 bytes of every SQLite database file.
+const SQLITE_MAGIC: &[u8; 16] = b"SQLite format 3\0";
+
+/// Why `out` must not be written over, if it must not: it is the database
+/// (or one of its files), or an SQLite file.
+fn refusal(out: &Path, db: &Path) -> Option<String> {
+    use std::io::Read as _;
+    use std::os::unix::fs::MetadataExt;
+    let id = |p: &Path| std::fs::metadata(p).ok().map(|m| (m.dev(), m.ino()));
+    let target = id(out)?;
+    if id(db) == Some(target) {
+        return Some("it is the database".into());
+    }
+    for suffix in ["-wal", "-shm", "-journal"] {
+        let mut side = db.as_os_str().to_owned();
+        side.push(suffix);
+        if id(Path::new(&side)) == Some(target) {
+            return Some(format!("it is the database's {suffix} file"));
+        }
+    }
+    let mut head = [0u8; 16];
+    let is_sqlite = std::fs::File::open(out)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok()
+        && &head == SQLITE_MAGIC;
+    is_sqlite.then(|| "it is an SQLite database".into())
+}
+
+/// Writes `bytes` to `out` through a temporary file in the same folder,
+/// renamed over it once whole and synced; the old file's permissions are
+/// kept. A symlink is followed to the file it names.
+fn write_replacing(out: &Path, db: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    if let Some(why) = refusal(out, db) {
+        anyhow::bail!(
+            "refusing to write the export over '{}': {why}",
+            out.display()
+        );
+    }
+    let target = std::fs::canonicalize(out).unwrap_or_else(|_| out.to_path_buf());
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let old = std::fs::metadata(&target).ok().filter(|m| m.is_file());
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".regtrack-export-");
+    // A new file gets 0666 less the umask, as a plain create would.
+    builder.permissions(match &old {
+        Some(m) => m.permissions(),
+        None => std::fs::Permissions::from_mode(0o666),
+    });
+    let written = builder.tempfile_in(&dir).and_then(|mut tmp| {
+        // Through the file itself: tempfile's own writes add its name to
+        // their errors.
+        tmp.as_file_mut().write_all(bytes)?;
+        tmp.as_file().sync_all()?;
+        if let Some(m) = &old {
+            // The umask applied at creation: the old mode, exactly.
+            tmp.as_file().set_permissions(m.permissions())?;
+        }
+        tmp.persist(&target).map_err(|e| e.error)?;
+        Ok(())
+    });
+    written.with_context(|| format!("writing '{}'", out.display()))
 }

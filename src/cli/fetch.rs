@@ -257,7 +257,7 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
         targets.push(t);
     }
     let since = args.since.as_deref().map(parse_since).transpose()?;
-    let mut store = super::open_store(ctx)?;
+    let (mut store, _writing) = super::open_writer(ctx)?;
     let (client, bar) = client(ctx, &args.http);
     let mut batch = Batch::new()?;
     let mut errors = Vec::new();
@@ -295,7 +295,7 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
 /// (what came since the last follow), and the searches for mail that names
 /// its reports (`Closes:`/`Link:` trailers) or its culprit (`Fixes:`).
 pub fn follow(ctx: &Context, args: FollowArgs) -> anyhow::Result<ExitCode> {
-    let mut store = super::open_store(ctx)?;
+    let (mut store, _writing) = super::open_writer(ctx)?;
     let open = ["open".to_string()];
     let filter = crate::query::Filter {
         statuses: super::list::parse_statuses(if args.status.is_empty() {

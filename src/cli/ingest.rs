@@ -32,8 +32,7 @@ pub struct Args {
 
 /// Runs `regtrack ingest`.
 pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
-    let mut store =
-        Store::open(&ctx.db).with_context(|| format!("opening database '{}'", ctx.db.display()))?;
+    let (mut store, _writing) = super::open_writer(ctx)?;
     let summary = ingest_paths(ctx, &mut store, &args.paths, args.timings)?;
     let mut err = std::io::stderr().lock();
     for note in &summary.input_errors {

@@ -8,7 +8,6 @@ use anyhow::Context as _;
 use super::Context;
 use crate::model::history::{Scope, Status};
 use crate::query::{Filter, parse_date};
-use crate::store::Store;
 
 /// Filters shared by `list`, `export` and `report`.
 #[derive(Debug, Clone, clap::Args)]
@@ -118,8 +117,7 @@ pub struct Args {
 /// Runs `regtrack list`.
 pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     let filter = args.filter.filter()?;
-    let store =
-        Store::open(&ctx.db).with_context(|| format!("opening database '{}'", ctx.db.display()))?;
+    let store = super::open_reader(ctx)?;
     let now = chrono::Utc::now().timestamp();
     let regs = crate::query::list(&store, &filter, now, args.filter.days)?;
     let stdout = std::io::stdout();

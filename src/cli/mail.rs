@@ -8,7 +8,6 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 
 use super::Context;
-use crate::store::Store;
 
 /// Arguments of `regtrack mail`.
 #[derive(Debug, clap::Args)]
@@ -22,8 +21,7 @@ pub struct Args {
 
 /// Runs `regtrack mail`.
 pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
-    let store =
-        Store::open(&ctx.db).with_context(|| format!("opening database '{}'", ctx.db.display()))?;
+    let store = super::open_reader(ctx)?;
     let found = crate::store::body::stored_message(&store, &args.message_id)
         .with_context(|| format!("reading message '{}'", args.message_id))?;
     let Some(m) = found else {

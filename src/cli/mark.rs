@@ -8,6 +8,7 @@ use anyhow::Context as _;
 
 use super::Context;
 use crate::model::history::{Mark, Status};
+use crate::pipeline::relink::Unreadable;
 use crate::store::Store;
 
 /// Arguments of `regtrack mark`.
@@ -46,6 +47,20 @@ fn default_author() -> String {
     std::env::var("USER").unwrap_or_else(|_| "unknown".into())
 }
 
+/// Stores `mark` (its own transaction: stored whole or not at all), then
+/// relinks with `relink`. An error is returned only when the mark was not
+/// stored; a relink that fails after it is `Ok(Err(cause))`: the mark stays
+/// stored, and applies at the next relink.
+fn store_and_relink(
+    store: &mut Store,
+    mark: &Mark,
+    relink: impl FnOnce(&mut Store) -> crate::error::Result<Unreadable>,
+) -> anyhow::Result<Result<Unreadable, String>> {
+    crate::store::links::insert_mark(store, mark)
+        .context("storing the mark (nothing was stored)")?;
+    Ok(relink(store).map_err(|e| e.to_string()))
+}
+
 /// Runs `regtrack mark`.
 pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     let status = Status::parse(&args.status).with_context(|| {
@@ -55,8 +70,7 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
             Status::ALL.map(|s| s.as_str()).join(", ")
         )
     })?;
-    let mut store =
-        Store::open(&ctx.db).with_context(|| format!("opening database '{}'", ctx.db.display()))?;
+    let (mut store, _writing) = super::open_writer(ctx)?;
     let reg = crate::query::resolve_one(&store, &args.regression)?;
     let mark = Mark {
         culprit: reg.culprit.commit.clone(),
@@ -65,17 +79,58 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
         author: args.author.clone().unwrap_or_else(default_author),
         at: chrono::Utc::now().timestamp(),
     };
-    crate::store::links::insert_mark(&mut store, &mark)?;
-    let (_, unreadable) = crate::pipeline::relink::relink(&mut store)?;
-    super::warn_unreadable(ctx, &unreadable);
-    if !ctx.quiet {
-        eprintln!(
-            "regtrack: marked #{} {} as {} ({})",
+    let relink_failed = store_and_relink(&mut store, &mark, |s| {
+        crate::pipeline::relink::relink(s).map(|(_, u)| u)
+    })?;
+    match relink_failed {
+        Ok(unreadable) => {
+            super::warn_unreadable(ctx, &unreadable);
+            if !ctx.quiet {
+                eprintln!(
+                    "regtrack: marked #{} {} as {} ({})",
+                    reg.id,
+                    crate::query::short(&reg.culprit.commit),
+                    mark.status,
+                    mark.author
+                );
+            }
+        }
+        // The decision is stored: say so, and that the histories show it
+        // at the next relink (the link state counts the marks).
+        Err(e) => eprintln!(
+            "regtrack: marked #{} {} as {} ({}); the mark is stored, but the histories could not be relinked ({e}): the next `regtrack ingest` or `regtrack reindex` shows it",
             reg.id,
             crate::query::short(&reg.culprit.commit),
             mark.status,
             mark.author
-        );
+        ),
     }
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_relink_failing_after_the_mark_leaves_it_stored_and_says_so() {
+        let mut store = Store::in_memory().unwrap();
+        let mark = Mark {
+            culprit: "2edf06a50f".into(),
+            status: Status::Declined,
+            note: None,
+            author: "me".into(),
+            at: 1,
+        };
+        let failed = store_and_relink(&mut store, &mark, |_| {
+            Err(crate::error::Error::Query("database is locked".into()))
+        })
+        .unwrap();
+        assert_eq!(failed.err().as_deref(), Some("database is locked"));
+        let (marks, _) = crate::store::links::load_marks(&store).unwrap();
+        assert_eq!(marks.len(), 1);
+        assert_eq!(marks[0].status, Status::Declined);
+        let ok = store_and_relink(&mut store, &mark, |_| Ok(Unreadable::default())).unwrap();
+        assert!(ok.is_ok());
+    }
 }

@@ -254,11 +254,48 @@ fn relinked_line(r: &crate::pipeline::relink::Relinked) -> String {
     )
 }
 
-/// Opens (creating if needed) the database of `ctx`.
+/// Opens (creating if needed) the database of `ctx` for a command that
+/// writes.
 fn open_store(ctx: &Context) -> anyhow::Result<crate::store::Store> {
-    use anyhow::Context as _;
-    crate::store::Store::open(&ctx.db)
-        .with_context(|| format!("opening database '{}'", ctx.db.display()))
+    crate::store::Store::open(&ctx.db).map_err(|e| opening(ctx, e))
+}
+
+/// Opens the database of `ctx` for a command that writes and takes the
+/// writer lock ([`crate::store::lock`]): a second writer waits for the
+/// first, and says so on stderr when that takes more than a second. The
+/// lock is held until the returned guard is dropped.
+fn open_writer(
+    ctx: &Context,
+) -> anyhow::Result<(crate::store::Store, Option<crate::store::lock::WriterLock>)> {
+    // The lock first: two writers creating one database would otherwise
+    // race in its setup (the switch to WAL, the first migration).
+    crate::store::Store::check_path(&ctx.db).map_err(|e| opening(ctx, e))?;
+    let lock = crate::store::lock::lock_writer(&ctx.db, || {
+        if !ctx.quiet {
+            eprintln!(
+                "regtrack: waiting for another regtrack writing {}...",
+                ctx.db.display()
+            );
+        }
+    })?;
+    let store = open_store(ctx)?;
+    Ok((store, lock))
+}
+
+/// Opens the database of `ctx` for a command that only reads: read-only,
+/// nothing created (see [`crate::store::Store::open_read_only`]).
+fn open_reader(ctx: &Context) -> anyhow::Result<crate::store::Store> {
+    crate::store::Store::open_read_only(&ctx.db).map_err(|e| opening(ctx, e))
+}
+
+/// An error of opening the database, naming its path once: the store's own
+/// errors about the file name it already.
+fn opening(ctx: &Context, e: crate::error::Error) -> anyhow::Error {
+    use crate::error::Error;
+    match e {
+        e @ (Error::Database { .. } | Error::SchemaTooNew { .. }) => e.into(),
+        e => anyhow::Error::from(e).context(format!("opening database '{}'", ctx.db.display())),
+    }
 }
 
 /// Text from mail, safe to print on a terminal.

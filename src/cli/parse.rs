@@ -2,8 +2,13 @@
 //! message, one JSON object (JSON Lines) with the message's headers and every
 //! field of its [`Extraction`] flattened at the top level. Nothing is stored.
 //!
-//! Per-message failures go to stderr with their origin; the exit code is
-//! non-zero only when nothing could be read.
+//! Per-message failures go to stderr with their origin, and so do the table
+//! rows that did not fit (the first [`MAX_DIAGNOSTICS`] of a message, then
+//! how many more; not with `--quiet`); the exit code is non-zero only when
+//! nothing could be read.
+//!
+//! Output is streamed: each message's line is written (and flushed) as soon
+//! as it is extracted, and nothing of a message is kept after its line.
 
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
@@ -14,6 +19,7 @@ use serde_json::{Map, Value};
 
 use super::Context;
 use crate::model::{Extraction, Message};
+use crate::report::table::{MAX_DIAGNOSTICS, table_diagnostics};
 
 /// Arguments of `regtrack parse`.
 #[derive(Debug, clap::Args)]
@@ -61,8 +67,14 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
                 }
             };
             let ex = crate::extract::extract(&msg);
-            let line = serde_json::to_string(&message_json(&msg, &ex)).context("encoding JSON")?;
-            writeln!(out, "{line}").context("writing to stdout")?;
+            if !ctx.quiet {
+                print_diagnostics(&raw.origin.describe(), &msg, &ex);
+            }
+            serde_json::to_writer(&mut out, &message_json(&msg, &ex)).context("encoding JSON")?;
+            drop(ex);
+            drop(msg);
+            writeln!(out).context("writing to stdout")?;
+            out.flush().context("writing to stdout")?;
             read += 1;
         }
     }
@@ -75,6 +87,40 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Says on stderr which table rows of a message did not fit: the first
+/// [`MAX_DIAGNOSTICS`], then how many more. The body is scanned again only
+/// when its tables skipped rows.
+fn print_diagnostics(origin: &str, msg: &Message, ex: &Extraction) {
+    let part = crate::extract::extracted_part(&msg.body).len();
+    if part < msg.body.len() {
+        eprintln!(
+            "regtrack: {origin}: a body of {} bytes: extracted from its first {part} (its lkp tables from all of it)",
+            msg.body.len()
+        );
+    }
+    let skipped: u64 = ex.tables.iter().map(|t| u64::from(t.skipped_rows)).sum();
+    if skipped == 0 {
+        return;
+    }
+    let diag = table_diagnostics(&msg.body);
+    let mut err = std::io::stderr().lock();
+    for d in &diag {
+        let _ = writeln!(
+            err,
+            "regtrack: {origin}: {}",
+            super::terminal_safe(&d.to_string())
+        );
+    }
+    // Rows of mmtests and stress-ng tables are counted without a diagnostic.
+    let more = skipped.saturating_sub(diag.len() as u64);
+    if more > 0 && diag.len() >= MAX_DIAGNOSTICS {
+        let _ = writeln!(
+            err,
+            "regtrack: {origin}: ... and {more} more table rows that do not fit"
+        );
+    }
 }
 
 /// The JSON object `regtrack parse` prints for one message: headers, then every

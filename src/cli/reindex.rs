@@ -20,7 +20,7 @@ pub struct Args {
 
 /// Runs `regtrack reindex`.
 pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
-    let mut store = super::open_store(ctx)?;
+    let (mut store, _writing) = super::open_writer(ctx)?;
     if args.all {
         crate::store::reextract::mark_all_stale(&store).context("marking every message")?;
     }

@@ -18,7 +18,7 @@ pub struct Args {
 
 /// Runs `regtrack relink`.
 pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
-    let mut store = super::open_store(ctx)?;
+    let (mut store, _writing) = super::open_writer(ctx)?;
     let started = std::time::Instant::now();
     let (mut done, unreadable) = if args.full {
         crate::pipeline::relink::relink_full_counted(&mut store)

@@ -4,11 +4,8 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use anyhow::Context as _;
-
 use super::Context;
 use crate::export;
-use crate::store::Store;
 
 /// Arguments of `regtrack show`.
 #[derive(Debug, clap::Args)]
@@ -26,8 +23,7 @@ pub struct Args {
 
 /// Runs `regtrack show`.
 pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
-    let store =
-        Store::open(&ctx.db).with_context(|| format!("opening database '{}'", ctx.db.display()))?;
+    let store = super::open_reader(ctx)?;
     let (_, mut regs) = crate::query::resolve(&store, &args.query)?;
     let now = chrono::Utc::now().timestamp();
     for r in &mut regs {

@@ -6,7 +6,6 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 
 use super::Context;
-use crate::store::Store;
 
 /// Arguments of `regtrack stats`.
 #[derive(Debug, clap::Args)]
@@ -18,8 +17,7 @@ pub struct Args {
 
 /// Runs `regtrack stats`.
 pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
-    let store =
-        Store::open(&ctx.db).with_context(|| format!("opening database '{}'", ctx.db.display()))?;
+    let store = super::open_reader(ctx)?;
     let s = crate::store::stats::stats(&store).context("reading counts")?;
     let mut out = std::io::stdout().lock();
     if args.json {

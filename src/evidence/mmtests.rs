@@ -159,6 +159,7 @@ pub fn tables_in(view: &BodyView<'_>) -> Vec<Table> {
             commit_titles: Vec::new(),
             rows: Vec::new(),
             skipped_rows: 0,
+            omitted_rows: 0,
             offset: header_line
                 .filter(|l| l.depth == depth)
                 .map_or(line.offset, |l| l.offset),
@@ -182,27 +183,29 @@ pub fn tables_in(view: &BodyView<'_>) -> Vec<Table> {
                 break;
             }
             match row(l.text) {
-                Ok(("", r)) if r.cells.len() == ncols => table.rows.push(TableRow {
-                    metric: r.metric.to_string(),
-                    stat: Some(r.stat.to_string()),
-                    values: r
-                        .cells
-                        .iter()
-                        .map(|c| Some(c.0).filter(|v| v.is_finite()))
-                        .collect(),
-                    changes: r
-                        .cells
-                        .iter()
-                        .map(|c| {
-                            Some(Change {
-                                value: Some(c.1).filter(|v| v.is_finite()),
-                                unit: ChangeUnit::Percent,
+                Ok(("", r)) if r.cells.len() == ncols => {
+                    table.push_row(TableRow {
+                        metric: r.metric.to_string(),
+                        stat: Some(r.stat.to_string()),
+                        values: r
+                            .cells
+                            .iter()
+                            .map(|c| Some(c.0).filter(|v| v.is_finite()))
+                            .collect(),
+                        changes: r
+                            .cells
+                            .iter()
+                            .map(|c| {
+                                Some(Change {
+                                    value: Some(c.1).filter(|v| v.is_finite()),
+                                    unit: ChangeUnit::Percent,
+                                })
                             })
-                        })
-                        .collect(),
-                    significant: r.cells.iter().map(|c| c.2).collect(),
-                    ..TableRow::default()
-                }),
+                            .collect(),
+                        significant: r.cells.iter().map(|c| c.2).collect(),
+                        ..TableRow::default()
+                    });
+                }
                 Ok(("", _)) => table.skipped_rows += 1,
                 _ => break,
             }

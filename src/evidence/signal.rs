@@ -635,6 +635,7 @@ mod tests {
                 ..TableRow::default()
             }],
             skipped_rows: 0,
+            omitted_rows: 0,
             offset: 0,
         }
     }

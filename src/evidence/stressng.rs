@@ -109,6 +109,7 @@ pub fn tables_in(view: &BodyView<'_>) -> Vec<Table> {
                 commit_titles: Vec::new(),
                 rows: Vec::new(),
                 skipped_rows: 0,
+                omitted_rows: 0,
                 offset: line.offset,
             });
             open = Some((out.len() - 1, pid.to_string(), line.depth));
@@ -126,7 +127,7 @@ pub fn tables_in(view: &BodyView<'_>) -> Vec<Table> {
         match stressor_row(r) {
             Ok(("", s)) => {
                 let [ops, real, usr, sys, ps_real, ps_cpu] = s.figures;
-                table.rows.push(TableRow {
+                table.push_row(TableRow {
                     metric: s.stressor.to_string(),
                     bogo_ops: Some(ops),
                     real_time: Some(real),
@@ -135,7 +136,7 @@ pub fn tables_in(view: &BodyView<'_>) -> Vec<Table> {
                     bogo_ops_per_sec_real: Some(ps_real),
                     bogo_ops_per_sec_cpu: Some(ps_cpu),
                     ..TableRow::default()
-                })
+                });
             }
             _ => {
                 // Other info lines (`dispatching hogs`, `successful run completed`)

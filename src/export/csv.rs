@@ -1,4 +1,17 @@
-//! CSV: one row per regression, RFC 4180 quoting.
+//! CSV: one row per regression, written by the `csv` crate (RFC 4180:
+//! fields quoted when they hold a comma, quote or line break).
+//!
+//! Formula injection (OWASP's rule): a text cell that begins with `=`, `+`,
+//! `-`, `@`, a tab or a carriage return is written with a single quote in
+//! front, so that a spreadsheet takes it as text, not as a formula. Every
+//! cell whose text comes from mail (subsystem, culprit, title, metric, fix
+//! and its state, flags) is such a text cell, and so is the status and the
+//! date. The numeric cells (`id`, `age_days`, `headline_change_percent`,
+//! `reports`) are written as numbers and never prefixed: they are formatted
+//! here from integers and floats, never taken from mail, so `-5.7` is the
+//! number -5.7 to a spreadsheet (a formula needs more than a sign and
+//! digits), and a quote in front would make it text that no longer sorts or
+//! sums.
 
 use std::io::Write;
 
@@ -23,45 +36,87 @@ pub const HEADER: [&str; 14] = [
     "reports",
 ];
 
-/// Quotes a field when it holds a comma, quote or line break.
-pub fn field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
+/// A text cell as written: with a single quote in front when a spreadsheet
+/// would read it as a formula.
+pub fn text(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        std::borrow::Cow::Owned(format!("'{s}"))
     } else {
-        s.to_string()
+        std::borrow::Cow::Borrowed(s)
     }
 }
 
 /// Writes the header and one row per regression.
 pub fn write(out: &mut dyn Write, regs: &[Regression], now: i64) -> std::io::Result<()> {
-    writeln!(out, "{}", HEADER.join(","))?;
+    let mut w = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(out);
+    w.write_record(HEADER)?;
     for r in regs {
         let (fix, state) = fix_summary(r).unwrap_or_default();
-        let row = [
+        let row: [String; 14] = [
             r.id.to_string(),
-            r.subsystem.clone().unwrap_or_default(),
-            r.status.as_str().to_string(),
+            text(r.subsystem.as_deref().unwrap_or_default()).into_owned(),
+            text(r.status.as_str()).into_owned(),
             age_days(r, now).map(|d| d.to_string()).unwrap_or_default(),
-            r.first_date.clone().unwrap_or_default(),
-            r.culprit.commit.clone(),
-            r.culprit.title.clone().unwrap_or_default(),
-            r.direction.as_str().to_string(),
-            r.headline
-                .as_ref()
-                .map(|h| h.metric.clone())
-                .unwrap_or_default(),
+            text(r.first_date.as_deref().unwrap_or_default()).into_owned(),
+            text(&r.culprit.commit).into_owned(),
+            text(r.culprit.title.as_deref().unwrap_or_default()).into_owned(),
+            text(r.direction.as_str()).into_owned(),
+            text(r.headline.as_ref().map_or("", |h| h.metric.as_str())).into_owned(),
             r.headline
                 .as_ref()
                 .and_then(|h| h.change_percent)
                 .map(|c| c.to_string())
                 .unwrap_or_default(),
-            fix,
-            state,
-            r.flags.join(" "),
+            text(&fix).into_owned(),
+            text(&state).into_owned(),
+            text(&r.flags.join(" ")).into_owned(),
             r.reports.len().to_string(),
         ];
-        let line: Vec<String> = row.iter().map(|s| field(s)).collect();
-        writeln!(out, "{}", line.join(","))?;
+        w.write_record(&row)?;
     }
+    w.flush()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_a_spreadsheet_would_compute_are_written_as_text() {
+        let mut r = Regression {
+            id: 7,
+            subsystem: Some("=HYPERLINK(\"http://x\",\"y\")".into()),
+            ..Regression::default()
+        };
+        r.culprit.commit = "+cmd|' /C calc'!A0".into();
+        r.culprit.title = Some("-2+3".into());
+        r.flags = vec!["@SUM(A1)".into()];
+        r.headline = Some(crate::model::history::Headline {
+            metric: "\tfsmark, \"files\"\nper\rsec".into(),
+            change_percent: Some(-5.7),
+            ..Default::default()
+        });
+        let mut out = Vec::new();
+        write(&mut out, &[r], 0).unwrap();
+        let mut rd = csv::Reader::from_reader(out.as_slice());
+        let row = rd.records().next().unwrap().unwrap();
+        assert_eq!(&row[0], "7");
+        assert_eq!(&row[1], "'=HYPERLINK(\"http://x\",\"y\")");
+        assert_eq!(&row[5], "'+cmd|' /C calc'!A0");
+        assert_eq!(&row[6], "'-2+3");
+        assert_eq!(&row[8], "'\tfsmark, \"files\"\nper\rsec");
+        // A number stays a number, sign and all.
+        assert_eq!(&row[9], "-5.7");
+        assert_eq!(&row[12], "'@SUM(A1)");
+        for cell in row.iter() {
+            assert!(
+                !cell.starts_with(['=', '+', '@', '\t', '\r'])
+                    && (!cell.starts_with('-') || cell.parse::<f64>().is_ok()),
+                "{cell:?}"
+            );
+        }
+    }
 }

@@ -9,7 +9,10 @@ use std::io::Write;
 use super::{age_days, day, fix_summary, fmt_change};
 use crate::model::history::{Headline, Regression, Status};
 
-/// Escapes text for HTML element content and attribute values.
+/// Escapes text for HTML element content and attribute values (every
+/// attribute this report writes is double-quoted). Everything from mail or
+/// the database goes through it: names, titles, metrics, dates, flags,
+/// regzbot lines, commit ids, the chart's labels.
 pub fn esc(s: &str) -> String {
     let mut o = String::with_capacity(s.len());
     for c in s.chars() {
@@ -253,7 +256,7 @@ pub fn write(out: &mut dyn Write, regs: &[Regression], now: i64) -> std::io::Res
             age.unwrap_or(-1),
             age.map(|a| a.to_string()).unwrap_or_default()
         );
-        let _ = write!(h, "<td>{}</td>", day(r.first_date.as_deref()));
+        let _ = write!(h, "<td>{}</td>", esc(day(r.first_date.as_deref())));
         let _ = write!(
             h,
             "<td><code>{}</code> {}</td>",
@@ -290,7 +293,7 @@ pub fn write(out: &mut dyn Write, regs: &[Regression], now: i64) -> std::io::Res
             let _ = write!(
                 h,
                 "<li>{} {}: {}{}</li>",
-                day(e.date.as_deref()),
+                esc(day(e.date.as_deref())),
                 esc(e.from.as_deref().unwrap_or("-")),
                 esc(&e.event),
                 e.status
@@ -307,4 +310,45 @@ pub fn write(out: &mut dyn Write, regs: &[Regression], now: i64) -> std::io::Res
     h.push_str("</tbody></table>");
     let _ = writeln!(h, "<script>{SCRIPT}</script></body></html>");
     out.write_all(h.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::history::TimelineEntry;
+
+    #[test]
+    fn mail_text_is_escaped_in_content_and_attributes() {
+        let bad = "<img src=x onerror=alert(1)>\"' &";
+        let mut r = Regression {
+            id: 1,
+            subsystem: Some(bad.into()),
+            first_date: Some("<img src=x onerror=alert(2)>".into()),
+            flags: vec![bad.into()],
+            regzbot: Some(bad.into()),
+            ..Regression::default()
+        };
+        r.culprit.commit = bad.into();
+        r.culprit.title = Some(bad.into());
+        r.headline = Some(Headline {
+            metric: bad.into(),
+            values: vec![Some(1.0), Some(2.0)],
+            commits: vec![bad.into(), bad.into()],
+            ..Headline::default()
+        });
+        r.timeline = vec![TimelineEntry {
+            date: Some("<svg onload=alert(3)>".into()),
+            from: Some(bad.into()),
+            event: bad.into(),
+            ..TimelineEntry::default()
+        }];
+        let mut out = Vec::new();
+        write(&mut out, &[r], 0).unwrap();
+        let html = String::from_utf8(out).unwrap();
+        for raw in ["<img", "<svg onload", "alert(1)>\"", "' &"] {
+            assert!(!html.contains(raw), "{raw} in {html}");
+        }
+        assert_eq!(html.matches("<script").count(), 1);
+        assert!(html.contains("&lt;img src=x onerror=alert(1)&gt;&quot;&#39; &amp;"));
+    }
 }

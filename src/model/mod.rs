@@ -464,9 +464,35 @@ pub struct Table {
     pub rows: Vec<TableRow>,
     /// Rows that did not fit the layout and were skipped (never guessed).
     pub skipped_rows: u32,
+    /// Rows that fit but were left out by the cap ([`Table::MAX_ROWS`] per
+    /// table, and a budget per message): counted, not stored.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub omitted_rows: u32,
     /// Byte offset in the body where the table starts.
     #[serde(default)]
     pub offset: usize,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+impl Table {
+    /// The most rows one table stores; the rest are counted in
+    /// `omitted_rows`. The robot's tables have tens to a few hundred rows.
+    pub const MAX_ROWS: usize = 10_000;
+
+    /// Stores `row`, or counts it in `omitted_rows` once the table holds
+    /// [`Table::MAX_ROWS`]. Returns whether it was stored.
+    pub fn push_row(&mut self, row: TableRow) -> bool {
+        if self.rows.len() < Self::MAX_ROWS {
+            self.rows.push(row);
+            true
+        } else {
+            self.omitted_rows = self.omitted_rows.saturating_add(1);
+            false
+        }
+    }
 }
 
 /// One hunk of a unified diff.

@@ -18,7 +18,18 @@ pub struct Position {
 }
 
 impl Position {
-    /// The position of byte `byte` of `input`, with a message.
+    /// A position whose line is already known (a scanner counting lines as
+    /// it reads them: [`Position::at`] counts them from the input's start).
+    pub fn at_line(byte: usize, line: usize, message: impl Into<String>) -> Self {
+        Position {
+            byte,
+            line,
+            message: message.into(),
+        }
+    }
+
+    /// The position of byte `byte` of `input`, with a message. Counts the
+    /// lines before it: for one position of an input, not one per line of it.
     pub fn at(input: &str, byte: usize, message: impl Into<String>) -> Self {
         let byte = byte.min(input.len());
         let line = 1 + input

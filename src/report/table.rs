@@ -9,6 +9,13 @@
 //! after it. Rows are tokenised on runs of blanks and read left to right by
 //! `perf_row` / `fail_row`; a row that does not fit is counted in
 //! `skipped_rows`, never guessed.
+//!
+//! Hostile input is bounded: lines are read in one pass with one line of
+//! lookahead (line numbers and offsets counted as they go, never from the
+//! body's start), a table stores at most [`Table::MAX_ROWS`] rows and a body
+//! [`MAX_BODY_ROWS`] rows in [`MAX_TABLES`] tables (the rest counted in
+//! `omitted_rows`), a line is read up to its first [`MAX_LINE_TOKENS`]
+//! words, and a body gives at most [`MAX_DIAGNOSTICS`] diagnostics.
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -25,6 +32,41 @@ struct Tok<'a> {
     start: usize,
 }
 
+/// The most rows one body stores, over all its tables; the rest are
+/// counted in their table's `omitted_rows`.
+pub const MAX_BODY_ROWS: usize = 20_000;
+
+/// The most tables one body gives; the rows of those past it are counted in
+/// the last table's `omitted_rows` (and `skipped_rows`).
+pub const MAX_TABLES: usize = 200;
+
+/// A line is read up to this many words (a collapsed table of 400 rows has
+/// about 4,000).
+pub const MAX_LINE_TOKENS: usize = 200_000;
+
+/// The most diagnostics [`table_diagnostics`] gives for one body; the rows
+/// past them are still counted in `skipped_rows`.
+pub const MAX_DIAGNOSTICS: usize = 20;
+
+/// Group keys, group values and commit titles are read up to this many bytes
+/// (real ones are a few hundred).
+const MAX_CONTEXT_BYTES: usize = 4096;
+
+/// The most commit titles kept per quote depth (a table has at most 12 columns).
+const MAX_TITLES: usize = 64;
+
+/// `s` cut to at most `max` bytes, at a character boundary.
+fn prefix(s: &str, max: usize) -> &str {
+    if s.len() <= max {
+        return s;
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}
+
 fn tokens(s: &str) -> Vec<Tok<'_>> {
     let mut out = Vec::new();
     let mut start = None;
@@ -35,6 +77,9 @@ fn tokens(s: &str) -> Vec<Tok<'_>> {
                     text: s.get(st..i).unwrap_or(""),
                     start: st,
                 });
+                if out.len() == MAX_LINE_TOKENS {
+                    return out;
+                }
             }
         } else if start.is_none() {
             start = Some(i);
@@ -315,6 +360,10 @@ fn subreport_rule(t: &str) -> bool {
 /// Pairs keys with values; when a value holds `/` (so the counts differ), the
 /// key `test` (else the last key) takes the surplus.
 pub fn group_params(keys: &str, values: &str) -> Vec<(String, String)> {
+    let (keys, values) = (
+        prefix(keys, MAX_CONTEXT_BYTES),
+        prefix(values, MAX_CONTEXT_BYTES),
+    );
     let keys: Vec<&str> = keys.trim().trim_end_matches(':').split('/').collect();
     let vals: Vec<&str> = values.trim().split('/').collect();
     if keys.len() == vals.len() {
@@ -350,7 +399,7 @@ pub fn group_params(keys: &str, values: &str) -> Vec<(String, String)> {
 /// commit_entry := commit_id (" " "(\"" title "\")" | " " text)?
 /// ```
 fn commit_entry(t: &str) -> Option<(String, String)> {
-    let t = t.trim();
+    let t = prefix(t.trim(), MAX_CONTEXT_BYTES);
     let (id, rest) = t.split_once(char::is_whitespace).unwrap_or((t, ""));
     if !cells::commit_id(id) {
         return None;
@@ -404,6 +453,7 @@ impl Open {
                 commit_titles: titles,
                 rows: Vec::new(),
                 skipped_rows: 0,
+                omitted_rows: 0,
                 offset,
             },
             lenient: true,
@@ -413,11 +463,19 @@ impl Open {
 
     /// A second block of the same group (fail block, then perf block).
     fn sibling(&self) -> Self {
-        let mut t = self.table.clone();
-        t.rows.clear();
-        t.skipped_rows = 0;
+        let t = &self.table;
         Open {
-            table: t,
+            table: Table {
+                format: t.format,
+                quote_depth: t.quote_depth,
+                params: t.params.clone(),
+                commits: t.commits.clone(),
+                commit_titles: t.commit_titles.clone(),
+                rows: Vec::new(),
+                skipped_rows: 0,
+                omitted_rows: 0,
+                offset: t.offset,
+            },
             n: self.n,
             lenient: self.lenient,
             header_seen: false,
@@ -425,7 +483,36 @@ impl Open {
     }
 
     fn has_content(&self) -> bool {
-        !self.table.rows.is_empty() || self.table.skipped_rows > 0
+        has_content(&self.table)
+    }
+}
+
+fn has_content(t: &Table) -> bool {
+    !t.rows.is_empty() || t.skipped_rows > 0 || t.omitted_rows > 0
+}
+
+/// Stores a row in `t` while the body's budget lasts; counts it in
+/// `omitted_rows` past the budget or the table's own cap.
+fn store_row(t: &mut Table, row: TableRow, rows_left: &mut usize) {
+    if *rows_left == 0 {
+        t.omitted_rows = t.omitted_rows.saturating_add(1);
+    } else if t.push_row(row) {
+        *rows_left -= 1;
+    }
+}
+
+/// Adds a finished table to `out`; past [`MAX_TABLES`] its rows are counted
+/// in the last table instead.
+fn keep(out: &mut Vec<Table>, t: Table) {
+    if out.len() < MAX_TABLES {
+        out.push(t);
+    } else if let Some(last) = out.last_mut() {
+        let rows = u32::try_from(t.rows.len()).unwrap_or(u32::MAX);
+        last.omitted_rows = last
+            .omitted_rows
+            .saturating_add(rows)
+            .saturating_add(t.omitted_rows);
+        last.skipped_rows = last.skipped_rows.saturating_add(t.skipped_rows);
     }
 }
 
@@ -433,7 +520,7 @@ fn close(open: &mut BTreeMap<u32, Open>, depth: u32, out: &mut Vec<Table>) {
     if let Some(o) = open.remove(&depth)
         && o.has_content()
     {
-        out.push(o.table);
+        keep(out, o.table);
     }
 }
 
@@ -507,13 +594,14 @@ fn row_in_lines(o: &Open, line: &str, next: Option<&str>) -> Option<(TableRow, u
 /// ```
 /// Finds every lkp / lkp-fail table of a body, at every quote depth.
 pub fn parse_tables(body: &str) -> Vec<Table> {
-    scan(body, &mut Vec::new())
+    scan(body, None)
 }
 
-/// The rows [`parse_tables`] skipped, each with its line and a quote.
+/// The rows [`parse_tables`] skipped, each with its line and a quote: the
+/// first [`MAX_DIAGNOSTICS`] of them (the tables' `skipped_rows` count all).
 pub fn table_diagnostics(body: &str) -> Vec<ReportError> {
     let mut diag = Vec::new();
-    scan(body, &mut diag);
+    scan(body, Some(&mut diag));
     diag
 }
 
@@ -553,23 +641,38 @@ fn may_hold_a_table(body: &str) -> bool {
     false
 }
 
-fn scan(body: &str, diag: &mut Vec<ReportError>) -> Vec<Table> {
+fn scan(body: &str, mut diag: Option<&mut Vec<ReportError>>) -> Vec<Table> {
     // Every table, in line or collapsed form, starts at a dash row or a
     // collapsed line: without one there is nothing to find, and most mail
     // (patches, prose) is skipped without tokenising its lines.
     if !may_hold_a_table(body) {
         return Vec::new();
     }
-    let lines = text::line_vec(body);
-    let cleaned: Vec<Cow<'_, str>> = lines.iter().map(|l| clean_line(l.text)).collect();
+    // One pass over the lines with one line of lookahead: a line's number is
+    // its index plus one, counted as it goes.
+    let mut lines = text::lines(body)
+        .map(|l| {
+            let cleaned = clean_line(l.text);
+            (l.depth, l.offset, cleaned)
+        })
+        .enumerate()
+        .peekable();
     let mut out = Vec::new();
+    let mut rows_left = MAX_BODY_ROWS;
     let mut open: BTreeMap<u32, Open> = BTreeMap::new();
     let mut ctx: BTreeMap<u32, Context> = BTreeMap::new();
-    let mut i = 0;
-    while i < lines.len() {
-        let depth = lines[i].depth;
-        let line: &str = &cleaned[i];
+    while let Some((i, (depth, offset, line))) = lines.next() {
+        let line: &str = &line;
         let trimmed = line.trim();
+        // The next line, when it is at the same depth (rows and id rows
+        // continue only there), and whether it holds a dash cell.
+        let (next_any_dashes, next) = match lines.peek() {
+            Some((_, (d, _, n))) => (
+                DASH_CELL.find(n.as_bytes()).is_some(),
+                (*d == depth).then_some(n.as_ref()),
+            ),
+            None => (false, None),
+        };
         let c = ctx.entry(depth).or_default();
 
         // Group header and commit list bookkeeping.
@@ -579,25 +682,21 @@ fn scan(body: &str, diag: &mut Vec<ReportError>) -> Vec<Table> {
                 group_state: 1,
                 ..Context::default()
             };
-            i += 1;
             continue;
         }
         if subreport_rule(trimmed) {
             close(&mut open, depth, &mut out);
             *c = Context::default();
-            i += 1;
             continue;
         }
         if c.group_state == 1 && trimmed.ends_with(':') && !trimmed.contains(' ') {
-            c.group_keys = trimmed.to_string();
+            c.group_keys = prefix(trimmed, MAX_CONTEXT_BYTES).to_string();
             c.group_state = 2;
-            i += 1;
             continue;
         }
         if c.group_state == 2 && !trimmed.is_empty() {
             c.params = group_params(&c.group_keys, trimmed);
             c.group_state = 0;
-            i += 1;
             continue;
         }
         if let Some((k, v)) = trimmed.split_once(": ")
@@ -606,7 +705,6 @@ fn scan(body: &str, diag: &mut Vec<ReportError>) -> Vec<Table> {
             && !k.contains(' ')
         {
             c.params = group_params(k, v);
-            i += 1;
             continue;
         }
         if let Some(rest) = trimmed.strip_prefix("commit:") {
@@ -614,14 +712,14 @@ fn scan(body: &str, diag: &mut Vec<ReportError>) -> Vec<Table> {
             c.titles.clear();
             // 2019 follow-ups: `commit: f1f8555dfb9 drm/bochs: ...` on one line.
             c.titles.extend(commit_entry(rest));
-            i += 1;
             continue;
         }
         if c.in_commit_list || trimmed.ends_with("\")") {
             // A `commit:` list entry, or a `<id> ("title")` line with no heading (2019).
             if let Some(e) = commit_entry(trimmed) {
-                c.titles.push(e);
-                i += 1;
+                if c.titles.len() < MAX_TITLES {
+                    c.titles.push(e);
+                }
                 continue;
             }
             c.in_commit_list = false;
@@ -630,12 +728,10 @@ fn scan(body: &str, diag: &mut Vec<ReportError>) -> Vec<Table> {
         // Past the context lines, a line matters only inside an open table, as
         // a collapsed table (it has a dash cell) or as an id row (the next line
         // is a dash row): any other line is skipped without tokenising it.
-        let dashes = |s: &str| DASH_CELL.find(s.as_bytes()).is_some();
         if !open.contains_key(&depth)
-            && !dashes(line)
-            && !cleaned.get(i + 1).is_some_and(|n| dashes(n))
+            && DASH_CELL.find(line.as_bytes()).is_none()
+            && !next_any_dashes
         {
-            i += 1;
             continue;
         }
         let toks = tokens(line);
@@ -647,35 +743,33 @@ fn scan(body: &str, diag: &mut Vec<ReportError>) -> Vec<Table> {
             && dash_row(&words).is_none()
         {
             close(&mut open, depth, &mut out);
-            out.extend(collapsed_tables(&words, depth, lines[i].offset));
-            i += 1;
+            for t in collapsed_tables(&words, depth, offset, &mut rows_left) {
+                keep(&mut out, t);
+            }
             continue;
         }
 
         // A new table: id row followed by a dash row at the same depth.
         if let Some((ids, label)) = id_row(&words)
-            && let Some(next) = cleaned.get(i + 1)
-            && lines.get(i + 1).is_some_and(|l| l.depth == depth)
+            && let Some(next) = next
             && let Some(k) = dash_row(&tokens(next).iter().map(|t| t.text).collect::<Vec<_>>())
             && k == ids.len() + usize::from(label)
         {
             close(&mut open, depth, &mut out);
             let c = ctx.entry(depth).or_default();
-            open.insert(depth, Open::new(ids, depth, lines[i].offset, c));
+            open.insert(depth, Open::new(ids, depth, offset, c));
             c.titles.clear();
-            i += 2;
+            lines.next();
             continue;
         }
 
         let Some(o) = open.get_mut(&depth) else {
-            i += 1;
             continue;
         };
         if trimmed.is_empty() {
             if o.has_content() {
                 close(&mut open, depth, &mut out);
             }
-            i += 1;
             continue;
         }
         if let Some(h) = header_row(&words) {
@@ -695,41 +789,36 @@ fn scan(body: &str, diag: &mut Vec<ReportError>) -> Vec<Table> {
                     o.lenient = h == Header::PerfOld;
                 }
             }
-            i += 1;
             continue;
         }
         if elision(trimmed) {
-            i += 1;
             continue;
         }
-        let next = lines
-            .get(i + 1)
-            .filter(|l| l.depth == depth)
-            .and_then(|_| cleaned.get(i + 1))
-            .map(|s| s.as_ref());
         match row_in_lines(o, line, next) {
             Some((row, extra)) => {
-                o.table.rows.push(row);
-                i += 1 + extra;
+                store_row(&mut o.table, row, &mut rows_left);
+                if extra > 0 {
+                    lines.next();
+                }
             }
             None if looks_like_row(&words) => {
-                let what = format!(
-                    "row does not fit the {}-column {} table: `{}`",
-                    o.n,
-                    o.table.format.as_str(),
-                    quote(trimmed)
-                );
-                diag.push(ReportError {
-                    kind: ReportErrorKind::RowDoesNotFit,
-                    position: Position::at(body, lines[i].offset, what),
-                });
-                o.table.skipped_rows += 1;
-                i += 1;
+                if let Some(diag) = diag.as_deref_mut()
+                    && diag.len() < MAX_DIAGNOSTICS
+                {
+                    let what = format!(
+                        "row does not fit the {}-column {} table: `{}`",
+                        o.n,
+                        o.table.format.as_str(),
+                        quote(trimmed)
+                    );
+                    diag.push(ReportError {
+                        kind: ReportErrorKind::RowDoesNotFit,
+                        position: Position::at_line(offset, i + 1, what),
+                    });
+                }
+                o.table.skipped_rows = o.table.skipped_rows.saturating_add(1);
             }
-            None => {
-                close(&mut open, depth, &mut out);
-                i += 1;
-            }
+            None => close(&mut open, depth, &mut out),
         }
     }
     let depths: Vec<u32> = open.keys().copied().collect();
@@ -746,7 +835,12 @@ fn scan(body: &str, diag: &mut Vec<ReportError>) -> Vec<Table> {
 /// Reads tables from a line whose white space (newlines included) was folded:
 /// the column count comes from the dash cells, each row ends at its one-token
 /// metric, and the table ends at the first token sequence that is not a row.
-fn collapsed_tables(words: &[&str], depth: u32, offset: usize) -> Vec<Table> {
+fn collapsed_tables(
+    words: &[&str],
+    depth: u32,
+    offset: usize,
+    rows_left: &mut usize,
+) -> Vec<Table> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < words.len() {
@@ -783,6 +877,7 @@ fn collapsed_tables(words: &[&str], depth: u32, offset: usize) -> Vec<Table> {
             commit_titles: Vec::new(),
             rows: Vec::new(),
             skipped_rows: 0,
+            omitted_rows: 0,
             offset,
         };
         loop {
@@ -793,13 +888,13 @@ fn collapsed_tables(words: &[&str], depth: u32, offset: usize) -> Vec<Table> {
             };
             match perf_row(rest, k, lenient, &one_token) {
                 Some((row, used)) => {
-                    table.rows.push(row);
+                    store_row(&mut table, row, rows_left);
                     i += used;
                 }
                 None => break,
             }
         }
-        if !table.rows.is_empty() {
+        if has_content(&table) {
             out.push(table);
         }
     }
@@ -1017,6 +1112,72 @@ So this is prose.
         assert_eq!(d.len(), 2);
         assert_eq!(d[0].position.line, 4);
         assert!(d[0].to_string().contains("`14484    garbage`"), "{}", d[0]);
+    }
+
+    const HEAD: &str = "aaaaaaaaaaaaaaaa bbbbbbbbbbbbbbbbbbbbbbbbbbb\n\
+                        ---------------- ---------------------------\n";
+    const ROW: &str = "     14484            -6.3%      13568        fsmark.files_per_sec\n";
+
+    #[test]
+    fn many_rows_that_do_not_fit_cost_linear_time_and_capped_diagnostics() {
+        // 20,000 rows that do not fit: each one's line was counted from the
+        // body's start (60 s in a debug build), now as the scan goes.
+        let mut body = String::from(HEAD);
+        for i in 0..20_000 {
+            body.push_str(&format!("     14484    garbage {i}\n"));
+        }
+        body.push_str(ROW);
+        let started = std::time::Instant::now();
+        let d = table_diagnostics(&body);
+        let t = parse_tables(&body);
+        let took = started.elapsed();
+        assert!(took.as_secs() < 10, "{took:?}");
+        assert_eq!(d.len(), MAX_DIAGNOSTICS);
+        assert_eq!(d[0].position.line, 3);
+        assert_eq!(d[19].position.line, 22);
+        assert_eq!(d[19].position.byte, body.find("garbage 19\n").unwrap() - 14);
+        assert_eq!(t[0].skipped_rows, 20_000);
+        assert_eq!(t[0].rows.len(), 1);
+    }
+
+    #[test]
+    fn rows_past_the_caps_are_counted_not_stored() {
+        // One table: MAX_ROWS stored, the rest omitted.
+        let mut body = String::from(HEAD);
+        body.push_str(&ROW.repeat(Table::MAX_ROWS + 5));
+        let t = parse_tables(&body);
+        assert_eq!((t[0].rows.len(), t[0].omitted_rows), (Table::MAX_ROWS, 5));
+        // Three tables: the body's budget runs out in the third.
+        let table = format!("{HEAD}{}\n", ROW.repeat(Table::MAX_ROWS - 1));
+        let t = parse_tables(&table.repeat(3));
+        let stored: usize = t.iter().map(|t| t.rows.len()).sum();
+        let omitted: u32 = t.iter().map(|t| t.omitted_rows).sum();
+        assert_eq!(stored, MAX_BODY_ROWS);
+        assert_eq!(omitted as usize, 3 * (Table::MAX_ROWS - 1) - MAX_BODY_ROWS);
+        // Tables past MAX_TABLES: their rows counted in the last one kept.
+        let small = format!("{HEAD}{ROW}{ROW}     1    garbage\n\n");
+        let t = parse_tables(&small.repeat(MAX_TABLES + 3));
+        assert_eq!(t.len(), MAX_TABLES);
+        assert_eq!(t[MAX_TABLES - 1].rows.len(), 2);
+        assert_eq!(t[MAX_TABLES - 1].omitted_rows, 6);
+        assert_eq!(t[MAX_TABLES - 1].skipped_rows, 4);
+    }
+
+    #[test]
+    fn huge_context_lines_are_read_up_to_their_caps() {
+        let mut body = String::from("commit:\n");
+        body.push_str(&"  aaaaaaaaaa (\"a title\")\n".repeat(1000));
+        body.push_str(&format!("  bbbbbbbbbb (\"{}\")\n", "t".repeat(100_000)));
+        body.push_str("=========================================================================================\n");
+        body.push_str("compiler/test/testcase:\n");
+        body.push_str(&format!("  {}\n", "/".repeat(1_000_000)));
+        body.push_str(HEAD);
+        body.push_str(ROW);
+        let t = parse_tables(&body);
+        assert!(t[0].params.len() <= MAX_CONTEXT_BYTES + 1);
+        assert_eq!(t[0].rows.len(), 1);
+        let words = format!("{} \n", "x ".repeat(MAX_LINE_TOKENS + 10));
+        assert_eq!(tokens(&words).len(), MAX_LINE_TOKENS);
     }
 
     #[test]

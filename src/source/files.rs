@@ -146,28 +146,85 @@ pub fn open_dir(path: &Path) -> Result<RawStream> {
         }
         Some(DirKind::PublicInboxV2) | Some(DirKind::GitRepo) => super::open_git(path),
         Some(DirKind::MailFolder) | None => {
-            let mut files = Vec::new();
-            walk_mail_folder(path, 0, &mut files)?;
-            if files.is_empty() {
+            let walk = walk_mail_folder(path)?;
+            if walk.files.is_empty() {
+                let deeper = match walk.too_deep.first() {
+                    Some(_) => format!(
+                        " within {MAX_FOLDER_DEPTH} levels of folders ({} deeper were not read)",
+                        walk.too_deep.len()
+                    ),
+                    None => String::new(),
+                };
                 return Err(Error::Unrecognised {
                     path: path.to_path_buf(),
-                    reason: "a folder with no Maildir (cur/, new/), no public-inbox (git/0.git, \
-                             HEAD + objects/) and no mail files (.eml, .mbox, .gz, .txt)"
-                        .into(),
+                    reason: format!(
+                        "a folder with no Maildir (cur/, new/), no public-inbox (git/0.git, \
+                         HEAD + objects/) and no mail files (.eml, .mbox, .gz, .txt){deeper}"
+                    ),
                 });
             }
-            Ok(files_stream(files))
+            let too_deep = too_deep_error(path, &walk.too_deep);
+            Ok(Box::new(files_stream(walk.files).chain(too_deep.map(Err))))
         }
     }
 }
 
 /// How deep a folder of mail folders is walked.
-const MAX_FOLDER_DEPTH: u32 = 16;
+pub const MAX_FOLDER_DEPTH: u32 = 16;
+
+/// What a folder walk found.
+#[derive(Debug, Default)]
+struct Walk {
+    /// Mail files, and Maildir or public-inbox folders to open whole, in
+    /// walk order.
+    files: Vec<PathBuf>,
+    /// Folders at [`MAX_FOLDER_DEPTH`] below the root that were not walked.
+    too_deep: Vec<PathBuf>,
+    /// Device and inode of every folder and file taken: each is taken once,
+    /// whatever symlinks lead to it again (a loop leads back to a folder
+    /// being walked).
+    seen: std::collections::HashSet<(u64, u64)>,
+}
+
+/// The error that says a walk stopped at its depth cap, naming the first
+/// folder it did not read.
+fn too_deep_error(root: &Path, too_deep: &[PathBuf]) -> Option<Error> {
+    let first = too_deep.first()?;
+    let more = match too_deep.len() {
+        1 => String::new(),
+        n => format!(" (and {} more)", n - 1),
+    };
+    Some(Error::Unrecognised {
+        path: first.clone(),
+        reason: format!(
+            "more than {MAX_FOLDER_DEPTH} levels of folders below '{}': not read{more}",
+            root.display()
+        ),
+    })
+}
 
 /// Collects, in name order, the mail files of a folder and of its subfolders;
 /// a subfolder that is a Maildir or a public-inbox archive is kept whole (it is
-/// opened as such), any other subfolder is walked. Hidden entries are skipped.
-fn walk_mail_folder(dir: &Path, depth: u32, out: &mut Vec<PathBuf>) -> Result<()> {
+/// opened as such), any other subfolder is walked, down to
+/// [`MAX_FOLDER_DEPTH`] levels. Hidden entries are skipped; a symlink is
+/// followed, but a folder or file reached a second time is not taken again.
+fn walk_mail_folder(root: &Path) -> Result<Walk> {
+    use std::os::unix::fs::MetadataExt;
+    let mut walk = Walk::default();
+    let meta = std::fs::metadata(root).map_err(|source| Error::Io {
+        path: root.to_path_buf(),
+        source,
+    })?;
+    walk.seen.insert((meta.dev(), meta.ino()));
+    walk_folder(root, 0, &mut walk)?;
+    // A folder too deep on one path but walked from a shorter one was read.
+    let Walk { too_deep, seen, .. } = &mut walk;
+    too_deep.retain(|p| std::fs::metadata(p).is_ok_and(|m| !seen.contains(&(m.dev(), m.ino()))));
+    Ok(walk)
+}
+
+fn walk_folder(dir: &Path, depth: u32, walk: &mut Walk) -> Result<()> {
+    use std::os::unix::fs::MetadataExt;
     let entries = std::fs::read_dir(dir).map_err(|source| Error::Io {
         path: dir.to_path_buf(),
         source,
@@ -179,19 +236,32 @@ fn walk_mail_folder(dir: &Path, depth: u32, out: &mut Vec<PathBuf>) -> Result<()
         .collect();
     paths.sort();
     for p in paths {
-        if p.is_dir() {
+        // Follows symlinks; a dangling one is skipped.
+        let Ok(meta) = std::fs::metadata(&p) else {
+            continue;
+        };
+        let key = (meta.dev(), meta.ino());
+        if meta.is_dir() {
+            if walk.seen.contains(&key) {
+                continue;
+            }
             match detect::dir_kind(&p) {
                 Some(DirKind::MailFolder) | None if depth < MAX_FOLDER_DEPTH => {
-                    walk_mail_folder(&p, depth + 1, out)?
+                    walk.seen.insert(key);
+                    walk_folder(&p, depth + 1, walk)?
                 }
-                Some(DirKind::MailFolder) | None => {}
-                Some(_) => out.push(p),
+                Some(DirKind::MailFolder) | None => walk.too_deep.push(p),
+                Some(_) => {
+                    walk.seen.insert(key);
+                    walk.files.push(p)
+                }
             }
-        } else if p.is_file()
+        } else if meta.is_file()
             && p.file_name()
                 .is_some_and(|n| detect::is_mail_file_name(&n.to_string_lossy()))
+            && walk.seen.insert(key)
         {
-            out.push(p);
+            walk.files.push(p);
         }
     }
     Ok(())
@@ -241,6 +311,64 @@ mod tests {
         let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
         e.write_all(data).unwrap();
         e.finish().unwrap()
+    }
+
+    const MAIL: &[u8] = b"From: a@example.org\nSubject: x\nMessage-ID: <x@y>\n\nbody\n";
+
+    /// Runs `f` on another thread; fails when it takes more than 20 s.
+    fn within<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(f());
+        });
+        rx.recv_timeout(std::time::Duration::from_secs(20))
+            .expect("the folder walk did not finish in 20 s")
+    }
+
+    #[test]
+    fn symlink_loops_are_followed_once() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_path_buf();
+        std::fs::create_dir_all(root.join("a/b")).unwrap();
+        std::fs::write(root.join("a/b/one.eml"), MAIL).unwrap();
+        // Three loops back to the root and its folders: each was walked
+        // down every path to the depth cap (3^16 paths).
+        symlink(&root, root.join("a/b/up")).unwrap();
+        symlink(root.join("a"), root.join("a/b/to_a")).unwrap();
+        symlink(root.join("a/b"), root.join("a/b/self")).unwrap();
+        // The same file under a second name is read once.
+        symlink(root.join("a/b/one.eml"), root.join("a/again.eml")).unwrap();
+        let walk = within(move || walk_mail_folder(&root).unwrap());
+        assert_eq!(walk.files.len(), 1, "{:?}", walk.files);
+        assert!(walk.too_deep.is_empty(), "{:?}", walk.too_deep);
+    }
+
+    #[test]
+    fn files_deeper_than_the_cap_are_named_in_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut deep = dir.path().to_path_buf();
+        for i in 0..MAX_FOLDER_DEPTH + 3 {
+            deep.push(format!("d{i}"));
+            if i == 4 {
+                std::fs::create_dir_all(&deep).unwrap();
+                std::fs::write(deep.join("found.eml"), MAIL).unwrap();
+            }
+        }
+        std::fs::create_dir_all(&deep).unwrap();
+        std::fs::write(deep.join("deep.eml"), MAIL).unwrap();
+        let items: Vec<Result<RawMessage>> = open_dir(dir.path()).unwrap().collect();
+        assert_eq!(items.len(), 2);
+        assert!(items[0].is_ok());
+        let err = items[1].as_ref().unwrap_err().to_string();
+        assert!(err.contains("more than 16 levels of folders"), "{err}");
+        // A folder with nothing but too-deep mail says so in its error.
+        std::fs::remove_file(dir.path().join("d0/d1/d2/d3/d4/found.eml")).unwrap();
+        let err = open_dir(dir.path()).err().unwrap().to_string();
+        assert!(
+            err.contains("within 16 levels of folders (1 deeper"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -46,7 +46,8 @@ pub fn is_empty(conn: &Connection) -> Result<bool> {
 /// constraints the writer looks up by), recording each in
 /// `deferred_indexes`. Returns how many were dropped.
 pub fn defer_indexes(conn: &Connection) -> Result<usize> {
-    let tx = conn.unchecked_transaction().db("begin deferring indexes")?;
+    let tx = rusqlite::Transaction::new_unchecked(conn, rusqlite::TransactionBehavior::Immediate)
+        .db("begin deferring indexes")?;
     let mut indexes: Vec<(String, String)> = Vec::new();
     {
         let mut st = tx
@@ -96,7 +97,8 @@ pub fn restore_indexes(conn: &Connection) -> Result<usize> {
     if pending.is_empty() {
         return Ok(0);
     }
-    let tx = conn.unchecked_transaction().db("begin building indexes")?;
+    let tx = rusqlite::Transaction::new_unchecked(conn, rusqlite::TransactionBehavior::Immediate)
+        .db("begin building indexes")?;
     for (name, sql) in &pending {
         let exists: bool = tx
             .prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?1")

@@ -391,9 +391,10 @@ pub fn insert_record(
 
 /// Stores a compressed block of bodies; returns its row id.
 fn insert_block(conn: &Connection, lz4: &[u8]) -> Result<i64> {
-    conn.prepare_cached("INSERT INTO body_blocks (lz4) VALUES (?1)")
+    let sum = crate::store::body::checksum(lz4);
+    conn.prepare_cached("INSERT INTO body_blocks (lz4, blake3) VALUES (?1, ?2)")
         .db("prepare body block insert")?
-        .execute([lz4])
+        .execute(params![lz4, &sum[..]])
         .db("body block insert")?;
     Ok(conn.last_insert_rowid())
 }
@@ -516,7 +517,7 @@ fn insert_extraction(
         let mut table = conn
             .prepare_cached(
                 "INSERT INTO tables (message, idx, format, quote_depth, params_json, commits_json,
-                     skipped_rows) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                     skipped_rows, omitted_rows) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
             )
             .db("prepare table insert")?;
         let mut row = conn
@@ -537,6 +538,7 @@ fn insert_extraction(
                     params_json,
                     commits_json,
                     t.skipped_rows,
+                    t.omitted_rows,
                 ])
                 .db("table insert")?;
             let tbl = conn.last_insert_rowid();
@@ -1159,6 +1161,60 @@ mod tests {
     }
 
     #[test]
+    fn a_damaged_block_is_an_error_naming_its_messages_unless_it_has_no_checksum() {
+        let store = crate::store::Store::in_memory().unwrap();
+        let conn = store.conn();
+        let origin = Origin::Stdin { offset: 0 };
+        let mut records: Vec<Record> = ["a@x", "b@x", "c@x"]
+            .iter()
+            .map(|id| {
+                Record::new(
+                    message(id, "some text\n"),
+                    origin.clone(),
+                    Extraction::default(),
+                )
+            })
+            .collect();
+        pack_bodies(records.iter_mut().collect());
+        let mut blocks = BodyBlocks::default();
+        for r in &records {
+            insert_record(&store, r, 0, &mut blocks).unwrap();
+        }
+        let body =
+            |id: &str| crate::store::body::stored_message(&store, id).map(|m| m.unwrap().body);
+        assert_eq!(body("b@x").unwrap(), "some text\n");
+        // The last literal changed: LZ4 decodes it into a wrong body.
+        conn.execute_batch(
+            "UPDATE body_blocks SET lz4 = CAST(substr(lz4, 1, length(lz4) - 1) || x'58' AS BLOB);",
+        )
+        .unwrap();
+        let err = body("b@x").unwrap_err().to_string();
+        assert!(
+            err.contains("<b@x>")
+                && err.contains("block 1 is damaged")
+                && err.contains("also holds the bodies of <a@x>, <c@x>"),
+            "{err}"
+        );
+        // Re-extraction names every message of the block.
+        crate::store::reextract::mark_all_stale(&store).unwrap();
+        let (read, broken) = crate::store::reextract::stale_messages(&store, 1, 0, 10).unwrap();
+        assert!(read.is_empty());
+        assert_eq!(broken.len(), 3);
+        assert!(
+            broken[2]
+                .1
+                .starts_with("c@x: its body's block 1 is damaged"),
+            "{:?}",
+            broken
+        );
+        // A block written before v9 has no checksum: read as it is.
+        conn.execute_batch("UPDATE body_blocks SET blake3 = NULL")
+            .unwrap();
+        assert_eq!(body("b@x").unwrap(), "some text\n");
+        assert_eq!(body("c@x").unwrap(), "some textX");
+    }
+
+    #[test]
     fn a_missing_or_corrupt_block_is_an_error_naming_the_message() {
         let store = crate::store::Store::in_memory().unwrap();
         let conn = store.conn();
@@ -1185,7 +1241,7 @@ mod tests {
         };
         let corrupt = err("a@x");
         assert!(
-            corrupt.contains("<a@x>") && corrupt.contains("cannot be read"),
+            corrupt.contains("<a@x>") && corrupt.contains("block 1 is damaged"),
             "{corrupt}"
         );
         let missing = err("b@x");

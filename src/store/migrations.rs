@@ -17,16 +17,38 @@ pub const MIGRATIONS: &[&str] = &[
     include_str!("sql/0008_patches_landings.sql"),
     include_str!("sql/0009_follow.sql"),
     include_str!("sql/0010_link_keys.sql"),
+    include_str!("sql/0011_body_checksums.sql"),
+    include_str!("sql/0012_table_omitted_rows.sql"),
 ];
 
 /// The schema version this build writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
-/// Brings `conn` up to [`SCHEMA_VERSION`]; refuses a newer database.
-pub fn migrate(conn: &mut Connection, path: &str) -> Result<()> {
+/// What [`check`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Schema {
+    /// At [`SCHEMA_VERSION`].
+    Current,
+    /// regtrack's at an older version (0: an empty database).
+    Old(i64),
+}
+
+/// Reads `user_version` and the table names and judges them: a newer
+/// version, a negative one, or tables without regtrack's `messages` table
+/// (any SQLite file of another program) are refused.
+pub fn check(conn: &Connection, path: &str) -> Result<Schema> {
     let version: i64 = conn
         .pragma_query_value(None, "user_version", |r| r.get(0))
         .db("PRAGMA user_version")?;
+    let foreign = |reason: String| Error::Database {
+        path: path.to_string(),
+        reason: format!("is not a regtrack database: {reason}"),
+    };
+    if version < 0 {
+        return Err(foreign(format!(
+            "its user_version is {version}, which no regtrack writes"
+        )));
+    }
     if version > SCHEMA_VERSION {
         return Err(Error::SchemaTooNew {
             path: path.to_string(),
@@ -34,13 +56,63 @@ pub fn migrate(conn: &mut Connection, path: &str) -> Result<()> {
             supported: SCHEMA_VERSION,
         });
     }
+    let sql = "SELECT name FROM sqlite_master WHERE type = 'table' \
+               AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name";
+    let mut st = conn.prepare(sql).db(sql)?;
+    let tables: Vec<String> = st
+        .query_map([], |r| r.get(0))
+        .db(sql)?
+        .collect::<std::result::Result<_, _>>()
+        .db(sql)?;
+    let ours = tables.iter().any(|t| t == "messages");
+    // regtrack sets the version in the transaction that creates its tables:
+    // tables at version 0, or a version without `messages`, are another's.
+    if (version == 0 && !tables.is_empty()) || (version > 0 && !ours) {
+        let shown: Vec<&str> = tables.iter().take(5).map(String::as_str).collect();
+        let more = if tables.len() > 5 { ", ..." } else { "" };
+        let what = if tables.is_empty() {
+            format!("its user_version is {version} but it has no tables")
+        } else if ours {
+            "it has a `messages` table at user_version 0 (regtrack sets the version with its tables)"
+                .to_string()
+        } else {
+            format!(
+                "it has tables ({}{more}) but no `messages` table, at user_version {version}",
+                shown.join(", ")
+            )
+        };
+        return Err(foreign(what));
+    }
+    Ok(if version == SCHEMA_VERSION {
+        Schema::Current
+    } else {
+        Schema::Old(version)
+    })
+}
+
+/// Brings `conn` up to [`SCHEMA_VERSION`]; refuses a newer database and one
+/// that is not regtrack's ([`check`]). The write lock is taken (`BEGIN
+/// IMMEDIATE`, waiting out the busy timeout) before the version is read
+/// again and the migrations applied, all in that one transaction: two
+/// processes creating or upgrading one database at once apply each
+/// migration once.
+pub fn migrate(conn: &mut Connection, path: &str) -> Result<()> {
+    // A current database needs no lock: its version never goes down.
+    if check(conn, path)? == Schema::Current {
+        return Ok(());
+    }
+    let tx = conn
+        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+        .map_err(|e| super::open_error(path, "begin migration", e))?;
+    let Schema::Old(version) = check(&tx, path)? else {
+        return Ok(());
+    };
     for (i, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
-        let tx = conn.transaction().db("begin migration")?;
         tx.execute_batch(sql).db(&format!("migration {}", i + 1))?;
         tx.pragma_update(None, "user_version", (i + 1) as i64)
             .db("set user_version")?;
-        tx.commit().db("commit migration")?;
     }
+    tx.commit().db("commit migration")?;
     Ok(())
 }
 
@@ -70,5 +142,30 @@ mod tests {
                 .contains("newer than this regtrack supports"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn a_negative_version_or_foreign_tables_are_refused() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        conn.pragma_update(None, "user_version", -3).unwrap();
+        let err = migrate(&mut conn, "x.db").unwrap_err().to_string();
+        assert!(err.contains("user_version is -3"), "{err}");
+        // Another program's tables at version 0: not migrated into.
+        let mut conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch("CREATE TABLE foo (x); CREATE TABLE bar (y);")
+            .unwrap();
+        let err = migrate(&mut conn, "x.db").unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "database 'x.db' is not a regtrack database: it has tables (bar, foo) \
+             but no `messages` table, at user_version 0"
+        );
+        let n: i64 = conn
+            .query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(n, 2);
+        // Or at some version of ours.
+        conn.pragma_update(None, "user_version", 3).unwrap();
+        assert!(migrate(&mut conn, "x.db").is_err());
     }
 }

@@ -35,6 +35,7 @@ pub mod bulk;
 pub mod history;
 pub mod insert;
 pub mod links;
+pub mod lock;
 pub mod migrations;
 pub mod reextract;
 pub mod session;
@@ -56,8 +57,65 @@ impl<T> DbContext<T> for std::result::Result<T, rusqlite::Error> {
     fn db(self, context: &str) -> Result<T> {
         self.map_err(|source| Error::Db {
             context: context.to_string(),
-            source: Box::new(source),
+            cause: Box::new(source),
         })
+    }
+}
+
+/// SQLite's own text of an error (without rusqlite's code suffixes).
+fn sqlite_text(e: &rusqlite::Error) -> String {
+    match e {
+        rusqlite::Error::SqliteFailure(_, Some(msg)) => msg.clone(),
+        e => e.to_string(),
+    }
+}
+
+/// The error of opening `path`: a file that is not SQLite, or cannot be
+/// written or opened, is said in a sentence naming the path once; any other
+/// error keeps the operation that failed.
+pub(crate) fn open_error(path: &str, what: &str, e: rusqlite::Error) -> Error {
+    use rusqlite::ErrorCode as C;
+    let reason = match e.sqlite_error_code() {
+        Some(C::NotADatabase) => "is not an SQLite database".to_string(),
+        Some(C::ReadOnly) => format!("cannot be written ({})", sqlite_text(&e)),
+        Some(C::CannotOpen) => format!("cannot be opened ({})", sqlite_text(&e)),
+        Some(C::PermissionDenied) => format!("cannot be opened ({})", sqlite_text(&e)),
+        _ => {
+            return Error::Db {
+                context: format!("{what} on '{path}'"),
+                cause: Box::new(e),
+            };
+        }
+    };
+    Error::Database {
+        path: path.to_string(),
+        reason,
+    }
+}
+
+/// Refuses a path that is a folder or no regular file (`/dev/null`), and,
+/// when `must_exist`, one that does not exist. Reads no byte of the file:
+/// closing a second descriptor of a database file would drop the POSIX
+/// locks this process's connections hold on it.
+fn check_path(path: &Path, must_exist: bool) -> Result<()> {
+    let bad = |reason: String| {
+        Err(Error::Database {
+            path: path.display().to_string(),
+            reason,
+        })
+    };
+    match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            if must_exist {
+                bad("does not exist (`regtrack ingest` creates it)".into())
+            } else {
+                Ok(())
+            }
+        }
+        Err(e) => bad(format!("cannot be read ({e})")),
+        Ok(m) if m.is_dir() => bad("is a directory, not a database file".into()),
+        Ok(m) if !m.is_file() => bad("is not a regular file".into()),
+        Ok(_) => Ok(()),
     }
 }
 
@@ -78,10 +136,87 @@ pub struct Store {
 }
 
 impl Store {
-    /// Opens (creating if needed) the database at `path`, applies PRAGMAs and migrations.
+    /// Opens (creating if needed) the database at `path` for writing,
+    /// applies PRAGMAs and migrations. A folder, a device, a file that is
+    /// not SQLite and an SQLite file that is not regtrack's are refused.
     pub fn open(path: &Path) -> Result<Store> {
-        let conn = Connection::open(path).db(&format!("opening {}", path.display()))?;
-        Self::setup(conn, path.display().to_string())
+        Self::check_path(path)?;
+        let shown = path.display().to_string();
+        let conn = Connection::open(path).map_err(|e| open_error(&shown, "opening", e))?;
+        Self::setup(conn, shown)
+    }
+
+    /// Refuses a path that cannot be a database file (a directory, a
+    /// device, one that cannot be read) before anything is made beside it.
+    pub fn check_path(path: &Path) -> Result<()> {
+        check_path(path, false)
+    }
+
+    /// Opens an existing database for a command that only reads: read-only,
+    /// nothing created, no migration, so a read-only file or folder still
+    /// answers. One that needs migrating is opened for writing and migrated
+    /// when it can be, and refused saying so when it cannot.
+    pub fn open_read_only(path: &Path) -> Result<Store> {
+        check_path(path, true)?;
+        let shown = path.display().to_string();
+        let conn = match Self::read_only(path, false) {
+            // A WAL database in a folder this process cannot write, with no
+            // `-shm` file: SQLite cannot open it read-only but as immutable
+            // (nobody can be writing it: nobody could create the `-shm`).
+            Err(e)
+                if matches!(
+                    e.sqlite_error_code(),
+                    Some(rusqlite::ErrorCode::CannotOpen | rusqlite::ErrorCode::ReadOnly)
+                ) =>
+            {
+                Self::read_only(path, true)
+            }
+            r => r,
+        }
+        .map_err(|e| open_error(&shown, "opening", e))?;
+        conn.busy_timeout(std::time::Duration::from_secs(30))
+            .db("busy_timeout")?;
+        match migrations::check(&conn, &shown)? {
+            migrations::Schema::Current => Ok(Store { conn, path: shown }),
+            migrations::Schema::Old(found) => {
+                drop(conn);
+                Store::open(path).map_err(|e| {
+                    let cause = match e {
+                        Error::Database { reason, .. } => reason,
+                        Error::Db { cause, .. } => format!("cannot be migrated ({cause})"),
+                        e => format!("cannot be migrated ({e})"),
+                    };
+                    Error::Database {
+                        path: shown,
+                        reason: format!(
+                            "has schema version {found} and needs migrating to {}, but it {cause}",
+                            migrations::SCHEMA_VERSION
+                        ),
+                    }
+                })
+            }
+        }
+    }
+
+    /// A read-only connection, that opens and reads the file at once (so
+    /// that an unopenable WAL database fails here).
+    fn read_only(path: &Path, immutable: bool) -> std::result::Result<Connection, rusqlite::Error> {
+        use rusqlite::OpenFlags as F;
+        let flags = F::SQLITE_OPEN_READ_ONLY | F::SQLITE_OPEN_NO_MUTEX | F::SQLITE_OPEN_URI;
+        let conn = if immutable {
+            let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+            let encoded = percent_encoding::utf8_percent_encode(
+                &abs.to_string_lossy(),
+                percent_encoding::NON_ALPHANUMERIC,
+            )
+            .to_string()
+            .replace("%2F", "/");
+            Connection::open_with_flags(format!("file:{encoded}?immutable=1"), flags)?
+        } else {
+            Connection::open_with_flags(path, flags)?
+        };
+        conn.query_row("SELECT count(*) FROM sqlite_master", [], |_| Ok(()))?;
+        Ok(conn)
     }
 
     /// An in-memory database, for tests.
@@ -93,11 +228,21 @@ impl Store {
     fn setup(conn: Connection, path: String) -> Result<Store> {
         conn.busy_timeout(std::time::Duration::from_secs(30))
             .db("busy_timeout")?;
+        // Another program's file is refused before anything is written to it.
+        if path != IN_MEMORY {
+            migrations::check(&conn, &path).map_err(|e| match e {
+                Error::Db { cause, context } => match cause.downcast::<rusqlite::Error>() {
+                    Ok(e) => open_error(&path, &context, *e),
+                    Err(cause) => Error::Db { context, cause },
+                },
+                e => e,
+            })?;
+        }
         // Only takes effect before the first table exists, and before WAL mode.
         conn.pragma_update(None, "page_size", PAGE_SIZE)
-            .db("PRAGMA page_size")?;
+            .map_err(|e| open_error(&path, "PRAGMA page_size", e))?;
         conn.pragma_update(None, "journal_mode", "WAL")
-            .db("PRAGMA journal_mode=WAL")?;
+            .map_err(|e| open_error(&path, "PRAGMA journal_mode=WAL", e))?;
         conn.pragma_update(None, "synchronous", "NORMAL")
             .db("PRAGMA synchronous=NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")
@@ -157,6 +302,75 @@ mod tests {
             .conn()
             .pragma_query_value(None, name, |r| r.get(0))
             .unwrap()
+    }
+
+    #[test]
+    fn a_read_only_open_of_a_missing_file_creates_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("none.db");
+        let err = Store::open_read_only(&path).err().unwrap().to_string();
+        assert_eq!(
+            err,
+            format!(
+                "database '{}' does not exist (`regtrack ingest` creates it)",
+                path.display()
+            )
+        );
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn folders_devices_and_other_files_are_refused_in_one_sentence() {
+        let dir = tempfile::tempdir().unwrap();
+        for open in [Store::open, Store::open_read_only] {
+            let err = |p: &Path| open(p).err().unwrap().to_string();
+            assert_eq!(
+                err(dir.path()),
+                format!(
+                    "database '{}' is a directory, not a database file",
+                    dir.path().display()
+                )
+            );
+            assert_eq!(
+                err(Path::new("/dev/null")),
+                "database '/dev/null' is not a regular file"
+            );
+            let junk = dir.path().join("junk.db");
+            std::fs::write(&junk, [7u8; 4096]).unwrap();
+            assert!(err(&junk).ends_with("junk.db' is not an SQLite database"));
+            // Another program's SQLite file: refused, and left as it was.
+            let other = dir.path().join("other.db");
+            let conn = Connection::open(&other).unwrap();
+            conn.execute_batch("CREATE TABLE IF NOT EXISTS notes (t TEXT);")
+                .unwrap();
+            drop(conn);
+            let before = std::fs::read(&other).unwrap();
+            let e = err(&other);
+            assert!(
+                e.contains("is not a regtrack database: it has tables (notes)"),
+                "{e}"
+            );
+            assert_eq!(std::fs::read(&other).unwrap(), before);
+            let neg = dir.path().join("neg.db");
+            let conn = Connection::open(&neg).unwrap();
+            conn.pragma_update(None, "user_version", -1).unwrap();
+            drop(conn);
+            assert!(err(&neg).contains("its user_version is -1"));
+        }
+    }
+
+    #[test]
+    fn a_read_only_open_reads_and_refuses_to_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.db");
+        drop(Store::open(&path).unwrap());
+        let store = Store::open_read_only(&path).unwrap();
+        let n: i64 = store
+            .conn()
+            .query_row("SELECT count(*) FROM messages", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(n, 0);
+        assert!(store.conn().execute("DELETE FROM messages", []).is_err());
     }
 
     #[test]

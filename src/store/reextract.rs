@@ -7,7 +7,7 @@ use rusqlite::params;
 
 use super::DbContext;
 use super::Store;
-use super::body::{body_in_block, unpack};
+use super::body::{body_in_block, unpack, verify};
 use crate::error::Result;
 use crate::model::{BodyPart, Message};
 
@@ -21,8 +21,8 @@ pub fn stale_count(store: &Store, version: i64) -> Result<u64> {
         .map(|n| n.max(0) as u64)
 }
 
-/// Messages to extract again (row id, mail) and those that cannot be read
-/// (row id, `Message-ID: reason`).
+/// Messages read back whole (row id and message), and those whose body
+/// cannot be read (row id and `Message-ID: reason`).
 pub type StaleMessages = (Vec<(i64, Message)>, Vec<(i64, String)>);
 
 /// Up to `limit` messages with an extraction older than `version` and a
@@ -47,8 +47,9 @@ pub fn stale_messages(
     let mut out = Vec::new();
     let mut broken = Vec::new();
     // Consecutive messages share blocks: the last one read is kept.
-    let mut block: Option<(i64, Vec<u8>)> = None;
-    let sql_block = "SELECT lz4 FROM body_blocks WHERE id = ?1";
+    // With its checksum checked: `Err` names why it cannot be read.
+    let mut block: Option<(i64, std::result::Result<Vec<u8>, String>)> = None;
+    let sql_block = "SELECT lz4, blake3 FROM body_blocks WHERE id = ?1";
     let mut block_stmt = conn.prepare_cached(sql_block).db(sql_block)?;
     let sql_lists = "SELECT list_id FROM message_lists WHERE message = ?1 ORDER BY list_id";
     let mut lists_stmt = conn.prepare_cached(sql_lists).db(sql_lists)?;
@@ -80,18 +81,20 @@ pub fn stale_messages(
         let block_id: Option<i64> = r.get(12).db(sql)?;
         let body = if let Some(b) = block_id {
             if block.as_ref().is_none_or(|(k, _)| *k != b) {
-                let bytes: Option<Vec<u8>> = block_stmt
-                    .query_row([b], |r| r.get(0))
+                let row: Option<(Vec<u8>, Option<Vec<u8>>)> = block_stmt
+                    .query_row([b], |r| Ok((r.get(0)?, r.get(1)?)))
                     .map(Some)
                     .or_else(|e| match e {
                         rusqlite::Error::QueryReturnedNoRows => Ok(None),
                         e => Err(e),
                     })
                     .db(sql_block)?;
-                block = bytes.map(|v| (b, v));
+                block =
+                    row.map(|(bytes, sum)| (b, verify(b, &bytes, sum.as_deref()).map(|()| bytes)));
             }
             match &block {
-                Some((_, bytes)) => body_in_block(
+                Some((_, Err(why))) => Err(why.clone()),
+                Some((_, Ok(bytes))) => body_in_block(
                     bytes,
                     r.get::<_, Option<i64>>(13).db(sql)?.unwrap_or(0),
                     r.get::<_, Option<i64>>(14).db(sql)?.unwrap_or(0),

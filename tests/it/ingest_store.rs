@@ -105,6 +105,7 @@ fn extraction() -> Extraction {
                 row("no.change", vec![None, None, None]),
             ],
             skipped_rows: 2,
+            omitted_rows: 0,
             offset: 10,
         }],
         diffs: vec![DiffFile {

@@ -103,6 +103,7 @@ fn report(
         commit_titles: vec![],
         rows,
         skipped_rows: 0,
+        omitted_rows: 0,
         offset: 0,
     }];
     m.extraction.suggested_like_closes(id);
