@@ -11,19 +11,6 @@ pub mod terminal;
 
 use crate::model::history::{FixInfo, PatchState, Regression};
 
-/// Output formats of `export`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    /// Markdown triage summary.
-    Markdown,
-    /// JSON list of regressions (the public interface).
-    Json,
-    /// CSV, one row per regression.
-    Csv,
-    /// Self-contained HTML report.
-    Html,
-}
-
 /// True when nobody needs to act on the regression.
 pub fn is_closed(r: &Regression) -> bool {
     r.status.is_closed()

@@ -12,6 +12,7 @@ mod common;
 mod evidence_fixtures;
 mod evidence_props;
 mod evidence_seeds;
+mod fetch_cli;
 mod gold;
 mod hostile_export;
 mod hostile_memory;

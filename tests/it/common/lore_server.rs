@@ -396,7 +396,8 @@ impl Archive {
     }
 
     /// The toy of public-inbox's query language the tests use: terms joined by
-    /// spaces or AND, parentheses ignored; `f:`, `s:`, `rt:a..b`, bare words.
+    /// spaces or AND, parentheses ignored; `f:`, `s:`, `b:` (a quoted phrase
+    /// without spaces), `rt:a..b`, bare words.
     pub fn matches(&self, q: &str) -> Vec<&Msg> {
         let q = q.replace(['(', ')'], " ");
         let terms: Vec<&str> = q.split_whitespace().filter(|t| *t != "AND").collect();
@@ -412,6 +413,9 @@ impl Archive {
                         (a..=b).contains(&m.rt)
                     } else if let Some(f) = t.strip_prefix("f:") {
                         m.from.to_lowercase().contains(&f.to_lowercase())
+                    } else if let Some(b) = t.strip_prefix("b:") {
+                        let b = b.trim_matches('"').to_lowercase();
+                        m.text.to_lowercase().contains(&b)
                     } else if let Some(s) = t.strip_prefix("s:") {
                         m.subject.to_lowercase().contains(&s.to_lowercase())
                     } else {

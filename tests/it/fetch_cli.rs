@@ -1,0 +1,284 @@
+//! `regtrack fetch` and `regtrack follow` end to end, against the
+//! public-inbox look-alike on loopback (`common::lore_server`): what is
+//! stored after each, the cache within its time-to-live, `--offline`, and
+//! bad answers storing nothing. Every request goes to the loopback server
+//! (the base is given on each command line; the config and cache folders
+//! are the test's own).
+
+use std::path::Path;
+
+use crate::common::lore_server::{Archive, Msg, Reply, Server, gzip, reply, report};
+use crate::common::{Cmd, one};
+
+const T0: i64 = 1_704_067_200; // 2024-01-01
+
+/// Two report threads (the first with two replies and, later, a fix patch
+/// that names its report in `Closes:`), and unrelated mail.
+fn archive() -> Archive {
+    let r1 = report(
+        "20240101.robot.1@intel.com",
+        T0,
+        "1234abcd",
+        "fsmark.files_per_sec",
+        "-6.3%",
+    );
+    let a1 = reply(
+        "reply.1a@suse.cz",
+        &r1,
+        T0 + 3600,
+        "Jan Kara <jack@suse.cz>",
+    );
+    let a2 = reply(
+        "reply.1b@mit.edu",
+        &a1,
+        T0 + 7200,
+        "Theodore Ts'o <tytso@mit.edu>",
+    );
+    let r2 = report(
+        "20240201.robot.2@intel.com",
+        T0 + 31 * 86400,
+        "5678ef01",
+        "fio.write_iops",
+        "-12.0%",
+    );
+    let other = Msg {
+        id: "unrelated@example.org".into(),
+        thread: "unrelated@example.org".into(),
+        rt: T0 + 10,
+        from: "Someone <someone@example.org>".into(),
+        subject: "[PATCH] ext4: fix a typo".into(),
+        text: "From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: Someone <someone@example.org>\n\
+               Subject: [PATCH] ext4: fix a typo\nMessage-ID: <unrelated@example.org>\n\n-teh\n+the\n\n"
+            .into(),
+    };
+    Archive {
+        msgs: vec![r1, other, a1, a2, r2],
+    }
+}
+
+/// A fix patch posted on another list, naming report 1 in `Closes:`.
+fn fix_patch() -> Msg {
+    let text = "From mboxrd@z Thu Jan  1 00:00:00 1970\n\
+         Date: Mon, 15 Jan 2024 10:00:00 +0000\n\
+         From: Jan Kara <jack@suse.cz>\n\
+         Subject: [PATCH] ext4: make the change cheaper again\n\
+         Message-ID: <fix.1@suse.cz>\n\
+         \n\
+         The change made fsmark slower; do the work once.\n\n\
+         Reported-by: kernel test robot <oliver.sang@intel.com>\n\
+         Closes: https://lore.kernel.org/oe-lkp/20240101.robot.1@intel.com\n\
+         Fixes: 1234abcd (\"ext4: a change\")\n\
+         Signed-off-by: Jan Kara <jack@suse.cz>\n\
+         ---\n\
+         diff --git a/fs/ext4/inode.c b/fs/ext4/inode.c\n\
+         --- a/fs/ext4/inode.c\n\
+         +++ b/fs/ext4/inode.c\n\
+         @@ -1,3 +1,3 @@\n\
+         -\tslow();\n\
+         +\tfast();\n\n"
+        .to_string();
+    Msg {
+        id: "fix.1@suse.cz".into(),
+        thread: "fix.1@suse.cz".into(),
+        rt: T0 + 14 * 86400,
+        from: "Jan Kara <jack@suse.cz>".into(),
+        subject: "[PATCH] ext4: make the change cheaper again".into(),
+        text,
+    }
+}
+
+/// A regtrack command with the test's own config and cache folders.
+fn cmd(home: &Path, db: &Path) -> Cmd {
+    Cmd::regtrack()
+        .db(db)
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .env("XDG_CACHE_HOME", home.join("cache"))
+        .env_remove("REGTRACK_CONFIG")
+}
+
+fn messages(db: &Path) -> i64 {
+    one::<i64>(db, "SELECT count(*) FROM messages")
+}
+
+fn has(db: &Path, id: &str) -> bool {
+    one::<i64>(
+        db,
+        &format!("SELECT count(*) FROM messages WHERE message_id = '{id}'"),
+    ) == 1
+}
+
+#[test]
+fn fetch_stores_each_whole_thread_and_answers_again_from_the_cache() {
+    let a = archive();
+    let served = a.clone();
+    let server = Server::start(move |req, _| served.respond(req));
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.db");
+    let run = cmd(dir.path(), &db)
+        .args(["fetch", "--base", &server.base])
+        .arg("https://lore.kernel.org/oe-lkp/20240101.robot.1@intel.com/T/#u")
+        .ok();
+    assert!(run.stdout.contains("3 messages"), "{}", run.stdout);
+    assert_eq!(messages(&db), 3);
+    for id in [
+        "20240101.robot.1@intel.com",
+        "reply.1a@suse.cz",
+        "reply.1b@mit.edu",
+    ] {
+        assert!(has(&db, id), "{id}");
+    }
+    let shown = cmd(dir.path(), &db).args(["show", "1234abcd"]).ok();
+    assert!(shown.stdout.contains("fsmark.files_per_sec"));
+    let asked = server.count();
+    assert_eq!(asked, 1);
+    // Within the time-to-live the cache answers: no request.
+    cmd(dir.path(), &db)
+        .args([
+            "fetch",
+            "--base",
+            &server.base,
+            "20240101.robot.1@intel.com",
+        ])
+        .ok();
+    assert_eq!(server.count(), asked);
+    assert_eq!(messages(&db), 3);
+    // --offline answers from the cache only, and says what it lacks.
+    let off = cmd(dir.path(), &db)
+        .args([
+            "fetch",
+            "--offline",
+            "--base",
+            &server.base,
+            "20240201.robot.2@intel.com",
+        ])
+        .run();
+    assert_eq!(off.code(), Some(1), "{}", off.stderr);
+    assert!(off.stderr.contains("20240201.robot.2@intel.com"));
+    assert_eq!(server.count(), asked);
+    assert_eq!(messages(&db), 3);
+    for r in server.requests() {
+        assert!(r.path.contains("20240101.robot.1@intel.com"), "{}", r.path);
+    }
+}
+
+#[test]
+fn fetch_query_with_threads_stores_every_match_and_its_thread() {
+    let a = archive();
+    let served = a.clone();
+    let server = Server::start(move |req, _| served.respond(req));
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.db");
+    // Matches only the two reports; --threads brings their replies.
+    cmd(dir.path(), &db)
+        .args([
+            "fetch",
+            "--base",
+            &server.base,
+            "--query",
+            "f:oliver.sang@intel.com AND s:regression",
+        ])
+        .ok();
+    assert_eq!(messages(&db), 2);
+    let db2 = dir.path().join("t2.db");
+    cmd(dir.path(), &db2)
+        .args([
+            "fetch",
+            "--base",
+            &server.base,
+            "--threads",
+            "--query",
+            "f:oliver.sang@intel.com AND s:regression",
+        ])
+        .ok();
+    assert_eq!(messages(&db2), 4);
+    assert!(!has(&db2, "unrelated@example.org"));
+    let list = cmd(dir.path(), &db2).args(["list", "--json"]).json();
+    assert_eq!(list.as_array().map(Vec::len), Some(2), "{list}");
+    // Searches are POSTed with x=m, as public-inbox wants.
+    assert!(
+        server
+            .requests()
+            .iter()
+            .all(|r| r.method == "POST" && r.param("x") == Some("m"))
+    );
+}
+
+#[test]
+fn bad_answers_store_nothing_and_say_so() {
+    let a = archive();
+    let served = a.clone();
+    // 404 for an unknown thread, an HTML page, a gzip cut in half.
+    let server = Server::start(move |req, _| {
+        if req.path.contains("html.page@x") {
+            Reply::status(200, "text/html", b"<html><body>Nope</body></html>")
+        } else if req.path.contains("cut.gzip@x") {
+            let t = served.thread_of("20240101.robot.1@intel.com");
+            let gz = gzip(&Archive::mbox(&t));
+            Reply::gzip(gz[..gz.len() / 2].to_vec())
+        } else {
+            served.respond(req)
+        }
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.db");
+    for id in ["missing@x", "html.page@x", "cut.gzip@x"] {
+        let r = cmd(dir.path(), &db)
+            .args(["fetch", "--base", &server.base, id])
+            .run();
+        r.assert_no_panic();
+        assert_eq!(r.code(), Some(1), "{id}: {}", r.stderr);
+        assert!(r.stderr.contains(id), "{id}: {}", r.stderr);
+        assert!(!db.exists() || messages(&db) == 0, "{id}: something stored");
+    }
+    // One bad target among good ones: the good thread is stored, the bad
+    // one named.
+    let r = cmd(dir.path(), &db)
+        .args([
+            "fetch",
+            "--base",
+            &server.base,
+            "cut.gzip@x",
+            "20240201.robot.2@intel.com",
+        ])
+        .run();
+    assert!(r.stderr.contains("cut.gzip@x"), "{}", r.stderr);
+    assert_eq!(messages(&db), 1);
+    assert!(has(&db, "20240201.robot.2@intel.com"));
+}
+
+#[test]
+fn follow_brings_replies_and_a_fix_sent_elsewhere_into_the_history() {
+    let mut a = archive();
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.db");
+    // The database starts from the report alone, read from a local mbox.
+    let mbox = dir.path().join("report.mbox");
+    std::fs::write(&mbox, &a.msgs[0].text).unwrap();
+    cmd(dir.path(), &db).args(["-q", "ingest"]).arg(&mbox).ok();
+    assert_eq!(messages(&db), 1);
+    a.msgs.push(fix_patch());
+    let served = a.clone();
+    let server = Server::start(move |req, _| served.respond(req));
+    let r = cmd(dir.path(), &db)
+        .args(["follow", "--base", &server.base])
+        .ok();
+    r.assert_no_panic();
+    for id in ["reply.1a@suse.cz", "reply.1b@mit.edu", "fix.1@suse.cz"] {
+        assert!(has(&db, id), "{id} not followed: {}", r.stderr);
+    }
+    // Report 2 was never in the database: follow does not bring it.
+    assert!(!has(&db, "20240201.robot.2@intel.com"));
+    let h = cmd(dir.path(), &db)
+        .args(["export", "--format", "json"])
+        .json();
+    let h = &h[0];
+    assert_eq!(h["culprit"]["commit"], "1234abcd", "{h}");
+    let patches: Vec<&str> = h["patches"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|p| p["message_id"].as_str())
+        .collect();
+    assert!(patches.contains(&"fix.1@suse.cz"), "{h}");
+    assert_eq!(h["status"], "fix-proposed", "{h}");
+}
