@@ -12,7 +12,10 @@ use crate::model::{Extraction, Message};
 /// 2: patch facts (title, version, patch id, change-id, reverts) and landings
 /// (applied replies, b4 thank-yous, announcements, pull requests, merge notes).
 /// 3: link keys (`link::keys`) stored with every message.
-pub const EXTRACTION_VERSION: i64 = 3;
+/// 4: a reply naming a culprit in its subject keys the title its quoted
+/// report gives that culprit; `A patch with a fix landed to the mm tree`
+/// is a landing.
+pub const EXTRACTION_VERSION: i64 = 4;
 
 /// The extractors read a body up to this many lines or
 /// [`MAX_EXTRACTED_BODY`] bytes, whichever comes first.

@@ -59,6 +59,23 @@ static APPLIED: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid regex")
 });
 
+/// A patch's author or a maintainer saying where the fix went, in the
+/// third person: `A patch with a fix landed to the mm tree`, `The fix has
+/// landed in mm-unstable.`, `This patch is now in the mm tree (you're
+/// cc'ed).`
+static LANDED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"^(?:A|The|This|That|Your|My|Our)\s+(?:patch|fix|series|change|commit)",
+        r"(?:\s+with\s+(?:a|the)\s+fix)?\s+",
+        r"(?:(?:has\s+|have\s+)?(?:now\s+|already\s+)?(?:landed|been\s+queued|been\s+applied|been\s+merged)\s+(?:in|to|into|on)",
+        r"|(?P<is>is)\s+(?:now\s+|already\s+)?(?:queued\s+)?in)",
+        r"\s+(?:the\s+)?(?P<tree>[\w./-]+?)",
+        r"(?:\s+(?P<word>tree|branch|repo|repository|queue))?",
+        r"(?:\s+\([^)]{0,80}\))?\s*[.!,;]?(?:\s+.*)?$",
+    ))
+    .expect("valid regex")
+});
+
 /// `Applied to` alone on its line (b4): the tree follows on a later line.
 static APPLIED_TO: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(?:Applied|Queued|Pushed) to:?$").expect("valid regex"));
@@ -312,6 +329,17 @@ fn applied(lines: &[(usize, &str)], out: &mut Vec<Landing>) -> Option<usize> {
                     ))
                 })?;
         (branch, tree, None, used)
+    } else if let Some(c) = LANDED.captures(t)
+        && let Some(tree) = c.name("tree").map(|m| m.as_str())
+        && !matches!(tree, "the" | "my" | "our" | "your" | "it" | "a")
+        // `is in ...` names a tree only as `the X tree`, or a branch-like
+        // name (`mm-unstable`, `vfs.fixes`): "is in the works" does not.
+        && (c.name("is").is_none()
+            || c.name("word").is_some()
+            || tree.contains(['-', '.', '/'])
+            || matches!(tree, "mainline" | "linux-next"))
+    {
+        (None, Some(tree.to_string()), None, 1)
     } else {
         return None;
     };
@@ -532,6 +560,36 @@ mod tests {
         let view = BodyView::new(&msg.body);
         let scan = super::super::diff::scan(&view);
         landings_in(&msg, &view, &scan.in_diff)
+    }
+
+    #[test]
+    fn a_fix_said_to_have_landed_in_a_tree() {
+        for (line, tree) in [
+            (
+                "A patch with a fix landed to the mm tree (you're cc'ed).",
+                "mm",
+            ),
+            ("The fix has landed in mm-unstable.", "mm-unstable"),
+            ("This patch is now in the mm tree.", "mm"),
+            (
+                "The series has been queued in vfs.fixes, thanks.",
+                "vfs.fixes",
+            ),
+        ] {
+            let l = land("Re: x", &format!("{line}\n"));
+            assert_eq!(l.len(), 1, "{line}");
+            assert_eq!(l[0].kind, LandingKind::Applied, "{line}");
+            assert_eq!(l[0].tree.as_deref(), Some(tree), "{line}");
+        }
+        for line in [
+            "The patch in question does not touch the fast path.",
+            "This patch is in my inbox, will look.",
+            "The fix is in the works.",
+            "> A patch with a fix landed to the mm tree.",
+            "That change is in general a good idea.",
+        ] {
+            assert!(land("Re: x", &format!("{line}\n")).is_empty(), "{line}");
+        }
     }
 
     #[test]

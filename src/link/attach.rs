@@ -220,6 +220,26 @@ fn culprit_groups(msgs: &[LinkMessage], culprits: &Culprits) -> HashMap<String, 
             }
         }
     }
+    // A reply naming a culprit in its subject whose report is not in the
+    // archive (sent to another list) but quoted: `commit: <id> ("title")`
+    // with the title of a reported culprit is the same change under
+    // another id, as two reports with one title are.
+    for m in msgs.iter().filter(|m| !is_report(m)) {
+        let Some(c) = subject_culprit(m) else {
+            continue;
+        };
+        let Some(k) = key_of(&c) else { continue };
+        let quoted = m.extraction.commits.iter().find_map(|r| {
+            let t = title_key(r.title.as_deref()?);
+            (same_commit(&r.id, &c)
+                && t.split_whitespace().count() >= 3
+                && !t.starts_with("merge "))
+            .then_some(t)
+        });
+        if let Some(o) = quoted.and_then(|t| by_title.get(&t).copied()) {
+            uf_union(&mut uf, k, o);
+        }
+    }
     // A fix naming another id with the culprit's title.
     for m in msgs {
         for t in own_trailers(m) {

@@ -10,7 +10,7 @@
 //! | key | a message has it when it ... |
 //! |---|---|
 //! | `c:<7 hex>` | names a commit: a report's culprit (subject or body), a reply subject's culprit, a `Fixes:` id, a revert's id, a landing's commit, an earlier report's culprit in a preamble |
-//! | `t:<title key>` | names a title: its patch's, a report's culprit title, a `Fixes:` title, a revert's title, a landing's title |
+//! | `t:<title key>` | names a title: its patch's, a report's culprit title (or the one a reply naming that culprit in its subject quotes), a `Fixes:` title, a revert's title, a landing's title |
 //! | `p:<patch id>` | carries a diff with this patch id |
 //! | `m:<Message-ID>` | points to a message: a `Closes:`/`Link:` trailer, a cited lore URL, an earlier report in a preamble |
 //! | `s:<subject key>` | has no References or In-Reply-To: the threading fallback may hang it by subject |
@@ -59,6 +59,15 @@ pub fn of(subject_line: &str, refless: bool, ex: &Extraction) -> Vec<String> {
     };
     if let Some(sr) = &ex.subject_report {
         push(commit(&sr.commit));
+        // A reply quoting the report: the culprit's title (`attach`'s
+        // groups join ids by it).
+        for c in &ex.commits {
+            if super::culprit::same_commit(&c.id, &sr.commit)
+                && let Some(t) = &c.title
+            {
+                push(title(t));
+            }
+        }
     }
     if let Some(b) = &ex.report {
         if let Some(c) = &b.commit_full {

@@ -31,6 +31,7 @@ mod link_fixtures;
 mod link_html_browser;
 mod link_incremental;
 mod link_props;
+mod link_quoted_report;
 mod link_real_mail;
 mod link_relink_subset;
 mod link_timing;
