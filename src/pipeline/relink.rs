@@ -23,7 +23,7 @@ use rayon::prelude::*;
 
 use crate::error::{Error, Result};
 use crate::link::attach::Linked;
-use crate::link::thread::{Skeleton, SkeletonBuilder};
+use crate::link::thread::{self, Skeleton, SkeletonBuilder};
 use crate::link::{self, LINK_LOGIC_VERSION, LinkInput, LinkMessage, attach, select};
 use crate::model::Kind;
 use crate::model::history::{Mark, Regression};
@@ -666,7 +666,7 @@ fn thread_closure(
             if let Some(i) = irt.as_deref().filter(|s| !s.is_empty()) {
                 ids.push(i);
             }
-            ids.extend(refs.split_ascii_whitespace());
+            ids.extend(thread::recent_references(refs.split_ascii_whitespace()));
         }
         new_roots.extend(links::roots_of_ids(store, &ids)?);
         new_roots.retain(|r| roots.insert(r.clone()));

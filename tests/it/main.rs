@@ -16,6 +16,7 @@ mod gold;
 mod hostile_export;
 mod hostile_memory;
 mod hostile_store;
+mod hostile_threads;
 mod ingest_bad;
 mod ingest_cli;
 mod ingest_fixtures;
