@@ -14,8 +14,16 @@
 //! the writer records the last commit in the same transaction as the
 //! messages before it. When `HEAD` equals the recorded commit nothing is read
 //! at all.
+//!
+//! A mark never passes a commit whose message could not be read (a pack
+//! replaced by `git gc` or a fetch under the run, a truncated pack, an
+//! object missing from a partial clone): the epoch's progress stays at the
+//! commit before the first unread one, the commits after it are still read,
+//! and an input error names the epoch, the unread commits and where the next
+//! run starts again. A message that is read but does not parse is a failure
+//! of its own and does not hold the progress back.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 
 use gix::ObjectId;
@@ -129,7 +137,12 @@ pub struct EpochReader {
     commits: std::vec::IntoIter<Planned>,
     packs: PackReader,
     since_mark: usize,
+    /// The last commit read with every commit before it.
     last: Option<ObjectId>,
+    /// The commits whose message could not be read, oldest first.
+    unread: Vec<ObjectId>,
+    /// Items to hand out before reading on.
+    pending: VecDeque<Item>,
     finished: bool,
 }
 
@@ -222,6 +235,8 @@ impl EpochReader {
             packs,
             since_mark: 0,
             last: None,
+            unread: Vec::new(),
+            pending: VecDeque::new(),
             finished: false,
         };
         let head = match reader.repo.head_id() {
@@ -334,10 +349,61 @@ fn blobs_of(repo: &gix::Repository, path: &Path, ids: &[(ObjectId, ObjectId)]) -
     blobs
 }
 
+impl EpochReader {
+    /// Commit `id` was read (or holds no message): progress may pass it
+    /// unless an earlier commit was not read.
+    fn read_through(&mut self, id: ObjectId) {
+        if self.unread.is_empty() {
+            self.last = Some(id);
+        }
+    }
+
+    /// What the end of the epoch hands out: the last mark, then, when some
+    /// commits could not be read, the input error that says so.
+    fn finish(&mut self) -> Option<Item> {
+        self.finished = true;
+        if let Some(mark) = self.mark() {
+            self.pending.push_back(mark);
+        }
+        if let Some(first) = self.unread.first() {
+            let n = self.unread.len();
+            let listed: Vec<String> = self
+                .unread
+                .iter()
+                .take(5)
+                .map(|c| c.to_hex().to_string())
+                .collect();
+            let more = if n > listed.len() {
+                format!(" and {} more", n - listed.len())
+            } else {
+                String::new()
+            };
+            let kept = match self.last {
+                Some(c) => format!("at commit {c}"),
+                None => "where it was".to_string(),
+            };
+            self.pending.push_back(Item::InputError {
+                path: self.path.display().to_string(),
+                reason: format!(
+                    "{}: the message of {n} commit{} could not be read ({}{more}); \
+                     the epoch's progress stays {kept}, so the next run reads again from commit {first}",
+                    self.path.display(),
+                    if n == 1 { "" } else { "s" },
+                    listed.join(", "),
+                ),
+            });
+        }
+        self.pending.pop_front()
+    }
+}
+
 impl Iterator for EpochReader {
     type Item = Item;
 
     fn next(&mut self) -> Option<Item> {
+        if let Some(item) = self.pending.pop_front() {
+            return Some(item);
+        }
         if self.finished {
             return None;
         }
@@ -348,15 +414,21 @@ impl Iterator for EpochReader {
         }
         loop {
             let Some((id, blob, loc)) = self.commits.next() else {
-                self.finished = true;
-                return self.mark();
+                return self.finish();
             };
-            self.last = Some(id);
             self.since_mark += 1;
             match blob {
-                Ok(Some(blob)) => return Some(Item::Raw(self.read_message(id, blob, loc))),
-                Ok(None) => {}
+                Ok(Some(blob)) => {
+                    let read = self.read_message(id, blob, loc);
+                    match &read {
+                        Ok(_) => self.read_through(id),
+                        Err(_) => self.unread.push(id),
+                    }
+                    return Some(Item::Raw(read));
+                }
+                Ok(None) => self.read_through(id),
                 Err(reason) => {
+                    self.unread.push(id);
                     return Some(Item::Raw(Err(Error::Message {
                         origin: self.origin(id).describe(),
                         reason,

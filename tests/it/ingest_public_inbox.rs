@@ -615,3 +615,80 @@ fn an_mbox_written_as_an_epoch_stores_the_same_messages() {
     assert!(!culprits.is_empty());
     assert_eq!(stored(&from_epoch), (messages, culprits));
 }
+
+/// The output of `git args` in `dir`, trimmed.
+fn git_out(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .current_dir(dir)
+        .args(args)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .expect("git runs");
+    assert!(out.status.success(), "git {args:?}");
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+/// A blob missing during a run (a partial clone, a pack replaced under
+/// the reader) fails its commit, names it, and holds the epoch's progress
+/// before it; once the object is back the next run stores the message and
+/// forgets the failure.
+#[test]
+fn a_message_whose_blob_cannot_be_read_is_read_again_by_the_next_run() {
+    if !have_git() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let inbox = Inbox::new(&dir.path().join("work"));
+    for i in 0..5 {
+        inbox.add(&format!("m{i}@x"), &format!("message {i}"));
+    }
+    let epoch = dir.path().join("0.git");
+    inbox.publish(&epoch);
+    let commit = git_out(&epoch, &["rev-parse", "HEAD~2"]);
+    let before = git_out(&epoch, &["rev-parse", "HEAD~3"]);
+    let blob = git_out(&epoch, &["rev-parse", "HEAD~2:m"]);
+    let loose = epoch.join("objects").join(&blob[..2]).join(&blob[2..]);
+    assert!(loose.is_file(), "the clone keeps loose objects");
+    let aside = dir.path().join("aside");
+    std::fs::rename(&loose, &aside).unwrap();
+
+    let db = dir.path().join("t.db");
+    let out = ingest(&db, &epoch);
+    let (new, _, failed, _) = counts(&out);
+    assert_eq!((new, failed), (4, 1), "{}", out.stderr);
+    let epoch_key = std::fs::canonicalize(&epoch).unwrap();
+    assert!(
+        out.stderr
+            .contains(&format!("{}@{commit}", epoch_key.display())),
+        "the unread commit is named with its epoch: {}",
+        out.stderr
+    );
+    assert!(
+        out.stderr
+            .contains(&format!("progress stays at commit {before}")),
+        "{}",
+        out.stderr
+    );
+    let last: String = one(
+        &db,
+        "SELECT last_commit FROM sources WHERE kind = 'public-inbox'",
+    );
+    assert_eq!(last, before, "progress stops before the unread commit");
+    let failures: i64 = sql_i64(&db, "SELECT count(*) FROM failures");
+    assert_eq!(failures, 1);
+
+    std::fs::rename(&aside, &loose).unwrap();
+    let out = ingest(&db, &epoch);
+    let (new, known, failed, _) = counts(&out);
+    assert_eq!((new, known, failed), (1, 2, 0), "{}", out.stderr);
+    let ids: Vec<String> = column(&db, "SELECT message_id FROM messages ORDER BY message_id");
+    assert_eq!(ids, ["m0@x", "m1@x", "m2@x", "m3@x", "m4@x"]);
+    assert_eq!(sql_i64(&db, "SELECT count(*) FROM failures"), 0);
+    let last: String = one(
+        &db,
+        "SELECT last_commit FROM sources WHERE kind = 'public-inbox'",
+    );
+    assert_eq!(last, git_out(&epoch, &["rev-parse", "HEAD"]));
+    // And nothing is read again after that.
+    assert_eq!(counts(&ingest(&db, &epoch)), (0, 0, 0, 0));
+}
