@@ -15,6 +15,7 @@ mod evidence_seeds;
 mod gold;
 mod hostile_export;
 mod hostile_memory;
+mod hostile_rows;
 mod hostile_store;
 mod hostile_threads;
 mod ingest_bad;
