@@ -22,6 +22,12 @@
 //! and an input error names the epoch, the unread commits and where the next
 //! run starts again. A message that is read but does not parse is a failure
 //! of its own and does not hold the progress back.
+//!
+//! A pack that does not match its index (truncated before the run) fails
+//! the epoch before anything is read from it; a pack that shrinks while
+//! mapped ends the epoch at the commit being read, with an error naming
+//! both, instead of a read past the mapping's end (`SIGBUS`); see
+//! [`super::pack`].
 
 use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
@@ -143,6 +149,8 @@ pub struct EpochReader {
     unread: Vec<ObjectId>,
     /// Items to hand out before reading on.
     pending: VecDeque<Item>,
+    /// Why the epoch ended early (a pack shrank under the run).
+    stopped: Option<String>,
     finished: bool,
 }
 
@@ -227,6 +235,12 @@ impl EpochReader {
     pub fn open(path: &Path, key: String, last_known: Option<&str>) -> Result<EpochReader> {
         let repo = open_repo(path).map_err(|e| git_err(path, "opening repository", e))?;
         let packs = PackReader::open(repo.objects.store_ref().path(), repo.object_hash());
+        if let Some(first) = packs.damaged().first() {
+            return Err(Error::Git {
+                path: path.to_path_buf(),
+                reason: format!("pack {first}; nothing is read from this epoch"),
+            });
+        }
         let mut reader = EpochReader {
             repo,
             path: path.to_path_buf(),
@@ -237,6 +251,7 @@ impl EpochReader {
             last: None,
             unread: Vec::new(),
             pending: VecDeque::new(),
+            stopped: None,
             finished: false,
         };
         let head = match reader.repo.head_id() {
@@ -287,8 +302,24 @@ impl EpochReader {
         loc: Option<Loc>,
     ) -> Result<RawMessage> {
         let origin = self.origin(id);
-        let bytes = match loc.map(|l| self.packs.read(l)) {
-            Some(Ok(bytes)) => bytes,
+        let read = match loc.map(|l| self.packs.read(l)) {
+            // gix would read it through its own mapping of the pack.
+            Some(Err(e)) if e.shrunk => Err(e),
+            None | Some(Err(_)) => self.packs.shrunk().map_or(Ok(None), Err),
+            Some(Ok(bytes)) => Ok(Some(bytes)),
+        };
+        let read = match read {
+            Ok(read) => read,
+            Err(e) => {
+                self.stopped = Some(e.to_string());
+                return Err(Error::Message {
+                    origin: origin.describe(),
+                    reason: format!("reading blob m: {e}"),
+                });
+            }
+        };
+        let bytes = match read {
+            Some(bytes) => bytes,
             // Not in a pack, or not decodable here: gix reads it (or says why not).
             _ => match self.repo.find_object(blob) {
                 Ok(b) => b.detach().data,
@@ -358,12 +389,24 @@ impl EpochReader {
         }
     }
 
-    /// What the end of the epoch hands out: the last mark, then, when some
-    /// commits could not be read, the input error that says so.
-    fn finish(&mut self) -> Option<Item> {
+    /// Queues what the end of the epoch hands out: the last mark, then, when
+    /// the epoch ended early or some commits could not be read, the input
+    /// errors that say so.
+    fn finish(&mut self) {
         self.finished = true;
         if let Some(mark) = self.mark() {
             self.pending.push_back(mark);
+        }
+        if let Some(why) = &self.stopped {
+            let left = self.commits.len();
+            self.pending.push_back(Item::InputError {
+                path: self.path.display().to_string(),
+                reason: format!(
+                    "{}: reading stopped: {why}; {left} later commit{} not read",
+                    self.path.display(),
+                    if left == 1 { " is" } else { "s are" }
+                ),
+            });
         }
         if let Some(first) = self.unread.first() {
             let n = self.unread.len();
@@ -393,7 +436,6 @@ impl EpochReader {
                 ),
             });
         }
-        self.pending.pop_front()
     }
 }
 
@@ -414,7 +456,8 @@ impl Iterator for EpochReader {
         }
         loop {
             let Some((id, blob, loc)) = self.commits.next() else {
-                return self.finish();
+                self.finish();
+                return self.pending.pop_front();
             };
             self.since_mark += 1;
             match blob {
@@ -423,6 +466,9 @@ impl Iterator for EpochReader {
                     match &read {
                         Ok(_) => self.read_through(id),
                         Err(_) => self.unread.push(id),
+                    }
+                    if self.stopped.is_some() {
+                        self.finish();
                     }
                     return Some(Item::Raw(read));
                 }
