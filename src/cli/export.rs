@@ -56,6 +56,7 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     let store = super::open_reader(ctx)?;
     let now = chrono::Utc::now().timestamp();
     let mut regs = crate::query::list(&store, &filter, now, args.filter.days)?;
+    super::warn_undecodable(&store);
     export::triage_order(&mut regs);
     let mut buf: Vec<u8> = Vec::new();
     match args.format {

@@ -120,6 +120,7 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     let store = super::open_reader(ctx)?;
     let now = chrono::Utc::now().timestamp();
     let regs = crate::query::list(&store, &filter, now, args.filter.days)?;
+    super::warn_undecodable(&store);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     if args.json {

@@ -305,6 +305,30 @@ fn terminal_safe(s: &str) -> std::borrow::Cow<'_, str> {
 
 /// Says on stderr what a relink could not read (counted and named, never
 /// dropped silently).
+/// Says on stderr (even with `--quiet`: the answer is missing them) which
+/// regressions were left out because their stored summary does not decode.
+fn warn_undecodable(store: &crate::store::Store) {
+    let bad = crate::store::history::take_undecodable(store);
+    if bad.is_empty() {
+        return;
+    }
+    let mut err = std::io::stderr().lock();
+    let _ = writeln!(
+        err,
+        "regtrack: warning: {} stored regression{} left out: {} summary does not decode (`regtrack relink` rebuilds {}):",
+        bad.len(),
+        if bad.len() == 1 { "" } else { "s" },
+        if bad.len() == 1 { "its" } else { "their" },
+        if bad.len() == 1 { "it" } else { "them" },
+    );
+    for b in bad.iter().take(20) {
+        let _ = writeln!(err, "  regression {}: {}", b.id, terminal_safe(&b.reason));
+    }
+    if bad.len() > 20 {
+        let _ = writeln!(err, "  and {} more", bad.len() - 20);
+    }
+}
+
 fn warn_unreadable(ctx: &Context, u: &crate::pipeline::relink::Unreadable) {
     if u.is_empty() || ctx.quiet {
         return;

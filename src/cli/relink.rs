@@ -24,7 +24,8 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
         crate::pipeline::relink::relink_full_counted(&mut store)
             .context("linking threads and regressions")?
     } else {
-        crate::pipeline::relink::relink(&mut store).context("linking threads and regressions")?
+        crate::pipeline::relink::relink_repairing(&mut store)
+            .context("linking threads and regressions")?
     };
     done.seconds = started.elapsed().as_secs_f64();
     super::warn_unreadable(ctx, &unreadable);

@@ -10,6 +10,12 @@
 //! subject ([`crate::mail::subject::thread_key`]): a `Re:` whose subject
 //! matches a thread root's is hung under that root.
 //!
+//! A message contributes at most its last [`MAX_REFERENCES`] distinct
+//! References ([`recent_references`]), and linking one reference below the
+//! previous one knows the root of the chain so far, so a message costs time
+//! linear in what it contributes (a References header of 200,000 ids was
+//! quadratic: each id walked the whole chain above it).
+//!
 //! There is one implementation, [`SkeletonBuilder`]: Message-IDs interned
 //! once into one text buffer, so that a whole archive's headers thread in a
 //! few hundred bytes per message. [`thread`] runs it over messages in memory.
@@ -17,6 +23,28 @@
 use std::collections::HashMap;
 
 use crate::mail::subject::{is_reply, thread_key};
+
+/// The most References one message contributes to threading: its last
+/// distinct ids, nearest ancestors first kept.
+pub const MAX_REFERENCES: usize = 256;
+
+/// The References threading reads of a message, oldest first: the last
+/// [`MAX_REFERENCES`] distinct non-empty ids of `refs`, each at its last
+/// place.
+pub fn recent_references<'r>(refs: impl DoubleEndedIterator<Item = &'r str>) -> Vec<&'r str> {
+    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let mut out: Vec<&str> = Vec::new();
+    for r in refs.rev() {
+        if out.len() >= MAX_REFERENCES {
+            break;
+        }
+        if !r.is_empty() && seen.insert(r) {
+            out.push(r);
+        }
+    }
+    out.reverse();
+    out
+}
 
 /// The threading facts of one message.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -157,13 +185,17 @@ pub struct SkeletonBuilder {
 
 impl SkeletonBuilder {
     /// Adds the next message: its headers and its References, oldest first
-    /// (empty ids are skipped).
-    pub fn add<'r>(&mut self, row: HeaderRow<'_>, references: impl Iterator<Item = &'r str>) {
+    /// (empty ids are skipped; only the [`recent_references`] are read).
+    pub fn add<'r>(
+        &mut self,
+        row: HeaderRow<'_>,
+        references: impl DoubleEndedIterator<Item = &'r str>,
+    ) {
         self.container.push(self.index.intern(row.message_id));
         self.dates.push(row.date);
         let irt = row.in_reply_to.filter(|s| !s.is_empty());
         let at = self.refs.len() as u32;
-        for r in references.filter(|s| !s.is_empty()) {
+        for r in recent_references(references) {
             let c = self.index.intern(r);
             self.refs.push(c);
         }
@@ -380,21 +412,52 @@ impl Forest {
         false
     }
 
+    /// The root above `node` (`None` on a loop).
+    fn root_above(&self, node: usize) -> Option<usize> {
+        let mut cur = node;
+        for _ in 0..=self.parent.len() {
+            match self.parent.get(cur).copied().flatten() {
+                Some(p) => cur = p,
+                None => return Some(cur),
+            }
+        }
+        None
+    }
+
     /// Links the reference chain of message container `me` (see [`chain`]):
     /// never overriding a known parent and never looping; then the message's
     /// own parent is its last reference, which overrides.
+    ///
+    /// A container without a parent is a root, so it is an ancestor of the
+    /// previous reference exactly when it is that one's root: the root of
+    /// the chain so far is carried along (found by a walk only at the start
+    /// and after a reference whose known parent is not the previous one).
     pub fn link(&mut self, me: usize, chain: &[usize]) {
         self.ensure(me);
         for &c in chain {
             self.ensure(c);
         }
         let mut prev: Option<usize> = None;
+        // The root of `prev`, when known.
+        let mut prev_root: Option<usize> = None;
         for &c in chain {
-            if let Some(p) = prev
-                && self.parent[c].is_none()
-                && !self.reaches(p, c)
-            {
-                self.parent[c] = Some(p);
+            if let Some(p) = prev {
+                match self.parent[c] {
+                    None => {
+                        let root = prev_root.or_else(|| self.root_above(p));
+                        match root {
+                            Some(r) if r != c => {
+                                self.parent[c] = Some(p);
+                                prev_root = Some(r);
+                            }
+                            // `c` is the root above `p`: linking would loop.
+                            Some(_) => prev_root = Some(c),
+                            None => prev_root = None,
+                        }
+                    }
+                    Some(q) if q == p => {}
+                    Some(_) => prev_root = None,
+                }
             }
             prev = Some(c);
         }
@@ -575,5 +638,21 @@ mod tests {
         ];
         let t = thread(&msgs);
         assert_eq!(t.info(1).root_id, "r");
+    }
+
+    #[test]
+    fn a_message_contributes_its_last_distinct_references() {
+        let ids: Vec<String> = (0..1000).map(|i| format!("r{}", i % 600)).collect();
+        let got = recent_references(ids.iter().map(|s| s.as_str()));
+        assert_eq!(got.len(), MAX_REFERENCES);
+        assert_eq!(got.last(), Some(&"r399"));
+        assert_eq!(
+            got.first().copied(),
+            Some(format!("r{}", 400 - MAX_REFERENCES).as_str())
+        );
+        let refs: Vec<String> = (0..10_000).map(|i| format!("r{i}")).collect();
+        let t = thread(&[m("me", Some("r9999"), &refs, "Re: x")]);
+        assert_eq!(t.info(0).depth as usize, MAX_REFERENCES);
+        assert_eq!(t.info(0).root_id, format!("r{}", 10_000 - MAX_REFERENCES));
     }
 }

@@ -668,6 +668,8 @@ fn write_batches(
     };
     let mut open: Option<(Instant, u64, u64)> = None;
     let mut blocks = insert::BodyBlocks::default();
+    // A commit that failed in an earlier run and is read now is no failure.
+    let retried = insert::has_git_failures(session.store())?;
     for batch in rx {
         let now = insert::now();
         if open.is_none() {
@@ -679,6 +681,9 @@ fn write_batches(
             match done {
                 Done::Record(rec) => {
                     summary.bytes += rec.message.raw_size;
+                    if retried && let crate::model::Origin::Git { repo, commit } = &rec.origin {
+                        insert::clear_git_failure(store, repo, commit)?;
+                    }
                     let mut outcome = insert::insert_record(store, &rec, now, &mut blocks)?;
                     if outcome == Outcome::Unprepared {
                         // Stored when parsed, gone now (another process

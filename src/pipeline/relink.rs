@@ -23,7 +23,7 @@ use rayon::prelude::*;
 
 use crate::error::{Error, Result};
 use crate::link::attach::Linked;
-use crate::link::thread::{Skeleton, SkeletonBuilder};
+use crate::link::thread::{self, Skeleton, SkeletonBuilder};
 use crate::link::{self, LINK_LOGIC_VERSION, LinkInput, LinkMessage, attach, select};
 use crate::model::Kind;
 use crate::model::history::{Mark, Regression};
@@ -110,9 +110,10 @@ pub fn relink_with(
     if stored == Some(now) {
         return Ok((Relinked::default(), Unreadable::default()));
     }
-    let mut fell_back = None;
+    let mut fell_back = undecodable_reason(store)?;
     if let Some(old) = stored
         && old.logic_version == now.logic_version
+        && fell_back.is_none()
     {
         // Only additions can be followed: messages and marks stored after
         // the last link, none removed.
@@ -136,6 +137,39 @@ pub fn relink_with(
     done.fell_back = fell_back;
     done.seconds = started.elapsed().as_secs_f64();
     Ok((done, unreadable))
+}
+
+/// Why stored regressions must be rebuilt: the ids of those whose summary
+/// does not decode (`None` when every one does).
+fn undecodable_reason(store: &Store) -> Result<Option<String>> {
+    let bad = crate::store::history::undecodable(store)?;
+    if bad.is_empty() {
+        return Ok(None);
+    }
+    let ids: Vec<String> = bad.iter().take(10).map(|b| b.id.to_string()).collect();
+    let more = if bad.len() > ids.len() { ", ..." } else { "" };
+    Ok(Some(format!(
+        "{} stored regression{} did not decode (id {}{more})",
+        bad.len(),
+        if bad.len() == 1 { "" } else { "s" },
+        ids.join(", ")
+    )))
+}
+
+/// [`relink`], and a full relink even when nothing was stored since the
+/// last link if a stored regression's summary does not decode (it is
+/// rebuilt; [`Relinked::fell_back`] says which).
+pub fn relink_repairing(store: &mut Store) -> Result<(Relinked, Unreadable)> {
+    let started = std::time::Instant::now();
+    match undecodable_reason(store)? {
+        None => relink(store),
+        Some(why) => {
+            let (mut done, unreadable) = relink_full_with(store, &mut || Ok(()))?;
+            done.fell_back = Some(why);
+            done.seconds = started.elapsed().as_secs_f64();
+            Ok((done, unreadable))
+        }
+    }
 }
 
 /// Recomputes threads and regressions from scratch, whatever the link state.
@@ -666,7 +700,7 @@ fn thread_closure(
             if let Some(i) = irt.as_deref().filter(|s| !s.is_empty()) {
                 ids.push(i);
             }
-            ids.extend(refs.split_ascii_whitespace());
+            ids.extend(thread::recent_references(refs.split_ascii_whitespace()));
         }
         new_roots.extend(links::roots_of_ids(store, &ids)?);
         new_roots.retain(|r| roots.insert(r.clone()));

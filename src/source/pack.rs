@@ -19,6 +19,14 @@
 //! decode (loose objects, `REF_DELTA` chains, damaged entries) is left to
 //! the caller's gix path.
 //!
+//! Pack files are memory-mapped, and a mapped file that shrinks (truncated
+//! under the run) would kill the process with `SIGBUS` on the next page read
+//! past its new end. So a pack is used only when its trailer matches the
+//! checksum its index records ([`PackReader::damaged`] names one that does
+//! not: truncated before the run), and before every read the length of each
+//! mapped file is checked against what was mapped: a shrunk pack is an error
+//! ([`PackError::shrunk`]) and nothing more is read from any pack.
+//!
 //! Entries are inflated with libdeflate: the whole stream at once, into a
 //! buffer of the size the entry header states, which the stream must fill.
 //! On linux-ext4 that takes 1.0 s where zlib-rs's streaming inflate took 1.4,
@@ -66,6 +74,9 @@ pub struct PackError {
     pub offset: u64,
     /// What went wrong.
     pub reason: String,
+    /// True when a mapped pack file is shorter than when it was mapped:
+    /// nothing more may be read through any mapping of it (gix's included).
+    pub shrunk: bool,
 }
 
 /// Decodes the blobs of one epoch's packs in a planned order.
@@ -77,6 +88,10 @@ pub struct PackReader {
     /// Index files of the packs opened, in the order of `bundles`.
     names: Vec<PathBuf>,
     bundles: Vec<Bundle>,
+    /// The pack file of each bundle, open, to check its length before reads.
+    files: Vec<std::fs::File>,
+    /// Packs left unused because their trailer does not match their index.
+    damaged: Vec<String>,
     /// Uses still to come of each planned entry.
     uses: HashMap<Loc, u32>,
     cache: HashMap<Loc, Vec<u8>>,
@@ -102,6 +117,8 @@ impl PackReader {
             listed: names.clone(),
             names: Vec::new(),
             bundles: Vec::new(),
+            files: Vec::new(),
+            damaged: Vec::new(),
             uses: HashMap::new(),
             cache: HashMap::new(),
             cached: 0,
@@ -112,12 +129,53 @@ impl PackReader {
             since_remap: 0,
         };
         for name in names {
-            if let Ok(bundle) = Bundle::at(&name, hash) {
+            if let Some((bundle, file)) = reader.open_bundle(&name) {
                 reader.names.push(name);
                 reader.bundles.push(bundle);
+                reader.files.push(file);
             }
         }
         reader
+    }
+
+    /// The pack of index `name` and its file, when its trailer matches the
+    /// pack checksum its index records (else it is named in `damaged`).
+    fn open_bundle(&mut self, name: &Path) -> Option<(Bundle, std::fs::File)> {
+        let bundle = Bundle::at(name, self.hash).ok()?;
+        let file = std::fs::File::open(bundle.pack.path()).ok()?;
+        let min = 12 + self.hash.len_in_bytes();
+        if bundle.pack.data_len() < min || bundle.pack.checksum() != bundle.index.pack_checksum() {
+            self.damaged.push(format!(
+                "{}: {} bytes, its trailer does not match the checksum its index records (truncated, or being rewritten)",
+                bundle.pack.path().display(),
+                bundle.pack.data_len()
+            ));
+            return None;
+        }
+        Some((bundle, file))
+    }
+
+    /// The packs of the folder that are truncated or do not match their
+    /// index, said; empty when every pack is sound.
+    pub fn damaged(&self) -> &[String] {
+        &self.damaged
+    }
+
+    /// The first mapped pack file that is now shorter than its mapping
+    /// (a read through the mapping past the new end would raise `SIGBUS`).
+    pub fn shrunk(&self) -> Option<PackError> {
+        self.bundles.iter().zip(&self.files).find_map(|(b, f)| {
+            let now = f.metadata().map(|m| m.len()).unwrap_or(0);
+            let mapped = b.pack.data_len() as u64;
+            (now < mapped).then(|| PackError {
+                pack: b.pack.path().display().to_string(),
+                offset: 0,
+                reason: format!(
+                    "the pack file shrank from {mapped} to {now} bytes while mapped (truncated under the run)"
+                ),
+                shrunk: true,
+            })
+        })
     }
 
     /// Sets the cache budget in bytes (tests).
@@ -176,6 +234,9 @@ impl PackReader {
     /// The object at `loc`, whose delta chain must start from a `kind`.
     fn decode(&mut self, loc: Loc, kind: Header) -> Result<Vec<u8>, PackError> {
         self.count_towards_remap();
+        if let Some(e) = self.shrunk() {
+            return Err(e);
+        }
         let mut chain = std::mem::take(&mut self.chain);
         let found = self.chain_of(loc, &mut chain);
         self.chain = chain;
@@ -261,18 +322,20 @@ impl PackReader {
     /// path, as planned places no longer hold.
     pub fn remap(&mut self) {
         self.since_remap = 0;
-        let reopened: Option<Vec<Bundle>> = (index_files(&self.dir) == self.listed)
+        let reopened: Option<Vec<(Bundle, std::fs::File)>> = (index_files(&self.dir)
+            == self.listed)
             .then(|| {
-                self.names
-                    .iter()
-                    .map(|n| Bundle::at(n, self.hash).ok())
-                    .collect()
+                let names = self.names.clone();
+                names.iter().map(|n| self.open_bundle(n)).collect()
             })
             .flatten();
         match reopened {
-            Some(bundles) => self.bundles = bundles,
+            Some(bundles) => {
+                (self.bundles, self.files) = bundles.into_iter().unzip();
+            }
             None => {
                 self.bundles.clear();
+                self.files.clear();
                 self.names.clear();
                 self.listed.clear();
                 self.uses.clear();
@@ -404,6 +467,7 @@ impl PackReader {
             ),
             offset: loc.offset,
             reason,
+            shrunk: false,
         }
     }
 }

@@ -14,8 +14,22 @@
 //! the writer records the last commit in the same transaction as the
 //! messages before it. When `HEAD` equals the recorded commit nothing is read
 //! at all.
+//!
+//! A mark never passes a commit whose message could not be read (a pack
+//! replaced by `git gc` or a fetch under the run, a truncated pack, an
+//! object missing from a partial clone): the epoch's progress stays at the
+//! commit before the first unread one, the commits after it are still read,
+//! and an input error names the epoch, the unread commits and where the next
+//! run starts again. A message that is read but does not parse is a failure
+//! of its own and does not hold the progress back.
+//!
+//! A pack that does not match its index (truncated before the run) fails
+//! the epoch before anything is read from it; a pack that shrinks while
+//! mapped ends the epoch at the commit being read, with an error naming
+//! both, instead of a read past the mapping's end (`SIGBUS`); see
+//! [`super::pack`].
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 
 use gix::ObjectId;
@@ -129,7 +143,14 @@ pub struct EpochReader {
     commits: std::vec::IntoIter<Planned>,
     packs: PackReader,
     since_mark: usize,
+    /// The last commit read with every commit before it.
     last: Option<ObjectId>,
+    /// The commits whose message could not be read, oldest first.
+    unread: Vec<ObjectId>,
+    /// Items to hand out before reading on.
+    pending: VecDeque<Item>,
+    /// Why the epoch ended early (a pack shrank under the run).
+    stopped: Option<String>,
     finished: bool,
 }
 
@@ -214,6 +235,12 @@ impl EpochReader {
     pub fn open(path: &Path, key: String, last_known: Option<&str>) -> Result<EpochReader> {
         let repo = open_repo(path).map_err(|e| git_err(path, "opening repository", e))?;
         let packs = PackReader::open(repo.objects.store_ref().path(), repo.object_hash());
+        if let Some(first) = packs.damaged().first() {
+            return Err(Error::Git {
+                path: path.to_path_buf(),
+                reason: format!("pack {first}; nothing is read from this epoch"),
+            });
+        }
         let mut reader = EpochReader {
             repo,
             path: path.to_path_buf(),
@@ -222,6 +249,9 @@ impl EpochReader {
             packs,
             since_mark: 0,
             last: None,
+            unread: Vec::new(),
+            pending: VecDeque::new(),
+            stopped: None,
             finished: false,
         };
         let head = match reader.repo.head_id() {
@@ -272,8 +302,24 @@ impl EpochReader {
         loc: Option<Loc>,
     ) -> Result<RawMessage> {
         let origin = self.origin(id);
-        let bytes = match loc.map(|l| self.packs.read(l)) {
-            Some(Ok(bytes)) => bytes,
+        let read = match loc.map(|l| self.packs.read(l)) {
+            // gix would read it through its own mapping of the pack.
+            Some(Err(e)) if e.shrunk => Err(e),
+            None | Some(Err(_)) => self.packs.shrunk().map_or(Ok(None), Err),
+            Some(Ok(bytes)) => Ok(Some(bytes)),
+        };
+        let read = match read {
+            Ok(read) => read,
+            Err(e) => {
+                self.stopped = Some(e.to_string());
+                return Err(Error::Message {
+                    origin: origin.describe(),
+                    reason: format!("reading blob m: {e}"),
+                });
+            }
+        };
+        let bytes = match read {
+            Some(bytes) => bytes,
             // Not in a pack, or not decodable here: gix reads it (or says why not).
             _ => match self.repo.find_object(blob) {
                 Ok(b) => b.detach().data,
@@ -334,10 +380,72 @@ fn blobs_of(repo: &gix::Repository, path: &Path, ids: &[(ObjectId, ObjectId)]) -
     blobs
 }
 
+impl EpochReader {
+    /// Commit `id` was read (or holds no message): progress may pass it
+    /// unless an earlier commit was not read.
+    fn read_through(&mut self, id: ObjectId) {
+        if self.unread.is_empty() {
+            self.last = Some(id);
+        }
+    }
+
+    /// Queues what the end of the epoch hands out: the last mark, then, when
+    /// the epoch ended early or some commits could not be read, the input
+    /// errors that say so.
+    fn finish(&mut self) {
+        self.finished = true;
+        if let Some(mark) = self.mark() {
+            self.pending.push_back(mark);
+        }
+        if let Some(why) = &self.stopped {
+            let left = self.commits.len();
+            self.pending.push_back(Item::InputError {
+                path: self.path.display().to_string(),
+                reason: format!(
+                    "{}: reading stopped: {why}; {left} later commit{} not read",
+                    self.path.display(),
+                    if left == 1 { " is" } else { "s are" }
+                ),
+            });
+        }
+        if let Some(first) = self.unread.first() {
+            let n = self.unread.len();
+            let listed: Vec<String> = self
+                .unread
+                .iter()
+                .take(5)
+                .map(|c| c.to_hex().to_string())
+                .collect();
+            let more = if n > listed.len() {
+                format!(" and {} more", n - listed.len())
+            } else {
+                String::new()
+            };
+            let kept = match self.last {
+                Some(c) => format!("at commit {c}"),
+                None => "where it was".to_string(),
+            };
+            self.pending.push_back(Item::InputError {
+                path: self.path.display().to_string(),
+                reason: format!(
+                    "{}: the message of {n} commit{} could not be read ({}{more}); \
+                     the epoch's progress stays {kept}, so the next run reads again from commit {first}",
+                    self.path.display(),
+                    if n == 1 { "" } else { "s" },
+                    listed.join(", "),
+                ),
+            });
+        }
+    }
+}
+
 impl Iterator for EpochReader {
     type Item = Item;
 
     fn next(&mut self) -> Option<Item> {
+        if let Some(item) = self.pending.pop_front() {
+            return Some(item);
+        }
         if self.finished {
             return None;
         }
@@ -348,15 +456,25 @@ impl Iterator for EpochReader {
         }
         loop {
             let Some((id, blob, loc)) = self.commits.next() else {
-                self.finished = true;
-                return self.mark();
+                self.finish();
+                return self.pending.pop_front();
             };
-            self.last = Some(id);
             self.since_mark += 1;
             match blob {
-                Ok(Some(blob)) => return Some(Item::Raw(self.read_message(id, blob, loc))),
-                Ok(None) => {}
+                Ok(Some(blob)) => {
+                    let read = self.read_message(id, blob, loc);
+                    match &read {
+                        Ok(_) => self.read_through(id),
+                        Err(_) => self.unread.push(id),
+                    }
+                    if self.stopped.is_some() {
+                        self.finish();
+                    }
+                    return Some(Item::Raw(read));
+                }
+                Ok(None) => self.read_through(id),
                 Err(reason) => {
+                    self.unread.push(id);
                     return Some(Item::Raw(Err(Error::Message {
                         origin: self.origin(id).describe(),
                         reason,

@@ -1,6 +1,10 @@
 //! Read queries behind `show`, `list` and `export`: regression histories as
 //! written by linking (the `summary_json` column holds the public JSON form),
 //! found through the v2 indexes (subsystem, status, dates, metrics, messages).
+//!
+//! A row whose summary does not decode (a damaged or foreign write) is left
+//! out of the answer and remembered on the [`Store`]: the command says so
+//! ([`take_undecodable`]), and a relink rebuilds it ([`undecodable`]).
 
 use rusqlite::params;
 
@@ -9,14 +13,75 @@ use super::Store;
 use crate::error::Result;
 use crate::model::history::Regression;
 
-fn decode(rows: Vec<(i64, String)>) -> Vec<Regression> {
-    rows.into_iter()
-        .filter_map(|(id, json)| {
-            let mut r: Regression = serde_json::from_str(&json).ok()?;
+/// A stored regression whose summary does not decode.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Undecodable {
+    /// `regressions.id`.
+    pub id: i64,
+    /// Why it does not decode.
+    pub reason: String,
+}
+
+fn decode_one(id: i64, json: &str) -> std::result::Result<Regression, Undecodable> {
+    match serde_json::from_str::<Regression>(json) {
+        Ok(mut r) => {
             r.id = id;
-            Some(r)
-        })
-        .collect()
+            Ok(r)
+        }
+        Err(e) => Err(Undecodable {
+            id,
+            reason: e.to_string(),
+        }),
+    }
+}
+
+fn decode(store: &Store, rows: Vec<(i64, String)>) -> Vec<Regression> {
+    let mut bad = Vec::new();
+    let good = rows
+        .into_iter()
+        .filter_map(|(id, json)| decode_one(id, &json).map_err(|e| bad.push(e)).ok())
+        .collect();
+    if !bad.is_empty() {
+        let mut seen = store
+            .undecodable
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        for b in bad {
+            if !seen.iter().any(|s| s.id == b.id) {
+                seen.push(b);
+            }
+        }
+    }
+    good
+}
+
+/// The regressions left out of the answers since the last call, because
+/// their stored summary did not decode, by id.
+pub fn take_undecodable(store: &Store) -> Vec<Undecodable> {
+    let mut seen = store
+        .undecodable
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut v = std::mem::take(&mut *seen);
+    v.sort_by_key(|u| u.id);
+    v
+}
+
+/// Every stored regression whose summary does not decode, by id (each
+/// summary is decoded: a relink calls it to know whether to rebuild them).
+pub fn undecodable(store: &Store) -> Result<Vec<Undecodable>> {
+    let sql = "SELECT id, summary_json FROM regressions ORDER BY id";
+    let mut stmt = store.conn().prepare_cached(sql).db(sql)?;
+    let mut rows = stmt.query([]).db(sql)?;
+    let mut bad = Vec::new();
+    while let Some(row) = rows.next().db(sql)? {
+        let id: i64 = row.get(0).db(sql)?;
+        let json: String = row.get(1).db(sql)?;
+        if let Err(e) = decode_one(id, &json) {
+            bad.push(e);
+        }
+    }
+    Ok(bad)
 }
 
 fn query(store: &Store, sql: &str, p: impl rusqlite::Params) -> Result<Vec<Regression>> {
@@ -26,7 +91,7 @@ fn query(store: &Store, sql: &str, p: impl rusqlite::Params) -> Result<Vec<Regre
         .db(sql)?
         .collect::<std::result::Result<_, _>>()
         .db(sql)?;
-    Ok(decode(rows))
+    Ok(decode(store, rows))
 }
 
 /// Every regression, newest first report first.

@@ -836,6 +836,33 @@ impl FailureAt {
     }
 }
 
+/// Whether any failure of a public-inbox commit is recorded (a later read of
+/// that commit then clears it, [`clear_git_failure`]).
+pub fn has_git_failures(store: &Store) -> Result<bool> {
+    store
+        .conn()
+        .query_row(
+            "SELECT EXISTS (SELECT 1 FROM failures WHERE git_commit IS NOT NULL)",
+            [],
+            |r| r.get(0),
+        )
+        .db("git failure lookup")
+}
+
+/// Forgets the failure of commit `commit` of epoch `repo`, whose message has
+/// now been read; true when there was one.
+pub fn clear_git_failure(store: &Store, repo: &str, commit: &str) -> Result<bool> {
+    let n = store
+        .conn()
+        .prepare_cached(
+            "DELETE FROM failures WHERE source = ?1 AND offset IS NULL AND git_commit = ?2",
+        )
+        .db("prepare failure delete")?
+        .execute(params![repo, commit])
+        .db("failure delete")?;
+    Ok(n > 0)
+}
+
 /// Records a message that could not be parsed (once per place); returns true when new.
 pub fn insert_failure(
     store: &Store,

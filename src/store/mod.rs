@@ -133,6 +133,9 @@ const IN_MEMORY: &str = ":memory:";
 pub struct Store {
     conn: Connection,
     path: String,
+    /// Regressions read since the last [`history::take_undecodable`] whose
+    /// stored summary did not decode (left out of the answer).
+    undecodable: std::sync::Mutex<Vec<history::Undecodable>>,
 }
 
 impl Store {
@@ -177,7 +180,11 @@ impl Store {
         conn.busy_timeout(std::time::Duration::from_secs(30))
             .db("busy_timeout")?;
         match migrations::check(&conn, &shown)? {
-            migrations::Schema::Current => Ok(Store { conn, path: shown }),
+            migrations::Schema::Current => Ok(Store {
+                conn,
+                path: shown,
+                undecodable: Default::default(),
+            }),
             migrations::Schema::Old(found) => {
                 drop(conn);
                 Store::open(path).map_err(|e| {
@@ -247,7 +254,11 @@ impl Store {
             .db("PRAGMA synchronous=NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")
             .db("PRAGMA foreign_keys=ON")?;
-        let mut store = Store { conn, path };
+        let mut store = Store {
+            conn,
+            path,
+            undecodable: Default::default(),
+        };
         migrations::migrate(&mut store.conn, &store.path)?;
         Ok(store)
     }

@@ -615,3 +615,181 @@ fn an_mbox_written_as_an_epoch_stores_the_same_messages() {
     assert!(!culprits.is_empty());
     assert_eq!(stored(&from_epoch), (messages, culprits));
 }
+
+/// The output of `git args` in `dir`, trimmed.
+fn git_out(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .current_dir(dir)
+        .args(args)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .expect("git runs");
+    assert!(out.status.success(), "git {args:?}");
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+/// A blob missing during a run (a partial clone, a pack replaced under
+/// the reader) fails its commit, names it, and holds the epoch's progress
+/// before it; once the object is back the next run stores the message and
+/// forgets the failure.
+#[test]
+fn a_message_whose_blob_cannot_be_read_is_read_again_by_the_next_run() {
+    if !have_git() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let inbox = Inbox::new(&dir.path().join("work"));
+    for i in 0..5 {
+        inbox.add(&format!("m{i}@x"), &format!("message {i}"));
+    }
+    let epoch = dir.path().join("0.git");
+    inbox.publish(&epoch);
+    let commit = git_out(&epoch, &["rev-parse", "HEAD~2"]);
+    let before = git_out(&epoch, &["rev-parse", "HEAD~3"]);
+    let blob = git_out(&epoch, &["rev-parse", "HEAD~2:m"]);
+    let loose = epoch.join("objects").join(&blob[..2]).join(&blob[2..]);
+    assert!(loose.is_file(), "the clone keeps loose objects");
+    let aside = dir.path().join("aside");
+    std::fs::rename(&loose, &aside).unwrap();
+
+    let db = dir.path().join("t.db");
+    let out = ingest(&db, &epoch);
+    let (new, _, failed, _) = counts(&out);
+    assert_eq!((new, failed), (4, 1), "{}", out.stderr);
+    let epoch_key = std::fs::canonicalize(&epoch).unwrap();
+    assert!(
+        out.stderr
+            .contains(&format!("{}@{commit}", epoch_key.display())),
+        "the unread commit is named with its epoch: {}",
+        out.stderr
+    );
+    assert!(
+        out.stderr
+            .contains(&format!("progress stays at commit {before}")),
+        "{}",
+        out.stderr
+    );
+    let last: String = one(
+        &db,
+        "SELECT last_commit FROM sources WHERE kind = 'public-inbox'",
+    );
+    assert_eq!(last, before, "progress stops before the unread commit");
+    let failures: i64 = sql_i64(&db, "SELECT count(*) FROM failures");
+    assert_eq!(failures, 1);
+
+    std::fs::rename(&aside, &loose).unwrap();
+    let out = ingest(&db, &epoch);
+    let (new, known, failed, _) = counts(&out);
+    assert_eq!((new, known, failed), (1, 2, 0), "{}", out.stderr);
+    let ids: Vec<String> = column(&db, "SELECT message_id FROM messages ORDER BY message_id");
+    assert_eq!(ids, ["m0@x", "m1@x", "m2@x", "m3@x", "m4@x"]);
+    assert_eq!(sql_i64(&db, "SELECT count(*) FROM failures"), 0);
+    let last: String = one(
+        &db,
+        "SELECT last_commit FROM sources WHERE kind = 'public-inbox'",
+    );
+    assert_eq!(last, git_out(&epoch, &["rev-parse", "HEAD"]));
+    // And nothing is read again after that.
+    assert_eq!(counts(&ingest(&db, &epoch)), (0, 0, 0, 0));
+}
+
+/// Truncates the epoch's one pack file to `len` bytes.
+fn truncate_pack(epoch: &Path, len: u64) -> PathBuf {
+    let (idx, _) = pack_listing(epoch);
+    let pack = idx.with_extension("pack");
+    let mut perms = std::fs::metadata(&pack).unwrap().permissions();
+    #[allow(clippy::permissions_set_readonly_false)]
+    perms.set_readonly(false);
+    std::fs::set_permissions(&pack, perms).unwrap();
+    let f = std::fs::OpenOptions::new().write(true).open(&pack).unwrap();
+    f.set_len(len).unwrap();
+    pack
+}
+
+/// A pack truncated before the run fails its epoch with an error naming
+/// the epoch and the pack, and the process exits by itself.
+#[test]
+fn a_pack_truncated_before_the_run_fails_its_epoch_with_a_clear_error() {
+    let Some((dir, epoch)) = repacked_epoch_if_git() else {
+        return;
+    };
+    let len = std::fs::metadata(pack_listing(&epoch).0.with_extension("pack"))
+        .unwrap()
+        .len();
+    let pack = truncate_pack(&epoch, len / 2);
+    let db = dir.path().join("t.db");
+    let out = ingest(&db, &epoch);
+    assert!(out.status.is_some(), "killed by a signal: {}", out.stderr);
+    out.assert_no_panic();
+    assert!(
+        out.stderr.contains(&epoch.display().to_string())
+            && out
+                .stderr
+                .contains(&pack.file_name().unwrap().to_string_lossy().to_string())
+            && out
+                .stderr
+                .contains("does not match the checksum its index records"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(
+        crate::common::sql::try_i64(
+            &db,
+            "SELECT count(*) FROM sources WHERE kind = 'public-inbox'"
+        )
+        .unwrap_or(0),
+        0,
+        "no progress is recorded"
+    );
+}
+
+/// A pack truncated while the reader has it mapped: the reads after it end
+/// the epoch with an error saying so (a read through the mapping past the
+/// new end would have killed this process with SIGBUS), and the progress
+/// stays before the commit being read.
+#[test]
+fn a_pack_truncated_while_mapped_ends_the_epoch_with_an_error_not_a_signal() {
+    use regtrack::source::Item;
+    use regtrack::source::public_inbox::EpochReader;
+    let Some((_dir, epoch)) = repacked_epoch_if_git() else {
+        return;
+    };
+    let first_commit = git_out(&epoch, &["rev-list", "--max-parents=0", "HEAD"]);
+    let mut reader = EpochReader::open(&epoch, "epoch".into(), None).unwrap();
+    let first = reader.next().expect("a first message");
+    assert!(matches!(first, Item::Raw(Ok(_))), "{first:?}");
+    truncate_pack(&epoch, 4096);
+    let rest: Vec<Item> = reader.collect();
+    let raw_errors: Vec<String> = rest
+        .iter()
+        .filter_map(|i| match i {
+            Item::Raw(Err(e)) => Some(e.to_string()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(raw_errors.len(), 1, "{raw_errors:?}");
+    assert!(raw_errors[0].contains("shrank"), "{raw_errors:?}");
+    let said: Vec<&String> = rest
+        .iter()
+        .filter_map(|i| match i {
+            Item::InputError { reason, .. } => Some(reason),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        said.iter()
+            .any(|r| r.contains("reading stopped") && r.contains("while mapped")),
+        "{said:?}"
+    );
+    let marks: Vec<&String> = rest
+        .iter()
+        .filter_map(|i| match i {
+            Item::Mark { last_commit, .. } => Some(last_commit),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        marks.iter().all(|m| **m == first_commit),
+        "progress past the first commit: {marks:?}"
+    );
+}

@@ -305,8 +305,9 @@ fn a_mark_relinks_its_regression_as_an_update() {
     assert_eq!(histories(&copy), after);
 }
 
-/// One mail whose References name every thread stored: the update would
-/// reach everything, so it links in full and says why.
+/// Mail whose References name every thread stored (200 threads a message,
+/// under the most one message contributes): the update would reach
+/// everything, so it links in full and says why.
 #[test]
 fn a_message_joining_every_thread_falls_back_to_a_full_link_and_says_so() {
     let dir = tempfile::tempdir().unwrap();
@@ -320,18 +321,18 @@ fn a_message_joining_every_thread_falls_back_to_a_full_link_and_says_so() {
         .ok();
     let roots: Vec<String> = crate::common::column(&db, "SELECT DISTINCT root_id FROM threads");
     assert!(roots.len() > 100, "{} threads", roots.len());
-    let refs: String = roots.iter().map(|r| format!("<{r}> ")).collect();
-    let hub = dir.path().join("hub.mbox");
-    std::fs::write(
-        &hub,
-        format!(
+    let mut mail = String::new();
+    for (k, part) in roots.chunks(200).enumerate() {
+        let refs: String = part.iter().map(|r| format!("<{r}> ")).collect();
+        mail.push_str(&format!(
             "From x@y Mon Mar  3 10:00:00 2025\nFrom: A <a@example.org>\n\
-             Date: Mon, 3 Mar 2025 10:00:00 +0000\nMessage-ID: <hub@example.org>\n\
+             Date: Mon, 3 Mar 2025 10:00:00 +0000\nMessage-ID: <hub{k}@example.org>\n\
              In-Reply-To: <{}>\nReferences: {refs}\nSubject: Re: everything\n\nhello\n\n",
-            roots[0]
-        ),
-    )
-    .unwrap();
+            part[0]
+        ));
+    }
+    let hub = dir.path().join("hub.mbox");
+    std::fs::write(&hub, mail).unwrap();
     let run = Cmd::regtrack()
         .db(&db)
         .args(["ingest", "--timings"])

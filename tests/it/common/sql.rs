@@ -109,3 +109,12 @@ fn the_helpers_read_a_wal_database_that_no_connection_holds_open() {
             .is_err()
     );
 }
+
+/// Runs the statements `sql` on a writable connection of their own (a test
+/// damaging a row on purpose).
+pub fn execute(db: &Path, sql: &str) {
+    let conn = Connection::open(db).unwrap_or_else(|e| panic!("open {}: {e}", db.display()));
+    conn.busy_timeout(std::time::Duration::from_secs(30))
+        .and_then(|()| conn.execute_batch(sql))
+        .unwrap_or_else(|e| panic!("{sql}: {e}"));
+}
