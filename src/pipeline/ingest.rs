@@ -195,7 +195,7 @@ impl Drop for IndexBuild {
 /// bounds the sorter's memory before it spills to temporary files. The build
 /// runs while linking holds its own data: at 16 MiB the 10x synthetic
 /// archive peaked at 297 MiB, at 4 MiB at 270-273 MiB, and the build took
-/// 2.8 s instead of 3.9 s (benches/README.md, "Session 10").
+/// 2.8 s instead of 3.9 s (benches/README.md, "Memory bounds").
 const INDEX_BUILD_CACHE_KIB: i64 = 4 << 10;
 
 /// [`ingest`] that returns once the messages are written, with the deferred
