@@ -132,6 +132,9 @@ pub struct Context {
     pub config: config::Config,
     /// The public-inbox server for links and fetching.
     pub lore_base: String,
+    /// How messages and commits are linked (the lore base and the config's
+    /// commit links).
+    pub links: crate::export::links::Links,
 }
 
 /// What the binary lends the library, which has no unsafe code of its own.
@@ -196,7 +199,9 @@ where
         .clone()
         .or_else(|| config.lore_base.clone())
         .unwrap_or_else(|| crate::lore::DEFAULT_BASE.to_string());
+    let links = crate::export::links::Links::new(&lore_base, config.commit_links.clone());
     let ctx = Context {
+        links,
         db: cli.db.clone(),
         quiet: cli.quiet,
         color,

@@ -6,6 +6,7 @@ pub mod csv;
 pub mod html;
 pub mod human;
 pub mod json;
+pub mod links;
 pub mod markdown;
 pub mod terminal;
 

@@ -46,3 +46,4 @@ mod robust_fuzz_replay;
 mod robust_readers;
 mod robust_synth;
 mod trees_git;
+mod usable_links;
