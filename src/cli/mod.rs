@@ -11,6 +11,7 @@ mod mark;
 mod parse;
 mod reindex;
 mod relink;
+mod report;
 mod show;
 mod stats;
 
@@ -91,6 +92,11 @@ pub enum Command {
     /// Write a triage summary (Markdown, JSON, CSV or a static HTML report).
     #[command(after_help = "Example:\n  regtrack export --format html --out triage.html")]
     Export(export::Args),
+    /// Write the periodic report mail: new, still open (oldest first, with what is missing), fix applied but not released, fixed, improvements.
+    #[command(
+        after_help = "Examples:\n  regtrack report --since 7d --subsystem ext4 --to linux-ext4@vger.kernel.org > report.eml\n  regtrack report --now 2024-03-31 --since 30d --format text"
+    )]
+    Report(report::Args),
     /// Record a human decision on a regression's status (wins over inference).
     #[command(
         after_help = "Example:\n  regtrack mark 2edf06a50f declined --note \"layout noise, not chasing\""
@@ -218,6 +224,7 @@ where
         Command::List(a) => list::run(&ctx, a),
         Command::Export(a) => export::run(&ctx, a),
         Command::Mark(a) => mark::run(&ctx, a),
+        Command::Report(a) => report::run(&ctx, a),
         Command::Mail(a) => mail::run(&ctx, a),
         Command::Reindex(a) => reindex::run(&ctx, a),
         Command::Fetch(a) => fetch::run(&ctx, a),

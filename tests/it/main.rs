@@ -47,3 +47,4 @@ mod robust_readers;
 mod robust_synth;
 mod trees_git;
 mod usable_links;
+mod usable_report;
