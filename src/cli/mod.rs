@@ -3,6 +3,7 @@
 
 mod config;
 mod export;
+mod failures;
 mod fetch;
 mod ingest;
 mod list;
@@ -105,6 +106,9 @@ pub enum Command {
     /// Print one stored message: its headers and decoded body (or JSON).
     #[command(after_help = "Example:\n  regtrack mail 202311071445.c2e9b4f1-lkp@intel.com | less")]
     Mail(mail::Args),
+    /// List what could not be read: file and offset (or public-inbox commit), and why.
+    #[command(after_help = "Example:\n  regtrack failures --json")]
+    Failures(failures::Args),
     /// Extract stored messages again (those an older regtrack stored, or all) and relink.
     #[command(after_help = "Example:\n  regtrack reindex --all")]
     Reindex(reindex::Args),
@@ -227,6 +231,7 @@ where
         Command::Report(a) => report::run(&ctx, a),
         Command::Mail(a) => mail::run(&ctx, a),
         Command::Reindex(a) => reindex::run(&ctx, a),
+        Command::Failures(a) => failures::run(&ctx, a),
         Command::Fetch(a) => fetch::run(&ctx, a),
         Command::Follow(a) => fetch::follow(&ctx, a),
         Command::Relink(a) => relink::run(&ctx, a),
@@ -241,11 +246,18 @@ where
     }
 }
 
+/// True when `e` comes of writing to a pipe whose reader is gone, however
+/// it was wrapped (an I/O error, a JSON writer's, an I/O error carrying one).
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
-    e.chain().any(|c| {
-        c.downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
-    })
+    fn pipe(c: &(dyn std::error::Error + 'static)) -> bool {
+        if let Some(io) = c.downcast_ref::<std::io::Error>() {
+            return io.kind() == std::io::ErrorKind::BrokenPipe
+                || io.get_ref().is_some_and(|inner| pipe(inner));
+        }
+        c.downcast_ref::<serde_json::Error>()
+            .is_some_and(|j| j.io_error_kind() == Some(std::io::ErrorKind::BrokenPipe))
+    }
+    e.chain().any(pipe)
 }
 
 /// What a relink did, in one line: `relinked 1,204 messages in 37 threads
