@@ -32,23 +32,35 @@ pub struct Cli {
     #[arg(
         long,
         global = true,
+        help_heading = "Global options",
         env = "REGTRACK_DB",
         default_value = "regtrack.db"
     )]
     pub db: PathBuf,
     /// No progress bar and no summary chatter on stderr.
-    #[arg(short, long, global = true)]
+    #[arg(short, long, global = true, help_heading = "Global options")]
     pub quiet: bool,
     /// When to use colours in human output.
-    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, help_heading = "Global options")]
     pub color: ColorChoice,
     /// The configuration file (default $REGTRACK_CONFIG, else
     /// $XDG_CONFIG_HOME/regtrack/config.toml).
-    #[arg(long, global = true, value_name = "PATH")]
+    #[arg(
+        long,
+        global = true,
+        value_name = "PATH",
+        help_heading = "Global options"
+    )]
     pub config: Option<PathBuf>,
     /// The public-inbox server for message links and for `fetch`/`follow`
     /// (default: the config file's `lore_base`, else <https://lore.kernel.org>).
-    #[arg(long, global = true, value_name = "URL", env = "REGTRACK_LORE_BASE")]
+    #[arg(
+        long,
+        global = true,
+        value_name = "URL",
+        env = "REGTRACK_LORE_BASE",
+        help_heading = "Global options"
+    )]
     pub lore_base: Option<String>,
     /// The command to run.
     #[command(subcommand)]
@@ -70,7 +82,9 @@ pub enum ColorChoice {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Read mail (mbox, .mbox.gz, Maildir, .eml, public-inbox git, rendered text, `-`) into the database.
-    #[command(after_help = "Example:\n  regtrack ingest ~/mail/linux-ext4.mbox git/linux-xfs/git/")]
+    #[command(
+        after_help = "Examples (each runs as written in a checkout, on the bundled corpus):\n  regtrack ingest corpus/\n  regtrack ingest corpus/report/current-perf-report.eml corpus/bad/"
+    )]
     Ingest(ingest::Args),
     /// Counts: messages, threads, date range, per list, per kind, failures.
     #[command(after_help = "Example:\n  regtrack stats --json")]
@@ -87,7 +101,7 @@ pub enum Command {
     Show(show::Args),
     /// One line per regression, newest first, with filters.
     #[command(
-        after_help = "Example:\n  regtrack list --status discussed --subsystem ext4 --since 2023-01-01"
+        after_help = "Example:\n  regtrack list --status open --subsystem ext4 --since 2023-01-01"
     )]
     List(list::Args),
     /// Write a triage summary (Markdown, JSON, CSV or a static HTML report).
@@ -95,7 +109,7 @@ pub enum Command {
     Export(export::Args),
     /// Write the periodic report mail: new, still open (oldest first, with what is missing), fix applied but not released, fixed, improvements.
     #[command(
-        after_help = "Examples:\n  regtrack report --since 7d --subsystem ext4 --to linux-ext4@vger.kernel.org > report.eml\n  regtrack report --now 2024-03-31 --since 30d --format text"
+        after_help = "Examples:\n  regtrack report --since 7d --subsystem ext4 --to linux-ext4@vger.kernel.org > report.eml\n  regtrack report --now 2024-03-31 --since 30d --format text\n(the first answers 1 when nothing was reported in the last 7 days)"
     )]
     Report(report::Args),
     /// Record a human decision on a regression's status (wins over inference).
@@ -104,7 +118,7 @@ pub enum Command {
     )]
     Mark(mark::Args),
     /// Print one stored message: its headers and decoded body (or JSON).
-    #[command(after_help = "Example:\n  regtrack mail 202311071445.c2e9b4f1-lkp@intel.com | less")]
+    #[command(after_help = "Example:\n  regtrack mail 202403151023.5e1f2a3b-lkp@intel.com | less")]
     Mail(mail::Args),
     /// List what could not be read: file and offset (or public-inbox commit), and why.
     #[command(after_help = "Example:\n  regtrack failures --json")]

@@ -47,5 +47,6 @@ mod robust_readers;
 mod robust_synth;
 mod trees_git;
 mod usable_cli;
+mod usable_help;
 mod usable_links;
 mod usable_report;
