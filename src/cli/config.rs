@@ -11,6 +11,8 @@
 //! cache_dir = "/var/cache/regtrack"
 //! cache_ttl_minutes = 10
 //! requests_per_second = 2.0
+//! # The sender of `regtrack report` mails.
+//! report_from = "Jane Doe <jane@example.org>"
 //!
 //! # Commit links per tree (`{sha}` is replaced); `default` for any other.
 //! [commit_links]
@@ -40,6 +42,8 @@ pub struct Config {
     pub requests_per_second: Option<f64>,
     /// Commit link templates per tree name (`{sha}` replaced).
     pub commit_links: BTreeMap<String, String>,
+    /// The `From:` of `regtrack report` mails.
+    pub report_from: Option<String>,
 }
 
 /// The file the configuration is read from, if any.

@@ -60,10 +60,10 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     export::triage_order(&mut regs);
     let mut buf: Vec<u8> = Vec::new();
     match args.format {
-        FormatArg::Md => export::markdown::write(&mut buf, &regs, now)?,
-        FormatArg::Json => export::json::write(&mut buf, &regs)?,
-        FormatArg::Csv => export::csv::write(&mut buf, &regs, now)?,
-        FormatArg::Html => export::html::write(&mut buf, &regs, now)?,
+        FormatArg::Md => export::markdown::write(&mut buf, &regs, now, &ctx.links)?,
+        FormatArg::Json => export::json::write(&mut buf, &regs, &ctx.links)?,
+        FormatArg::Csv => export::csv::write(&mut buf, &regs, now, &ctx.links)?,
+        FormatArg::Html => export::html::write(&mut buf, &regs, now, &ctx.links)?,
     }
     match &args.out {
         Some(p) => {

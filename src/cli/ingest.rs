@@ -63,7 +63,10 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
             writeln!(out, "{}", regressions_line(&statuses))?;
         }
     }
-    let nothing_read = summary.messages() == 0 && !summary.input_errors.is_empty();
+    // Nothing could be read: no message stored or known, and something
+    // failed (a file that is not mail, a folder without any).
+    let stored = summary.new + summary.known + summary.duplicates;
+    let nothing_read = stored == 0 && (summary.failed > 0 || !summary.input_errors.is_empty());
     Ok(if nothing_read {
         ExitCode::from(1)
     } else {

@@ -124,7 +124,7 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     if args.json {
-        crate::export::json::write(&mut out, &regs)?;
+        crate::export::json::write(&mut out, &regs, &ctx.links)?;
     } else {
         crate::export::human::list(&mut out, &regs, ctx.color)?;
     }

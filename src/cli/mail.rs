@@ -2,7 +2,7 @@
 //! decoded body) as mail, or as JSON, so a Message-ID from a timeline can be
 //! read without the archive it came from.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use anyhow::Context as _;
@@ -34,8 +34,13 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(1));
     };
     let mut out = std::io::stdout().lock();
+    let url = ctx.links.message(&m.message_id);
     if args.json {
-        serde_json::to_writer(&mut out, &m)?;
+        let mut v = serde_json::to_value(&m)?;
+        if let Some(o) = v.as_object_mut() {
+            o.entry("url").or_insert(serde_json::Value::String(url));
+        }
+        serde_json::to_writer(&mut out, &v)?;
         writeln!(out)?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -45,21 +50,28 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
         (Some(n), None) => n.clone(),
         (None, None) => String::new(),
     };
-    writeln!(out, "From: {from}")?;
+    let safe = crate::export::terminal::line;
+    writeln!(out, "From: {}", safe(&from))?;
     if let Some(d) = m.date.and_then(|t| chrono::DateTime::from_timestamp(t, 0)) {
         writeln!(out, "Date: {}", d.to_rfc2822())?;
     }
-    writeln!(out, "Subject: {}", m.subject)?;
-    writeln!(out, "Message-ID: <{}>", m.message_id)?;
+    writeln!(out, "Subject: {}", safe(&m.subject))?;
+    writeln!(out, "Message-ID: <{}>", safe(&m.message_id))?;
     if let Some(p) = &m.in_reply_to {
-        writeln!(out, "In-Reply-To: <{p}>")?;
+        writeln!(out, "In-Reply-To: <{}>", safe(p))?;
     }
     for l in &m.lists {
-        writeln!(out, "List-Id: <{l}>")?;
+        writeln!(out, "List-Id: <{}>", safe(l))?;
     }
+    writeln!(out, "Archived-At: <{url}>")?;
     writeln!(out, "X-Regtrack-Kind: {}", m.kind)?;
     writeln!(out)?;
-    out.write_all(m.body.as_bytes())?;
+    // On a terminal, no control character of the mail reaches it.
+    if std::io::stdout().is_terminal() {
+        out.write_all(crate::export::terminal::block(&m.body).as_bytes())?;
+    } else {
+        out.write_all(m.body.as_bytes())?;
+    }
     if !m.body.ends_with('\n') {
         writeln!(out)?;
     }

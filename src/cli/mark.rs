@@ -70,6 +70,17 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
             Status::ALL.map(|s| s.as_str()).join(", ")
         )
     })?;
+    // Read first: a database that is not there is said and not created,
+    // and a regression that is not there is exit status 1, as for every
+    // query.
+    {
+        let reader = super::open_reader(ctx)?;
+        let (_, found) = crate::query::resolve(&reader, &args.regression)?;
+        if found.is_empty() {
+            eprintln!("regtrack: no regression matches '{}'", args.regression);
+            return Ok(ExitCode::from(1));
+        }
+    }
     let (mut store, _writing) = super::open_writer(ctx)?;
     let reg = crate::query::resolve_one(&store, &args.regression)?;
     let mark = Mark {

@@ -3,6 +3,7 @@
 
 mod config;
 mod export;
+mod failures;
 mod fetch;
 mod ingest;
 mod list;
@@ -11,6 +12,7 @@ mod mark;
 mod parse;
 mod reindex;
 mod relink;
+mod report;
 mod show;
 mod stats;
 
@@ -30,23 +32,35 @@ pub struct Cli {
     #[arg(
         long,
         global = true,
+        help_heading = "Global options",
         env = "REGTRACK_DB",
         default_value = "regtrack.db"
     )]
     pub db: PathBuf,
     /// No progress bar and no summary chatter on stderr.
-    #[arg(short, long, global = true)]
+    #[arg(short, long, global = true, help_heading = "Global options")]
     pub quiet: bool,
     /// When to use colours in human output.
-    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, help_heading = "Global options")]
     pub color: ColorChoice,
     /// The configuration file (default $REGTRACK_CONFIG, else
     /// $XDG_CONFIG_HOME/regtrack/config.toml).
-    #[arg(long, global = true, value_name = "PATH")]
+    #[arg(
+        long,
+        global = true,
+        value_name = "PATH",
+        help_heading = "Global options"
+    )]
     pub config: Option<PathBuf>,
     /// The public-inbox server for message links and for `fetch`/`follow`
     /// (default: the config file's `lore_base`, else <https://lore.kernel.org>).
-    #[arg(long, global = true, value_name = "URL", env = "REGTRACK_LORE_BASE")]
+    #[arg(
+        long,
+        global = true,
+        value_name = "URL",
+        env = "REGTRACK_LORE_BASE",
+        help_heading = "Global options"
+    )]
     pub lore_base: Option<String>,
     /// The command to run.
     #[command(subcommand)]
@@ -68,7 +82,9 @@ pub enum ColorChoice {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Read mail (mbox, .mbox.gz, Maildir, .eml, public-inbox git, rendered text, `-`) into the database.
-    #[command(after_help = "Example:\n  regtrack ingest ~/mail/linux-ext4.mbox git/linux-xfs/git/")]
+    #[command(
+        after_help = "Examples (each runs as written in a checkout, on the bundled corpus):\n  regtrack ingest corpus/\n  regtrack ingest corpus/report/current-perf-report.eml corpus/bad/"
+    )]
     Ingest(ingest::Args),
     /// Counts: messages, threads, date range, per list, per kind, failures.
     #[command(after_help = "Example:\n  regtrack stats --json")]
@@ -85,20 +101,28 @@ pub enum Command {
     Show(show::Args),
     /// One line per regression, newest first, with filters.
     #[command(
-        after_help = "Example:\n  regtrack list --status discussed --subsystem ext4 --since 2023-01-01"
+        after_help = "Example:\n  regtrack list --status open --subsystem ext4 --since 2023-01-01"
     )]
     List(list::Args),
     /// Write a triage summary (Markdown, JSON, CSV or a static HTML report).
     #[command(after_help = "Example:\n  regtrack export --format html --out triage.html")]
     Export(export::Args),
+    /// Write the periodic report mail: new, still open (oldest first, with what is missing), fix applied but not released, fixed, improvements.
+    #[command(
+        after_help = "Examples:\n  regtrack report --since 7d --subsystem ext4 --to linux-ext4@vger.kernel.org > report.eml\n  regtrack report --now 2024-03-31 --since 30d --format text\n(the first answers 1 when nothing was reported in the last 7 days)"
+    )]
+    Report(report::Args),
     /// Record a human decision on a regression's status (wins over inference).
     #[command(
         after_help = "Example:\n  regtrack mark 2edf06a50f declined --note \"layout noise, not chasing\""
     )]
     Mark(mark::Args),
     /// Print one stored message: its headers and decoded body (or JSON).
-    #[command(after_help = "Example:\n  regtrack mail 202311071445.c2e9b4f1-lkp@intel.com | less")]
+    #[command(after_help = "Example:\n  regtrack mail 202403151023.5e1f2a3b-lkp@intel.com | less")]
     Mail(mail::Args),
+    /// List what could not be read: file and offset (or public-inbox commit), and why.
+    #[command(after_help = "Example:\n  regtrack failures --json")]
+    Failures(failures::Args),
     /// Extract stored messages again (those an older regtrack stored, or all) and relink.
     #[command(after_help = "Example:\n  regtrack reindex --all")]
     Reindex(reindex::Args),
@@ -132,6 +156,9 @@ pub struct Context {
     pub config: config::Config,
     /// The public-inbox server for links and fetching.
     pub lore_base: String,
+    /// How messages and commits are linked (the lore base and the config's
+    /// commit links).
+    pub links: crate::export::links::Links,
 }
 
 /// What the binary lends the library, which has no unsafe code of its own.
@@ -196,7 +223,9 @@ where
         .clone()
         .or_else(|| config.lore_base.clone())
         .unwrap_or_else(|| crate::lore::DEFAULT_BASE.to_string());
+    let links = crate::export::links::Links::new(&lore_base, config.commit_links.clone());
     let ctx = Context {
+        links,
         db: cli.db.clone(),
         quiet: cli.quiet,
         color,
@@ -213,8 +242,10 @@ where
         Command::List(a) => list::run(&ctx, a),
         Command::Export(a) => export::run(&ctx, a),
         Command::Mark(a) => mark::run(&ctx, a),
+        Command::Report(a) => report::run(&ctx, a),
         Command::Mail(a) => mail::run(&ctx, a),
         Command::Reindex(a) => reindex::run(&ctx, a),
+        Command::Failures(a) => failures::run(&ctx, a),
         Command::Fetch(a) => fetch::run(&ctx, a),
         Command::Follow(a) => fetch::follow(&ctx, a),
         Command::Relink(a) => relink::run(&ctx, a),
@@ -229,11 +260,18 @@ where
     }
 }
 
+/// True when `e` comes of writing to a pipe whose reader is gone, however
+/// it was wrapped (an I/O error, a JSON writer's, an I/O error carrying one).
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
-    e.chain().any(|c| {
-        c.downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
-    })
+    fn pipe(c: &(dyn std::error::Error + 'static)) -> bool {
+        if let Some(io) = c.downcast_ref::<std::io::Error>() {
+            return io.kind() == std::io::ErrorKind::BrokenPipe
+                || io.get_ref().is_some_and(|inner| pipe(inner));
+        }
+        c.downcast_ref::<serde_json::Error>()
+            .is_some_and(|j| j.io_error_kind() == Some(std::io::ErrorKind::BrokenPipe))
+    }
+    e.chain().any(pipe)
 }
 
 /// What a relink did, in one line: `relinked 1,204 messages in 37 threads

@@ -1,7 +1,7 @@
 //! `regtrack show`: every regression matching a subsystem, commit id or
 //! prefix, metric or metric prefix, Message-ID or regression id.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use super::Context;
@@ -19,6 +19,34 @@ pub struct Args {
     /// Days without a human reply before a regression is flagged.
     #[arg(long, default_value_t = 14)]
     pub days: u32,
+    /// OSC 8 hyperlinks on message and commit ids: `auto` when stdout is a
+    /// terminal and TERM is not `dumb`; without them the links are printed.
+    #[arg(long, value_enum, default_value_t = Hyperlinks::Auto, value_name = "WHEN")]
+    pub hyperlinks: Hyperlinks,
+}
+
+/// When `show` writes OSC 8 hyperlinks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Hyperlinks {
+    /// On a terminal whose TERM is not `dumb`.
+    Auto,
+    /// Always.
+    Always,
+    /// Never: the links are printed as text.
+    Never,
+}
+
+impl Hyperlinks {
+    /// Whether to write them, for a stdout that is (or is not) a terminal.
+    pub fn on(self, stdout_tty: bool) -> bool {
+        match self {
+            Hyperlinks::Always => true,
+            Hyperlinks::Never => false,
+            Hyperlinks::Auto => {
+                stdout_tty && std::env::var("TERM").is_ok_and(|t| !t.is_empty() && t != "dumb")
+            }
+        }
+    }
 }
 
 /// Runs `regtrack show`.
@@ -33,13 +61,18 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     if args.json {
-        export::json::write(&mut out, &regs)?;
+        export::json::write(&mut out, &regs, &ctx.links)?;
     } else if regs.is_empty() {
         if !ctx.quiet {
             eprintln!("regtrack: no regression matches '{}'", args.query);
         }
     } else {
-        export::human::show(&mut out, &regs, ctx.color)?;
+        let style = export::human::Style {
+            color: ctx.color,
+            hyperlinks: args.hyperlinks.on(std::io::stdout().is_terminal()),
+            links: &ctx.links,
+        };
+        export::human::show(&mut out, &regs, &style)?;
     }
     out.flush()?;
     Ok(if regs.is_empty() {

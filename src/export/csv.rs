@@ -19,7 +19,7 @@ use super::{age_days, fix_summary};
 use crate::model::history::Regression;
 
 /// Column names, in order.
-pub const HEADER: [&str; 14] = [
+pub const HEADER: [&str; 16] = [
     "id",
     "subsystem",
     "status",
@@ -34,6 +34,8 @@ pub const HEADER: [&str; 14] = [
     "fix_state",
     "flags",
     "reports",
+    "url",
+    "culprit_url",
 ];
 
 /// A text cell as written: with a single quote in front when a spreadsheet
@@ -47,14 +49,22 @@ pub fn text(s: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// Writes the header and one row per regression.
-pub fn write(out: &mut dyn Write, regs: &[Regression], now: i64) -> std::io::Result<()> {
+///
+/// `url` is the first report's lore page, `culprit_url` the culprit commit's
+/// page.
+pub fn write(
+    out: &mut dyn Write,
+    regs: &[Regression],
+    now: i64,
+    links: &super::links::Links,
+) -> std::io::Result<()> {
     let mut w = csv::WriterBuilder::new()
         .terminator(csv::Terminator::Any(b'\n'))
         .from_writer(out);
     w.write_record(HEADER)?;
     for r in regs {
         let (fix, state) = fix_summary(r).unwrap_or_default();
-        let row: [String; 14] = [
+        let row: [String; 16] = [
             r.id.to_string(),
             text(r.subsystem.as_deref().unwrap_or_default()).into_owned(),
             text(r.status.as_str()).into_owned(),
@@ -73,6 +83,15 @@ pub fn write(out: &mut dyn Write, regs: &[Regression], now: i64) -> std::io::Res
             text(&state).into_owned(),
             text(&r.flags.join(" ")).into_owned(),
             r.reports.len().to_string(),
+            r.reports
+                .first()
+                .map(|rep| text(&links.message(&rep.message_id)).into_owned())
+                .unwrap_or_default(),
+            if r.culprit.commit.is_empty() {
+                String::new()
+            } else {
+                text(&links.commit(r.branch.as_deref(), &r.culprit.commit)).into_owned()
+            },
         ];
         w.write_record(&row)?;
     }
@@ -100,7 +119,7 @@ mod tests {
             ..Default::default()
         });
         let mut out = Vec::new();
-        write(&mut out, &[r], 0).unwrap();
+        write(&mut out, &[r], 0, &crate::export::links::Links::default()).unwrap();
         let mut rd = csv::Reader::from_reader(out.as_slice());
         let row = rd.records().next().unwrap().unwrap();
         assert_eq!(&row[0], "7");

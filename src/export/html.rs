@@ -1,11 +1,14 @@
 //! A self-contained HTML triage report: one file, no network fetches. A
 //! sortable (click a column header), filterable table; per regression a
-//! `<details>` cell with its timeline and a small inline SVG chart of the
-//! headline metric across the table's commits, with stddev error bars.
+//! timeline row of its own under it (opened by its button) with a small
+//! inline SVG chart of the headline metric across every commit column of
+//! the table, with stddev error bars. The id links to the first report on
+//! lore, the culprit to its commit, every timeline entry to its message.
 
 use std::fmt::Write as _;
 use std::io::Write;
 
+use super::links::Links;
 use super::{age_days, day, fix_summary, fmt_change};
 use crate::model::history::{Headline, Regression, Status};
 
@@ -142,7 +145,10 @@ fn short_num(v: f64) -> String {
 const STYLE: &str = r#"
 body{font-family:system-ui,sans-serif;margin:1em;color:#222}
 table{border-collapse:collapse;width:100%}
-th,td{border:1px solid #ccc;padding:3px 6px;vertical-align:top;font-size:13px}
+th,td{border:1px solid #ccc;padding:3px 6px;vertical-align:top;font-size:13px;overflow-wrap:anywhere}
+tr.timeline>td{background:#fafafa;padding:6px 12px}
+tr.timeline ul{margin:4px 0;padding-left:1.2em}
+button.tl{font-size:12px}
 th{background:#eee;cursor:pointer;user-select:none;position:sticky;top:0}
 th[aria-sort=ascending]::after{content:" \25B2"}
 th[aria-sort=descending]::after{content:" \25BC"}
@@ -153,7 +159,6 @@ tr.closed td{color:#777}
 .st-fix-applied,.st-improvement{color:#070}
 .st-disputed,.st-declined{color:#708}
 code{font-size:12px}
-details ul{margin:2px 0;padding-left:1.2em}
 #controls{margin-bottom:8px}
 "#;
 
@@ -173,30 +178,52 @@ const SCRIPT: &str = r#"
       Array.prototype.forEach.call(table.tHead.rows[0].cells,function(o){o.removeAttribute('aria-sort');});
       th.setAttribute('aria-sort',asc?'ascending':'descending');
       var type=th.getAttribute('data-type')||'text';
-      var rows=Array.prototype.slice.call(tbody.rows);
+      var rows=Array.prototype.filter.call(tbody.rows,function(r){return r.classList.contains('reg');});
       rows.sort(function(a,b){
         var x=key(a.cells[idx],type),y=key(b.cells[idx],type);
         if(x<y){return asc?-1:1;} if(x>y){return asc?1:-1;} return 0;
       });
-      rows.forEach(function(r){tbody.appendChild(r);});
+      rows.forEach(function(r){
+        var d=document.getElementById(r.getAttribute('data-timeline'));
+        tbody.appendChild(r); if(d){tbody.appendChild(d);}
+      });
     });
   });
   var q=document.getElementById('filter'),st=document.getElementById('status'),op=document.getElementById('openonly');
   function apply(){
     var text=q.value.toLowerCase(),s=st.value,o=op.checked,shown=0;
     Array.prototype.forEach.call(tbody.rows,function(r){
-      var ok=(!text||r.textContent.toLowerCase().indexOf(text)>=0)&&(!s||r.getAttribute('data-status')===s)&&(!o||r.getAttribute('data-open')==='1');
-      r.style.display=ok?'':'none'; if(ok){shown++;}
+      if(!r.classList.contains('reg')){return;}
+      var d=document.getElementById(r.getAttribute('data-timeline'));
+      var all=r.textContent+(d?d.textContent:'');
+      var ok=(!text||all.toLowerCase().indexOf(text)>=0)&&(!s||r.getAttribute('data-status')===s)&&(!o||r.getAttribute('data-open')==='1');
+      r.style.display=ok?'':'none'; if(d){d.style.display=ok?'':'none';} if(ok){shown++;}
     });
     document.getElementById('count').textContent=shown;
   }
+  Array.prototype.forEach.call(document.querySelectorAll('button.tl'),function(b){
+    b.addEventListener('click',function(){
+      var d=document.getElementById(b.getAttribute('aria-controls'));
+      var open=d.hidden; d.hidden=!open; b.setAttribute('aria-expanded',open?'true':'false');
+    });
+  });
   q.addEventListener('input',apply);st.addEventListener('change',apply);op.addEventListener('change',apply);
   apply();
 })();
 "#;
 
+/// `<a href>` to `url` around `text` (both escaped).
+fn a(url: &str, text: &str) -> String {
+    format!("<a href=\"{}\">{}</a>", esc(url), text)
+}
+
 /// Writes the report; `regs` should be in triage order.
-pub fn write(out: &mut dyn Write, regs: &[Regression], now: i64) -> std::io::Result<()> {
+pub fn write(
+    out: &mut dyn Write,
+    regs: &[Regression],
+    now: i64,
+    links: &Links,
+) -> std::io::Result<()> {
     let mut h = String::new();
     h.push_str("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">");
     h.push_str("<title>regtrack: performance regression triage</title>");
@@ -227,7 +254,7 @@ pub fn write(out: &mut dyn Write, regs: &[Regression], now: i64) -> std::io::Res
         ("Change", "num"),
         ("Fix", "text"),
         ("Flags", "text"),
-        ("History", "text"),
+        ("Timeline", "text"),
     ] {
         let _ = write!(h, "<th data-type=\"{ty}\">{name}</th>");
     }
@@ -236,13 +263,17 @@ pub fn write(out: &mut dyn Write, regs: &[Regression], now: i64) -> std::io::Res
         let closed = super::is_closed(r);
         let _ = write!(
             h,
-            "<tr id=\"reg-{}\" data-status=\"{}\" data-open=\"{}\"{}>",
+            "<tr id=\"reg-{0}\" class=\"reg{1}\" data-timeline=\"tl-{0}\" data-status=\"{2}\" data-open=\"{3}\">",
             r.id,
+            if closed { " closed" } else { "" },
             esc(r.status.as_str()),
             if closed { 0 } else { 1 },
-            if closed { " class=\"closed\"" } else { "" }
         );
-        let _ = write!(h, "<td data-value=\"{0}\">{0}</td>", r.id);
+        let id = match r.reports.first() {
+            Some(rep) => a(&links.message(&rep.message_id), &r.id.to_string()),
+            None => r.id.to_string(),
+        };
+        let _ = write!(h, "<td data-value=\"{}\">{id}</td>", r.id);
         let _ = write!(h, "<td>{}</td>", esc(r.subsystem.as_deref().unwrap_or("-")));
         let _ = write!(
             h,
@@ -257,10 +288,22 @@ pub fn write(out: &mut dyn Write, regs: &[Regression], now: i64) -> std::io::Res
             age.map(|a| a.to_string()).unwrap_or_default()
         );
         let _ = write!(h, "<td>{}</td>", esc(day(r.first_date.as_deref())));
+        let short = format!(
+            "<code>{}</code>",
+            esc(crate::query::short(&r.culprit.commit))
+        );
+        let culprit = if r.culprit.commit.is_empty() {
+            short
+        } else {
+            a(
+                &links.commit(r.branch.as_deref(), &r.culprit.commit),
+                &short,
+            )
+        };
         let _ = write!(
             h,
-            "<td><code>{}</code> {}</td>",
-            esc(crate::query::short(&r.culprit.commit)),
+            "<td data-value=\"{}\">{culprit} {}</td>",
+            esc(&r.culprit.commit),
             esc(r.culprit.title.as_deref().unwrap_or(""))
         );
         let hl = r.headline.as_ref();
@@ -276,26 +319,47 @@ pub fn write(out: &mut dyn Write, regs: &[Regression], now: i64) -> std::io::Res
             ch.map(|c| c.to_string()).unwrap_or_else(|| "NaN".into()),
             esc(&fmt_change(ch))
         );
+        let fix = match (&r.fix, fix_summary(r)) {
+            (Some(f), Some((title, st))) => {
+                let mut c = a(&links.message(&f.message_id), &esc(&title));
+                let _ = write!(c, " ({})", esc(&st));
+                if let Some(sha) = &f.commit {
+                    let tree = f.trees.last().map(String::as_str);
+                    let text = format!("<code>{}</code>", esc(sha.get(..12).unwrap_or(sha)));
+                    let _ = write!(c, " {}", a(&links.commit(tree, sha), &text));
+                }
+                c
+            }
+            _ => String::new(),
+        };
+        let _ = write!(h, "<td>{fix}</td>");
+        let _ = write!(h, "<td>{}</td>", esc(&r.flags.join(", ")));
+        let _ = writeln!(
+            h,
+            "<td><button class=\"tl\" type=\"button\" aria-expanded=\"false\" aria-controls=\"tl-{0}\">timeline ({1})</button></td></tr>",
+            r.id,
+            r.timeline.len()
+        );
         let _ = write!(
             h,
-            "<td>{}</td>",
-            fix_summary(r)
-                .map(|(s, st)| format!("{} ({})", esc(&s), esc(&st)))
-                .unwrap_or_default()
+            "<tr id=\"tl-{}\" class=\"timeline\" hidden><td colspan=\"11\">",
+            r.id
         );
-        let _ = write!(h, "<td>{}</td>", esc(&r.flags.join(", ")));
-        h.push_str("<td><details><summary>timeline</summary>");
         if let Some(svg) = hl.and_then(chart) {
             h.push_str(&svg);
         }
         h.push_str("<ul>");
         for e in &r.timeline {
+            let what = match &e.message_id {
+                Some(m) => a(&links.message(m), &esc(&e.event)),
+                None => esc(&e.event),
+            };
             let _ = write!(
                 h,
                 "<li>{} {}: {}{}</li>",
                 esc(day(e.date.as_deref())),
                 esc(e.from.as_deref().unwrap_or("-")),
-                esc(&e.event),
+                what,
                 e.status
                     .map(|s| format!(" <b>[{}]</b>", esc(s.as_str())))
                     .unwrap_or_default()
@@ -305,7 +369,7 @@ pub fn write(out: &mut dyn Write, regs: &[Regression], now: i64) -> std::io::Res
         if let Some(l) = &r.regzbot {
             let _ = write!(h, "<p><code>{}</code></p>", esc(l));
         }
-        h.push_str("</details></td></tr>\n");
+        h.push_str("</td></tr>\n");
     }
     h.push_str("</tbody></table>");
     let _ = writeln!(h, "<script>{SCRIPT}</script></body></html>");
@@ -343,7 +407,7 @@ mod tests {
             ..TimelineEntry::default()
         }];
         let mut out = Vec::new();
-        write(&mut out, &[r], 0).unwrap();
+        write(&mut out, &[r], 0, &Links::default()).unwrap();
         let html = String::from_utf8(out).unwrap();
         for raw in ["<img", "<svg onload", "alert(1)>\"", "' &"] {
             assert!(!html.contains(raw), "{raw} in {html}");

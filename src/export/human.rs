@@ -5,6 +5,7 @@
 
 use std::io::Write;
 
+use super::links::Links;
 use super::terminal::line as safe;
 use super::{day, fmt_change};
 use crate::model::history::{PatchInfo, Regression, Status};
@@ -14,6 +15,46 @@ use crate::model::history::{PatchInfo, Regression, Status};
 pub struct Paint {
     /// Whether to emit escape sequences.
     pub on: bool,
+}
+
+/// How `show` writes: colours, OSC 8 hyperlinks, and the links.
+#[derive(Debug, Clone, Copy)]
+pub struct Style<'a> {
+    /// ANSI colours.
+    pub color: bool,
+    /// OSC 8 hyperlinks (a terminal that supports them shows the text and
+    /// opens the link); without them the link itself is printed.
+    pub hyperlinks: bool,
+    /// Where messages and commits link to.
+    pub links: &'a Links,
+}
+
+impl Style<'_> {
+    /// `text` linked to `url` as an OSC 8 hyperlink, or `text` alone when
+    /// hyperlinks are off or the URL holds a character that could end the
+    /// sequence (only printable ASCII goes into one).
+    fn osc8(&self, url: &str, text: &str) -> String {
+        if self.hyperlinks && url.bytes().all(|b| (0x21..0x7f).contains(&b)) {
+            format!("\x1b]8;;{url}\x1b\\{text}\x1b]8;;\x1b\\")
+        } else {
+            text.to_string()
+        }
+    }
+
+    /// A message: `<id>` linked to its lore page, or the page's URL.
+    fn message(&self, msgid: &str) -> String {
+        let url = self.links.message(msgid);
+        if self.hyperlinks {
+            self.osc8(&url, &format!("<{}>", safe(msgid)))
+        } else {
+            safe(&url).into_owned()
+        }
+    }
+
+    /// A commit id as `text`, hyperlinked to its page when hyperlinks are on.
+    fn commit(&self, tree: Option<&str>, sha: &str, text: &str) -> String {
+        self.osc8(&self.links.commit(tree, sha), text)
+    }
 }
 
 impl Paint {
@@ -64,21 +105,30 @@ fn num(v: Option<f64>) -> String {
     }
 }
 
-/// Writes full histories (`show`).
-pub fn show(out: &mut dyn Write, regs: &[Regression], color: bool) -> std::io::Result<()> {
-    let p = Paint { on: color };
+/// Writes full histories (`show`): every message with its lore link, every
+/// commit id with its page.
+pub fn show(out: &mut dyn Write, regs: &[Regression], style: &Style) -> std::io::Result<()> {
+    let p = Paint { on: style.color };
     for (n, r) in regs.iter().enumerate() {
         if n > 0 {
             writeln!(out)?;
         }
         let title = r.culprit.title.as_deref().unwrap_or("(title unknown)");
+        let tree = r.branch.as_deref();
         writeln!(
             out,
             "{} {} {}",
             p.bold(&format!("#{}", r.id)),
-            p.commit(&safe(&r.culprit.commit)),
+            p.commit(&style.commit(tree, &r.culprit.commit, &safe(&r.culprit.commit))),
             p.bold(&format!("(\"{}\")", safe(title)))
         )?;
+        if !style.hyperlinks && !r.culprit.commit.is_empty() {
+            writeln!(
+                out,
+                "  commit: {}",
+                safe(&style.links.commit(tree, &r.culprit.commit))
+            )?;
+        }
         writeln!(
             out,
             "  subsystem: {}   tree: {}   scope: {}   direction: {}",
@@ -96,6 +146,10 @@ pub fn show(out: &mut dyn Write, regs: &[Regression], color: bool) -> std::io::R
         }
         if let Some(f) = &r.fix {
             writeln!(out, "  fix: {}", safe(&super::fix_line(f)))?;
+            if let Some(c) = &f.commit {
+                let url = style.links.commit(f.trees.last().map(|t| t.as_str()), c);
+                writeln!(out, "       {}", style.osc8(&url, &safe(&url)))?;
+            }
         }
         if !r.culprit.ambiguous_with.is_empty() {
             writeln!(
@@ -115,7 +169,7 @@ pub fn show(out: &mut dyn Write, regs: &[Regression], color: bool) -> std::io::R
         if let Some(e) = why {
             write!(out, " ({})", safe(&e.reason))?;
             if let Some(m) = &e.message_id {
-                write!(out, " {}", p.dim(&format!("<{}>", safe(m))))?;
+                write!(out, " {}", p.dim(&style.message(m)))?;
             }
         }
         writeln!(out)?;
@@ -136,7 +190,7 @@ pub fn show(out: &mut dyn Write, regs: &[Regression], color: bool) -> std::io::R
                 "    {}  {}  {}",
                 day(rep.date.as_deref()),
                 safe(&what),
-                p.dim(&format!("<{}>", safe(&rep.message_id)))
+                p.dim(&style.message(&rep.message_id))
             )?;
             let mut detail = Vec::new();
             if let Some(t) = &rep.testcase {
@@ -199,7 +253,7 @@ pub fn show(out: &mut dyn Write, regs: &[Regression], color: bool) -> std::io::R
         if !r.patches.is_empty() {
             writeln!(out, "  patches ({}):", r.patches.len())?;
             for pa in &r.patches {
-                show_patch(out, &p, pa)?;
+                show_patch(out, &p, style, pa)?;
             }
         }
         writeln!(out, "  timeline:")?;
@@ -208,13 +262,19 @@ pub fn show(out: &mut dyn Write, regs: &[Regression], color: bool) -> std::io::R
                 .status
                 .map(|s| format!(" [{}]", p.status(s.as_str())))
                 .unwrap_or_default();
+            let link = e
+                .message_id
+                .as_deref()
+                .map(|m| format!("  {}", p.dim(&style.message(m))))
+                .unwrap_or_default();
             writeln!(
                 out,
-                "    {}  {:<22} {}{}",
+                "    {}  {:<22} {}{}{}",
                 day(e.date.as_deref()),
                 safe(e.from.as_deref().unwrap_or("-")),
                 safe(&e.event),
-                st
+                st,
+                link
             )?;
         }
         writeln!(out, "  messages: {}", r.messages.len())?;
@@ -227,7 +287,12 @@ pub fn show(out: &mut dyn Write, regs: &[Regression], color: bool) -> std::io::R
 }
 
 /// One linked patch: its own title, state, postings and where it landed.
-fn show_patch(out: &mut dyn Write, p: &Paint, pa: &PatchInfo) -> std::io::Result<()> {
+fn show_patch(
+    out: &mut dyn Write,
+    p: &Paint,
+    style: &Style,
+    pa: &PatchInfo,
+) -> std::io::Result<()> {
     let title = if pa.title.is_empty() {
         pa.subject.trim()
     } else {
@@ -245,7 +310,7 @@ fn show_patch(out: &mut dyn Write, p: &Paint, pa: &PatchInfo) -> std::io::Result
         pa.state,
         safe(title),
         safe(pa.from.as_deref().unwrap_or("")),
-        p.dim(&format!("<{}>", safe(&pa.message_id)))
+        p.dim(&style.message(&pa.message_id))
     )?;
     if pa.versions.len() > 1 {
         writeln!(out, "      postings: {}", pa.versions.len())?;
@@ -258,10 +323,22 @@ fn show_patch(out: &mut dyn Write, p: &Paint, pa: &PatchInfo) -> std::io::Result
             (None, Some(t)) => format!(" {t}"),
             (None, None) => String::new(),
         };
+        let tree = a.tree.as_deref().filter(|t| !t.contains('/'));
         let commit = a
             .commit
             .as_deref()
-            .map(|c| format!(" as {}", p.commit(c.get(..12).unwrap_or(c))))
+            .map(|c| {
+                let short = safe(c.get(..12).unwrap_or(c)).into_owned();
+                if style.hyperlinks {
+                    format!(" as {}", p.commit(&style.commit(tree, c, &short)))
+                } else {
+                    format!(
+                        " as {} {}",
+                        p.commit(&short),
+                        p.dim(&safe(&style.links.commit(tree, c)))
+                    )
+                }
+            })
             .unwrap_or_default();
         writeln!(
             out,
@@ -298,6 +375,11 @@ pub fn list(out: &mut dyn Write, regs: &[Regression], color: bool) -> std::io::R
         .map(|r| r.status.as_str().len())
         .max()
         .unwrap_or(8);
+    let commit_w = regs
+        .iter()
+        .map(|r| safe(crate::query::short(&r.culprit.commit)).chars().count())
+        .max()
+        .unwrap_or(12);
     for r in regs {
         let (metric, change) = r
             .headline
@@ -317,7 +399,10 @@ pub fn list(out: &mut dyn Write, regs: &[Regression], color: bool) -> std::io::R
             r.id,
             day(r.first_date.as_deref()),
             p.status(&status),
-            p.commit(&safe(crate::query::short(&r.culprit.commit))),
+            p.commit(&format!(
+                "{:<commit_w$}",
+                safe(crate::query::short(&r.culprit.commit))
+            )),
             sub,
             safe(metric),
             change,

@@ -8,6 +8,7 @@
 
 use std::io::Write;
 
+use super::links::Links;
 use super::{age_days, day, fix_summary, fmt_change, is_closed};
 use crate::model::history::Regression;
 
@@ -52,8 +53,27 @@ fn code(s: &str) -> String {
     }
 }
 
-/// Writes the summary; `regs` must already be in triage order.
-pub fn write(out: &mut dyn Write, regs: &[Regression], now: i64) -> std::io::Result<()> {
+/// A link to `url` (a percent-encoded URL from [`Links`]); its parentheses
+/// and spaces are percent-encoded too, so nothing in it ends the link.
+fn link(text: &str, url: &str) -> String {
+    if url.contains(['<', '>', '\n', '\r', '|']) {
+        return text.to_string();
+    }
+    let url = url
+        .replace('(', "%28")
+        .replace(')', "%29")
+        .replace(' ', "%20");
+    format!("[{text}]({url})")
+}
+
+/// Writes the summary; `regs` must already be in triage order. The id links
+/// to the first report on lore, the culprit to its commit.
+pub fn write(
+    out: &mut dyn Write,
+    regs: &[Regression],
+    now: i64,
+    links: &Links,
+) -> std::io::Result<()> {
     writeln!(out, "# Performance regression triage")?;
     writeln!(out)?;
     let open = regs.iter().filter(|r| !is_closed(r)).count();
@@ -88,15 +108,28 @@ pub fn write(out: &mut dyn Write, regs: &[Regression], now: i64) -> std::io::Res
             let (fix, state) = fix_summary(r)
                 .map(|(s, st)| (s, format!(" ({st})")))
                 .unwrap_or_default();
+            let short = code(crate::query::short(&r.culprit.commit));
+            let culprit_ref = if r.culprit.commit.is_empty() {
+                short
+            } else {
+                link(
+                    &short,
+                    &links.commit(r.branch.as_deref(), &r.culprit.commit),
+                )
+            };
+            let id = match r.reports.first() {
+                Some(rep) => link(&r.id.to_string(), &links.message(&rep.message_id)),
+                None => r.id.to_string(),
+            };
             let culprit = format!(
                 "{} {}",
-                code(crate::query::short(&r.culprit.commit)),
+                culprit_ref,
                 cell(r.culprit.title.as_deref().unwrap_or(""))
             );
             writeln!(
                 out,
                 "| {} | {} | {} | {} | {} | {} | {} | {}{} | {} |",
-                r.id,
+                id,
                 age_days(r, now).map(|d| d.to_string()).unwrap_or_default(),
                 cell(day(r.first_date.as_deref())),
                 cell(r.status.as_str()),
@@ -149,7 +182,7 @@ mod tests {
         r.culprit.title = Some(hostile.into());
         r.flags = vec!["<script>".into()];
         let mut out = Vec::new();
-        write(&mut out, &[r], 0).unwrap();
+        write(&mut out, &[r], 0, &crate::export::links::Links::default()).unwrap();
         let md = String::from_utf8(out).unwrap();
         assert!(!md.contains('<') && !md.contains('\r'), "{md}");
         let rows: Vec<&str> = md.lines().filter(|l| l.starts_with("| 3 |")).collect();

@@ -6,7 +6,9 @@ pub mod csv;
 pub mod html;
 pub mod human;
 pub mod json;
+pub mod links;
 pub mod markdown;
+pub mod report;
 pub mod terminal;
 
 use crate::model::history::{FixInfo, PatchState, Regression};

@@ -656,10 +656,21 @@ pub struct Facts {
     pub marked: bool,
 }
 
-/// A change as regtrack prints it: with its sign (`-5.7%`, `+12.0%`), or `?`.
+/// A change as regtrack prints it: with its sign (`-5.7%`, `+12.0%`), or `?`;
+/// from a million percent on as the robot prints it (`+6e+13%`,
+/// `+1.2e+06%`), never a long expansion.
 pub fn fmt_change(c: Option<f64>) -> String {
     match c {
-        Some(v) => format!("{v:+.1}%"),
+        Some(v) if v.is_finite() && v.abs() >= 1e6 => {
+            let e = format!("{:.1e}", v.abs());
+            let (m, x) = e.split_once('e').unwrap_or((&e, "0"));
+            let m = m.strip_suffix(".0").unwrap_or(m);
+            let x: i32 = x.parse().unwrap_or(0);
+            let sign = if v < 0.0 { '-' } else { '+' };
+            format!("{sign}{m}e{}{:02}%", if x < 0 { "-" } else { "+" }, x.abs())
+        }
+        Some(v) if v.is_finite() => format!("{v:+.1}%"),
+        Some(v) => format!("{v}%"),
         None => "?".into(),
     }
 }
@@ -673,6 +684,16 @@ pub fn iso(unix: Option<i64>) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn huge_changes_print_as_the_robot_prints_them() {
+        assert_eq!(fmt_change(Some(6e13)), "+6e+13%");
+        assert_eq!(fmt_change(Some(-1.23e6)), "-1.2e+06%");
+        assert_eq!(fmt_change(Some(1e100)), "+1e+100%");
+        assert_eq!(fmt_change(Some(-5.7)), "-5.7%");
+        assert_eq!(fmt_change(Some(999_999.0)), "+999999.0%");
+        assert_eq!(fmt_change(None), "?");
+    }
 
     #[test]
     fn enums_keep_their_json_names() {

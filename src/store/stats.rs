@@ -135,3 +135,43 @@ pub fn stats(store: &super::Store) -> Result<Stats> {
         sources,
     })
 }
+
+/// One input regtrack could not read (the JSON of `regtrack failures
+/// --json`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Failure {
+    /// The file or public-inbox git folder.
+    pub source: String,
+    /// The byte offset of the message in a file.
+    pub offset: Option<i64>,
+    /// The commit of the message in a public-inbox epoch.
+    pub git_commit: Option<String>,
+    /// The Message-ID, when one could be read.
+    pub message_id: Option<String>,
+    /// Why it could not be read.
+    pub reason: String,
+    /// When it was recorded (Unix seconds).
+    pub at: Option<i64>,
+}
+
+/// Every recorded failure, by source and offset.
+pub fn failures(store: &super::Store) -> Result<Vec<Failure>> {
+    let sql = "SELECT source, offset, git_commit, message_id, reason, at FROM failures \
+               ORDER BY source, offset, git_commit, id";
+    let mut st = store.conn().prepare(sql).db(sql)?;
+    let rows = st
+        .query_map([], |r| {
+            Ok(Failure {
+                source: r.get(0)?,
+                offset: r.get(1)?,
+                git_commit: r.get(2)?,
+                message_id: r.get(3)?,
+                reason: r.get(4)?,
+                at: r.get(5)?,
+            })
+        })
+        .db(sql)?
+        .collect::<std::result::Result<Vec<_>, _>>()
+        .db(sql)?;
+    Ok(rows)
+}

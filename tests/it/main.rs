@@ -50,3 +50,7 @@ mod robust_fuzz_replay;
 mod robust_readers;
 mod robust_synth;
 mod trees_git;
+mod usable_cli;
+mod usable_help;
+mod usable_links;
+mod usable_report;

@@ -1,0 +1,52 @@
+//! `regtrack failures`: what could not be read, with its file and offset
+//! (or public-inbox commit) and the reason.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use super::Context;
+
+/// Arguments of `regtrack failures`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Print a JSON array of `{source, offset, git_commit, message_id,
+    /// reason, at}`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `regtrack failures`: exit 0 with a list, 1 when nothing failed.
+pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
+    let store = super::open_reader(ctx)?;
+    let all = crate::store::stats::failures(&store)?;
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        serde_json::to_writer_pretty(&mut out, &all)?;
+        writeln!(out)?;
+    } else {
+        let safe = crate::export::terminal::line;
+        for f in &all {
+            let place = match (&f.git_commit, f.offset) {
+                (Some(c), _) => format!("commit {c}"),
+                (None, Some(o)) => format!("offset {o}"),
+                (None, None) => "-".to_string(),
+            };
+            writeln!(
+                out,
+                "{}  {}  {}",
+                safe(&f.source),
+                safe(&place),
+                safe(&f.reason)
+            )?;
+        }
+    }
+    out.flush()?;
+    if all.is_empty() && !ctx.quiet && !args.json {
+        eprintln!("regtrack: nothing failed to read");
+    }
+    Ok(if all.is_empty() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

@@ -1,0 +1,129 @@
+//! `regtrack report`: the periodic report mail (see
+//! [`crate::export::report`]), as an RFC 5322 message or as its text.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+
+use super::Context;
+use crate::export::report::{Envelope, Period};
+use crate::model::history::Scope;
+use crate::query::Filter;
+
+/// What `report` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ReportFormat {
+    /// A whole message: headers, a blank line, the text.
+    Mail,
+    /// The text alone.
+    Text,
+}
+
+/// Arguments of `regtrack report`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The start of the period: `7d` (days before --now), `2024-03-01` or an
+    /// RFC 3339 time.
+    #[arg(long, default_value = "7d", value_name = "WHEN")]
+    pub since: String,
+    /// The end of the period (default: now): `2024-03-22` or an RFC 3339
+    /// time; to write the report of a past week.
+    #[arg(long, value_name = "WHEN")]
+    pub now: Option<String>,
+    /// Only this subsystem (or a component of it: `mm` matches `mm, oom`).
+    #[arg(long)]
+    pub subsystem: Option<String>,
+    /// Only regressions with mail seen on this list (its List-ID or a part:
+    /// `linux-xfs`).
+    #[arg(long, value_name = "LIST")]
+    pub list: Option<String>,
+    /// Only these scopes (mainline, next, maintainer-tree, developer-branch,
+    /// patch-under-review, unknown); repeated or comma-separated.
+    #[arg(long, value_delimiter = ',', value_name = "SCOPE")]
+    pub scope: Vec<String>,
+    /// A recipient (repeated for more); `undisclosed-recipients:;` without.
+    #[arg(long, value_name = "ADDR")]
+    pub to: Vec<String>,
+    /// The sender (default: the config file's `report_from`, else
+    /// `regtrack <regtrack@localhost>`).
+    #[arg(long, value_name = "ADDR")]
+    pub from: Option<String>,
+    /// A whole message or its text alone.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Mail)]
+    pub format: ReportFormat,
+    /// Days without a human reply before a regression is flagged.
+    #[arg(long, default_value_t = 14)]
+    pub days: u32,
+}
+
+fn when(s: &str, now: i64) -> anyhow::Result<i64> {
+    let s = s.trim();
+    if let Some(d) = s.strip_suffix('d').and_then(|d| d.parse::<i64>().ok()) {
+        return Ok(now - d * 86_400);
+    }
+    Ok(super::fetch::parse_since(s)?.timestamp())
+}
+
+/// The domain of an address (`a@b.org` -> `b.org`).
+fn domain(addr: &str) -> Option<&str> {
+    let a = addr.trim().trim_end_matches('>');
+    a.rsplit_once('@').map(|(_, d)| d).filter(|d| !d.is_empty())
+}
+
+/// Runs `regtrack report`.
+pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
+    let now = match &args.now {
+        Some(n) => {
+            // A day names its end: `--now 2024-03-22` covers that day.
+            let t = when(n, chrono::Utc::now().timestamp()).context("--now")?;
+            if n.trim().len() == 10 { t + 86_399 } else { t }
+        }
+        None => chrono::Utc::now().timestamp(),
+    };
+    let since = when(&args.since, now).context("--since")?;
+    let mut scopes = Vec::new();
+    for s in args.scope.iter().filter(|s| !s.trim().is_empty()) {
+        scopes.push(Scope::parse(s).with_context(|| format!("unknown scope '{s}'"))?);
+    }
+    let filter = Filter {
+        scopes,
+        subsystem: args.subsystem.clone(),
+        list: args.list.clone(),
+        until: Some(now + 1),
+        now,
+        ..Filter::default()
+    };
+    let store = super::open_reader(ctx)?;
+    let regs = crate::query::list(&store, &filter, now, args.days)?;
+    let period = Period {
+        since,
+        now,
+        about: args.subsystem.clone().or_else(|| args.list.clone()),
+    };
+    let mut out = std::io::stdout().lock();
+    match args.format {
+        ReportFormat::Text => {
+            out.write_all(crate::export::report::text(&regs, &period, &ctx.links).as_bytes())?
+        }
+        ReportFormat::Mail => {
+            let from = args
+                .from
+                .clone()
+                .or_else(|| ctx.config.report_from.clone())
+                .unwrap_or_else(|| "regtrack <regtrack@localhost>".to_string());
+            let env = Envelope {
+                domain: domain(&from).unwrap_or("localhost").to_string(),
+                from,
+                to: args.to.clone(),
+            };
+            crate::export::report::write_mail(&mut out, &regs, &period, &env, &ctx.links)?
+        }
+    }
+    out.flush()?;
+    Ok(if regs.is_empty() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

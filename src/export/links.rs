@@ -1,0 +1,191 @@
+//! Links to the mail and the commits of a history: a message's page on a
+//! public-inbox server (`https://lore.kernel.org/all/<percent-encoded
+//! Message-ID>/`) and a commit's page per tree (a template with `{sha}`,
+//! default `https://git.kernel.org/torvalds/c/{sha}`).
+//!
+//! The histories themselves hold no links (the linker is pure and knows no
+//! server): the exports ask [`Links`], and the JSON writers add `url` fields
+//! with [`Links::annotate`].
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+/// The commit link of a tree with no template of its own.
+pub const DEFAULT_COMMIT_LINK: &str = "https://git.kernel.org/torvalds/c/{sha}";
+
+/// The default public-inbox server.
+pub const DEFAULT_LORE_BASE: &str = "https://lore.kernel.org";
+
+/// How to link messages and commits.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Links {
+    lore_base: String,
+    commit_links: BTreeMap<String, String>,
+}
+
+impl Default for Links {
+    fn default() -> Self {
+        Links::new(DEFAULT_LORE_BASE, BTreeMap::new())
+    }
+}
+
+impl Links {
+    /// Links to messages on `lore_base` (`scheme://host[:port]`, a path
+    /// allowed) and to commits by `commit_links` (tree name -> template with
+    /// `{sha}`; the key `default` for every tree without one).
+    pub fn new(lore_base: &str, commit_links: BTreeMap<String, String>) -> Links {
+        Links {
+            lore_base: lore_base.trim_end_matches('/').to_string(),
+            commit_links,
+        }
+    }
+
+    /// The page of message `msgid` (with or without angle brackets).
+    pub fn message(&self, msgid: &str) -> String {
+        let id = msgid.trim().trim_start_matches('<').trim_end_matches('>');
+        format!("{}/all/{}/", self.lore_base, crate::lore::encode_msgid(id))
+    }
+
+    /// The page of commit `sha` in `tree` (a tree name such as `linus`,
+    /// `next` or `tip`, or a `tree:branch` of a report; `None` for the
+    /// default). The id is percent-encoded so no text can leave the path.
+    pub fn commit(&self, tree: Option<&str>, sha: &str) -> String {
+        let tree = tree.map(|t| t.split(':').next().unwrap_or(t).trim());
+        let template = tree
+            .and_then(|t| self.commit_links.get(t))
+            .or_else(|| self.commit_links.get("default"))
+            .map(String::as_str)
+            .unwrap_or(DEFAULT_COMMIT_LINK);
+        let sha = crate::lore::encode_msgid(sha.trim());
+        if template.contains("{sha}") {
+            template.replace("{sha}", &sha)
+        } else {
+            format!("{}{sha}", template)
+        }
+    }
+
+    /// Adds links to the public JSON form of regressions (an array, or one
+    /// regression): every object with a string `message_id` gains `url`, its
+    /// lore page; one with a string `commit` gains `commit_url`; a
+    /// regression's `culprit` gains `url`, the culprit commit's page in the
+    /// tree of the first report, and the regression itself `url`, its first
+    /// report's page. Fields already there are kept.
+    pub fn annotate(&self, v: &mut Value) {
+        match v {
+            Value::Array(items) => {
+                for item in items {
+                    self.annotate_regression(item);
+                }
+            }
+            Value::Object(_) => self.annotate_regression(v),
+            _ => {}
+        }
+    }
+
+    fn annotate_regression(&self, v: &mut Value) {
+        let branch = v.get("branch").and_then(Value::as_str).map(str::to_string);
+        let first = v
+            .get("reports")
+            .and_then(|r| r.get(0))
+            .and_then(|r| r.get("message_id"))
+            .and_then(Value::as_str)
+            .map(|m| self.message(m));
+        if let Some(c) = v.get_mut("culprit").and_then(Value::as_object_mut)
+            && let Some(sha) = c.get("commit").and_then(Value::as_str)
+            && !sha.is_empty()
+        {
+            let url = self.commit(branch.as_deref(), sha);
+            c.entry("url").or_insert(Value::String(url));
+        }
+        if let Some(o) = v.as_object_mut() {
+            for (k, child) in o.iter_mut() {
+                if k != "culprit" {
+                    self.annotate_nested(child);
+                }
+            }
+            if let Some(u) = first {
+                o.entry("url").or_insert(Value::String(u));
+            }
+        }
+    }
+
+    fn annotate_nested(&self, v: &mut Value) {
+        match v {
+            Value::Array(items) => items.iter_mut().for_each(|i| self.annotate_nested(i)),
+            Value::Object(o) => {
+                for child in o.values_mut() {
+                    self.annotate_nested(child);
+                }
+                if let Some(m) = o.get("message_id").and_then(Value::as_str)
+                    && !m.is_empty()
+                {
+                    let u = self.message(m);
+                    o.entry("url").or_insert(Value::String(u));
+                }
+                if let Some(c) = o.get("commit").and_then(Value::as_str)
+                    && !c.is_empty()
+                {
+                    let tree = o
+                        .get("tree")
+                        .and_then(Value::as_str)
+                        .filter(|t| !t.contains('/'));
+                    let u = self.commit(tree, c);
+                    o.entry("commit_url").or_insert(Value::String(u));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn message_and_commit_links() {
+        let l = Links::default();
+        assert_eq!(
+            l.message("<20200925071217.GO28663@shao2-debian>"),
+            "https://lore.kernel.org/all/20200925071217.GO28663@shao2-debian/"
+        );
+        assert_eq!(
+            l.message("a/b?c#d e"),
+            "https://lore.kernel.org/all/a%2Fb%3Fc%23d%20e/"
+        );
+        assert_eq!(
+            l.commit(Some("linus:master"), "2edf06a50f"),
+            "https://git.kernel.org/torvalds/c/2edf06a50f"
+        );
+        let mut t = BTreeMap::new();
+        t.insert("next".to_string(), "https://n/c/{sha}".to_string());
+        t.insert("default".to_string(), "https://d/".to_string());
+        let l = Links::new("http://127.0.0.1:9/", t);
+        assert_eq!(l.commit(Some("next:master"), "abc"), "https://n/c/abc");
+        assert_eq!(l.commit(None, "abc"), "https://d/abc");
+        assert_eq!(l.message("x@y"), "http://127.0.0.1:9/all/x@y/");
+    }
+
+    #[test]
+    fn json_gains_urls_and_keeps_its_fields() {
+        let mut v = serde_json::json!([{
+            "branch": "linus:master",
+            "culprit": {"commit": "abc"},
+            "reports": [{"message_id": "r@x"}],
+            "timeline": [{"message_id": "t@x"}, {"message_id": null}],
+            "fix": {"message_id": "f@x", "commit": "def"},
+        }]);
+        Links::default().annotate(&mut v);
+        let r = &v[0];
+        assert_eq!(r["url"], "https://lore.kernel.org/all/r@x/");
+        assert_eq!(r["culprit"]["url"], "https://git.kernel.org/torvalds/c/abc");
+        assert_eq!(r["culprit"]["commit"], "abc");
+        assert_eq!(r["timeline"][0]["url"], "https://lore.kernel.org/all/t@x/");
+        assert!(r["timeline"][1].get("url").is_none());
+        assert_eq!(
+            r["fix"]["commit_url"],
+            "https://git.kernel.org/torvalds/c/def"
+        );
+    }
+}

@@ -1,0 +1,355 @@
+//! The periodic report mail (`regtrack report`), modelled on the weekly
+//! "Linux regressions report": what is new in the period; what is still
+//! open, oldest first, with its age, status and what is missing (no reply,
+//! no patch, patch not applied); fixes applied but not released; what was
+//! fixed in the period; improvements as one count. Plain text, no tables,
+//! lines of at most [`WIDTH`] columns (a link longer than that stands on a
+//! line of its own, unbroken). Every text from mail goes through
+//! [`super::terminal::line`]: no control character reaches the mail.
+//!
+//! [`write_mail`] puts an RFC 5322 header block in front (`git send-email`
+//! and `mutt -H` take the result as it is).
+
+use std::io::Write;
+
+use super::links::Links;
+use super::terminal::line as safe;
+use super::{age_days, day, fmt_change};
+use crate::model::Direction;
+use crate::model::history::{Regression, Status};
+
+/// The widest line of the report's text.
+pub const WIDTH: usize = 72;
+
+/// What a report covers and how it is addressed.
+#[derive(Debug, Clone)]
+pub struct Period {
+    /// The start of the period (Unix seconds).
+    pub since: i64,
+    /// The end of the period, "now" (Unix seconds).
+    pub now: i64,
+    /// What the report is about (`xfs`, `linux-xfs`), for the subject and
+    /// the introduction; `None` for everything.
+    pub about: Option<String>,
+}
+
+/// The header fields of the mail.
+#[derive(Debug, Clone)]
+pub struct Envelope {
+    /// `From:`.
+    pub from: String,
+    /// `To:` addresses (`undisclosed-recipients:;` when empty).
+    pub to: Vec<String>,
+    /// The domain of the `Message-ID:`.
+    pub domain: String,
+}
+
+/// The report's sections, each a list of regressions in its order.
+#[derive(Debug, Default)]
+pub struct Sections<'a> {
+    /// First reported in the period.
+    pub new: Vec<&'a Regression>,
+    /// Open, first reported before the period; oldest first.
+    pub open: Vec<&'a Regression>,
+    /// A fix applied to a tree, not in a release yet.
+    pub applied: Vec<&'a Regression>,
+    /// Fixed (or its fix applied) with mail in the period.
+    pub fixed: Vec<&'a Regression>,
+    /// Improvements reported in the period.
+    pub improvements: usize,
+}
+
+fn is_improvement(r: &Regression) -> bool {
+    r.status == Status::Improvement || r.direction == Direction::Improvement
+}
+
+/// Sorts `regs` into the report's sections.
+pub fn sections<'a>(regs: &'a [Regression], p: &Period) -> Sections<'a> {
+    let mut s = Sections::default();
+    let first = |r: &Regression| r.facts.first_unix.unwrap_or(i64::MIN);
+    for r in regs {
+        let in_period = first(r) >= p.since && first(r) <= p.now;
+        if is_improvement(r) {
+            if in_period {
+                s.improvements += 1;
+            }
+            continue;
+        }
+        if r.status == Status::FixApplied && r.fix.as_ref().is_none_or(|f| f.release.is_none()) {
+            s.applied.push(r);
+            continue;
+        }
+        if r.status.is_closed() {
+            let touched = r.facts.last_unix.unwrap_or(i64::MIN) >= p.since;
+            if r.status.is_fixed() && touched {
+                s.fixed.push(r);
+            }
+            continue;
+        }
+        if in_period {
+            s.new.push(r);
+        } else if first(r) < p.since {
+            s.open.push(r);
+        }
+    }
+    s.new.sort_by_key(|r| (first(r), r.id));
+    s.open.sort_by_key(|r| (first(r), r.id));
+    s.applied.sort_by_key(|r| (first(r), r.id));
+    s.fixed.sort_by_key(|r| (first(r), r.id));
+    s
+}
+
+/// What an open regression lacks: `no reply`, `no patch` or `patch not
+/// applied`.
+pub fn missing(r: &Regression) -> Option<&'static str> {
+    match r.status {
+        Status::Reported => Some("no reply"),
+        Status::Discussed => Some("no patch"),
+        Status::FixProposed | Status::FixConfirmed => Some("patch not applied"),
+        _ => None,
+    }
+}
+
+/// Who is on it: the people (not the robot) who wrote in the history, in
+/// the order they first did; at most four, then how many more.
+pub fn people(r: &Regression) -> String {
+    let mut names: Vec<&str> = Vec::new();
+    for e in &r.timeline {
+        let Some(f) = e.from.as_deref().map(str::trim) else {
+            continue;
+        };
+        let robot = f.eq_ignore_ascii_case("kernel test robot")
+            || f.contains("lkp@intel.com")
+            || f.eq_ignore_ascii_case("regzbot");
+        if e.message_id.is_none() || robot || f.is_empty() || names.contains(&f) {
+            continue;
+        }
+        names.push(f);
+    }
+    match names.len() {
+        0 => "nobody yet".to_string(),
+        n if n <= 4 => names.join(", "),
+        n => format!("{}, and {} more", names[..4].join(", "), n - 4),
+    }
+}
+
+/// Wraps `text` to [`WIDTH`] columns, each line after the first indented
+/// by `indent` spaces; words are never split.
+pub fn wrap(text: &str, first_indent: usize, indent: usize) -> String {
+    let mut out = String::new();
+    let mut line = " ".repeat(first_indent);
+    let mut empty = true;
+    for word in text.split_whitespace() {
+        let w = word.chars().count();
+        if !empty && line.chars().count() + 1 + w > WIDTH {
+            out.push_str(line.trim_end());
+            out.push('\n');
+            line = " ".repeat(indent);
+            empty = true;
+        }
+        if !empty {
+            line.push(' ');
+        }
+        line.push_str(word);
+        empty = false;
+    }
+    out.push_str(line.trim_end());
+    out.push('\n');
+    out
+}
+
+fn entry(out: &mut String, r: &Regression, now: i64, links: &Links, open: bool) {
+    let title = r.culprit.title.as_deref().unwrap_or("(title unknown)");
+    out.push_str(&wrap(
+        &format!(
+            "* {} {}",
+            safe(crate::query::short(&r.culprit.commit)),
+            safe(title)
+        ),
+        0,
+        4,
+    ));
+    let metric = match &r.headline {
+        Some(h) => format!("{} {}", safe(&h.metric), fmt_change(h.change_percent)),
+        None => "no headline metric".to_string(),
+    };
+    let mut facts = vec![metric];
+    if let Some(s) = &r.subsystem {
+        facts.push(safe(s).into_owned());
+    }
+    let age = age_days(r, now)
+        .map(|d| format!(", {d} days ago"))
+        .unwrap_or_default();
+    facts.push(format!("reported {}{age}", day(r.first_date.as_deref())));
+    facts.push(r.status.as_str().to_string());
+    out.push_str(&wrap(&facts.join("; "), 4, 4));
+    if open && let Some(m) = missing(r) {
+        out.push_str(&wrap(&format!("missing: {m}"), 4, 4));
+    }
+    if let Some(f) = &r.fix {
+        let mut s = format!("fix: {}", safe(&super::fix_line(f)));
+        if let Some(c) = &f.commit {
+            s.push(' ');
+            s.push_str(&links.commit(f.trees.last().map(String::as_str), c));
+        }
+        out.push_str(&wrap(&s, 4, 4));
+    }
+    let first = r
+        .reports
+        .first()
+        .map(|rep| rep.message_id.as_str())
+        .or(r.messages.first().map(String::as_str));
+    if let Some(m) = first {
+        out.push_str(&wrap(&links.message(m), 4, 4));
+    }
+    out.push_str(&wrap(&format!("on it: {}", safe(&people(r))), 4, 4));
+}
+
+fn section(
+    out: &mut String,
+    title: &str,
+    regs: &[&Regression],
+    now: i64,
+    links: &Links,
+    open: bool,
+) {
+    out.push('\n');
+    out.push_str(&format!("== {title} ({}) ==\n", regs.len()));
+    if regs.is_empty() {
+        out.push_str("\nNone.\n");
+    }
+    for r in regs {
+        out.push('\n');
+        entry(out, r, now, links, open);
+    }
+}
+
+/// The report's text (the mail body).
+pub fn text(regs: &[Regression], p: &Period, links: &Links) -> String {
+    let s = sections(regs, p);
+    let mut out = String::new();
+    let about = p
+        .about
+        .as_deref()
+        .map(|a| format!(" of {}", safe(a)))
+        .unwrap_or_default();
+    out.push_str(&wrap(
+        &format!(
+            "Performance regressions{about} reported by the kernel test robot, from {} to {}: {} new, {} still open, {} with a fix applied but not released, {} fixed in the period, {} improvements.",
+            day(crate::model::history::iso(Some(p.since)).as_deref()),
+            day(crate::model::history::iso(Some(p.now)).as_deref()),
+            s.new.len(),
+            s.open.len(),
+            s.applied.len(),
+            s.fixed.len(),
+            s.improvements
+        ),
+        0,
+        0,
+    ));
+    section(&mut out, "New in this period", &s.new, p.now, links, true);
+    section(
+        &mut out,
+        "Still open, oldest first",
+        &s.open,
+        p.now,
+        links,
+        true,
+    );
+    section(
+        &mut out,
+        "Fix applied, not released yet",
+        &s.applied,
+        p.now,
+        links,
+        false,
+    );
+    section(
+        &mut out,
+        "Fixed in this period",
+        &s.fixed,
+        p.now,
+        links,
+        false,
+    );
+    out.push('\n');
+    out.push_str(&format!(
+        "== Improvements ==\n\n{} reported in this period.\n",
+        s.improvements
+    ));
+    out.push_str("\n-- \nWritten by regtrack from the mailing-list archives.\n");
+    out
+}
+
+/// `text` as ASCII for a header (anything else as `?`, control characters
+/// as spaces): nothing from the database can add a header line.
+fn header_text(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            ' '..='~' => c,
+            c if c.is_control() => ' ',
+            _ => '?',
+        })
+        .collect()
+}
+
+/// Writes the report as an RFC 5322 message: `From`, `To`, `Date`,
+/// `Subject`, `Message-ID`, MIME headers (UTF-8 text, 8 bit), a blank
+/// line and [`text`].
+pub fn write_mail(
+    out: &mut dyn Write,
+    regs: &[Regression],
+    p: &Period,
+    env: &Envelope,
+    links: &Links,
+) -> std::io::Result<()> {
+    let body = text(regs, p, links);
+    let s = sections(regs, p);
+    let date = chrono::DateTime::from_timestamp(p.now, 0).unwrap_or_default();
+    let about = p
+        .about
+        .as_deref()
+        .map(|a| format!(" [{}]", header_text(a)))
+        .unwrap_or_default();
+    let to = if env.to.is_empty() {
+        "undisclosed-recipients:;".to_string()
+    } else {
+        env.to
+            .iter()
+            .map(|t| header_text(t))
+            .collect::<Vec<_>>()
+            .join(",\n ")
+    };
+    write!(
+        out,
+        "From: {}\nTo: {to}\nDate: {}\nSubject: Performance regressions report{about} for {}: {} new, {} open\nMessage-ID: <regtrack-report.{}.{}@{}>\nMIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n\n{body}",
+        header_text(&env.from),
+        date.to_rfc2822(),
+        day(crate::model::history::iso(Some(p.now)).as_deref()),
+        s.new.len(),
+        s.open.len(),
+        date.format("%Y%m%d%H%M%S"),
+        std::process::id(),
+        header_text(&env.domain),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrapping_keeps_lines_within_width_and_words_whole() {
+        let t = "word ".repeat(40);
+        let w = wrap(&t, 0, 4);
+        assert!(w.lines().all(|l| l.chars().count() <= WIDTH), "{w}");
+        assert_eq!(w.split_whitespace().count(), 40);
+        let url = format!("https://lore.kernel.org/all/{}/", "x".repeat(80));
+        assert_eq!(wrap(&url, 4, 4), format!("    {url}\n"));
+    }
+
+    #[test]
+    fn headers_hold_no_line_breaks_or_non_ascii() {
+        assert_eq!(header_text("a\r\nBcc: x ü"), "a  Bcc: x ?");
+    }
+}

@@ -1,0 +1,178 @@
+//! The command line's rules, for every reading command: exit status 0 when
+//! answered, 1 when nothing matched or nothing could be read, 2 on usage
+//! and database errors; a database that is not there is said and not
+//! created; a pipe closed early ends the command quietly with status 0.
+//! Also `failures`, `mark` on a missing regression and huge changes.
+
+use std::process::{Command, Stdio};
+
+use crate::common::Cmd;
+use crate::usable_links::corpus_db;
+
+const REPORT: &str = "202403151023.5e1f2a3b-lkp@intel.com";
+
+/// Every reading command with arguments that answer on the corpus.
+fn answering() -> Vec<Vec<&'static str>> {
+    vec![
+        vec!["show", "ext4"],
+        vec!["show", "ext4", "--json"],
+        vec!["list"],
+        vec!["list", "--json"],
+        vec!["export", "--format", "md"],
+        vec!["export", "--format", "json"],
+        vec!["export", "--format", "csv"],
+        vec!["export", "--format", "html"],
+        vec!["mail", REPORT],
+        vec!["mail", "--json", REPORT],
+        vec!["stats"],
+        vec!["stats", "--json"],
+        vec!["failures"],
+        vec!["failures", "--json"],
+        vec!["report", "--now", "2024-03-31", "--since", "30d"],
+    ]
+}
+
+#[test]
+fn every_reading_command_answers_0_matches_nothing_1_and_misuse_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = corpus_db(dir.path());
+    for args in answering() {
+        let run = Cmd::regtrack().db(&db).args(&args).run();
+        assert_eq!(run.code(), Some(0), "{args:?}: {}", run.stderr);
+        assert!(!run.stdout.is_empty(), "{args:?} printed nothing");
+    }
+    for args in [
+        vec!["show", "no-such-thing"],
+        vec!["list", "--subsystem", "no-such-subsystem"],
+        vec!["mail", "no-such@message"],
+        vec!["mark", "no-such-thing", "declined"],
+        vec!["report", "--subsystem", "no-such-subsystem"],
+    ] {
+        let run = Cmd::regtrack().db(&db).args(&args).run();
+        assert_eq!(run.code(), Some(1), "{args:?}: {}", run.stderr);
+    }
+    for args in [
+        vec!["show"],
+        vec!["list", "--status", "no-such-status"],
+        vec!["export", "--format", "docx"],
+        vec!["mark", "15", "no-such-status"],
+        vec!["no-such-command"],
+    ] {
+        let run = Cmd::regtrack().db(&db).args(&args).run();
+        assert_eq!(run.code(), Some(2), "{args:?}: {}", run.stderr);
+    }
+    // Nothing could be read: ingest of a file that is not mail.
+    let junk = dir.path().join("junk.txt");
+    std::fs::write(&junk, "not mail\n").unwrap();
+    let run = Cmd::regtrack()
+        .db(dir.path().join("j.db"))
+        .arg("ingest")
+        .arg(&junk)
+        .run();
+    assert_eq!(run.code(), Some(1), "{}", run.stderr);
+}
+
+#[test]
+fn a_reading_command_on_a_missing_database_says_so_and_creates_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("none.db");
+    let mut all = answering();
+    all.push(vec!["mark", "15", "declined"]);
+    for args in all {
+        let run = Cmd::regtrack().db(&db).args(&args).run();
+        assert_eq!(run.code(), Some(2), "{args:?}");
+        assert!(
+            run.stderr.contains("does not exist"),
+            "{args:?}: {}",
+            run.stderr
+        );
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            0,
+            "{args:?} created a file"
+        );
+    }
+}
+
+#[test]
+fn a_pipe_closed_early_ends_every_command_quietly_with_status_0() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = corpus_db(dir.path());
+    for args in answering() {
+        // The reader is gone before regtrack writes its first byte.
+        let mut child = Command::new(env!("CARGO_BIN_EXE_regtrack"))
+            .arg("--db")
+            .arg(&db)
+            .args(&args)
+            .env_remove("REGTRACK_DB")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+        assert!(
+            !err.contains("error") && !err.contains("panicked"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn failures_lists_what_could_not_be_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = corpus_db(dir.path());
+    let v = Cmd::regtrack().db(&db).args(["failures", "--json"]).json();
+    let all = v.as_array().unwrap();
+    assert!(!all.is_empty());
+    let f = all
+        .iter()
+        .find(|f| {
+            f["source"]
+                .as_str()
+                .unwrap()
+                .ends_with("corpus/bad/no-headers.mbox")
+        })
+        .expect("no-headers.mbox failed");
+    assert_eq!(f["offset"], 0);
+    assert!(
+        f["reason"].as_str().unwrap().contains("no header block"),
+        "{f}"
+    );
+    let text = Cmd::regtrack().db(&db).arg("failures").ok().stdout;
+    assert!(text.lines().any(|l| l.ends_with(
+        "corpus/bad/no-headers.mbox  offset 0  no header block: the message does not start with a header field"
+    )), "{text}");
+    // A database where everything was read: exit 1.
+    let clean = dir.path().join("clean.db");
+    Cmd::regtrack()
+        .db(&clean)
+        .args(["--quiet", "ingest"])
+        .arg(crate::common::corpus("report/current-perf-report.eml"))
+        .ok();
+    assert_eq!(
+        Cmd::regtrack().db(&clean).arg("failures").run().code(),
+        Some(1)
+    );
+}
+
+#[test]
+fn mail_shows_its_lore_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = corpus_db(dir.path());
+    let text = Cmd::regtrack().db(&db).args(["mail", REPORT]).ok().stdout;
+    assert!(
+        text.contains(&format!(
+            "\nArchived-At: <https://lore.kernel.org/all/{REPORT}/>\n"
+        )),
+        "{text}"
+    );
+    let v = Cmd::regtrack()
+        .db(&db)
+        .args(["mail", "--json", REPORT])
+        .json();
+    assert_eq!(v["url"], format!("https://lore.kernel.org/all/{REPORT}/"));
+}

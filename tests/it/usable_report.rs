@@ -1,0 +1,106 @@
+//! `regtrack report`: the periodic report mail on the bundled corpus, as of
+//! a past date: an RFC 5322 message, lines of at most 72 columns (a link
+//! alone on its line may be longer), the sections in order, each entry with
+//! its culprit, metric, link and people.
+
+use crate::common::Cmd;
+use crate::usable_links::corpus_db;
+
+fn report(db: &std::path::Path, extra: &[&str]) -> crate::common::Run {
+    Cmd::regtrack()
+        .db(db)
+        .args(["report", "--now", "2024-03-31", "--since", "30d"])
+        .args(extra)
+        .run()
+}
+
+#[test]
+fn the_report_is_a_mail_with_its_sections_and_entries() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = corpus_db(dir.path());
+    let run = report(
+        &db,
+        &[
+            "--to",
+            "linux-ext4@vger.kernel.org",
+            "--from",
+            "Jane Doe <jane@example.org>",
+        ],
+    );
+    assert_eq!(run.code(), Some(0), "{}", run.stderr);
+    let text = &run.stdout;
+    let (head, body) = text.split_once("\n\n").expect("a header block");
+    let field = |name: &str| {
+        head.lines()
+            .find_map(|l| l.strip_prefix(&format!("{name}: ")))
+            .unwrap_or_else(|| panic!("no {name}: in {head}"))
+    };
+    assert_eq!(field("From"), "Jane Doe <jane@example.org>");
+    assert_eq!(field("To"), "linux-ext4@vger.kernel.org");
+    assert!(chrono::DateTime::parse_from_rfc2822(field("Date")).is_ok());
+    assert!(field("Subject").starts_with("Performance regressions report for 2024-03-31"));
+    assert!(field("Message-ID").starts_with("<regtrack-report.20240331235959."));
+    assert!(field("Message-ID").ends_with("@example.org>"));
+    assert!(text.is_ascii() || field("Content-Type").contains("utf-8"));
+    for l in body.lines() {
+        let n = l.chars().count();
+        assert!(
+            n <= 72 || (l.trim_start().starts_with("https://") && !l.trim().contains(' ')),
+            "{n} columns: {l}"
+        );
+        assert!(!l.chars().any(|c| c.is_control()), "{l:?}");
+    }
+    let at = |s: &str| body.find(s).unwrap_or_else(|| panic!("no '{s}' in {body}"));
+    let (new, open, applied, fixed, imp) = (
+        at("== New in this period (0) =="),
+        at("== Still open, oldest first (11) =="),
+        at("== Fix applied, not released yet (1) =="),
+        at("== Fixed in this period (0) =="),
+        at("== Improvements =="),
+    );
+    assert!(new < open && open < applied && applied < fixed && fixed < imp);
+    // Still open, oldest first: the 2014 report before the 2024 one.
+    let old = at("* 5507231dd04d mempolicy: apply page table walker");
+    let young = at("* 5d3a0d5b1c3d ext4: Speedup ext4 orphan inode handling");
+    assert!(open < old && old < young && young < applied);
+    assert!(body[old..].starts_with(
+        "* 5507231dd04d mempolicy: apply page table walker on queue_pages_range()\n    vm-scalability.migrate_mbps -18.2%; mempolicy; reported 2014-06-26,\n    3566 days ago; reported\n    missing: no reply\n    https://lore.kernel.org/all/53AB0001.2040506@intel.com/\n    on it: Jet Chen\n"
+    ), "{}", &body[old..]);
+    // The applied fix: its commit's page, the report's, who is on it.
+    let e = &body[at("* 5e1f2a3b4c5d")..fixed];
+    assert!(e.contains("fsmark.files_per_sec -12.3%"), "{e}");
+    assert!(
+        e.contains("https://git.kernel.org/torvalds/c/0badc0ffee1234567890abcdef1234567890abcd")
+    );
+    assert!(e.contains("https://lore.kernel.org/all/202403151023.5e1f2a3b-lkp@intel.com/"));
+    assert!(
+        e.contains("on it: Jan Kara, Oliver Sang, Theodore Ts'o"),
+        "{e}"
+    );
+    assert!(!body.contains("on it: kernel test robot"));
+}
+
+#[test]
+fn text_alone_filters_and_nothing_to_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = corpus_db(dir.path());
+    let run = report(&db, &["--format", "text", "--subsystem", "xfs"]);
+    assert_eq!(run.code(), Some(0), "{}", run.stderr);
+    assert!(
+        run.stdout
+            .starts_with("Performance regressions of xfs reported"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("\nSubject:"));
+    assert!(run.stdout.contains("* 2edf06a50f"));
+    assert!(
+        !run.stdout.contains("5e1f2a3b4c5d"),
+        "an ext4 regression in the xfs report"
+    );
+    let none = report(&db, &["--subsystem", "no-such-subsystem"]);
+    assert_eq!(none.code(), Some(1));
+    let bad = report(&db, &["--since", "last tuesday"]);
+    assert_eq!(bad.code(), Some(2));
+    assert!(bad.stderr.contains("--since"), "{}", bad.stderr);
+}
