@@ -45,4 +45,5 @@ mod robust_bad_input;
 mod robust_fuzz_replay;
 mod robust_readers;
 mod robust_synth;
+mod trees_cli;
 mod trees_git;
