@@ -105,11 +105,14 @@ pub fn sync_tree(store: &Store, tree: &TreeRow, now: i64) -> Result<TreeSynced> 
         ..TreeSynced::default()
     };
     store.in_write("syncing a tree", |s| {
-        let mut index = match st::releases(s, tree.id)? {
-            Some(b) => ReleaseIndex::from_bytes(&b).unwrap_or_default(),
+        let stored = st::releases(s, tree.id)?;
+        let mut index = match &stored {
+            Some(b) => ReleaseIndex::from_bytes(b).unwrap_or_default(),
             None => ReleaseIndex::new(),
         };
         let update = index.update(&repo).map_err(&err)?;
+        let index_changed = stored.is_none() || !update.new_tags.is_empty() || update.rebuilt;
+        drop(stored);
         out.new_tags = update.new_tags.len();
         if !update.new_tags.is_empty() || update.rebuilt {
             // Stored commits that a new tag may have released.
@@ -170,7 +173,11 @@ pub fn sync_tree(store: &Store, tree: &TreeRow, now: i64) -> Result<TreeSynced> 
                 first,
             });
         }
-        st::set_releases(s, tree.id, &index.to_bytes(), now)?;
+        if index_changed {
+            st::set_releases(s, tree.id, &index.to_bytes(), now)?;
+        } else {
+            st::set_synced(s, tree.id, now)?;
+        }
         let changed = out.released > 0 || out.refs.iter().any(|r| r.new > 0 || r.vanished > 0);
         if changed {
             st::set_pending(s, &format!("tree '{}' changed", tree.name))?;

@@ -136,6 +136,13 @@ pub fn set_releases(store: &Store, tree: i64, bytes: &[u8], now: i64) -> Result<
     Ok(())
 }
 
+/// Stores the time of a tree's sync (its release index unchanged).
+pub fn set_synced(store: &Store, tree: i64, now: i64) -> Result<()> {
+    let sql = "UPDATE trees SET synced_at = ?2 WHERE id = ?1";
+    store.conn().execute(sql, params![tree, now]).db(sql)?;
+    Ok(())
+}
+
 /// Stores the tip read on ref `ref_id`.
 pub fn set_tip(store: &Store, ref_id: i64, tip: &str, now: i64) -> Result<()> {
     let sql = "UPDATE tree_refs SET tip = ?2, read_at = ?3 WHERE id = ?1";
