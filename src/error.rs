@@ -71,6 +71,15 @@ pub enum Error {
         /// Highest version this build knows.
         supported: i64,
     },
+    /// A followed kernel tree could not be read: nothing of it was stored.
+    #[error("tree '{tree}': {cause}")]
+    Tree {
+        /// The tree's name.
+        tree: String,
+        /// What went wrong (names the path and the ref; said in the
+        /// message, so no `source()`).
+        cause: crate::trees::TreesError,
+    },
     /// A query named nothing that exists, or was ambiguous.
     #[error("{0}")]
     Query(String),

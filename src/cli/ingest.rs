@@ -67,7 +67,9 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     // failed (a file that is not mail, a folder without any).
     let stored = summary.new + summary.known + summary.duplicates;
     let nothing_read = stored == 0 && (summary.failed > 0 || !summary.input_errors.is_empty());
-    Ok(if nothing_read {
+    Ok(if summary.trees_failed {
+        ExitCode::from(2)
+    } else if nothing_read {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
@@ -105,6 +107,17 @@ pub(super) fn ingest_paths(
             .with_context(|| format!("building the indexes of '{}'", ctx.db.display()))?;
         super::reindex::upgrade(ctx, store)?;
     }
+    // The followed kernel trees, after the mail: a tree that cannot be read
+    // is said and stores nothing; the mail is linked all the same.
+    let trees_ok = if crate::store::trees::any(store).context("reading the trees")? {
+        indexes
+            .wait()
+            .with_context(|| format!("building the indexes of '{}'", ctx.db.display()))?;
+        super::trees::sync(ctx, store)?
+    } else {
+        true
+    };
+    summary.trees_failed = !trees_ok;
     // Relinks only when messages, marks or the link logic changed since the
     // last link (`link_state`); an unchanged input returns at once. A bulk
     // load's indexes are built meanwhile, on another connection; the linker

@@ -15,6 +15,7 @@ mod relink;
 mod report;
 mod show;
 mod stats;
+mod trees;
 
 use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
@@ -134,6 +135,11 @@ pub enum Command {
     /// Fetch again what the matching regressions' threads and mail naming them got since last time.
     #[command(after_help = "Example:\n  regtrack follow --status open --subsystem xfs")]
     Follow(fetch::FollowArgs),
+    /// Follow local kernel clones: which release holds a fix, which tree a culprit was reverted in.
+    #[command(
+        after_help = "Examples:\n  regtrack trees add mainline ~/src/linux --ref master\n  regtrack trees sync\n  regtrack trees"
+    )]
+    Trees(trees::Args),
     /// Bring threads and regressions up to date, or with --full compute them all from scratch.
     #[command(after_help = "Example:\n  regtrack relink --full")]
     Relink(relink::Args),
@@ -249,6 +255,7 @@ where
         Command::Fetch(a) => fetch::run(&ctx, a),
         Command::Follow(a) => fetch::follow(&ctx, a),
         Command::Relink(a) => relink::run(&ctx, a),
+        Command::Trees(a) => trees::run(&ctx, a),
     };
     match result {
         Ok(code) => code,

@@ -144,6 +144,19 @@ pub fn show(out: &mut dyn Write, regs: &[Regression], style: &Style) -> std::io:
         if !r.culprit.aliases.is_empty() {
             writeln!(out, "  also named: {}", safe(&r.culprit.aliases.join(", ")))?;
         }
+        if let Some(c) = &r.culprit.tree_commit {
+            let released = match &r.culprit.release {
+                Some(v) => format!(", first released in {v}"),
+                None => String::new(),
+            };
+            writeln!(
+                out,
+                "  culprit in: {} (commit {}, committed {}{released})",
+                safe(&r.culprit.trees.join(", ")),
+                safe(c),
+                day(r.culprit.committed.as_deref()),
+            )?;
+        }
         if let Some(f) = &r.fix {
             writeln!(out, "  fix: {}", safe(&super::fix_line(f)))?;
             if let Some(c) = &f.commit {

@@ -524,6 +524,7 @@ pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark], patches: &Patches
             title: culprit_title(d, msgs),
             aliases: d.aliases.clone(),
             ambiguous_with: d.ambiguous_with.clone(),
+            ..CulpritInfo::default()
         },
         subsystem,
         branch,

@@ -18,6 +18,8 @@
 //! - [`fold`]: the status from the timeline;
 //! - [`finish`]: the history put together;
 //! - [`regzbot`]: the official tracker's command lines.
+//! - [`trees`]: what the followed kernel trees say (fix commits, releases,
+//!   reverts of the culprit).
 //!
 //! The serde form of [`crate::model::history::Regression`] is the public
 //! JSON (documented in `docs/json.md`).
@@ -35,6 +37,7 @@ pub mod rules;
 pub mod scope;
 pub mod select;
 pub mod thread;
+pub mod trees;
 
 use crate::model::history::{Mark, Regression};
 use crate::model::{Extraction, Kind};

@@ -390,6 +390,20 @@ pub struct CulpritInfo {
     pub aliases: Vec<String>,
     /// Longer ids this one is also a prefix of (ambiguous abbreviation).
     pub ambiguous_with: Vec<String>,
+    /// The full id of the commit as a followed kernel tree holds it
+    /// (`regtrack trees`), when one does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tree_commit: Option<String>,
+    /// Its committer date in that tree (ISO 8601, UTC).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub committed: Option<String>,
+    /// The followed trees and refs holding it (`mainline master`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub trees: Vec<String>,
+    /// The first release tag containing it (`v6.9-rc3`), when a followed
+    /// tree has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub release: Option<String>,
 }
 
 /// Why a status was set.

@@ -85,6 +85,10 @@ pub struct Summary {
     /// Inputs that could not be opened or read at all.
     #[serde(skip)]
     pub input_errors: Vec<FailureNote>,
+    /// A followed kernel tree could not be synced after the mail (said on
+    /// stderr; the mail was stored and linked).
+    #[serde(skip)]
+    pub trees_failed: bool,
 }
 
 impl Summary {

@@ -1,9 +1,11 @@
 //! The pipeline: what runs the layers together. [`ingest`] streams sources
 //! through mail parsing and extraction into the store; [`relink`] feeds the
 //! stored rows to the pure linker and writes the histories back;
-//! [`reindex`] re-extracts messages stored by an older extractor. Threads,
+//! [`reindex`] re-extracts messages stored by an older extractor; [`trees`]
+//! reads the followed kernel trees into the store. Threads,
 //! progress and the order of the stages live here, never in the layers.
 
 pub mod ingest;
 pub mod reindex;
 pub mod relink;
+pub mod trees;

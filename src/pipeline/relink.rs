@@ -105,6 +105,13 @@ pub fn relink_with(
     before_write: &mut dyn FnMut() -> Result<()>,
 ) -> Result<(Relinked, Unreadable)> {
     let started = std::time::Instant::now();
+    // A tree sync that stored new commits: they may fix any history.
+    if let Some(why) = crate::store::trees::pending(store)? {
+        let (mut done, unreadable) = relink_full_with(store, before_write)?;
+        done.fell_back = Some(why);
+        done.seconds = started.elapsed().as_secs_f64();
+        return Ok((done, unreadable));
+    }
     let now = links::current_state(store, LINK_LOGIC_VERSION)?;
     let stored = links::stored_state(store)?;
     if stored == Some(now) {
@@ -217,6 +224,7 @@ fn relink_full_with(
         Ok((n, plan.unreadable))
     })?;
     links::set_state(store, &state)?;
+    crate::store::trees::clear_pending(store)?;
     let threads = distinct_roots(&sk);
     Ok((
         Relinked {
@@ -891,6 +899,9 @@ struct Plan {
     /// step of the choice chose it.
     chosen: Vec<(i64, bool)>,
     unreadable: Unreadable,
+    /// The followed trees' candidate commits of each draft, by draft index
+    /// (empty when no tree is followed).
+    tree_commits: Vec<Vec<link::trees::TreeCommit>>,
 }
 
 impl Plan {
@@ -908,12 +919,18 @@ impl Plan {
 
     /// The regression of draft `k`, finished.
     fn regression(&self, k: usize) -> Regression {
-        link::finish::finish(
+        let mut r = link::finish::finish(
             &self.linked.drafts[k],
             &self.input.messages,
             &self.input.marks,
             &self.linked.patches,
-        )
+        );
+        if let Some(commits) = self.tree_commits.get(k)
+            && !commits.is_empty()
+        {
+            link::trees::apply(&mut r, commits);
+        }
+        r
     }
 }
 
@@ -983,18 +1000,26 @@ fn plan_of(
         aliases,
         chosen,
         unreadable,
+        tree_commits: Vec::new(),
     };
+    let trees = crate::store::trees::any(store)?;
+    let mut tree_commits = Vec::new();
     // The order of `attach::regressions` (a stable sort: draft order breaks
     // ties), from one finish of each; each is finished again when written,
     // so that no more than one regression is held at a time.
     let mut order: Vec<(i64, String, usize)> = (0..plan.linked.drafts.len())
-        .map(|k| {
+        .map(|k| -> Result<(i64, String, usize)> {
             let r = plan.regression(k);
-            (r.facts.first_unix.unwrap_or(i64::MAX), r.culprit.commit, k)
+            if trees {
+                let keys = link::trees::keys(&r);
+                tree_commits.push(crate::store::trees::candidates(store, &keys)?);
+            }
+            Ok((r.facts.first_unix.unwrap_or(i64::MAX), r.culprit.commit, k))
         })
-        .collect();
+        .collect::<Result<_>>()?;
     order.sort();
     plan.order = order;
+    plan.tree_commits = tree_commits;
     Ok(plan)
 }
 

@@ -19,6 +19,7 @@ pub const MIGRATIONS: &[&str] = &[
     include_str!("sql/0010_link_keys.sql"),
     include_str!("sql/0011_body_checksums.sql"),
     include_str!("sql/0012_table_omitted_rows.sql"),
+    include_str!("sql/0013_trees.sql"),
 ];
 
 /// The schema version this build writes.

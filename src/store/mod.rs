@@ -27,6 +27,8 @@
 //! - linking (v2): `threads`, `regressions`, `regression_messages`,
 //!   `regression_events` (the status timeline), `marks` (human overrides, keyed by
 //!   culprit so they survive re-linking).
+//! - followed kernel trees (v13, see [`trees`]): `trees`, `tree_refs`,
+//!   `tree_commits`, `tree_trailers`, `tree_contains`, `tree_link_pending`.
 //! - `deferred_indexes` (v4): secondary indexes a first ingest dropped and has
 //!   yet to build (see [`bulk`]).
 
@@ -40,6 +42,7 @@ pub mod migrations;
 pub mod reextract;
 pub mod session;
 pub mod stats;
+pub mod trees;
 
 use std::path::Path;
 

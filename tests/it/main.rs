@@ -49,6 +49,7 @@ mod robust_bad_input;
 mod robust_fuzz_replay;
 mod robust_readers;
 mod robust_synth;
+mod trees_cli;
 mod trees_git;
 mod usable_cli;
 mod usable_help;

@@ -1,0 +1,591 @@
+//! What the followed kernel trees (`regtrack trees`) say of a history: the
+//! culprit found in a tree (its full id, date, trees and first release), the
+//! commits that fix it, a revert of it, and the status that follows. Pure:
+//! the pipeline looks up the candidate commits of a history by its
+//! [`TreeKeys`] and hands them in as [`TreeCommit`] rows; [`apply`] changes
+//! the finished [`Regression`] and nothing else.
+//!
+//! A commit held by a followed ref fixes a history when
+//! - a `Closes:` or `Link:` trailer points to any message of the history;
+//! - a `Fixes:` trailer names the culprit (any of its ids) and a
+//!   `Reported-by:` names the kernel test robot;
+//! - its title and author are those of a patch of the history.
+//!
+//! A commit whose `This reverts commit <sha>` names the culprit drops it. A
+//! stable backport (`commit <sha> upstream.`) counts as its upstream commit,
+//! with the stable tree among the fix's trees.
+//!
+//! Status: `fixed` when a fix is in a release (the first release tag of a
+//! followed tree that contains it); else `culprit-dropped` when the culprit
+//! was reverted in a followed tree; else `fix-applied` ("in next only", "in
+//! xfs for-next") when a fix is in a followed ref but no release yet. A
+//! human mark and an improvement keep their status.
+
+use super::culprit::same_commit;
+use super::hints::{names_robot, title_key};
+use crate::model::history::{
+    FixInfo, PatchRole, PatchState, Regression, Status, StatusEvidence, TimelineEntry, iso,
+};
+use crate::trees::parse_release;
+
+/// One ref of a followed tree that holds a commit.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TreeRef {
+    /// The tree's name (`mainline`, `next`, `stable`).
+    pub tree: String,
+    /// The ref as followed (`master`, `refs/heads/for-next`, `HEAD`).
+    pub refname: String,
+    /// The first release tag of that tree containing the commit.
+    pub release: Option<String>,
+}
+
+impl TreeRef {
+    /// `mainline master`, `xfs for-next`; the tree's name alone for `HEAD`.
+    pub fn display(&self) -> String {
+        let r = self
+            .refname
+            .strip_prefix("refs/heads/")
+            .or_else(|| self.refname.strip_prefix("refs/remotes/"))
+            .unwrap_or(&self.refname);
+        if r == "HEAD" {
+            self.tree.clone()
+        } else {
+            format!("{} {r}", self.tree)
+        }
+    }
+}
+
+/// One stored commit of a followed tree, as matching reads it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TreeCommit {
+    /// Full id (40 hex).
+    pub oid: String,
+    /// Title (first line of the message).
+    pub title: String,
+    /// Author name.
+    pub author_name: String,
+    /// Author email.
+    pub author_email: String,
+    /// Committer time, Unix seconds.
+    pub committer_time: i64,
+    /// The commit `This reverts commit <sha>` names.
+    pub reverts: Option<String>,
+    /// A stable backport's upstream commit.
+    pub upstream: Option<String>,
+    /// Kept trailers (key, value), in message order.
+    pub trailers: Vec<(String, String)>,
+    /// The followed refs holding it now (empty: it vanished from them).
+    pub refs: Vec<TreeRef>,
+}
+
+/// What the candidate commits of a history are looked up by.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TreeKeys {
+    /// The culprit's ids (key first, then aliases): commits with these ids,
+    /// reverts of them, `Fixes:` naming them.
+    pub commits: Vec<String>,
+    /// Every Message-ID of the history (`Closes:`/`Link:` targets).
+    pub message_ids: Vec<String>,
+    /// Title keys ([`title_key`]) of the history's patches.
+    pub titles: Vec<String>,
+}
+
+/// The keys of a finished history.
+pub fn keys(r: &Regression) -> TreeKeys {
+    let mut titles: Vec<String> = r
+        .patches
+        .iter()
+        .filter(|p| p.role != PatchRole::Revert)
+        .map(|p| {
+            title_key(if p.title.is_empty() {
+                &p.subject
+            } else {
+                &p.title
+            })
+        })
+        .filter(|k| k.len() >= 8)
+        .collect();
+    titles.sort();
+    titles.dedup();
+    TreeKeys {
+        commits: culprit_ids(r),
+        message_ids: r.messages.clone(),
+        titles,
+    }
+}
+
+fn culprit_ids(r: &Regression) -> Vec<String> {
+    std::iter::once(r.culprit.commit.clone())
+        .chain(r.culprit.aliases.iter().cloned())
+        .filter(|c| !c.is_empty())
+        .collect()
+}
+
+/// The commit id a `Fixes:` value starts with.
+pub fn fixes_target(value: &str) -> Option<String> {
+    let id = value.split_whitespace().next()?;
+    super::culprit::is_hex_id(id).then(|| id.to_ascii_lowercase())
+}
+
+/// The Message-ID a `Closes:`/`Link:` value points to.
+pub fn link_target(value: &str) -> Option<String> {
+    crate::mail::msgid::url_message_id(value)
+}
+
+/// Why `c` fixes `r`, if it does.
+fn fix_reason(r: &Regression, ids: &[String], c: &TreeCommit) -> Option<String> {
+    for (k, v) in &c.trailers {
+        if (k == "Closes" || k == "Link")
+            && let Some(m) = link_target(v)
+            && r.messages.contains(&m)
+        {
+            return Some(format!("{k}: {m}"));
+        }
+    }
+    let robot = c
+        .trailers
+        .iter()
+        .any(|(k, v)| k.starts_with("Reported") && names_robot(v));
+    if robot {
+        for (k, v) in &c.trailers {
+            if k == "Fixes"
+                && let Some(t) = fixes_target(v)
+                && ids.iter().any(|id| same_commit(id, &t))
+            {
+                return Some(format!("Fixes: {t} with Reported-by: kernel test robot"));
+            }
+        }
+    }
+    let key = title_key(&c.title);
+    if key.len() >= 8 {
+        let by = |p: &crate::model::history::PatchInfo| {
+            p.from.as_deref().is_some_and(|f| {
+                let f = f.trim();
+                f.eq_ignore_ascii_case(c.author_name.trim())
+                    || f.eq_ignore_ascii_case(c.author_email.trim())
+            })
+        };
+        if let Some(p) = r.patches.iter().find(|p| {
+            p.role != PatchRole::Revert
+                && title_key(if p.title.is_empty() {
+                    &p.subject
+                } else {
+                    &p.title
+                }) == key
+                && by(p)
+        }) {
+            return Some(format!("title and author of patch {}", p.message_id));
+        }
+    }
+    None
+}
+
+fn short(id: &str) -> &str {
+    id.get(..12).unwrap_or(id)
+}
+
+/// The earliest of some release names (mainline order; others by name).
+fn earliest<'a>(names: impl Iterator<Item = &'a str>) -> Option<String> {
+    names
+        .min_by(|a, b| match (parse_release(a), parse_release(b)) {
+            (Some(x), Some(y)) => x.cmp(&y),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (None, None) => a.cmp(b),
+        })
+        .map(str::to_string)
+}
+
+/// Where a group of commits is: `next master`, `mainline master, stable linux-6.1.y`.
+fn trees_of(commits: &[&TreeCommit]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for c in commits {
+        for r in &c.refs {
+            let d = r.display();
+            if !out.contains(&d) {
+                out.push(d);
+            }
+        }
+    }
+    out
+}
+
+/// `in next only`, `in xfs for-next`, `in mainline master and stable linux-6.1.y`.
+fn where_phrase(commits: &[&TreeCommit]) -> String {
+    let only_next = commits
+        .iter()
+        .flat_map(|c| &c.refs)
+        .all(|r| matches!(r.tree.as_str(), "next" | "linux-next"));
+    if only_next {
+        "in next only".to_string()
+    } else {
+        format!("in {}", trees_of(commits).join(" and "))
+    }
+}
+
+fn entry(c: &TreeCommit, event: String, status: Option<Status>) -> TimelineEntry {
+    TimelineEntry {
+        date: iso(Some(c.committer_time)),
+        unix: Some(c.committer_time),
+        from: Some(c.author_name.clone()).filter(|s| !s.is_empty()),
+        event,
+        status,
+        message_id: None,
+        reopens: false,
+    }
+}
+
+fn release_of(c: &TreeCommit) -> Option<String> {
+    earliest(c.refs.iter().filter_map(|r| r.release.as_deref()))
+}
+
+/// Changes `r` by what the candidate commits `commits` say (see the module
+/// docs); commits that match nothing are ignored, so the candidates may
+/// over-approximate.
+pub fn apply(r: &mut Regression, commits: &[TreeCommit]) {
+    let ids = culprit_ids(r);
+    let held: Vec<&TreeCommit> = commits.iter().filter(|c| !c.refs.is_empty()).collect();
+    if held.is_empty() || ids.is_empty() {
+        return;
+    }
+    let mut timeline: Vec<TimelineEntry> = Vec::new();
+
+    // The culprit itself.
+    let culprit = held
+        .iter()
+        .copied()
+        .filter(|c| c.upstream.is_none())
+        .find(|c| ids.iter().any(|id| same_commit(id, &c.oid)))
+        .or_else(|| {
+            held.iter()
+                .copied()
+                .find(|c| ids.iter().any(|id| same_commit(id, &c.oid)))
+        });
+    if let Some(c) = culprit {
+        r.culprit.tree_commit = Some(c.oid.clone());
+        r.culprit.committed = iso(Some(c.committer_time));
+        r.culprit.trees = trees_of(&[c]);
+        r.culprit.release = release_of(c);
+        let rel = match &r.culprit.release {
+            Some(v) => format!(", first released in {v}"),
+            None => String::new(),
+        };
+        timeline.push(entry(
+            c,
+            format!(
+                "culprit committed {}: {}{rel}",
+                where_phrase(&[c]),
+                short(&c.oid)
+            ),
+            None,
+        ));
+    }
+
+    // A revert of the culprit.
+    let revert = held.iter().copied().find(|c| {
+        c.reverts
+            .as_deref()
+            .is_some_and(|x| ids.iter().any(|id| same_commit(id, x)))
+    });
+
+    // Fixes, grouped by upstream commit (a backport is its upstream's).
+    let mut groups: Vec<(String, Vec<&TreeCommit>, String)> = Vec::new();
+    for c in held.iter().copied() {
+        if Some(c) == culprit || Some(c) == revert || ids.iter().any(|id| same_commit(id, &c.oid)) {
+            continue;
+        }
+        let Some(why) = fix_reason(r, &ids, c) else {
+            continue;
+        };
+        let canon = c.upstream.clone().unwrap_or_else(|| c.oid.clone());
+        match groups.iter_mut().find(|g| g.0 == canon) {
+            Some(g) => g.1.push(c),
+            None => groups.push((canon, vec![c], why)),
+        }
+    }
+    // Backports of a fix that say nothing themselves join it.
+    for c in held.iter().copied() {
+        if let Some(up) = &c.upstream
+            && let Some(g) = groups.iter_mut().find(|g| &g.0 == up)
+            && !g.1.contains(&c)
+        {
+            g.1.push(c);
+        }
+    }
+    // The best: the earliest released, else the one in most refs.
+    let release_of_group = |g: &[&TreeCommit]| {
+        let all: Vec<String> = g.iter().filter_map(|c| release_of(c)).collect();
+        earliest(all.iter().map(String::as_str))
+    };
+    let rank = |g: &[&TreeCommit]| match release_of_group(g).as_deref().and_then(parse_release) {
+        Some(v) => (0u8, Some(v), usize::MAX - trees_of(g).len()),
+        None if release_of_group(g).is_some() => (1, None, usize::MAX - trees_of(g).len()),
+        None => (2, None, usize::MAX - trees_of(g).len()),
+    };
+    let best = (0..groups.len()).min_by_key(|&i| rank(&groups[i].1));
+
+    let keep_status = r.facts.marked || r.status == Status::Improvement;
+    let mut new_status: Option<(Status, String)> = None;
+    for (i, (canon, group, why)) in groups.iter().enumerate() {
+        let rel = release_of_group(group);
+        let first = group
+            .iter()
+            .find(|c| &c.oid == canon)
+            .copied()
+            .unwrap_or(group[0]);
+        let rel_text = match &rel {
+            Some(v) => format!(", first released in {v}"),
+            None => String::new(),
+        };
+        let event = format!(
+            "fix committed {}: {} (\"{}\"){rel_text} ({why})",
+            where_phrase(group),
+            short(canon),
+            first.title
+        );
+        let status = if Some(i) == best {
+            let s = match &rel {
+                Some(_) => Some(Status::Fixed),
+                None if revert.is_some() => None,
+                None => Some(Status::FixApplied),
+            };
+            if let Some(s) = s {
+                let reason = match &rel {
+                    Some(v) => format!(
+                        "fixed in {v} by {} (\"{}\"), {}; {why}",
+                        short(canon),
+                        first.title,
+                        where_phrase(group)
+                    ),
+                    None => format!(
+                        "fix {}: {} (\"{}\"); {why}",
+                        where_phrase(group),
+                        short(canon),
+                        first.title
+                    ),
+                };
+                new_status = Some((s, reason));
+            }
+            set_fix(r, canon, first, group, rel.clone());
+            s
+        } else {
+            None
+        };
+        timeline.push(entry(first, event, status));
+    }
+    if let Some(c) = revert {
+        let reason = format!(
+            "culprit reverted {} by {} (\"{}\")",
+            where_phrase(&[c]),
+            short(&c.oid),
+            c.title
+        );
+        let drop = new_status.as_ref().is_none_or(|(s, _)| *s != Status::Fixed);
+        if drop {
+            new_status = Some((Status::CulpritDropped, reason.clone()));
+            if best.is_none() {
+                set_fix(r, &c.oid, c, &[c], release_of(c));
+            }
+        }
+        timeline.push(entry(c, reason, drop.then_some(Status::CulpritDropped)));
+    }
+
+    if let Some((s, reason)) = new_status
+        && !keep_status
+    {
+        let raise = match s {
+            Status::FixApplied => !matches!(r.status, Status::Fixed | Status::CulpritDropped),
+            _ => true,
+        };
+        if raise {
+            r.status = s;
+            r.status_evidence.push(StatusEvidence {
+                status: s,
+                message_id: None,
+                reason,
+            });
+        }
+    }
+    if timeline.is_empty() {
+        return;
+    }
+    r.timeline.extend(timeline);
+    r.timeline.sort_by_key(|e| e.unix.unwrap_or(i64::MAX));
+}
+
+/// Sets the fix of `r` to the tree commit `canon` (`first` its commit,
+/// `group` it and its backports).
+fn set_fix(
+    r: &mut Regression,
+    canon: &str,
+    first: &TreeCommit,
+    group: &[&TreeCommit],
+    release: Option<String>,
+) {
+    let key = title_key(&first.title);
+    let posting = r
+        .patches
+        .iter()
+        .find(|p| {
+            title_key(if p.title.is_empty() {
+                &p.subject
+            } else {
+                &p.title
+            }) == key
+        })
+        .map(|p| p.message_id.clone());
+    let state = if release.is_some() {
+        PatchState::Merged
+    } else {
+        PatchState::Applied
+    };
+    let fix = r.fix.get_or_insert_with(FixInfo::default);
+    let same = title_key(&fix.title) == key;
+    if !same {
+        fix.trees.clear();
+        fix.message_id = posting.unwrap_or_default();
+    } else if let Some(p) = posting
+        && fix.message_id.is_empty()
+    {
+        fix.message_id = p;
+    }
+    fix.title = first.title.clone();
+    fix.commit = Some(canon.to_string());
+    for t in trees_of(group) {
+        if !fix.trees.contains(&t) {
+            fix.trees.push(t);
+        }
+    }
+    fix.release = release;
+    if state.rank() > fix.state.rank() || !same {
+        fix.state = state;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::history::{CulpritInfo, PatchInfo};
+
+    const CULPRIT: &str = "2edf06a50f5bbe664283f3c55c480fc013221d70";
+
+    fn reg() -> Regression {
+        Regression {
+            culprit: CulpritInfo {
+                commit: CULPRIT.into(),
+                aliases: vec!["2edf06a50f".into()],
+                ..CulpritInfo::default()
+            },
+            status: Status::FixProposed,
+            messages: vec!["report@intel.com".into(), "patch@example.org".into()],
+            patches: vec![PatchInfo {
+                message_id: "patch@example.org".into(),
+                title: "xfs: restore the fast path".into(),
+                from: Some("Jane Dev".into()),
+                role: PatchRole::Patch,
+                ..PatchInfo::default()
+            }],
+            ..Regression::default()
+        }
+    }
+
+    fn at(tree: &str, release: Option<&str>) -> TreeRef {
+        TreeRef {
+            tree: tree.into(),
+            refname: "master".into(),
+            release: release.map(str::to_string),
+        }
+    }
+
+    fn commit(oid: char, title: &str, trailers: &[(&str, &str)], refs: Vec<TreeRef>) -> TreeCommit {
+        TreeCommit {
+            oid: std::iter::repeat_n(oid, 40).collect(),
+            title: title.into(),
+            author_name: "Jane Dev".into(),
+            author_email: "jane@example.org".into(),
+            committer_time: 1_700_000_000,
+            trailers: trailers
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            refs,
+            ..TreeCommit::default()
+        }
+    }
+
+    #[test]
+    fn a_released_fix_by_closes_is_fixed() {
+        let mut r = reg();
+        let c = commit(
+            'a',
+            "xfs: something else",
+            &[("Closes", "https://lore.kernel.org/oe-lkp/report@intel.com")],
+            vec![at("mainline", Some("v6.9-rc3"))],
+        );
+        apply(&mut r, &[c]);
+        assert_eq!(r.status, Status::Fixed);
+        let fix = r.fix.expect("fix");
+        assert_eq!(fix.release.as_deref(), Some("v6.9-rc3"));
+        assert_eq!(fix.trees, ["mainline master"]);
+        assert_eq!(fix.commit.as_deref(), Some(&*"a".repeat(40)));
+    }
+
+    #[test]
+    fn next_only_is_fix_applied_and_a_revert_drops() {
+        let mut r = reg();
+        let c = commit(
+            'b',
+            "xfs: restore the fast path",
+            &[],
+            vec![at("next", None)],
+        );
+        apply(&mut r, std::slice::from_ref(&c));
+        assert_eq!(r.status, Status::FixApplied);
+        assert!(
+            r.status_evidence
+                .last()
+                .unwrap()
+                .reason
+                .contains("in next only")
+        );
+        assert_eq!(r.fix.as_ref().unwrap().message_id, "patch@example.org");
+
+        let mut r = reg();
+        let mut rv = commit('c', "Revert \"xfs: x\"", &[], vec![at("mainline", None)]);
+        rv.reverts = Some(CULPRIT.into());
+        apply(&mut r, &[c, rv]);
+        assert_eq!(r.status, Status::CulpritDropped);
+    }
+
+    #[test]
+    fn fixes_needs_the_robot_and_vanished_commits_do_nothing() {
+        let mut r = reg();
+        let only_fixes = commit(
+            'd',
+            "xfs: other",
+            &[("Fixes", "2edf06a50f5b (\"x\")")],
+            vec![at("mainline", Some("v6.9"))],
+        );
+        apply(&mut r, &[only_fixes]);
+        assert_eq!(r.status, Status::FixProposed);
+        let with_robot = commit(
+            'd',
+            "xfs: other",
+            &[
+                ("Fixes", "2edf06a50f5b (\"x\")"),
+                ("Reported-by", "kernel test robot <oliver.sang@intel.com>"),
+            ],
+            Vec::new(),
+        );
+        apply(&mut r, std::slice::from_ref(&with_robot));
+        assert_eq!(r.status, Status::FixProposed);
+        let mut held = with_robot;
+        held.refs = vec![at("mainline", Some("v6.9"))];
+        let mut culprit = commit('2', "x", &[], vec![at("mainline", Some("v6.8-rc1"))]);
+        culprit.oid = CULPRIT.into();
+        apply(&mut r, &[held, culprit]);
+        assert_eq!(r.status, Status::Fixed);
+        assert_eq!(r.culprit.release.as_deref(), Some("v6.8-rc1"));
+        assert_eq!(r.culprit.tree_commit.as_deref(), Some(CULPRIT));
+    }
+}

@@ -1,0 +1,189 @@
+//! Syncing the followed kernel trees (`regtrack trees sync`, and `ingest`
+//! after the mail): each tree's release index is updated from its tags,
+//! each followed ref walked from the tip read last time
+//! ([`crate::trees::Repo::walk`]), what it delivered stored with the first
+//! release containing it, what vanished in a force push dropped, and the
+//! releases of commits that had none looked up again when new tags came.
+//! One tree is one transaction: a tree that cannot be read (not a
+//! repository, a shallow clone, a missing ref, a corrupt object) is an
+//! error naming it and its ref, and nothing of it is stored.
+//!
+//! A sync that changed what a tree holds makes the next link relink
+//! everything ([`crate::store::trees::set_pending`]): new commits can fix
+//! any history, and a full link is what they are checked against.
+
+use std::ops::ControlFlow;
+
+use crate::error::{Error, Result};
+use crate::store::Store;
+use crate::store::trees::{self as st, TreeRow};
+use crate::trees::{ObjectId, ReleaseIndex, Repo, TreesError};
+
+/// What a sync of one ref did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RefSynced {
+    /// The ref.
+    pub name: String,
+    /// Its tip now.
+    pub tip: String,
+    /// Commits read (new on the ref).
+    pub new: u64,
+    /// Commits that vanished from it (force push).
+    pub vanished: u64,
+    /// The ref was force-pushed since the last read.
+    pub forced: bool,
+    /// This was the ref's first walk.
+    pub first: bool,
+}
+
+/// What a sync of one tree did.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TreeSynced {
+    /// The tree's name.
+    pub tree: String,
+    /// Each followed ref.
+    pub refs: Vec<RefSynced>,
+    /// Release tags new to the index.
+    pub new_tags: usize,
+    /// Stored commits whose first release was found by the new tags.
+    pub released: u64,
+    /// Seconds it took.
+    pub seconds: f64,
+}
+
+fn tree_err(tree: &TreeRow) -> impl Fn(TreesError) -> Error + '_ {
+    move |cause| Error::Tree {
+        tree: tree.name.clone(),
+        cause,
+    }
+}
+
+/// Syncs every recorded tree, each on its own; returns each one's outcome.
+pub fn sync_all(store: &Store, now: i64) -> Result<Vec<(String, Result<TreeSynced>)>> {
+    let trees = st::list(store)?;
+    Ok(trees
+        .iter()
+        .map(|t| (t.name.clone(), sync_tree(store, t, now)))
+        .collect())
+}
+
+/// Checks that `path` is a git repository, not shallow, holding every ref
+/// of `refs` (what `regtrack trees add` refuses otherwise).
+pub fn check(name: &str, path: &str, refs: &[String]) -> Result<()> {
+    let err = |cause| Error::Tree {
+        tree: name.to_string(),
+        cause,
+    };
+    let repo = Repo::open(path).map_err(err)?;
+    if repo.is_shallow() {
+        return Err(err(TreesError::Shallow {
+            path: repo.path().to_path_buf(),
+        }));
+    }
+    for r in refs {
+        repo.resolve(r).map_err(err)?;
+    }
+    Ok(())
+}
+
+/// Syncs one tree in one transaction.
+pub fn sync_tree(store: &Store, tree: &TreeRow, now: i64) -> Result<TreeSynced> {
+    let started = std::time::Instant::now();
+    let err = tree_err(tree);
+    let repo = Repo::open(&tree.path).map_err(&err)?;
+    if repo.is_shallow() {
+        return Err(err(TreesError::Shallow {
+            path: repo.path().to_path_buf(),
+        }));
+    }
+    // Every ref resolves before anything is written.
+    for r in &tree.refs {
+        repo.resolve(&r.name).map_err(&err)?;
+    }
+    let mut out = TreeSynced {
+        tree: tree.name.clone(),
+        ..TreeSynced::default()
+    };
+    store.in_write("syncing a tree", |s| {
+        let stored = st::releases(s, tree.id)?;
+        let mut index = match &stored {
+            Some(b) => ReleaseIndex::from_bytes(b).unwrap_or_default(),
+            None => ReleaseIndex::new(),
+        };
+        let update = index.update(&repo).map_err(&err)?;
+        let index_changed = stored.is_none() || !update.new_tags.is_empty() || update.rebuilt;
+        drop(stored);
+        out.new_tags = update.new_tags.len();
+        if !update.new_tags.is_empty() || update.rebuilt {
+            // Stored commits that a new tag may have released.
+            for (ref_id, commit, oid) in st::held_commits(s, tree.id, !update.rebuilt)? {
+                let Ok(id) = ObjectId::from_hex(oid.as_bytes()) else {
+                    continue;
+                };
+                let rel = index.first_release(&id).map(|t| t.name.as_str());
+                if rel.is_some() || update.rebuilt {
+                    out.released += u64::from(rel.is_some());
+                    st::set_release(s, ref_id, commit, rel)?;
+                }
+            }
+        }
+        for r in &tree.refs {
+            let since = r
+                .tip
+                .as_deref()
+                .and_then(|t| ObjectId::from_hex(t.as_bytes()).ok());
+            let mut failed: Option<Error> = None;
+            let walk = |since: Option<ObjectId>, failed: &mut Option<Error>| {
+                repo.walk(&r.name, since, |c| {
+                    let rel = index.first_release(&c.id).map(|t| t.name.as_str());
+                    match st::put_commit(s, r.id, &c, rel) {
+                        Ok(_) => ControlFlow::Continue(()),
+                        Err(e) => {
+                            *failed = Some(e);
+                            ControlFlow::Break(())
+                        }
+                    }
+                })
+            };
+            let (walked, first) = match walk(since, &mut failed) {
+                // The tip read last time is gone (gc after a force push):
+                // read the ref afresh.
+                Err(TreesError::MissingObject { refname, .. })
+                    if since.is_some() && refname.contains("(the tip read last time)") =>
+                {
+                    st::clear_ref(s, r.id)?;
+                    (walk(None, &mut failed), true)
+                }
+                w => (w, since.is_none()),
+            };
+            if let Some(e) = failed {
+                return Err(e);
+            }
+            let walked = walked.map_err(&err)?;
+            let vanished: Vec<String> = walked.vanished.iter().map(|v| v.to_string()).collect();
+            st::vanish(s, r.id, &vanished)?;
+            let tip = walked.tip.to_string();
+            st::set_tip(s, r.id, &tip, now)?;
+            out.refs.push(RefSynced {
+                name: r.name.clone(),
+                tip,
+                new: walked.delivered,
+                vanished: vanished.len() as u64,
+                forced: walked.forced,
+                first,
+            });
+        }
+        if index_changed {
+            st::set_releases(s, tree.id, &index.to_bytes(), now)?;
+        } else {
+            st::set_synced(s, tree.id, now)?;
+        }
+        let changed = out.released > 0 || out.refs.iter().any(|r| r.new > 0 || r.vanished > 0);
+        if changed {
+            st::set_pending(s, &format!("tree '{}' changed", tree.name))?;
+        }
+        Ok(())
+    })?;
+    out.seconds = started.elapsed().as_secs_f64();
+    Ok(out)
+}
