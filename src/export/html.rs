@@ -146,6 +146,7 @@ const STYLE: &str = r#"
 body{font-family:system-ui,sans-serif;margin:1em;color:#222}
 table{border-collapse:collapse;width:100%}
 th,td{border:1px solid #ccc;padding:3px 6px;vertical-align:top;font-size:13px;overflow-wrap:anywhere}
+th,.st{overflow-wrap:normal;word-break:keep-all}
 tr.timeline>td{background:#fafafa;padding:6px 12px}
 tr.timeline ul{margin:4px 0;padding-left:1.2em}
 button.tl{font-size:12px}
