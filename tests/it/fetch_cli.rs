@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use crate::common::lore_server::{Archive, Msg, Reply, Server, gzip, reply, report};
+use crate::common::lore_server::{Archive, Msg, Reply, Server, gzip, reply, report, unrelated};
 use crate::common::{Cmd, one};
 
 const T0: i64 = 1_704_067_200; // 2024-01-01
@@ -41,16 +41,7 @@ fn archive() -> Archive {
         "fio.write_iops",
         "-12.0%",
     );
-    let other = Msg {
-        id: "unrelated@example.org".into(),
-        thread: "unrelated@example.org".into(),
-        rt: T0 + 10,
-        from: "Someone <someone@example.org>".into(),
-        subject: "[PATCH] ext4: fix a typo".into(),
-        text: "From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: Someone <someone@example.org>\n\
-               Subject: [PATCH] ext4: fix a typo\nMessage-ID: <unrelated@example.org>\n\n-teh\n+the\n\n"
-            .into(),
-    };
+    let other = unrelated(T0 + 10);
     Archive {
         msgs: vec![r1, other, a1, a2, r2],
     }

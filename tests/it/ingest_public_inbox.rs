@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::common::{Cmd, Run, column, one, rows, sql_i64};
+use crate::common::{Cmd, Run, column, have_git, one, rows, sql_i64};
 
 fn git(dir: &Path, args: &[&str]) {
     let out = Command::new("git")
@@ -25,15 +25,6 @@ fn git(dir: &Path, args: &[&str]) {
         "git {args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-}
-
-/// Whether git is installed; when it is not, says that the test is skipped.
-fn have_git() -> bool {
-    let have = Command::new("git").arg("--version").output().is_ok();
-    if !have {
-        crate::common::skip("git is not installed");
-    }
-    have
 }
 
 /// A work repository whose commits each hold one message in `m`.

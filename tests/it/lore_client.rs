@@ -6,7 +6,9 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::common::lore_server::{self, Archive, Msg, Reply, Server, gzip, reply, report};
+use crate::common::lore_server::{
+    self, Archive, Msg, Reply, Server, gzip, reply, report, unrelated,
+};
 use regtrack::lore::{
     CacheMode, Client, Config, DateField, Limits, LoreError, Partial, Progress, Search,
     parse_target,
@@ -84,16 +86,7 @@ fn archive() -> Archive {
         "stress-ng.ops",
         "-3.1%",
     );
-    let other = Msg {
-        id: "unrelated@example.org".into(),
-        thread: "unrelated@example.org".into(),
-        rt: T0 + 10,
-        from: "Someone <someone@example.org>".into(),
-        subject: "[PATCH] ext4: fix a typo".into(),
-        text: "From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: Someone <someone@example.org>\n\
-               Subject: [PATCH] ext4: fix a typo\nMessage-ID: <unrelated@example.org>\n\n-teh\n+the\n\n"
-            .into(),
-    };
+    let other = unrelated(T0 + 10);
     Archive {
         msgs: vec![r1, other, a1, a2, r2, b1, r3],
     }

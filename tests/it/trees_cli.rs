@@ -8,21 +8,11 @@
 //! input: not a repository, a shallow clone, a missing ref, a tree gone
 //! from disk at ingest. Skips (saying so) when git is missing.
 
+use crate::common::have_git;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::Value;
-
-fn have_git() -> bool {
-    let ok = Command::new("git")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!("test skipped: the git command is not available");
-    }
-    ok
-}
 
 /// A repository driven by `git`, an hour a commit.
 struct Git {

@@ -2,6 +2,7 @@
 //! and against git's own answers (`rev-list`, `describe --contains`,
 //! `patch-id --stable`). Each test skips (saying so) when git is missing.
 
+use crate::common::have_git;
 use std::cell::Cell;
 use std::collections::HashSet;
 use std::ops::ControlFlow;
@@ -11,17 +12,6 @@ use std::process::Command;
 use regtrack::trees::{
     Commit, ObjectId, ReleaseIndex, Repo, TreesError, WalkOutcome, patch_id_of_diff,
 };
-
-fn have_git() -> bool {
-    let ok = Command::new("git")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!("test skipped: the git command is not available");
-    }
-    ok
-}
 
 /// A repository driven by the `git` command, with a clock that advances an
 /// hour per commit or tag, so dates are distinct and in creation order.

@@ -347,6 +347,21 @@ pub fn report(id: &str, rt: i64, commit: &str, metric: &str, change: &str) -> Ms
     }
 }
 
+/// A patch that is no robot report's business (`unrelated@example.org`),
+/// received at `rt`.
+pub fn unrelated(rt: i64) -> Msg {
+    Msg {
+        id: "unrelated@example.org".into(),
+        thread: "unrelated@example.org".into(),
+        rt,
+        from: "Someone <someone@example.org>".into(),
+        subject: "[PATCH] ext4: fix a typo".into(),
+        text: "From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: Someone <someone@example.org>\n\
+               Subject: [PATCH] ext4: fix a typo\nMessage-ID: <unrelated@example.org>\n\n-teh\n+the\n\n"
+            .into(),
+    }
+}
+
 /// A reply to `parent` in its thread.
 pub fn reply(id: &str, parent: &Msg, rt: i64, who: &str) -> Msg {
     let date = chrono::DateTime::from_timestamp(rt, 0)

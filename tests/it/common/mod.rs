@@ -46,6 +46,19 @@ pub fn skip_part(what: &str, why: &str) {
     eprintln!("note: {}: {what} skipped: {why}", test_name());
 }
 
+/// Whether the `git` command is installed; when it is not, says that the
+/// running test is skipped.
+pub fn have_git() -> bool {
+    let have = std::process::Command::new("git")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !have {
+        skip("the git command is not available");
+    }
+    have
+}
+
 /// The shared real-mail folder named by `REGTRACK_SHARED`; when it is
 /// unset, says that the running test is skipped and returns None.
 pub fn shared() -> Option<PathBuf> {
