@@ -88,6 +88,8 @@ pub struct TreeKeys {
     pub message_ids: Vec<String>,
     /// Title keys ([`title_key`]) of the history's patches.
     pub titles: Vec<String>,
+    /// The fix commit a human named (`regtrack mark --fix`).
+    pub fixes: Vec<String>,
 }
 
 /// The keys of a finished history.
@@ -111,6 +113,7 @@ pub fn keys(r: &Regression) -> TreeKeys {
         commits: culprit_ids(r),
         message_ids: r.messages.clone(),
         titles,
+        fixes: r.facts.marked_fix.iter().cloned().collect(),
     }
 }
 
@@ -134,6 +137,11 @@ pub fn link_target(value: &str) -> Option<String> {
 
 /// Why `c` fixes `r`, if it does.
 fn fix_reason(r: &Regression, ids: &[String], c: &TreeCommit) -> Option<String> {
+    if r.facts.marked_fix.as_deref().is_some_and(|f| {
+        same_commit(f, &c.oid) || c.upstream.as_deref().is_some_and(|u| same_commit(f, u))
+    }) {
+        return Some("marked as the fix".into());
+    }
     for (k, v) in &c.trailers {
         if (k == "Closes" || k == "Link")
             && let Some(m) = link_target(v)
@@ -232,6 +240,7 @@ fn entry(c: &TreeCommit, event: String, status: Option<Status>) -> TimelineEntry
         status,
         message_id: None,
         reopens: false,
+        step: false,
     }
 }
 
@@ -322,7 +331,14 @@ pub fn apply(r: &mut Regression, commits: &[TreeCommit]) {
         None if release_of_group(g).is_some() => (1, None, usize::MAX - trees_of(g).len()),
         None => (2, None, usize::MAX - trees_of(g).len()),
     };
-    let best = (0..groups.len()).min_by_key(|&i| rank(&groups[i].1));
+    // The fix a human named comes first.
+    let marked = |canon: &str| {
+        !r.facts
+            .marked_fix
+            .as_deref()
+            .is_some_and(|f| same_commit(f, canon))
+    };
+    let best = (0..groups.len()).min_by_key(|&i| (marked(&groups[i].0), rank(&groups[i].1)));
 
     let keep_status = r.facts.marked || r.status == Status::Improvement;
     let mut new_status: Option<(Status, String)> = None;
@@ -456,7 +472,10 @@ fn set_fix(
             fix.trees.push(t);
         }
     }
-    fix.release = release;
+    // A release a human named stands.
+    if r.facts.marked_release.is_none() {
+        fix.release = release;
+    }
     if state.rank() > fix.state.rank() || !same {
         fix.state = state;
     }

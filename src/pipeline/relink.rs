@@ -274,7 +274,10 @@ fn distinct_roots(sk: &Skeleton) -> u64 {
 ///    posting or landing when it shares one with a chosen patch. The choice
 ///    of everything else is the one stored (`link_chosen`).
 /// 3. **Histories**: from the messages whose choice or thread changed (and
-///    the regressions of new marks), every chosen message reachable through
+///    the regressions of new marks: the marked culprit's, a duplicate
+///    mark's target's, and for a withdrawal those of the mark it
+///    withdraws; a history joined by a duplicate is one stored regression,
+///    so later mail reaching either culprit reaches both), every chosen message reachable through
 ///    shared threads, link keys, pointers and stored regressions is
 ///    relinked together, and the stored regressions holding any of them are
 ///    replaced. A chosen message outside this closure shares no thread and
@@ -990,8 +993,9 @@ fn plan_of(
         })
         .unzip();
     drop(at);
-    let linked = attach::drafts(&input.messages, &parent, &depth);
+    let mut linked = attach::drafts(&input.messages, &parent, &depth);
     drop((parent, depth));
+    link::marks::merge_duplicates(&mut linked, &input.marks);
     let aliases = linked.drafts.iter().map(|d| d.aliases.clone()).collect();
     let mut plan = Plan {
         input,
