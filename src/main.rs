@@ -80,9 +80,47 @@ fn no_huge_pages() {
     }
 }
 
+/// Handles `SIGBUS` (a memory-mapped git file cut short under the run; see
+/// `regtrack::source::sigbus`): one line naming what was being read, then
+/// exit status 2. Only async-signal-safe calls: atomic loads, `write(2)`,
+/// `_exit(2)`.
+extern "C" fn on_sigbus(_: libc::c_int) {
+    use regtrack::source::sigbus::{CAP_BYTES, MESSAGE, what};
+    let mut path = [0u8; CAP_BYTES];
+    let n = what(&mut path);
+    let (head, before, after) = MESSAGE;
+    let say = |b: &[u8]| {
+        // SAFETY: `b` is valid for `b.len()` bytes for the call.
+        unsafe { libc::write(2, b.as_ptr().cast(), b.len()) };
+    };
+    say(head);
+    if n > 0 {
+        say(before);
+        say(&path[..n]);
+        say(after);
+    } else {
+        say(b"; what was stored before it is kept, and the next run goes on from there\n");
+    }
+    // SAFETY: `_exit` ends the process at once; it is async-signal-safe.
+    unsafe { libc::_exit(2) }
+}
+
+/// Installs [`on_sigbus`].
+fn guard_sigbus() {
+    // SAFETY: a zeroed `sigaction` is a valid empty one, and the handler is
+    // an `extern "C" fn(c_int)` that makes only async-signal-safe calls.
+    unsafe {
+        let mut sa: libc::sigaction = std::mem::zeroed();
+        sa.sa_sigaction = on_sigbus as *const () as usize;
+        libc::sigemptyset(&mut sa.sa_mask);
+        libc::sigaction(libc::SIGBUS, &sa, std::ptr::null_mut());
+    }
+}
+
 fn main() -> std::process::ExitCode {
     purge_sooner();
     no_huge_pages();
+    guard_sigbus();
     regtrack::cli::run_with(std::env::args_os(), regtrack::cli::Hooks { release_memory })
 }
 

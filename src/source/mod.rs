@@ -11,6 +11,7 @@ pub mod files;
 pub mod mbox;
 pub mod pack;
 pub mod public_inbox;
+pub mod sigbus;
 
 use std::io::Read;
 use std::path::Path;

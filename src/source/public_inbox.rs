@@ -233,6 +233,7 @@ impl EpochReader {
     /// Opens an epoch and walks its first-parent history from `HEAD` back to
     /// `last_known` (exclusive).
     pub fn open(path: &Path, key: String, last_known: Option<&str>) -> Result<EpochReader> {
+        super::sigbus::reading(path);
         let repo = open_repo(path).map_err(|e| git_err(path, "opening repository", e))?;
         let packs = PackReader::open(repo.objects.store_ref().path(), repo.object_hash());
         if let Some(first) = packs.damaged().first() {

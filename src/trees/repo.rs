@@ -47,6 +47,7 @@ impl Repo {
     /// Opens the git repository at `path` (a work tree or a git directory).
     pub fn open(path: impl AsRef<Path>) -> Result<Repo> {
         let path = path.as_ref().to_path_buf();
+        crate::source::sigbus::reading(&path);
         let git = open_git(&path).map_err(|reason| TreesError::NotARepository {
             path: path.clone(),
             reason,

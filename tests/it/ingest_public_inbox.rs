@@ -784,3 +784,61 @@ fn a_pack_truncated_while_mapped_ends_the_epoch_with_an_error_not_a_signal() {
         "progress past the first commit: {marks:?}"
     );
 }
+
+/// A `SIGBUS` in the middle of an epoch (a mapped pack cut short between
+/// the length check and a page read; sent here with `kill`, as the kernel
+/// would raise it) ends the run with exit status 2 and a line naming the
+/// epoch, never a signal death; what was stored stays, and the next run
+/// stores the rest.
+#[test]
+fn a_sigbus_while_an_epoch_is_read_ends_the_run_with_an_error_naming_it() {
+    use std::os::unix::process::ExitStatusExt;
+    if !have_git() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let total = 60_000;
+    let epoch = fast_import_epoch(dir.path(), total, |i| format!("body of message {i}\n"));
+    let db = dir.path().join("x.db");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_regtrack"))
+        .arg("--db")
+        .arg(&db)
+        .args(["-q", "ingest"])
+        .arg(&epoch)
+        .env_remove("REGTRACK_DB")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Signalled once the epoch's pack is mapped (it is being read).
+    let maps = format!("/proc/{}/maps", child.id());
+    let start = std::time::Instant::now();
+    loop {
+        let mapped = std::fs::read_to_string(&maps).is_ok_and(|m| m.contains(".pack"));
+        if mapped {
+            break;
+        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the ingest ended before its pack was seen mapped"
+        );
+        assert!(start.elapsed().as_secs() < 60, "no pack mapped in 60 s");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let killed = Command::new("kill")
+        .args(["-BUS", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.signal(), None, "a signal death: {err}");
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("SIGBUS"), "{err}");
+    assert!(err.contains(&epoch.display().to_string()), "{err}");
+    // The database opens, and the next run stores every message.
+    let again = ingest(&db, &epoch);
+    assert!(again.success(), "{}", again.stderr);
+    let stored = sql_i64(&db, "SELECT count(*) FROM messages");
+    assert_eq!(stored, total as i64);
+}
