@@ -114,10 +114,23 @@ pub fn relink_with(
     }
     let now = links::current_state(store, LINK_LOGIC_VERSION)?;
     let stored = links::stored_state(store)?;
-    if stored == Some(now) {
+    let tree_changed = crate::store::trees::changed(store)?;
+    if stored == Some(now) && tree_changed.is_empty() {
         return Ok((Relinked::default(), Unreadable::default()));
     }
     let mut fell_back = undecodable_reason(store)?;
+    // The histories the commits a tree sync changed can reach.
+    let tree_regs = if tree_changed.is_empty() || fell_back.is_some() {
+        Vec::new()
+    } else {
+        match tree_regressions(store, &tree_changed)? {
+            Ok(r) => r,
+            Err(why) => {
+                fell_back = Some(why);
+                Vec::new()
+            }
+        }
+    };
     if let Some(old) = stored
         && old.logic_version == now.logic_version
         && fell_back.is_none()
@@ -129,8 +142,9 @@ pub fn relink_with(
             && now.marks >= old.marks
             && now.max_mark >= old.max_mark;
         if only_added {
-            match relink_incremental(store, &old, &now, &added, before_write)? {
+            match relink_incremental(store, &old, &now, &added, &tree_regs, before_write)? {
                 Ok((mut done, unreadable)) => {
+                    crate::store::trees::clear_changed(store)?;
                     done.seconds = started.elapsed().as_secs_f64();
                     return Ok((done, unreadable));
                 }
@@ -225,6 +239,7 @@ fn relink_full_with(
     })?;
     links::set_state(store, &state)?;
     crate::store::trees::clear_pending(store)?;
+    crate::store::trees::clear_changed(store)?;
     let threads = distinct_roots(&sk);
     Ok((
         Relinked {
@@ -246,8 +261,9 @@ fn distinct_roots(sk: &Skeleton) -> u64 {
 }
 
 /// An update: relinks only what the new messages (`added`, stored after
-/// the last link `old`) and the new marks can change, and leaves every
-/// other thread and regression as stored.
+/// the last link `old`), the new marks and the tree commits a sync changed
+/// (`tree_regs`: the stored regressions they reach, [`tree_regressions`])
+/// can change, and leaves every other thread and regression as stored.
 ///
 /// A full link threads every message, chooses the whole threads a
 /// regression can involve ([`select`]: the first step, threads of seeds, of
@@ -294,6 +310,7 @@ pub fn relink_incremental(
     old: &links::LinkState,
     now: &links::LinkState,
     added: &[i64],
+    tree_regs: &[i64],
     before_write: &mut dyn FnMut() -> Result<()>,
 ) -> Result<std::result::Result<(Relinked, Unreadable), String>> {
     let cap = ((now.messages as f64) * INCREMENTAL_SHARE).max(2_000.0) as usize;
@@ -312,6 +329,10 @@ pub fn relink_incremental(
             .map(|(i, _)| i)
             .collect()
     };
+    let mut marked_regs = marked_regs;
+    marked_regs.extend_from_slice(tree_regs);
+    marked_regs.sort_unstable();
+    marked_regs.dedup();
     let marked = links::members_of(store, &marked_regs)?;
 
     // 1. The threads the new mail touches.
@@ -404,6 +425,59 @@ pub fn relink_incremental(
         },
         plan.unreadable,
     )))
+}
+
+/// The stored regressions the tree commits `oids` (changed by a sync) can
+/// change: those holding a message that shares a link key with one of them
+/// (its id, the ids it reverts, back-ports or fixes, its title, a message
+/// its `Closes:`/`Link:` names, or that message itself), and those whose
+/// mark names one as the fix. A fix reaches a history through one of these
+/// or not at all ([`crate::link::trees`] matches by nothing else), and a
+/// culprit found in a tree through its id. `Err` (a full link is cheaper)
+/// when a key is shared by more than [`KEY_CAP`] messages.
+fn tree_regressions(
+    store: &Store,
+    oids: &[String],
+) -> Result<std::result::Result<Vec<i64>, String>> {
+    let keys = crate::store::trees::commit_keys(store, oids)?;
+    let counts = links::key_counts(store, &keys)?;
+    if let Some((k, n)) = counts.iter().find(|(_, n)| **n > KEY_CAP) {
+        return Ok(Err(format!(
+            "a changed tree commit's key {k} is shared by {n} messages"
+        )));
+    }
+    let mut msgs = links::messages_with_keys(store, &keys)?;
+    let targets: Vec<&str> = keys.iter().filter_map(|k| k.strip_prefix("m:")).collect();
+    msgs.extend(links::rows_of_message_ids(store, &targets)?);
+    msgs.sort_unstable();
+    msgs.dedup();
+    let mut regs = links::regressions_of(store, &msgs)?;
+    // Marks naming one of them as the fix.
+    let marked: Vec<String> = links::load_marks(store)?
+        .0
+        .into_iter()
+        .filter(|m| {
+            m.fix
+                .as_deref()
+                .is_some_and(|f| oids.iter().any(|o| crate::link::culprit::same_commit(f, o)))
+        })
+        .map(|m| m.culprit)
+        .collect();
+    if !marked.is_empty() {
+        regs.extend(
+            links::regression_culprits(store)?
+                .into_iter()
+                .filter(|(_, c)| {
+                    marked
+                        .iter()
+                        .any(|m| crate::link::culprit::same_commit(c, m))
+                })
+                .map(|(i, _)| i),
+        );
+    }
+    regs.sort_unstable();
+    regs.dedup();
+    Ok(Ok(regs))
 }
 
 /// The choice of messages after an update, where it can differ from the

@@ -8,9 +8,14 @@
 //! repository, a shallow clone, a missing ref, a corrupt object) is an
 //! error naming it and its ref, and nothing of it is stored.
 //!
-//! A sync that changed what a tree holds makes the next link relink
-//! everything ([`crate::store::trees::set_pending`]): new commits can fix
-//! any history, and a full link is what they are checked against.
+//! A sync that changed what a tree holds records the commits it changed
+//! (stored on a ref, dropped from one, given a release:
+//! [`crate::store::trees::note_changed`]); the next link relinks the
+//! histories those commits' keys reach (see
+//! `crate::pipeline::relink::relink_incremental`). A sync that changed more
+//! than [`CHANGED_CAP`] commits (a first sync, a tree rebuilt) makes the
+//! next link relink everything instead
+//! ([`crate::store::trees::set_pending`]).
 
 use std::ops::ControlFlow;
 
@@ -18,6 +23,10 @@ use crate::error::{Error, Result};
 use crate::store::Store;
 use crate::store::trees::{self as st, TreeRow};
 use crate::trees::{ObjectId, ReleaseIndex, Repo, TreesError};
+
+/// Most commits one sync records as changed; past it the next link is a
+/// full one (cheaper than looking up so many keys).
+pub const CHANGED_CAP: usize = 20_000;
 
 /// What a sync of one ref did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -104,7 +113,14 @@ pub fn sync_tree(store: &Store, tree: &TreeRow, now: i64) -> Result<TreeSynced> 
         tree: tree.name.clone(),
         ..TreeSynced::default()
     };
+    let mut changed: Vec<String> = Vec::new();
+    let note = |oid: String, changed: &mut Vec<String>| {
+        if changed.len() <= CHANGED_CAP {
+            changed.push(oid);
+        }
+    };
     store.in_write("syncing a tree", |s| {
+        changed.clear();
         let stored = st::releases(s, tree.id)?;
         let mut index = match &stored {
             Some(b) => ReleaseIndex::from_bytes(b).unwrap_or_default(),
@@ -124,6 +140,7 @@ pub fn sync_tree(store: &Store, tree: &TreeRow, now: i64) -> Result<TreeSynced> 
                 if rel.is_some() || update.rebuilt {
                     out.released += u64::from(rel.is_some());
                     st::set_release(s, ref_id, commit, rel)?;
+                    note(oid, &mut changed);
                 }
             }
         }
@@ -133,9 +150,13 @@ pub fn sync_tree(store: &Store, tree: &TreeRow, now: i64) -> Result<TreeSynced> 
                 .as_deref()
                 .and_then(|t| ObjectId::from_hex(t.as_bytes()).ok());
             let mut failed: Option<Error> = None;
-            let walk = |since: Option<ObjectId>, failed: &mut Option<Error>| {
+            let mut walked_oids: Vec<String> = Vec::new();
+            let mut walk = |since: Option<ObjectId>, failed: &mut Option<Error>| {
                 repo.walk(&r.name, since, |c| {
                     let rel = index.first_release(&c.id).map(|t| t.name.as_str());
+                    if walked_oids.len() <= CHANGED_CAP {
+                        walked_oids.push(c.id.to_string());
+                    }
                     match st::put_commit(s, r.id, &c, rel) {
                         Ok(_) => ControlFlow::Continue(()),
                         Err(e) => {
@@ -162,6 +183,9 @@ pub fn sync_tree(store: &Store, tree: &TreeRow, now: i64) -> Result<TreeSynced> 
             let walked = walked.map_err(&err)?;
             let vanished: Vec<String> = walked.vanished.iter().map(|v| v.to_string()).collect();
             st::vanish(s, r.id, &vanished)?;
+            for o in walked_oids.into_iter().chain(vanished.iter().cloned()) {
+                note(o, &mut changed);
+            }
             let tip = walked.tip.to_string();
             st::set_tip(s, r.id, &tip, now)?;
             out.refs.push(RefSynced {
@@ -178,9 +202,17 @@ pub fn sync_tree(store: &Store, tree: &TreeRow, now: i64) -> Result<TreeSynced> 
         } else {
             st::set_synced(s, tree.id, now)?;
         }
-        let changed = out.released > 0 || out.refs.iter().any(|r| r.new > 0 || r.vanished > 0);
-        if changed {
-            st::set_pending(s, &format!("tree '{}' changed", tree.name))?;
+        let any_change = out.released > 0 || out.refs.iter().any(|r| r.new > 0 || r.vanished > 0);
+        if changed.len() > CHANGED_CAP {
+            st::set_pending(
+                s,
+                &format!(
+                    "tree '{}' changed in more than {CHANGED_CAP} commits",
+                    tree.name
+                ),
+            )?;
+        } else if any_change {
+            st::note_changed(s, &changed)?;
         }
         Ok(())
     })?;

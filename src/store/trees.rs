@@ -256,6 +256,76 @@ pub fn set_release(store: &Store, ref_id: i64, commit: i64, release: Option<&str
     Ok(())
 }
 
+/// Records commits a sync changed (stored on a ref, dropped from one, given
+/// a release), for the next link.
+pub fn note_changed(store: &Store, oids: &[String]) -> Result<()> {
+    let sql = "INSERT OR IGNORE INTO tree_changed (oid) VALUES (?1)";
+    let mut st = store.conn().prepare_cached(sql).db(sql)?;
+    for o in oids {
+        st.execute([o]).db(sql)?;
+    }
+    Ok(())
+}
+
+/// The commits syncs changed since the last link ([`note_changed`]).
+pub fn changed(store: &Store) -> Result<Vec<String>> {
+    let sql = "SELECT oid FROM tree_changed";
+    let mut st = store.conn().prepare(sql).db(sql)?;
+    st.query_map([], |r| r.get(0))
+        .db(sql)?
+        .collect::<std::result::Result<_, _>>()
+        .db(sql)
+}
+
+/// Forgets [`changed`] (after a link that took them in).
+pub fn clear_changed(store: &Store) -> Result<()> {
+    let sql = "DELETE FROM tree_changed";
+    store.conn().execute(sql, []).db(sql)?;
+    Ok(())
+}
+
+/// The link keys ([`crate::link::keys`]) of the commits `oids`: their own
+/// id, the ids they revert, back-port or fix (`Fixes:`), their title, and
+/// the messages their `Closes:`/`Link:` point to. A history none of whose
+/// messages has one of these keys cannot be changed by them.
+pub fn commit_keys(store: &Store, oids: &[String]) -> Result<Vec<String>> {
+    use crate::link::keys;
+    let conn = store.conn();
+    let sql = "SELECT id, title, reverts, upstream FROM tree_commits WHERE oid = ?1";
+    let mut st = conn.prepare_cached(sql).db(sql)?;
+    let sql_t = "SELECT key, target FROM tree_trailers WHERE commit_id = ?1 AND target IS NOT NULL";
+    let mut st_t = conn.prepare_cached(sql_t).db(sql_t)?;
+    let mut out: Vec<String> = Vec::new();
+    for o in oids {
+        out.extend(keys::commit(o));
+        let row: Option<(i64, String, Option<String>, Option<String>)> = st
+            .query_row([o], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+            .optional()
+            .db(sql)?;
+        let Some((id, title, reverts, upstream)) = row else {
+            continue;
+        };
+        out.extend(keys::title(&title));
+        out.extend(reverts.as_deref().and_then(keys::commit));
+        out.extend(upstream.as_deref().and_then(keys::commit));
+        let rows = st_t
+            .query_map([id], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+            })
+            .db(sql_t)?;
+        for r in rows {
+            let (k, target) = r.db(sql_t)?;
+            match k.as_str() {
+                "Fixes" => out.extend(keys::commit(&target)),
+                _ => out.push(keys::message(&target)),
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    Ok(out)
+}
+
 /// Why the next link must relink everything, if a sync said so.
 pub fn pending(store: &Store) -> Result<Option<String>> {
     let sql = "SELECT reason FROM tree_link_pending WHERE id = 1";

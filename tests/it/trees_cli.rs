@@ -335,9 +335,18 @@ fn fixes_found_in_trees_give_status_trees_and_release() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{err}");
     assert!(err.contains("force-pushed, 1 gone"), "{err}");
-    assert!(err.contains("since tree 'next' changed"), "{err}");
+    // Only the histories the changed commits reach are relinked, and the
+    // result is a full relink's.
+    assert!(err.contains("(an update)"), "{err}");
     let r = show(&db, JBD2_LAZY);
     assert_eq!(r["fix"]["commit"], rebuilt.as_str(), "{r:#}");
+    let copy = db.with_extension("full.db");
+    std::fs::copy(&db, &copy).unwrap();
+    ok(&copy, &["-q", "relink", "--full"]);
+    assert_eq!(
+        ok(&db, &["export", "--format", "json"]),
+        ok(&copy, &["export", "--format", "json"])
+    );
     // Nothing new: nothing relinked.
     let out = regtrack(&db, &["trees", "sync"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("nothing new to link"));
@@ -477,4 +486,63 @@ fn a_fix_named_by_a_mark_is_found_in_the_tree_with_its_release() {
     let r = show(&db, TWO_REPORTS);
     assert_eq!(r["status"], "reported", "{r:#}");
     assert_eq!(r["fix"], Value::Null);
+}
+
+/// A sync that brings a fix relinks only the histories the new commits'
+/// keys reach (here the one its `Closes:` names), as an update, and the
+/// result is what a full relink gives.
+#[test]
+fn a_tree_update_relinks_only_the_histories_its_commits_reach() {
+    if !have_git() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("t.db");
+    let m = Git::new(&tmp.path().join("linux"));
+    m.commit("Makefile", "Linux 6.8", None);
+    m.tag("v6.8");
+    ok(
+        &db,
+        &[
+            "trees",
+            "add",
+            "mainline",
+            m.dir.to_str().unwrap(),
+            "--ref",
+            "master",
+        ],
+    );
+    let threads = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/threads");
+    ok(&db, &["-q", "ingest", threads.to_str().unwrap()]);
+    let before = show(&db, TWO_REPORTS);
+    assert_eq!(before["status"], "reported", "{before:#}");
+    let report = before["reports"][0]["message_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let fix = m.commit(
+        "fs/ext4/extents.c",
+        &format!(
+            "ext4: walk fiemap extents in batches\n\nCloses: https://lore.kernel.org/oe-lkp/{report}\n{ROBOT}"
+        ),
+        None,
+    );
+    m.commit("Makefile", "Linux 6.9-rc1", None);
+    m.tag("v6.9-rc1");
+    let out = regtrack(&db, &["trees", "sync"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("(an update)"), "{err}");
+    assert!(err.contains("and 1 regressions"), "{err}");
+    let r = show(&db, TWO_REPORTS);
+    assert_eq!(r["status"], "fixed", "{r:#}");
+    assert_eq!(r["fix"]["commit"], fix.as_str());
+    assert_eq!(r["fix"]["release"], "v6.9-rc1");
+    let copy = db.with_extension("full.db");
+    std::fs::copy(&db, &copy).unwrap();
+    ok(&copy, &["-q", "relink", "--full"]);
+    assert_eq!(
+        ok(&db, &["export", "--format", "json"]),
+        ok(&copy, &["export", "--format", "json"])
+    );
 }

@@ -32,3 +32,11 @@ CREATE TABLE regression_ids (
     id      INTEGER NOT NULL
 ) WITHOUT ROWID;
 INSERT INTO regression_ids (culprit, id) SELECT culprit, id FROM regressions;
+
+-- The commits a tree sync stored, dropped from a ref or gave a release
+-- since the last link (by id): the next link relinks only the histories
+-- they can change. A sync that changed more (a first sync) sets
+-- tree_link_pending instead.
+CREATE TABLE tree_changed (
+    oid TEXT PRIMARY KEY
+) WITHOUT ROWID;
