@@ -546,3 +546,57 @@ fn a_tree_update_relinks_only_the_histories_its_commits_reach() {
         ok(&copy, &["export", "--format", "json"])
     );
 }
+
+/// A corrupt commit object in a followed tree: `trees sync` names the tree
+/// and the ref, stores nothing of it, and the mail side goes on.
+#[test]
+fn a_corrupt_object_in_a_tree_is_named_and_nothing_of_it_is_stored() {
+    if !have_git() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("t.db");
+    let g = Git::new(&tmp.path().join("linux"));
+    g.commit("a", "one", None);
+    let second = g.commit("a", "two", None);
+    g.commit("a", "three", None);
+    ok(
+        &db,
+        &[
+            "trees",
+            "add",
+            "mainline",
+            g.dir.to_str().unwrap(),
+            "--ref",
+            "master",
+        ],
+    );
+    // The middle commit's loose object, overwritten with junk.
+    let obj = g
+        .dir
+        .join(".git/objects")
+        .join(&second[..2])
+        .join(&second[2..]);
+    let mut perms = std::fs::metadata(&obj).unwrap().permissions();
+    #[allow(clippy::permissions_set_readonly_false)]
+    perms.set_readonly(false);
+    std::fs::set_permissions(&obj, perms).unwrap();
+    std::fs::write(&obj, b"\x78\x9cnot a zlib stream at all").unwrap();
+    let out = regtrack(
+        &db,
+        &["ingest", corpus("fixed-history.mbox").to_str().unwrap()],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("tree 'mainline'"), "{err}");
+    assert!(err.contains("master"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    let commits: i64 = rusqlite::Connection::open(&db)
+        .unwrap()
+        .query_row("SELECT count(*) FROM tree_commits", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(commits, 0, "nothing of the tree is stored");
+    assert!(ok(&db, &["trees"]).contains("not read yet"));
+    let r = show(&db, EXT4_CULPRIT);
+    assert_eq!(r["culprit"]["commit"], EXT4_CULPRIT);
+}
