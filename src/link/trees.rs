@@ -9,7 +9,10 @@
 //! - a `Closes:` or `Link:` trailer points to any message of the history;
 //! - a `Fixes:` trailer names the culprit (any of its ids) and a
 //!   `Reported-by:` names the kernel test robot;
-//! - its title and author are those of a patch of the history.
+//! - its title and author are those of a patch of the history;
+//! - its diff has the patch id of a patch of the history (looked up by the
+//!   pipeline among the patch author's commits, for a patch whose title no
+//!   commit has: a title reworded when it was applied).
 //!
 //! A commit whose `This reverts commit <sha>` names the culprit drops it. A
 //! stable backport (`commit <sha> upstream.`) counts as its upstream commit,
@@ -78,6 +81,9 @@ pub struct TreeCommit {
     pub trailers: Vec<(String, String)>,
     /// The followed refs holding it now (empty: it vanished from them).
     pub refs: Vec<TreeRef>,
+    /// The posting of a history's patch whose diff has this commit's patch
+    /// id (`git patch-id --stable`), when the pipeline looked it up.
+    pub patch_of: Option<String>,
 }
 
 /// What the candidate commits of a history are looked up by.
@@ -143,6 +149,13 @@ fn fix_reason(r: &Regression, ids: &[String], c: &TreeCommit) -> Option<String> 
         same_commit(f, &c.oid) || c.upstream.as_deref().is_some_and(|u| same_commit(f, u))
     }) {
         return Some("marked as the fix".into());
+    }
+    if let Some(p) = &c.patch_of
+        && r.patches
+            .iter()
+            .any(|x| &x.message_id == p && x.role != PatchRole::Revert)
+    {
+        return Some(format!("patch id of patch {p}"));
     }
     for (k, v) in &c.trailers {
         if (k == "Closes" || k == "Link")

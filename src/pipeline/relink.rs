@@ -430,10 +430,12 @@ pub fn relink_incremental(
 /// The stored regressions the tree commits `oids` (changed by a sync) can
 /// change: those holding a message that shares a link key with one of them
 /// (its id, the ids it reverts, back-ports or fixes, its title, a message
-/// its `Closes:`/`Link:` names, or that message itself), and those whose
-/// mark names one as the fix. A fix reaches a history through one of these
-/// or not at all ([`crate::link::trees`] matches by nothing else), and a
-/// culprit found in a tree through its id. `Err` (a full link is cheaper)
+/// its `Closes:`/`Link:` names, or that message itself), those with a patch
+/// its author posted within the patch-id window (it may carry that patch
+/// under another title), and those whose mark names one as the fix. A fix
+/// reaches a history through one of these or not at all
+/// ([`crate::link::trees`] matches by nothing else), and a culprit found in
+/// a tree through its id. `Err` (a full link is cheaper)
 /// when a key is shared by more than [`KEY_CAP`] messages.
 fn tree_regressions(
     store: &Store,
@@ -452,6 +454,21 @@ fn tree_regressions(
     msgs.sort_unstable();
     msgs.dedup();
     let mut regs = links::regressions_of(store, &msgs)?;
+    // Patches their authors posted within the patch-id window
+    // (`pipeline::trees::PatchIds`): a commit may carry one under another
+    // title.
+    let authors = crate::store::trees::authors_of(store, oids)?;
+    let mut emails: Vec<String> = authors.iter().map(|(e, _)| e.to_lowercase()).collect();
+    emails.sort();
+    emails.dedup();
+    let (before, after) = crate::pipeline::trees::PATCH_ID_WINDOW;
+    for (reg, email, date) in links::patches_by(store, &emails)? {
+        if authors.iter().any(|(e, t)| {
+            e.eq_ignore_ascii_case(&email) && *t >= date - before && *t <= date + after
+        }) {
+            regs.push(reg);
+        }
+    }
     // Marks naming one of them as the fix.
     let marked: Vec<String> = links::load_marks(store)?
         .0
@@ -1093,6 +1110,11 @@ fn plan_of(
         tree_commits: Vec::new(),
     };
     let trees = crate::store::trees::any(store)?;
+    let mut patch_ids = if trees {
+        Some(crate::pipeline::trees::PatchIds::new(store)?)
+    } else {
+        None
+    };
     let mut tree_commits = Vec::new();
     // The order of `attach::regressions` (a stable sort: draft order breaks
     // ties), from one finish of each; each is finished again when written,
@@ -1100,9 +1122,17 @@ fn plan_of(
     let mut order: Vec<(i64, String, usize)> = (0..plan.linked.drafts.len())
         .map(|k| -> Result<(i64, String, usize)> {
             let r = plan.regression(k);
-            if trees {
+            if let Some(pids) = patch_ids.as_mut() {
                 let keys = link::trees::keys(&r);
-                tree_commits.push(crate::store::trees::candidates(store, &keys)?);
+                let mut found = crate::store::trees::candidates(store, &keys)?;
+                let more = pids.commits_for(store, &r, &found)?;
+                for c in more {
+                    match found.iter_mut().find(|f| f.oid == c.oid) {
+                        Some(f) => f.patch_of = c.patch_of,
+                        None => found.push(c),
+                    }
+                }
+                tree_commits.push(found);
             }
             Ok((r.facts.first_unix.unwrap_or(i64::MAX), r.culprit.commit, k))
         })

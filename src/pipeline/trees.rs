@@ -219,3 +219,98 @@ pub fn sync_tree(store: &Store, tree: &TreeRow, now: i64) -> Result<TreeSynced> 
     out.seconds = started.elapsed().as_secs_f64();
     Ok(out)
 }
+
+/// Patch-id matching of commits, when a history needs it: a patch of the
+/// history whose title no candidate commit has (reworded when applied) is
+/// looked for among its author's commits from a day before its posting to
+/// half a year after it ([`PATCH_ID_WINDOW`], at most [`PATCH_ID_CANDIDATES`]),
+/// by `git patch-id --stable` of the mailed diff and of each commit's diff
+/// against its first parent. Patch ids of commits are computed from the
+/// followed trees' repositories and kept for the rest of the link.
+pub struct PatchIds {
+    trees: Vec<String>,
+    repos: Vec<Option<Repo>>,
+    opened: bool,
+    known: std::collections::HashMap<String, Option<crate::trees::PatchId>>,
+}
+
+/// Seconds before and after a posting within which its commit is looked for.
+pub const PATCH_ID_WINDOW: (i64, i64) = (86_400, 180 * 86_400);
+/// Most commits of one author whose patch id one patch is compared with.
+pub const PATCH_ID_CANDIDATES: usize = 100;
+
+impl PatchIds {
+    /// For the followed trees of `store`.
+    pub fn new(store: &Store) -> Result<PatchIds> {
+        Ok(PatchIds {
+            trees: st::list(store)?.into_iter().map(|t| t.path).collect(),
+            repos: Vec::new(),
+            opened: false,
+            known: std::collections::HashMap::new(),
+        })
+    }
+
+    /// The patch id of commit `oid`, from the first tree that has it.
+    fn of(&mut self, oid: &str) -> Option<crate::trees::PatchId> {
+        if let Some(p) = self.known.get(oid) {
+            return *p;
+        }
+        if !self.opened {
+            self.repos = self.trees.iter().map(|p| Repo::open(p).ok()).collect();
+            self.opened = true;
+        }
+        let id = ObjectId::from_hex(oid.as_bytes()).ok()?;
+        let found = self
+            .repos
+            .iter()
+            .flatten()
+            .find_map(|r| r.patch_id(&id).ok().flatten());
+        self.known.insert(oid.to_string(), found);
+        found
+    }
+
+    /// The commits sharing a patch id with a patch of `r` whose title no
+    /// commit of `have` carries, each with `patch_of` set to that posting.
+    pub fn commits_for(
+        &mut self,
+        store: &Store,
+        r: &crate::model::history::Regression,
+        have: &[crate::link::trees::TreeCommit],
+    ) -> Result<Vec<crate::link::trees::TreeCommit>> {
+        use crate::link::hints::title_key;
+        use crate::model::history::PatchRole;
+        let mut out = Vec::new();
+        if self.trees.is_empty() {
+            return Ok(out);
+        }
+        // Posted patches only: an inline draft is rarely applied as it is.
+        for p in r.patches.iter().filter(|p| p.role == PatchRole::Patch) {
+            let key = title_key(if p.title.is_empty() {
+                &p.subject
+            } else {
+                &p.title
+            });
+            if have.iter().any(|c| title_key(&c.title) == key) {
+                continue;
+            }
+            let Some(m) = crate::store::body::stored_message(store, &p.message_id)? else {
+                continue;
+            };
+            let (Some(email), Some(date)) = (m.from_email.as_deref(), m.date) else {
+                continue;
+            };
+            let Some(want) = crate::trees::patch_id_of_diff(&m.body) else {
+                continue;
+            };
+            let window = (date - PATCH_ID_WINDOW.0, date + PATCH_ID_WINDOW.1);
+            for (id, oid) in st::by_author(store, email, window, PATCH_ID_CANDIDATES)? {
+                if self.of(&oid) == Some(want) {
+                    let mut c = st::commit(store, id)?;
+                    c.patch_of = Some(p.message_id.clone());
+                    out.push(c);
+                }
+            }
+        }
+        Ok(out)
+    }
+}

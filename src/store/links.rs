@@ -1219,6 +1219,28 @@ pub fn members_of(store: &Store, regressions: &[i64]) -> Result<Vec<i64>> {
     Ok(out)
 }
 
+/// The regressions with a patch posted by one of `authors` (address,
+/// lower-cased) and its date: `(regression, address, date)`.
+pub fn patches_by(store: &Store, authors: &[String]) -> Result<Vec<(i64, String, i64)>> {
+    let mut out = Vec::new();
+    in_chunks(
+        store,
+        "SELECT rm.regression, lower(m.from_email), m.date FROM regression_messages rm \
+         JOIN messages m ON m.id = rm.message \
+         WHERE rm.role = 'patch' AND m.date IS NOT NULL AND lower(m.from_email) IN ({})",
+        authors,
+        |r| {
+            out.push((
+                r.get(0).db("patches by")?,
+                r.get(1).db("patches by")?,
+                r.get(2).db("patches by")?,
+            ));
+            Ok(())
+        },
+    )?;
+    Ok(out)
+}
+
 /// The regressions these messages are attached to.
 pub fn regressions_of(store: &Store, messages: &[i64]) -> Result<Vec<i64>> {
     let mut out = Vec::new();

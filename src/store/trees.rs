@@ -326,6 +326,23 @@ pub fn commit_keys(store: &Store, oids: &[String]) -> Result<Vec<String>> {
     Ok(out)
 }
 
+/// The author address and committer time of each of the commits `oids`.
+pub fn authors_of(store: &Store, oids: &[String]) -> Result<Vec<(String, i64)>> {
+    let sql = "SELECT author_email, committer_time FROM tree_commits WHERE oid = ?1";
+    let mut st = store.conn().prepare_cached(sql).db(sql)?;
+    let mut out = Vec::new();
+    for o in oids {
+        if let Some(row) = st
+            .query_row([o], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()
+            .db(sql)?
+        {
+            out.push(row);
+        }
+    }
+    Ok(out)
+}
+
 /// Why the next link must relink everything, if a sync said so.
 pub fn pending(store: &Store) -> Result<Option<String>> {
     let sql = "SELECT reason FROM tree_link_pending WHERE id = 1";
@@ -430,6 +447,30 @@ pub fn candidates(store: &Store, keys: &TreeKeys) -> Result<Vec<TreeCommit>> {
     ids.sort_unstable();
     ids.dedup();
     ids.into_iter().map(|id| commit_row(store, id)).collect()
+}
+
+/// The commits by `email` committed within `[from, to]` (id and oid),
+/// oldest first, at most `limit`.
+pub fn by_author(
+    store: &Store,
+    email: &str,
+    (from, to): (i64, i64),
+    limit: usize,
+) -> Result<Vec<(i64, String)>> {
+    let sql = "SELECT id, oid FROM tree_commits WHERE author_email = ?1 COLLATE NOCASE \
+               AND committer_time BETWEEN ?2 AND ?3 ORDER BY committer_time LIMIT ?4";
+    let mut st = store.conn().prepare_cached(sql).db(sql)?;
+    st.query_map(params![email, from, to, limit as i64], |r| {
+        Ok((r.get(0)?, r.get(1)?))
+    })
+    .db(sql)?
+    .collect::<std::result::Result<_, _>>()
+    .db(sql)
+}
+
+/// Commit row `id` with its trailers and the refs holding it.
+pub fn commit(store: &Store, id: i64) -> Result<TreeCommit> {
+    commit_row(store, id)
 }
 
 /// Commit row `id` with its trailers and holding refs.

@@ -600,3 +600,88 @@ fn a_corrupt_object_in_a_tree_is_named_and_nothing_of_it_is_stored() {
     let r = show(&db, EXT4_CULPRIT);
     assert_eq!(r["culprit"]["commit"], EXT4_CULPRIT);
 }
+
+/// A posted patch applied under another title: no trailer and no title
+/// ties the commit to the history, its diff's patch id does; the sync that
+/// brings the commit relinks that history as an update.
+#[test]
+fn a_patch_applied_under_another_title_is_found_by_its_patch_id() {
+    if !have_git() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("t.db");
+    let m = Git::new(&tmp.path().join("linux"));
+    m.commit("Makefile", "Linux 6.8", None);
+    m.commit("fs/ext4/extents.c", "ext4: add the extent walker", None);
+    m.tag("v6.8");
+    m.run(&["checkout", "-q", "-b", "topic"]);
+    m.commit(
+        "fs/ext4/extents.c",
+        "ext4: batch the fiemap extent walk\n\nSigned-off-by: A U Thor <author@example.org>",
+        None,
+    );
+    let patch = m.run(&["format-patch", "-1", "--stdout"]);
+    m.run(&["checkout", "-q", "master"]);
+    // The patch, posted in reply to the report.
+    let body = patch.split_once('\n').unwrap().1;
+    let mail = format!(
+        "From mboxrd@z Thu Jan  1 00:00:00 1970\nMessage-ID: <patch-1@example.org>\nIn-Reply-To: <202406010930.d15ea5e0-lkp@intel.com>\nReferences: <202406010930.d15ea5e0-lkp@intel.com>\n{body}\n"
+    );
+    let thread = std::fs::read_to_string(corpus("two-reports.mbox")).unwrap();
+    let mbox = tmp.path().join("thread.mbox");
+    std::fs::write(&mbox, format!("{thread}\n{mail}")).unwrap();
+    ok(
+        &db,
+        &[
+            "trees",
+            "add",
+            "mainline",
+            m.dir.to_str().unwrap(),
+            "--ref",
+            "master",
+        ],
+    );
+    ok(&db, &["-q", "ingest", mbox.to_str().unwrap()]);
+    assert_eq!(show(&db, TWO_REPORTS)["status"], "fix-proposed");
+
+    // Applied with its title reworded, then released.
+    m.run(&["cherry-pick", "topic"]);
+    m.run(&[
+        "commit",
+        "-q",
+        "--amend",
+        "-m",
+        "ext4: walk fiemap extents in batches of 64",
+    ]);
+    let applied = m.run(&["rev-parse", "HEAD"]);
+    m.commit("Makefile", "Linux 6.9-rc1", None);
+    m.tag("v6.9-rc1");
+    let out = regtrack(&db, &["trees", "sync"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("(an update)"), "{err}");
+    let r = show(&db, TWO_REPORTS);
+    assert_eq!(r["status"], "fixed", "{r:#}");
+    assert_eq!(r["fix"]["commit"], applied.as_str(), "{:#}", r["fix"]);
+    assert_eq!(r["fix"]["release"], "v6.9-rc1");
+    let events: Vec<&str> = r["timeline"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["event"].as_str())
+        .collect();
+    assert!(
+        events
+            .iter()
+            .any(|e| e.contains("patch id of patch patch-1@example.org")),
+        "{events:#?}"
+    );
+    let copy = db.with_extension("full.db");
+    std::fs::copy(&db, &copy).unwrap();
+    ok(&copy, &["-q", "relink", "--full"]);
+    assert_eq!(
+        ok(&db, &["export", "--format", "json"]),
+        ok(&copy, &["export", "--format", "json"])
+    );
+}

@@ -40,3 +40,7 @@ INSERT INTO regression_ids (culprit, id) SELECT culprit, id FROM regressions;
 CREATE TABLE tree_changed (
     oid TEXT PRIMARY KEY
 ) WITHOUT ROWID;
+
+-- A mailed patch whose title matches no commit is looked for among its
+-- author's commits by patch id (crate::pipeline::relink).
+CREATE INDEX tree_commits_author ON tree_commits(author_email COLLATE NOCASE, committer_time);
