@@ -19,6 +19,7 @@ pub struct Args {
     pub regression: String,
     /// The status to set (reported, discussed, fix-proposed, fix-confirmed,
     /// fix-applied, disputed, declined, improvement).
+    #[arg(value_parser = super::list::status_only_names(), hide_possible_values = true)]
     pub status: String,
     /// Why (shown in the timeline).
     #[arg(long)]

@@ -7,8 +7,22 @@
 use crate::common::Cmd;
 
 const COMMANDS: &[&str] = &[
-    "ingest", "stats", "parse", "show", "list", "export", "report", "mark", "mail", "failures",
-    "reindex", "fetch", "follow", "relink",
+    "ingest",
+    "stats",
+    "parse",
+    "show",
+    "list",
+    "export",
+    "report",
+    "mark",
+    "mail",
+    "failures",
+    "reindex",
+    "fetch",
+    "follow",
+    "relink",
+    "completions",
+    "man",
 ];
 
 /// Splits a shell line into words: single and double quotes, no escapes.
@@ -97,4 +111,6 @@ fn help_sets_the_global_options_apart_and_every_example_runs() {
     }
     assert!(ran >= 15, "{ran} examples ran");
     assert!(dir.path().join("triage.html").is_file());
+    assert!(dir.path().join("regtrack.bash").is_file());
+    assert!(dir.path().join("man/regtrack-show.1").is_file());
 }
