@@ -55,6 +55,7 @@ mod robust_synth;
 mod trees_cli;
 mod trees_git;
 mod usable_cli;
+mod usable_colours;
 mod usable_completions;
 mod usable_help;
 mod usable_links;
