@@ -59,4 +59,5 @@ mod usable_colours;
 mod usable_completions;
 mod usable_help;
 mod usable_links;
+mod usable_progress;
 mod usable_report;
