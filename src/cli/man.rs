@@ -150,6 +150,20 @@ fn roff(s: &str) -> String {
         .join("\n")
 }
 
+/// A NAME line's description: lower case first, as manual pages have it
+/// (`turns Linux ...`), unless it starts with an acronym; no final stop.
+fn name_line(about: &str) -> String {
+    let about = about.trim().trim_end_matches('.');
+    let mut chars = about.chars();
+    match (chars.next(), chars.next()) {
+        (Some(first), Some(second)) if first.is_uppercase() && !second.is_uppercase() => first
+            .to_lowercase()
+            .chain(about[first.len_utf8()..].chars())
+            .collect(),
+        _ => about.to_string(),
+    }
+}
+
 /// Paragraphs of help text: blank lines become `.PP`.
 fn paragraphs(s: &str) -> String {
     s.trim()
@@ -282,6 +296,13 @@ fn header(out: &mut String, title: &str, version: &str) {
         roff(version),
         roff(version)
     ));
+    // No hyphenation (a status name split as `fix-pro-posed` reads
+    // wrong), ragged right.
+    out.push_str(
+        ".nh
+.ad l
+",
+    );
 }
 
 /// One subcommand's section on the main page: synopsis, description, own
@@ -355,7 +376,7 @@ pub fn page(cmd: &Command) -> String {
     out.push_str(&format!(
         ".SH NAME\n{} \\- {}\n",
         roff(&name),
-        roff(about.trim_end_matches('.'))
+        roff(&name_line(about))
     ));
     out.push_str(&format!(".SH SYNOPSIS\n\\fB{}\\fR\n", roff(&usage(&cmd))));
     out.push_str(&format!(
@@ -393,7 +414,7 @@ fn sub_page(top: &str, version: &str, words: &[&str], cmd: &Command) -> String {
     out.push_str(&format!(
         ".SH NAME\n{} \\- {}\n",
         roff(&title),
-        roff(about(cmd.get_about()).trim_end_matches('.'))
+        roff(&name_line(&about(cmd.get_about())))
     ));
     out.push_str(&format!(".SH SYNOPSIS\n\\fB{}\\fR\n", roff(&usage(cmd))));
     out.push_str(&format!(
@@ -510,6 +531,12 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn name_lines_start_lower_case_but_acronyms() {
+        assert_eq!(name_line("Show histories."), "show histories");
+        assert_eq!(name_line("JSON out"), "JSON out");
     }
 
     #[test]
