@@ -680,6 +680,42 @@ mod tests {
         }
     }
 
+    /// A made-up command line with hidden and aliased items.
+    fn toy() -> Command {
+        use clap::builder::PossibleValuesParser;
+        Command::new("toy")
+            .arg(Arg::new("secret-global").long("secret-global").hide(true))
+            .subcommand(
+                Command::new("visible")
+                    .visible_alias("vis")
+                    .about("A visible command")
+                    .arg(
+                        Arg::new("mode")
+                            .long("mode")
+                            .visible_alias("manner")
+                            .value_parser(PossibleValuesParser::new([
+                                PossibleValue::new("fast"),
+                                PossibleValue::new("covert").hide(true),
+                            ])),
+                    )
+                    .arg(Arg::new("hidden-opt").long("hidden-opt").hide(true)),
+            )
+            .subcommand(Command::new("concealed").hide(true))
+    }
+
+    #[test]
+    fn hidden_items_are_left_out_and_visible_aliases_kept() {
+        for shell in [Shell::Bash, Shell::Zsh, Shell::Fish] {
+            let s = script(shell, &toy());
+            for kept in ["visible", "vis", "--mode", "manner", "fast"] {
+                assert!(s.contains(kept), "{shell:?}: {kept}\n{s}");
+            }
+            for gone in ["secret-global", "hidden-opt", "covert", "concealed"] {
+                assert!(!s.contains(gone), "{shell:?}: {gone}\n{s}");
+            }
+        }
+    }
+
     #[test]
     fn escaping_keeps_quotes_and_brackets_inside_their_word() {
         assert_eq!(zsh_text("it's [x]: `y`"), "it'\\''s \\[x\\]\\: \\`y\\`");

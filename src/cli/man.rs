@@ -534,6 +534,30 @@ mod tests {
     }
 
     #[test]
+    fn hidden_items_are_left_out_of_the_page() {
+        let toy = Command::new("toy")
+            .version("1")
+            .arg(Arg::new("secret").long("secret").hide(true))
+            .subcommand(
+                Command::new("visible")
+                    .about("Shown.")
+                    .arg(Arg::new("hidden-opt").long("hidden-opt").hide(true))
+                    .arg(Arg::new("shown-opt").long("shown-opt")),
+            )
+            .subcommand(Command::new("concealed").hide(true));
+        let p = page(&toy);
+        assert!(
+            p.contains(".SS \"toy visible\"") && p.contains("shown\\-opt"),
+            "{p}"
+        );
+        for gone in ["secret", "hidden", "concealed"] {
+            assert!(!p.contains(gone), "{gone}: {p}");
+        }
+        let names: Vec<String> = pages(&toy).into_iter().map(|(n, _)| n).collect();
+        assert_eq!(names, ["toy.1", "toy-visible.1"]);
+    }
+
+    #[test]
     fn name_lines_start_lower_case_but_acronyms() {
         assert_eq!(name_line("Show histories."), "show histories");
         assert_eq!(name_line("JSON out"), "JSON out");
