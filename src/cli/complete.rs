@@ -10,7 +10,8 @@
 //! `complete -c regtrack` line per option and subcommand in fish), with two
 //! additions: the value of an option is never taken for a subcommand name
 //! while finding the subcommand, and a comma-separated value (`--status
-//! open,fix-`) completes its last item.
+//! open,fix-`) completes its last item, in all three shells (zsh with
+//! `_sequence`, fish with `__fish_complete_list`).
 //!
 //! What is completed: every subcommand (visible aliases too), every option
 //! (long and short, visible aliases too) of the subcommand at hand including
@@ -348,6 +349,10 @@ fn zsh_text(s: &str) -> String {
 /// The `_arguments` action completing `arg`'s value.
 fn zsh_action(arg: &Arg) -> String {
     let words = value_words(arg);
+    if !words.is_empty() && arg.get_value_delimiter().is_some() {
+        // A comma-separated list: each item completes.
+        return format!("_sequence compadd - {}", words.join(" "));
+    }
     if !words.is_empty() {
         return format!("({})", words.join(" "));
     }
@@ -573,7 +578,10 @@ fn fish(top: &Command, nodes: &[Node]) -> String {
     s.push_str(&format!(
         "function {f}_at\n    test ({f}_command) = $argv[1]\nend\n\n"
     ));
+    let mut lists: Vec<String> = Vec::new();
+    let mut lines = String::new();
     for n in nodes {
+        let s = &mut lines;
         let cond = fish_quote(&format!("{f}_at {}", n.id));
         let head = format!("complete -c {name} -n {cond}");
         for a in options(n.cmd) {
@@ -593,7 +601,18 @@ fn fish(top: &Command, nodes: &[Node]) -> String {
             }
             if takes_value(a) {
                 let words = fish_values(a);
-                if !words.is_empty() {
+                if a.get_value_delimiter().is_some() && !words.is_empty() {
+                    // A comma-separated list: each item completes.
+                    let body = fish_value_lines(a);
+                    let k = match lists.iter().position(|l| *l == body) {
+                        Some(k) => k,
+                        None => {
+                            lists.push(body);
+                            lists.len() - 1
+                        }
+                    };
+                    line.push_str(&format!(" -x -a '(__fish_complete_list , {f}_values_{k})'"));
+                } else if !words.is_empty() {
                     line.push_str(&format!(" -x -a {words}"));
                 } else {
                     match path_kind(a) {
@@ -631,7 +650,36 @@ fn fish(top: &Command, nodes: &[Node]) -> String {
         }
         s.push('\n');
     }
+    // The values of each comma-separated option, one per line with its
+    // description, for `__fish_complete_list`.
+    for (k, body) in lists.iter().enumerate() {
+        s.push_str(&format!(
+            "function {f}_values_{k}\n    printf '%s\\t%s\\n' {body}\nend\n\n"
+        ));
+    }
+    s.push_str(&lines);
     s
+}
+
+/// `reported 'STATUS' discussed 'STATUS' ...`: the arguments of a
+/// `printf '%s\t%s\n'` listing `arg`'s values with their descriptions.
+fn fish_value_lines(arg: &Arg) -> String {
+    values(arg)
+        .iter()
+        .filter(|v| plain_word(v.get_name()))
+        .map(|v| {
+            let help = v
+                .get_help()
+                .map(|h| h.to_string())
+                .unwrap_or_else(|| value_name(arg));
+            format!(
+                "{} {}",
+                v.get_name(),
+                fish_quote(help.trim_end_matches('.'))
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[cfg(test)]

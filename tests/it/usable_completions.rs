@@ -173,6 +173,10 @@ fn zsh_and_fish_scripts_parse_and_complete() {
         formats.sort();
         assert_eq!(formats, ["csv", "html", "json", "md"]);
         assert_eq!(complete("regtrack list --subsystem show --js"), ["--json"]);
+        assert_eq!(
+            complete("regtrack list --status open,fix-c"),
+            ["open,fix-confirmed"]
+        );
         assert_eq!(complete("regtrack trees add --r"), ["--ref"]);
     }
 }
