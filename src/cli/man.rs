@@ -291,9 +291,8 @@ fn real_subcommands(cmd: &Command) -> Vec<&Command> {
 fn header(out: &mut String, title: &str, version: &str) {
     out.push_str(".ie \\n(.g .ds Aq \\(aq\n.el .ds Aq '\n");
     out.push_str(&format!(
-        ".TH {} 1 \"{}\" \"{}\" \"User Commands\"\n",
+        ".TH {} 1 \"\" \"{}\" \"User Commands\"\n",
         roff(title),
-        roff(version),
         roff(version)
     ));
     // No hyphenation (a status name split as `fix-pro-posed` reads
