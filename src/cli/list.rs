@@ -95,9 +95,13 @@ pub fn status_names() -> Names {
     })
 }
 
-/// The status names alone (what `mark` takes).
-pub fn status_only_names() -> Names {
-    Names(|| Status::ALL.iter().map(|s| s.as_str()).collect())
+/// What `mark` takes: the status names and `dup-of`.
+pub fn mark_names() -> Names {
+    Names(|| {
+        let mut v: Vec<&'static str> = Status::ALL.iter().map(|s| s.as_str()).collect();
+        v.push("dup-of");
+        v
+    })
 }
 
 /// The scope names.

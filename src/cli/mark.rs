@@ -1,13 +1,16 @@
-//! `regtrack mark`: stores a human decision on a regression's status. It is
-//! keyed by the culprit, wins over inference, survives re-ingest and
-//! re-linking, and shows in the timeline with its author and time.
+//! `regtrack mark` and `regtrack unmark`: store a human decision on a
+//! regression (a status, its fix commit, the release it was fixed in, or
+//! that it duplicates another), or withdraw the last one. A mark is keyed by
+//! the culprit, survives re-ingest and re-linking, and shows in the timeline
+//! with its author and time; a withdrawal is a mark of its own, and both
+//! stay in the timeline (see `link::marks`).
 
 use std::process::ExitCode;
 
-use anyhow::Context as _;
+use anyhow::{Context as _, bail};
 
 use super::Context;
-use crate::model::history::{Mark, Status};
+use crate::model::history::{Mark, Regression, Status};
 use crate::pipeline::relink::Unreadable;
 use crate::store::Store;
 
@@ -18,13 +21,40 @@ pub struct Args {
     /// that names exactly one regression.
     pub regression: String,
     /// The status to set (reported, discussed, fix-proposed, fix-confirmed,
-    /// fix-applied, disputed, declined, improvement).
-    #[arg(value_parser = super::list::status_only_names(), hide_possible_values = true)]
-    pub status: String,
+    /// fix-applied, fixed, disputed, declined, culprit-dropped,
+    /// improvement), or `dup-of` followed by the regression this one
+    /// duplicates. May be left out with --fix or --fixed-in.
+    #[arg(value_parser = super::list::mark_names(), hide_possible_values = true)]
+    pub status: Option<String>,
+    /// With `dup-of`: the regression this one duplicates (its history joins
+    /// that one, as `#regzbot dup-of` does).
+    pub other: Option<String>,
+    /// The commit that fixes it (7 to 40 hex digits): the history's fix, and
+    /// a followed tree's commit with this id says where it landed. Moves the
+    /// status to fix-applied (a followed tree may still say fixed).
+    #[arg(long, value_name = "SHA")]
+    pub fix: Option<String>,
+    /// The release the fix shipped in (`v6.9`, `v6.9-rc3`): the status
+    /// becomes fixed.
+    #[arg(long, value_name = "TAG")]
+    pub fixed_in: Option<String>,
     /// Why (shown in the timeline).
     #[arg(long)]
     pub note: Option<String>,
     /// Who decides; defaults to $REGTRACK_USER, git's user.name, then $USER.
+    #[arg(long)]
+    pub author: Option<String>,
+}
+
+/// Arguments of `regtrack unmark`.
+#[derive(Debug, clap::Args)]
+pub struct UnmarkArgs {
+    /// The regression whose last mark in effect is withdrawn.
+    pub regression: String,
+    /// Why (shown in the timeline).
+    #[arg(long)]
+    pub note: Option<String>,
+    /// Who withdraws it; defaults as for `mark`.
     #[arg(long)]
     pub author: Option<String>,
 }
@@ -62,62 +92,197 @@ fn store_and_relink(
     Ok(relink(store).map_err(|e| e.to_string()))
 }
 
-/// Runs `regtrack mark`.
-pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
-    let status = Status::parse(&args.status).with_context(|| {
-        format!(
-            "unknown status '{}' (one of: {})",
-            args.status,
-            Status::ALL.map(|s| s.as_str()).join(", ")
-        )
-    })?;
-    // Read first: a database that is not there is said and not created,
-    // and a regression that is not there is exit status 1, as for every
-    // query.
-    {
-        let reader = super::open_reader(ctx)?;
-        let (_, found) = crate::query::resolve(&reader, &args.regression)?;
-        if found.is_empty() {
-            eprintln!("regtrack: no regression matches '{}'", args.regression);
-            return Ok(ExitCode::from(1));
-        }
-    }
-    let (mut store, _writing) = super::open_writer(ctx)?;
-    let reg = crate::query::resolve_one(&store, &args.regression)?;
-    let mark = Mark {
-        culprit: reg.culprit.commit.clone(),
-        status,
-        note: args.note.clone(),
-        author: args.author.clone().unwrap_or_else(default_author),
-        at: chrono::Utc::now().timestamp(),
+/// What the user asked `mark` to record, checked before anything is read.
+struct Asked {
+    status: Option<Status>,
+    dup_of: Option<String>,
+    fix: Option<String>,
+    fixed_in: Option<String>,
+}
+
+fn asked(args: &Args) -> anyhow::Result<Asked> {
+    let mut out = Asked {
+        status: None,
+        dup_of: None,
+        fix: None,
+        fixed_in: None,
     };
-    let relink_failed = store_and_relink(&mut store, &mark, |s| {
+    match args.status.as_deref() {
+        Some("dup-of") => match &args.other {
+            Some(o) => out.dup_of = Some(o.clone()),
+            None => {
+                bail!("`dup-of` needs the regression this one duplicates: regtrack mark X dup-of Y")
+            }
+        },
+        Some(s) => {
+            out.status = Some(Status::parse(s).with_context(|| {
+                format!(
+                    "unknown status '{s}' (one of: {}, or dup-of)",
+                    Status::ALL.map(|s| s.as_str()).join(", ")
+                )
+            })?);
+            if let Some(o) = &args.other {
+                bail!(
+                    "unexpected argument '{o}' after the status (only `dup-of` takes a second regression)"
+                );
+            }
+        }
+        None => {}
+    }
+    if let Some(f) = &args.fix {
+        let f = f.trim();
+        if !(7..=40).contains(&f.len()) || !f.bytes().all(|b| b.is_ascii_hexdigit()) {
+            bail!("--fix '{f}' is not a commit id (7 to 40 hex digits)");
+        }
+        out.fix = Some(f.to_ascii_lowercase());
+    }
+    if let Some(t) = &args.fixed_in {
+        let t = t.trim();
+        if t.is_empty() || t.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            bail!("--fixed-in '{t}' is not a tag name");
+        }
+        out.fixed_in = Some(t.to_string());
+    }
+    if out.status.is_none() && out.dup_of.is_none() && out.fix.is_none() && out.fixed_in.is_none() {
+        bail!("say what to mark: a status, `dup-of OTHER`, --fix SHA or --fixed-in TAG");
+    }
+    Ok(out)
+}
+
+/// Resolves `q` to one regression with a reader first: a database that is
+/// not there is said and not created, and no match is exit status 1.
+fn exists(ctx: &Context, q: &str) -> anyhow::Result<bool> {
+    let reader = super::open_reader(ctx)?;
+    let (_, found) = crate::query::resolve(&reader, q)?;
+    if found.is_empty() {
+        eprintln!(
+            "regtrack: no regression matches '{}'",
+            crate::export::terminal::line(q)
+        );
+        return Ok(false);
+    }
+    Ok(true)
+}
+
+/// Stores `mark` and relinks, and says what was done (`verb #id culprit: what`).
+fn record(
+    ctx: &Context,
+    store: &mut Store,
+    reg: &Regression,
+    mark: &Mark,
+    (verb, what): (&str, &str),
+) -> ExitCode {
+    let said = format!(
+        "{verb} #{} {}: {what} ({})",
+        reg.id,
+        crate::query::short(&reg.culprit.commit),
+        crate::export::terminal::line(&mark.author)
+    );
+    let relinked = match store_and_relink(store, mark, |s| {
         crate::pipeline::relink::relink(s).map(|(_, u)| u)
-    })?;
-    match relink_failed {
+    }) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("regtrack: {e:#}");
+            return ExitCode::from(2);
+        }
+    };
+    match relinked {
         Ok(unreadable) => {
             super::warn_unreadable(ctx, &unreadable);
             if !ctx.quiet {
-                eprintln!(
-                    "regtrack: marked #{} {} as {} ({})",
-                    reg.id,
-                    crate::query::short(&reg.culprit.commit),
-                    mark.status,
-                    mark.author
-                );
+                eprintln!("regtrack: {said}");
             }
         }
         // The decision is stored: say so, and that the histories show it
         // at the next relink (the link state counts the marks).
         Err(e) => eprintln!(
-            "regtrack: marked #{} {} as {} ({}); the mark is stored, but the histories could not be relinked ({e}): the next `regtrack ingest` or `regtrack reindex` shows it",
-            reg.id,
-            crate::query::short(&reg.culprit.commit),
-            mark.status,
-            mark.author
+            "regtrack: {said}; it is stored, but the histories could not be relinked ({e}): the next `regtrack ingest` or `regtrack reindex` shows it"
         ),
     }
-    Ok(ExitCode::SUCCESS)
+    ExitCode::SUCCESS
+}
+
+/// Runs `regtrack mark`.
+pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
+    let asked = asked(&args)?;
+    if !exists(ctx, &args.regression)? {
+        return Ok(ExitCode::from(1));
+    }
+    if let Some(o) = &asked.dup_of
+        && !exists(ctx, o)?
+    {
+        return Ok(ExitCode::from(1));
+    }
+    let (mut store, _writing) = super::open_writer(ctx)?;
+    let reg = crate::query::resolve_one(&store, &args.regression)?;
+    let dup_of = match &asked.dup_of {
+        Some(o) => {
+            let other = crate::query::resolve_one(&store, o)?;
+            if other.id == reg.id {
+                bail!(
+                    "'{}' and '{o}' are the same regression (#{})",
+                    args.regression,
+                    reg.id
+                );
+            }
+            Some(other.culprit.commit)
+        }
+        None => None,
+    };
+    let mark = Mark {
+        culprit: reg.culprit.commit.clone(),
+        status: asked.status,
+        fix: asked.fix,
+        fixed_in: asked.fixed_in,
+        dup_of,
+        note: args.note.clone(),
+        author: args.author.clone().unwrap_or_else(default_author),
+        at: chrono::Utc::now().timestamp(),
+        ..Mark::default()
+    };
+    let what = crate::link::marks::describe(&mark);
+    let what = what.strip_prefix("marked ").unwrap_or(&what);
+    Ok(record(ctx, &mut store, &reg, &mark, ("marked", what)))
+}
+
+/// Runs `regtrack unmark`.
+pub fn unmark(ctx: &Context, args: UnmarkArgs) -> anyhow::Result<ExitCode> {
+    if !exists(ctx, &args.regression)? {
+        return Ok(ExitCode::from(1));
+    }
+    let (mut store, _writing) = super::open_writer(ctx)?;
+    let reg = crate::query::resolve_one(&store, &args.regression)?;
+    let marks = crate::pipeline::relink::marks(&store)?;
+    let names: Vec<&str> = std::iter::once(reg.culprit.commit.as_str())
+        .chain(reg.culprit.aliases.iter().map(String::as_str))
+        .collect();
+    let Some(last) = crate::link::marks::last_in_effect(&marks, &names) else {
+        if !ctx.quiet {
+            eprintln!(
+                "regtrack: #{} {} has no mark to withdraw",
+                reg.id,
+                crate::query::short(&reg.culprit.commit)
+            );
+        }
+        return Ok(ExitCode::from(1));
+    };
+    let mark = Mark {
+        culprit: last.culprit.clone(),
+        withdraws: Some(last.id),
+        note: args.note.clone(),
+        author: args.author.clone().unwrap_or_else(default_author),
+        at: chrono::Utc::now().timestamp().max(last.at),
+        ..Mark::default()
+    };
+    let what = format!("'{}'", crate::link::marks::describe(last));
+    Ok(record(
+        ctx,
+        &mut store,
+        &reg,
+        &mark,
+        ("withdrew from", &what),
+    ))
 }
 
 #[cfg(test)]
@@ -129,10 +294,10 @@ mod tests {
         let mut store = Store::in_memory().unwrap();
         let mark = Mark {
             culprit: "2edf06a50f".into(),
-            status: Status::Declined,
-            note: None,
+            status: Some(Status::Declined),
             author: "me".into(),
             at: 1,
+            ..Mark::default()
         };
         let failed = store_and_relink(&mut store, &mark, |_| {
             Err(crate::error::Error::Query("database is locked".into()))
@@ -141,7 +306,7 @@ mod tests {
         assert_eq!(failed.err().as_deref(), Some("database is locked"));
         let (marks, _) = crate::store::links::load_marks(&store).unwrap();
         assert_eq!(marks.len(), 1);
-        assert_eq!(marks[0].status, Status::Declined);
+        assert_eq!(marks[0].status, Some(Status::Declined));
         let ok = store_and_relink(&mut store, &mark, |_| Ok(Unreadable::default())).unwrap();
         assert!(ok.is_ok());
     }

@@ -115,11 +115,16 @@ pub enum Command {
         after_help = "Examples:\n  regtrack report --since 7d --subsystem ext4 --to linux-ext4@vger.kernel.org > report.eml\n  regtrack report --now 2024-03-31 --since 30d --format text\n(the first answers 1 when nothing was reported in the last 7 days)"
     )]
     Report(report::Args),
-    /// Record a human decision on a regression's status (wins over inference).
+    /// Record a human decision on a regression: its status (wins over inference), its fix commit, the release it was fixed in, or that it duplicates another.
     #[command(
-        after_help = "Example:\n  regtrack mark 2edf06a50f declined --note \"layout noise, not chasing\""
+        after_help = "Examples:\n  regtrack mark 2edf06a50f declined --note \"layout noise, not chasing\"\n  regtrack mark 2edf06a50f --fix 4b1c2e9d0a7f --fixed-in v6.9\n  regtrack mark 2edf06a50f dup-of 68a9f5e700"
     )]
     Mark(mark::Args),
+    /// Withdraw the last mark in effect on a regression (both stay in the timeline).
+    #[command(
+        after_help = "Example:\n  regtrack unmark 2edf06a50f --note \"marked the wrong one\""
+    )]
+    Unmark(mark::UnmarkArgs),
     /// Print one stored message: its headers and decoded body (or JSON).
     #[command(after_help = "Example:\n  regtrack mail 202403151023.5e1f2a3b-lkp@intel.com | less")]
     Mail(mail::Args),
@@ -270,6 +275,7 @@ where
         Command::List(a) => list::run(&ctx, a),
         Command::Export(a) => export::run(&ctx, a),
         Command::Mark(a) => mark::run(&ctx, a),
+        Command::Unmark(a) => mark::unmark(&ctx, a),
         Command::Report(a) => report::run(&ctx, a),
         Command::Mail(a) => mail::run(&ctx, a),
         Command::Reindex(a) => reindex::run(&ctx, a),

@@ -75,8 +75,13 @@ pub struct Draft {
 
 impl Draft {
     fn add(&mut self, idx: usize, role: Role, reason: String) -> bool {
-        if self.set.insert(idx) {
-            self.members.push(Member { idx, role, reason });
+        self.add_member(Member { idx, role, reason })
+    }
+
+    /// Attaches a message unless it is attached already; true when it was not.
+    pub fn add_member(&mut self, m: Member) -> bool {
+        if self.set.insert(m.idx) {
+            self.members.push(m);
             true
         } else {
             false
@@ -117,7 +122,8 @@ pub fn regressions(
     depth: &[u32],
     marks: &[Mark],
 ) -> Vec<Regression> {
-    let linked = drafts(msgs, parent, depth);
+    let mut linked = drafts(msgs, parent, depth);
+    super::marks::merge_duplicates(&mut linked, marks);
     let mut regressions: Vec<Regression> = linked
         .drafts
         .iter()

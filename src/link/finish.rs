@@ -456,6 +456,7 @@ pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark], patches: &Patches
             .find(|m| m.role == Role::Report)
             .map(|m| m.idx),
         marks: rules::marks_of(d, marks),
+        all_marks: marks,
         patches,
         scope,
         in_mainline: scope == Scope::Mainline
@@ -475,6 +476,7 @@ pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark], patches: &Patches
         reports.first().map(|r| r.message_id.as_str()),
     );
     facts.marked = folded.marked;
+    let (marked_fix, marked_release) = super::marks::marked_fix(&ctx.marks, marks);
 
     let mut lives: Vec<PatchInfo> = d
         .patches
@@ -512,7 +514,13 @@ pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark], patches: &Patches
             life.state = PatchState::Superseded;
         }
     }
-    let fix = fix_of(&lives);
+    let fix = super::marks::apply_fix(
+        fix_of(&lives),
+        marked_fix.as_deref(),
+        marked_release.as_deref(),
+    );
+    facts.marked_fix = marked_fix;
+    facts.marked_release = marked_release;
     let patches = lives;
 
     let regzbot_line =

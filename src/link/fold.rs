@@ -9,8 +9,9 @@
 //! history whose reports are all improvements is `improvement` (a patch
 //! posted about it, which happens when the gain came from a bug, is listed
 //! but asks nobody to act); the latest human mark (an entry without a
-//! message) wins over everything. Each status reached is kept with its
-//! evidence.
+//! message) wins over everything, while a mark naming a fix or a release
+//! (`step`) moves the path forward as a message would. Each status reached
+//! is kept with its evidence.
 
 use crate::model::Direction;
 use crate::model::history::{Status, StatusEvidence, TimelineEntry};
@@ -78,7 +79,7 @@ pub fn fold(
             Some(f) => format!("{} ({f})", e.event),
             None => e.event.clone(),
         };
-        if e.message_id.is_none() {
+        if e.message_id.is_none() && !e.step {
             mark_status = Some(st);
             evidence.push(StatusEvidence {
                 status: st,

@@ -16,6 +16,8 @@
 //! - [`facts`]: what a report's own tables say (headline, confidence);
 //! - [`rules`]: the timeline, one function per mail pattern;
 //! - [`fold`]: the status from the timeline;
+//! - [`marks`]: human marks (a status, a fix, a release, a duplicate, a
+//!   withdrawal);
 //! - [`finish`]: the history put together;
 //! - [`regzbot`]: the official tracker's command lines.
 //! - [`trees`]: what the followed kernel trees say (fix commits, releases,
@@ -31,6 +33,7 @@ pub mod finish;
 pub mod fold;
 pub mod hints;
 pub mod keys;
+pub mod marks;
 pub mod patch;
 pub mod regzbot;
 pub mod rules;

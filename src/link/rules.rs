@@ -8,12 +8,12 @@
 //! [`MEMBER_RULES`] or [`HISTORY_RULES`] (the order is the order entries of
 //! one message take in the timeline) and a test.
 
+use super::LinkMessage;
 use super::attach::{Draft, Member};
 use super::facts::report_info;
 use super::hints::{is_robot, is_robot_team, kind_of, names_robot, own_trailers};
 use super::patch::Patches;
 use super::regzbot;
-use super::{LinkMessage, culprit::same_commit};
 use crate::model::history::{
     Mark, ReportInfo, Role, Scope, Status, TimelineEntry, fmt_change, iso,
 };
@@ -43,6 +43,8 @@ pub struct Ctx<'a> {
     pub first_report: Option<usize>,
     /// The human marks on this culprit, oldest first.
     pub marks: Vec<&'a Mark>,
+    /// Every mark (what a withdrawal names may be on another culprit).
+    pub all_marks: &'a [Mark],
     /// The patch identities of the messages.
     pub patches: &'a Patches,
     /// What the robot tested first.
@@ -92,6 +94,7 @@ fn entry(m: &LinkMessage, event: String, status: Option<Status>) -> Happening {
             status,
             message_id: Some(m.message_id.clone()),
             reopens: false,
+            step: false,
         },
         ..Happening::default()
     }
@@ -581,35 +584,29 @@ pub fn culprit_dropped(ctx: &Ctx<'_>, out: &mut Vec<Happening>) {
     }
 }
 
-/// The human marks on the culprit (`regtrack mark 2edf06a50f declined`):
-/// they win over every other rule.
+/// The human marks on the culprit (`regtrack mark 2edf06a50f declined`,
+/// `--fix`, `dup-of`, `regtrack unmark`; see [`super::marks`]): a status
+/// mark wins over every other rule.
 pub fn marks(ctx: &Ctx<'_>, out: &mut Vec<Happening>) {
-    for mk in &ctx.marks {
+    for entry in super::marks::entries(&ctx.marks, ctx.all_marks) {
         out.push(Happening {
-            entry: TimelineEntry {
-                date: iso(Some(mk.at)),
-                unix: Some(mk.at),
-                from: Some(mk.author.clone()),
-                event: match &mk.note {
-                    Some(n) if !n.is_empty() => format!("marked {}: {n}", mk.status),
-                    _ => format!("marked {}", mk.status),
-                },
-                status: Some(mk.status),
-                message_id: None,
-                reopens: false,
-            },
+            claims_fix: entry.step,
+            entry,
             ..Happening::default()
         });
     }
 }
 
-/// The marks made on the draft's culprit (any abbreviation, or an alias).
+/// The marks made on the draft's culprit (any abbreviation, or an alias),
+/// the duplicate marks naming it as their target, and the withdrawals of
+/// either.
 pub fn marks_of<'a>(d: &Draft, marks: &'a [Mark]) -> Vec<&'a Mark> {
+    let on = |mk: &Mark| d.names(&mk.culprit) || mk.dup_of.as_deref().is_some_and(|t| d.names(t));
     marks
         .iter()
-        .filter(|mk| {
-            same_commit(&mk.culprit, &d.key)
-                || d.aliases.iter().any(|a| same_commit(a, &mk.culprit))
+        .filter(|mk| match mk.withdraws {
+            Some(w) => marks.iter().any(|x| x.id == w && on(x)),
+            None => on(mk),
         })
         .collect()
 }
@@ -663,6 +660,7 @@ mod tests {
             draft: d,
             first_report: None,
             marks: Vec::new(),
+            all_marks: &[],
             patches,
             scope: Scope::Mainline,
             in_mainline: true,

@@ -15,8 +15,10 @@
 //! stable backport (`commit <sha> upstream.`) counts as its upstream commit,
 //! with the stable tree among the fix's trees.
 //!
-//! Status: `fixed` when a fix is in a release (the first release tag of a
-//! followed tree that contains it); else `culprit-dropped` when the culprit
+//! Status: `fixed` when a fix is in a release (the first release tag that
+//! contains it, of mainline, a tree named `mainline`, `linus`, `torvalds`
+//! or `linux`, or of the tree the regression was reported on; of any
+//! followed tree only when it is in none of those); else `culprit-dropped` when the culprit
 //! was reverted in a followed tree; else `fix-applied` ("in next only", "in
 //! xfs for-next") when a fix is in a followed ref but no release yet. A
 //! human mark and an improvement keep their status.
@@ -88,6 +90,8 @@ pub struct TreeKeys {
     pub message_ids: Vec<String>,
     /// Title keys ([`title_key`]) of the history's patches.
     pub titles: Vec<String>,
+    /// The fix commit a human named (`regtrack mark --fix`).
+    pub fixes: Vec<String>,
 }
 
 /// The keys of a finished history.
@@ -111,6 +115,7 @@ pub fn keys(r: &Regression) -> TreeKeys {
         commits: culprit_ids(r),
         message_ids: r.messages.clone(),
         titles,
+        fixes: r.facts.marked_fix.iter().cloned().collect(),
     }
 }
 
@@ -134,6 +139,11 @@ pub fn link_target(value: &str) -> Option<String> {
 
 /// Why `c` fixes `r`, if it does.
 fn fix_reason(r: &Regression, ids: &[String], c: &TreeCommit) -> Option<String> {
+    if r.facts.marked_fix.as_deref().is_some_and(|f| {
+        same_commit(f, &c.oid) || c.upstream.as_deref().is_some_and(|u| same_commit(f, u))
+    }) {
+        return Some("marked as the fix".into());
+    }
     for (k, v) in &c.trailers {
         if (k == "Closes" || k == "Link")
             && let Some(m) = link_target(v)
@@ -232,11 +242,44 @@ fn entry(c: &TreeCommit, event: String, status: Option<Status>) -> TimelineEntry
         status,
         message_id: None,
         reopens: false,
+        step: false,
     }
 }
 
-fn release_of(c: &TreeCommit) -> Option<String> {
-    earliest(c.refs.iter().filter_map(|r| r.release.as_deref()))
+/// True for mainline by the names people give it.
+fn is_mainline(tree: &str) -> bool {
+    ["mainline", "linus", "torvalds", "linux"]
+        .iter()
+        .any(|n| tree.eq_ignore_ascii_case(n))
+}
+
+/// The first release of a commit (or a fix and its backports) that counts:
+/// a release of mainline or of the tree the regression was reported on
+/// (`xfs` for `xfs:for-next`); only when none of the refs holding it is
+/// one of those, the first release of any (a stable point release when
+/// only stable is followed).
+fn release_in(refs: &[&TreeRef], scope_tree: Option<&str>) -> Option<String> {
+    let home = |r: &TreeRef| {
+        is_mainline(&r.tree) || scope_tree.is_some_and(|s| r.tree.eq_ignore_ascii_case(s))
+    };
+    if refs.iter().any(|r| home(r)) {
+        earliest(
+            refs.iter()
+                .filter(|r| home(r))
+                .filter_map(|r| r.release.as_deref()),
+        )
+    } else {
+        earliest(refs.iter().filter_map(|r| r.release.as_deref()))
+    }
+}
+
+/// The tree a regression was reported on (`xfs` of `xfs:for-next`).
+fn scope_tree(r: &Regression) -> Option<&str> {
+    r.branch.as_deref().and_then(|b| b.split(':').next())
+}
+
+fn release_of(c: &TreeCommit, scope: Option<&str>) -> Option<String> {
+    release_in(&c.refs.iter().collect::<Vec<_>>(), scope)
 }
 
 /// Changes `r` by what the candidate commits `commits` say (see the module
@@ -265,7 +308,7 @@ pub fn apply(r: &mut Regression, commits: &[TreeCommit]) {
         r.culprit.tree_commit = Some(c.oid.clone());
         r.culprit.committed = iso(Some(c.committer_time));
         r.culprit.trees = trees_of(&[c]);
-        r.culprit.release = release_of(c);
+        r.culprit.release = release_of(c, scope_tree(r));
         let rel = match &r.culprit.release {
             Some(v) => format!(", first released in {v}"),
             None => String::new(),
@@ -313,16 +356,24 @@ pub fn apply(r: &mut Regression, commits: &[TreeCommit]) {
         }
     }
     // The best: the earliest released, else the one in most refs.
+    let scope = scope_tree(r).map(str::to_string);
     let release_of_group = |g: &[&TreeCommit]| {
-        let all: Vec<String> = g.iter().filter_map(|c| release_of(c)).collect();
-        earliest(all.iter().map(String::as_str))
+        let refs: Vec<&TreeRef> = g.iter().flat_map(|c| &c.refs).collect();
+        release_in(&refs, scope.as_deref())
     };
     let rank = |g: &[&TreeCommit]| match release_of_group(g).as_deref().and_then(parse_release) {
         Some(v) => (0u8, Some(v), usize::MAX - trees_of(g).len()),
         None if release_of_group(g).is_some() => (1, None, usize::MAX - trees_of(g).len()),
         None => (2, None, usize::MAX - trees_of(g).len()),
     };
-    let best = (0..groups.len()).min_by_key(|&i| rank(&groups[i].1));
+    // The fix a human named comes first.
+    let marked = |canon: &str| {
+        !r.facts
+            .marked_fix
+            .as_deref()
+            .is_some_and(|f| same_commit(f, canon))
+    };
+    let best = (0..groups.len()).min_by_key(|&i| (marked(&groups[i].0), rank(&groups[i].1)));
 
     let keep_status = r.facts.marked || r.status == Status::Improvement;
     let mut new_status: Option<(Status, String)> = None;
@@ -384,7 +435,8 @@ pub fn apply(r: &mut Regression, commits: &[TreeCommit]) {
         if drop {
             new_status = Some((Status::CulpritDropped, reason.clone()));
             if best.is_none() {
-                set_fix(r, &c.oid, c, &[c], release_of(c));
+                let rel = release_of(c, scope.as_deref());
+                set_fix(r, &c.oid, c, &[c], rel);
             }
         }
         timeline.push(entry(c, reason, drop.then_some(Status::CulpritDropped)));
@@ -456,7 +508,10 @@ fn set_fix(
             fix.trees.push(t);
         }
     }
-    fix.release = release;
+    // A release a human named stands.
+    if r.facts.marked_release.is_none() {
+        fix.release = release;
+    }
     if state.rank() > fix.state.rank() || !same {
         fix.state = state;
     }
@@ -511,6 +566,44 @@ mod tests {
             refs,
             ..TreeCommit::default()
         }
+    }
+
+    #[test]
+    fn only_a_mainline_release_counts_when_mainline_holds_the_fix() {
+        let closes = [("Closes", "https://lore.kernel.org/oe-lkp/report@intel.com")];
+        // In mainline (not released yet) and released in stable 6.8.5.
+        let mut r = reg();
+        let up = commit('a', "xfs: fix", &closes, vec![at("mainline", None)]);
+        let mut back = commit('b', "xfs: fix", &[], vec![at("stable", Some("v6.8.5"))]);
+        back.upstream = Some(up.oid.clone());
+        apply(&mut r, &[up.clone(), back.clone()]);
+        assert_eq!(r.status, Status::FixApplied, "{:?}", r.status_evidence);
+        assert_eq!(r.fix.as_ref().and_then(|f| f.release.clone()), None);
+        // Only stable followed: its point release is what there is.
+        let mut r = reg();
+        let mut only_back = back.clone();
+        only_back.trailers = closes
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        apply(&mut r, &[only_back]);
+        assert_eq!(r.status, Status::Fixed);
+        assert_eq!(r.fix.and_then(|f| f.release).as_deref(), Some("v6.8.5"));
+        // Reported on xfs:for-next: a release of the xfs tree counts too.
+        let mut r = reg();
+        r.branch = Some("xfs:for-next".into());
+        let c = commit(
+            'c',
+            "xfs: fix",
+            &closes,
+            vec![at("xfs", Some("xfs-6.9-fixes-1")), at("mainline", None)],
+        );
+        apply(&mut r, &[c]);
+        assert_eq!(r.status, Status::Fixed);
+        assert_eq!(
+            r.fix.and_then(|f| f.release).as_deref(),
+            Some("xfs-6.9-fixes-1")
+        );
     }
 
     #[test]

@@ -363,13 +363,27 @@ impl std::fmt::Display for Role {
     }
 }
 
-/// A human decision stored by `regtrack mark`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// A human decision stored by `regtrack mark` (or withdrawn by `regtrack
+/// unmark`): a status, a fix commit, a release, a duplicate, or the
+/// withdrawal of an earlier mark. See [`crate::link::marks`].
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Mark {
+    /// `marks.id` (0 before it is stored).
+    pub id: i64,
     /// Culprit id the mark was made on (any abbreviation).
     pub culprit: String,
-    /// Status set.
-    pub status: Status,
+    /// Status set (`None`: the mark names a fix, a release, a duplicate or
+    /// withdraws one).
+    pub status: Option<Status>,
+    /// The fix commit (`mark --fix <sha>`).
+    pub fix: Option<String>,
+    /// The release the fix shipped in (`mark --fixed-in <tag>`).
+    pub fixed_in: Option<String>,
+    /// The culprit of the history this one duplicates (`mark X dup-of Y`).
+    pub dup_of: Option<String>,
+    /// The mark this one withdraws (`regtrack unmark`).
+    pub withdraws: Option<i64>,
     /// Free-text note.
     pub note: Option<String>,
     /// Who decided.
@@ -582,6 +596,11 @@ pub struct TimelineEntry {
     /// it no longer holds (read by the status fold; not part of the JSON).
     #[serde(skip)]
     pub reopens: bool,
+    /// A human mark that moves the status forward as a message would (a fix
+    /// commit or release named) instead of setting it (read by the status
+    /// fold; not part of the JSON).
+    #[serde(skip)]
+    pub step: bool,
 }
 
 /// The headline metric of a regression across its table's commits.
@@ -668,6 +687,10 @@ pub struct Facts {
     pub still_regression_after_fix: bool,
     /// The status came from a human mark.
     pub marked: bool,
+    /// The fix commit a human named (`mark --fix`).
+    pub marked_fix: Option<String>,
+    /// The release a human named (`mark --fixed-in`).
+    pub marked_release: Option<String>,
 }
 
 /// A change as regtrack prints it: with its sign (`-5.7%`, `+12.0%`), or `?`;

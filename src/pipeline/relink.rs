@@ -274,7 +274,10 @@ fn distinct_roots(sk: &Skeleton) -> u64 {
 ///    posting or landing when it shares one with a chosen patch. The choice
 ///    of everything else is the one stored (`link_chosen`).
 /// 3. **Histories**: from the messages whose choice or thread changed (and
-///    the regressions of new marks), every chosen message reachable through
+///    the regressions of new marks: the marked culprit's, a duplicate
+///    mark's target's, and for a withdrawal those of the mark it
+///    withdraws; a history joined by a duplicate is one stored regression,
+///    so later mail reaching either culprit reaches both), every chosen message reachable through
 ///    shared threads, link keys, pointers and stored regressions is
 ///    relinked together, and the stored regressions holding any of them are
 ///    replaced. A chosen message outside this closure shares no thread and
@@ -580,33 +583,19 @@ fn reach(
     use std::collections::HashSet;
     let new: HashSet<i64> = added.iter().copied().collect();
     let in_universe = |m: i64| choice.universe.binary_search(&m).is_ok();
-    let mut u: HashSet<i64> = HashSet::new();
     let mut keys: HashSet<String> = HashSet::new();
     let mut roots: HashSet<String> = HashSet::new();
     let mut regs: HashSet<i64> = HashSet::new();
     let mut stored_first: HashMap<i64, bool> = HashMap::new();
-    let mut frontier = start;
-    while !frontier.is_empty() {
-        frontier.sort_unstable();
-        frontier.dedup();
-        frontier.retain(|m| !u.contains(m));
-        if frontier.is_empty() {
-            break;
-        }
-        u.extend(frontier.iter().copied());
-        if u.len() > cap {
-            return Ok(Err(format!(
-                "the new mail reaches more than {cap} messages"
-            )));
-        }
+    let u = match closure(start, cap, |frontier, u| {
         let mut next: Vec<i64> = Vec::new();
         // Threads as stored: a touched thread's old roots hold only
         // touched messages, and every touched chosen one is a start.
-        let mut new_roots = links::roots_of_messages(store, &frontier)?;
+        let mut new_roots = links::roots_of_messages(store, frontier)?;
         new_roots.retain(|r| roots.insert(r.clone()));
         next.extend(links::messages_in_roots(store, &new_roots)?);
         // Keys, pointers both ways.
-        let hubs = links::landing_hubs(store, &frontier)?;
+        let hubs = links::landing_hubs(store, frontier)?;
         let followed: Vec<i64> = frontier
             .iter()
             .copied()
@@ -614,7 +603,7 @@ fn reach(
             .collect();
         let mut new_keys: Vec<String> = links::keys_of(store, &followed)?;
         new_keys.extend(
-            links::thread_headers_of(store, &frontier)?
+            links::thread_headers_of(store, frontier)?
                 .iter()
                 .map(|(mid, _, _)| crate::link::keys::message(mid)),
         );
@@ -632,7 +621,7 @@ fn reach(
             next.extend(links::rows_of_message_ids(store, &targets)?);
         }
         // Regressions holding them.
-        let mut new_regs = links::regressions_of(store, &frontier)?;
+        let mut new_regs = links::regressions_of(store, frontier)?;
         new_regs.retain(|r| regs.insert(*r));
         next.extend(links::members_of(store, &new_regs)?);
         // Only chosen messages are followed.
@@ -653,8 +642,11 @@ fn reach(
             }
         });
         stored_first.extend(flags);
-        frontier = next;
-    }
+        Ok(Ok(next))
+    })? {
+        Ok(u) => u,
+        Err(why) => return Ok(Err(why)),
+    };
     // The flags of the start messages outside the universe.
     let unknown: Vec<i64> = u
         .iter()
@@ -671,21 +663,19 @@ fn reach(
     }))
 }
 
-/// The threads of `seeds`, whole: their messages (ascending) and the roots
-/// they had. Closed under threading: the stored threads of the messages,
-/// those their ids (own, In-Reply-To, References) join, and for mail
-/// without References the threads the subject fallback may hang it on
-/// (`s:` keys).
-fn thread_closure(
-    store: &Store,
-    seeds: Vec<i64>,
+/// The messages reached from `start` by `step` (the next messages of a
+/// frontier, given every message reached so far), breadth first; `Err` with
+/// the reason when more than `cap` are reached or `step` gives up.
+fn closure(
+    start: Vec<i64>,
     cap: usize,
-) -> Result<std::result::Result<Touched, String>> {
-    use std::collections::HashSet;
-    let mut u: HashSet<i64> = HashSet::new();
-    let mut roots: HashSet<String> = HashSet::new();
-    let mut subjects: HashSet<String> = HashSet::new();
-    let mut frontier = seeds;
+    mut step: impl FnMut(
+        &[i64],
+        &std::collections::HashSet<i64>,
+    ) -> Result<std::result::Result<Vec<i64>, String>>,
+) -> Result<std::result::Result<std::collections::HashSet<i64>, String>> {
+    let mut u = std::collections::HashSet::new();
+    let mut frontier = start;
     while !frontier.is_empty() {
         frontier.sort_unstable();
         frontier.dedup();
@@ -699,9 +689,31 @@ fn thread_closure(
                 "the new mail reaches more than {cap} messages"
             )));
         }
+        match step(&frontier, &u)? {
+            Ok(next) => frontier = next,
+            Err(why) => return Ok(Err(why)),
+        }
+    }
+    Ok(Ok(u))
+}
+
+/// The threads of `seeds`, whole: their messages (ascending) and the roots
+/// they had. Closed under threading: the stored threads of the messages,
+/// those their ids (own, In-Reply-To, References) join, and for mail
+/// without References the threads the subject fallback may hang it on
+/// (`s:` keys).
+fn thread_closure(
+    store: &Store,
+    seeds: Vec<i64>,
+    cap: usize,
+) -> Result<std::result::Result<Touched, String>> {
+    use std::collections::HashSet;
+    let mut roots: HashSet<String> = HashSet::new();
+    let mut subjects: HashSet<String> = HashSet::new();
+    let u = match closure(seeds, cap, |frontier, _| {
         let mut next = Vec::new();
-        let mut new_roots: Vec<String> = links::roots_of_messages(store, &frontier)?;
-        let headers = links::thread_headers_of(store, &frontier)?;
+        let mut new_roots: Vec<String> = links::roots_of_messages(store, frontier)?;
+        let headers = links::thread_headers_of(store, frontier)?;
         let mut ids: Vec<&str> = Vec::new();
         for (mid, irt, refs) in &headers {
             ids.push(mid);
@@ -713,14 +725,17 @@ fn thread_closure(
         new_roots.extend(links::roots_of_ids(store, &ids)?);
         new_roots.retain(|r| roots.insert(r.clone()));
         next.extend(links::messages_in_roots(store, &new_roots)?);
-        let mut subj: Vec<String> = links::keys_of(store, &frontier)?
+        let mut subj: Vec<String> = links::keys_of(store, frontier)?
             .into_iter()
             .filter(|k| k.starts_with("s:"))
             .collect();
         subj.retain(|k| subjects.insert(k.clone()));
         next.extend(links::messages_with_keys(store, &subj)?);
-        frontier = next;
-    }
+        Ok(Ok(next))
+    })? {
+        Ok(u) => u,
+        Err(why) => return Ok(Err(why)),
+    };
     let mut messages: Vec<i64> = u.into_iter().collect();
     messages.sort_unstable();
     Ok(Ok(Touched {
@@ -990,8 +1005,9 @@ fn plan_of(
         })
         .unzip();
     drop(at);
-    let linked = attach::drafts(&input.messages, &parent, &depth);
+    let mut linked = attach::drafts(&input.messages, &parent, &depth);
     drop((parent, depth));
+    link::marks::merge_duplicates(&mut linked, &input.marks);
     let aliases = linked.drafts.iter().map(|d| d.aliases.clone()).collect();
     let mut plan = Plan {
         input,

@@ -527,27 +527,40 @@ fn for_kept_rows(
 /// Every mark, oldest first, and the ones whose status this build does not
 /// know (as `culprit: status`), which are left out.
 pub fn load_marks(store: &Store) -> Result<(Vec<Mark>, Vec<String>)> {
-    let sql = "SELECT culprit, status, note, author, at FROM marks ORDER BY at, id";
+    let sql = "SELECT id, culprit, status, note, author, at, fix, fixed_in, dup_of, withdraws \
+               FROM marks ORDER BY at, id";
     let mut stmt = store.conn().prepare(sql).db(sql)?;
-    let rows: Vec<(String, String, Option<String>, String, i64)> = stmt
+    let rows: Vec<(Mark, Option<String>)> = stmt
         .query_map([], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+            Ok((
+                Mark {
+                    id: r.get(0)?,
+                    culprit: r.get(1)?,
+                    status: None,
+                    note: r.get(3)?,
+                    author: r.get(4)?,
+                    at: r.get(5)?,
+                    fix: r.get(6)?,
+                    fixed_in: r.get(7)?,
+                    dup_of: r.get(8)?,
+                    withdraws: r.get(9)?,
+                },
+                r.get(2)?,
+            ))
         })
         .db(sql)?
         .collect::<std::result::Result<_, _>>()
         .db(sql)?;
     let mut marks = Vec::with_capacity(rows.len());
     let mut unknown = Vec::new();
-    for (culprit, status, note, author, at) in rows {
-        match Status::parse(&status) {
-            Some(status) => marks.push(Mark {
-                culprit,
-                status,
-                note,
-                author,
-                at,
-            }),
-            None => unknown.push(format!("{culprit}: {status}")),
+    for (mut mark, status) in rows {
+        match status.as_deref().map(|s| (s, Status::parse(s))) {
+            Some((s, None)) => unknown.push(format!("{}: {s}", mark.culprit)),
+            Some((_, st)) => {
+                mark.status = st;
+                marks.push(mark);
+            }
+            None => marks.push(mark),
         }
     }
     Ok((marks, unknown))
@@ -574,23 +587,27 @@ pub fn set_followed(store: &Store, culprit: &str, at: i64) -> Result<()> {
         .map(|_| ())
 }
 
-/// Stores a mark (a human decision keyed by culprit).
-pub fn insert_mark(store: &mut Store, mark: &Mark) -> Result<()> {
-    let sql = "INSERT INTO marks (culprit, status, note, author, at) VALUES (?1, ?2, ?3, ?4, ?5)";
-    store
-        .conn()
-        .execute(
-            sql,
-            params![
-                mark.culprit,
-                mark.status.as_str(),
-                mark.note,
-                mark.author,
-                mark.at
-            ],
-        )
-        .db(sql)?;
-    Ok(())
+/// Stores a mark (a human decision keyed by culprit) and returns its id.
+pub fn insert_mark(store: &mut Store, mark: &Mark) -> Result<i64> {
+    let sql = "INSERT INTO marks (culprit, status, note, author, at, fix, fixed_in, dup_of, \
+               withdraws) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+    let conn = store.conn();
+    conn.execute(
+        sql,
+        params![
+            mark.culprit,
+            mark.status.map(|s| s.as_str()),
+            mark.note,
+            mark.author,
+            mark.at,
+            mark.fix,
+            mark.fixed_in,
+            mark.dup_of,
+            mark.withdraws
+        ],
+    )
+    .db(sql)?;
+    Ok(conn.last_insert_rowid())
 }
 
 /// Replaces threads and regressions with `output`, in one transaction.
@@ -873,7 +890,18 @@ fn write_regressions(
             .collect::<std::result::Result<_, _>>()
             .db(sql)?
     };
-    let mut next_id = all_old.iter().map(|(i, _)| *i).max().unwrap_or(0) + 1;
+    let given_max: i64 = {
+        let sql = "SELECT COALESCE(MAX(id), 0) FROM regression_ids";
+        tx.query_row(sql, [], |r| r.get(0)).db(sql)?
+    };
+    let mut next_id = all_old
+        .iter()
+        .map(|(i, _)| *i)
+        .max()
+        .unwrap_or(0)
+        .max(given_max)
+        + 1;
+    let live: HashSet<i64> = all_old.iter().map(|(i, _)| *i).collect();
     // The regressions these may replace (a partial relink replaces only the
     // ones it recomputed).
     let old: Vec<(i64, String)> = match replaced {
@@ -887,6 +915,9 @@ fn write_regressions(
         None => all_old,
     };
     let old_exact: HashMap<&str, i64> = old.iter().map(|(i, c)| (c.as_str(), *i)).collect();
+    let old_ids: HashSet<i64> = old.iter().map(|(i, _)| *i).collect();
+    let sql_given = "SELECT id FROM regression_ids WHERE culprit = ?1";
+    let mut given = tx.prepare(sql_given).db(sql_given)?;
 
     // Assign ids: a culprit keeps its id (also when a longer id became known,
     // or another tree's id of it took the lead).
@@ -894,6 +925,19 @@ fn write_regressions(
     let mut assigned: Vec<i64> = Vec::with_capacity(keys.len());
     for names in keys {
         let key = names.first().copied().unwrap_or("");
+        // The id this culprit had before its history went (joined another
+        // as a duplicate), unless a kept history holds it.
+        let mut before: Option<i64> = None;
+        for n in names {
+            before = given
+                .query_row([n], |r| r.get::<_, i64>(0))
+                .optional()
+                .db(sql_given)?
+                .filter(|i| !used.contains(i) && (!live.contains(i) || old_ids.contains(i)));
+            if before.is_some() {
+                break;
+            }
+        }
         let id = old_exact
             .get(key)
             .copied()
@@ -903,6 +947,7 @@ fn write_regressions(
                     .find(|(i, c)| !used.contains(i) && names.iter().any(|n| same_commit(c, n)))
                     .map(|(i, _)| *i)
             })
+            .or(before)
             .unwrap_or_else(|| {
                 let i = next_id;
                 next_id += 1;
@@ -952,7 +997,9 @@ fn write_regressions(
     let sql_ev = "INSERT INTO regression_events (regression, date, who, event, status, message_id, reason) \
                   VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
     let sql_met = "INSERT OR IGNORE INTO regression_metrics (regression, metric) VALUES (?1, ?2)";
+    let sql_ids = "INSERT OR REPLACE INTO regression_ids (culprit, id) VALUES (?1, ?2)";
     {
+        let mut s_ids = tx.prepare(sql_ids).db(sql_ids)?;
         let mut s_reg = tx.prepare(sql_reg).db(sql_reg)?;
         let mut s_msg = tx.prepare(sql_msg).db(sql_msg)?;
         let mut s_ev = tx.prepare(sql_ev).db(sql_ev)?;
@@ -981,6 +1028,7 @@ fn write_regressions(
                     json
                 ])
                 .db(sql_reg)?;
+            s_ids.execute(params![key, id]).db(sql_ids)?;
             for a in &reg.attached {
                 if let Some(&mid) = db_id_of.get(a.message_id.as_str())
                     && mid != 0
@@ -1132,7 +1180,13 @@ pub fn messages_after(store: &Store, after: i64) -> Result<Vec<i64>> {
 
 /// The culprits of the marks made after mark `after`.
 pub fn mark_culprits_after(store: &Store, after: i64) -> Result<Vec<String>> {
-    let sql = "SELECT culprit FROM marks WHERE id > ?1";
+    // A duplicate mark changes its target's history too, and a withdrawal
+    // the histories of the mark it withdraws.
+    let sql = "SELECT culprit FROM marks WHERE id > ?1
+               UNION SELECT dup_of FROM marks WHERE id > ?1 AND dup_of IS NOT NULL
+               UNION SELECT w.culprit FROM marks m JOIN marks w ON w.id = m.withdraws WHERE m.id > ?1
+               UNION SELECT w.dup_of FROM marks m JOIN marks w ON w.id = m.withdraws
+                     WHERE m.id > ?1 AND w.dup_of IS NOT NULL";
     let mut stmt = store.conn().prepare(sql).db(sql)?;
     stmt.query_map([after], |r| r.get(0))
         .db(sql)?

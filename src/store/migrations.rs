@@ -20,6 +20,7 @@ pub const MIGRATIONS: &[&str] = &[
     include_str!("sql/0011_body_checksums.sql"),
     include_str!("sql/0012_table_omitted_rows.sql"),
     include_str!("sql/0013_trees.sql"),
+    include_str!("sql/0015_mark_kinds.sql"),
 ];
 
 /// The schema version this build writes.
@@ -130,6 +131,45 @@ mod tests {
             .unwrap();
         assert_eq!(v, SCHEMA_VERSION);
         migrate(&mut conn, ":memory:").unwrap();
+    }
+
+    #[test]
+    fn marks_and_regression_ids_survive_the_mark_kinds_migration() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        let at = MIGRATIONS
+            .iter()
+            .position(|m| m.contains("marks_v15"))
+            .unwrap();
+        for sql in &MIGRATIONS[..at] {
+            conn.execute_batch(sql).unwrap();
+        }
+        conn.pragma_update(None, "user_version", at as i64).unwrap();
+        conn.execute_batch(
+            "INSERT INTO marks (culprit, status, note, author, at)
+                 VALUES ('2edf06a50f', 'declined', 'noise', 'me', 5);
+             INSERT INTO regressions (id, culprit, status) VALUES (7, '2edf06a50f', 'declined');",
+        )
+        .unwrap();
+        migrate(&mut conn, ":memory:").unwrap();
+        let row: (String, Option<String>, Option<String>, Option<i64>) = conn
+            .query_row(
+                "SELECT culprit, status, fix, withdraws FROM marks",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            )
+            .unwrap();
+        assert_eq!(
+            row,
+            ("2edf06a50f".into(), Some("declined".into()), None, None)
+        );
+        let id: i64 = conn
+            .query_row(
+                "SELECT id FROM regression_ids WHERE culprit = '2edf06a50f'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(id, 7);
     }
 
     #[test]

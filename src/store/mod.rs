@@ -25,8 +25,10 @@
 //!   is not written twice; a message with none of those (most list mail)
 //!   has no `extractions` row at all.
 //! - linking (v2): `threads`, `regressions`, `regression_messages`,
-//!   `regression_events` (the status timeline), `marks` (human overrides, keyed by
-//!   culprit so they survive re-linking).
+//!   `regression_events` (the status timeline), `marks` (human decisions, keyed
+//!   by culprit so they survive re-linking; v15 adds fix, release, duplicate
+//!   and withdrawal marks), `regression_ids` (v15: the id each culprit's
+//!   history was given, kept when a duplicate joins another history).
 //! - followed kernel trees (v13, see [`trees`]): `trees`, `tree_refs`,
 //!   `tree_commits`, `tree_trailers`, `tree_contains`, `tree_link_pending`.
 //! - `deferred_indexes` (v4): secondary indexes a first ingest dropped and has

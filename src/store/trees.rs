@@ -316,6 +316,12 @@ pub fn candidates(store: &Store, keys: &TreeKeys) -> Result<Vec<TreeCommit>> {
     )?;
     ids_by_prefix(
         store,
+        "SELECT id FROM tree_commits WHERE oid >= ?1 AND oid < ?2",
+        &keys.fixes,
+        &mut ids,
+    )?;
+    ids_by_prefix(
+        store,
         "SELECT id FROM tree_commits WHERE reverts >= ?1 AND reverts < ?2",
         &keys.commits,
         &mut ids,

@@ -155,10 +155,11 @@ fn a_mark_wins_over_inference_and_shows_in_the_timeline() {
     let mut input = scenario();
     input.marks.push(Mark {
         culprit: "bbbb2222cc".into(),
-        status: Status::Declined,
+        status: Some(Status::Declined),
         note: Some("layout noise, not chasing".into()),
         author: "Alice".into(),
         at: T0 + 100 * DAY,
+        ..Mark::default()
     });
     let out = build(&input);
     let b = by_culprit(&out.regressions, "bbbb2222");

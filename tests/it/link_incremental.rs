@@ -274,10 +274,11 @@ fn a_mark_relinks_its_regression_as_an_update() {
         &mut store,
         &Mark {
             culprit: culprit.clone(),
-            status: Status::Declined,
+            status: Some(Status::Declined),
             note: Some("not worth it".into()),
             author: "Test Person".into(),
             at: 1_700_000_000,
+            ..Mark::default()
         },
     )
     .unwrap();

@@ -122,10 +122,11 @@ fn a_second_ingest_of_the_same_input_does_not_touch_the_link_tables() {
         &mut store,
         &Mark {
             culprit: regressions.keys().next().unwrap().clone(),
-            status: Status::Declined,
+            status: Some(Status::Declined),
             note: None,
             author: "Test Person".into(),
             at: 1_700_000_000,
+            ..Mark::default()
         },
     )
     .unwrap();

@@ -42,6 +42,7 @@ mod link_relink_subset;
 mod link_timing;
 mod linkperf_relink;
 mod lore_client;
+mod marks_cli;
 mod readme_quickstart;
 mod report_cli;
 mod report_corpus;

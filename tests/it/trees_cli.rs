@@ -410,3 +410,71 @@ fn bad_trees_are_refused_and_the_mail_side_keeps_working() {
     assert_eq!(r["culprit"]["commit"], EXT4_CULPRIT);
     assert!(ok(&db, &["trees"]).contains("not read yet"));
 }
+
+/// A fix whose commit says nothing the mail names (no trailer, another
+/// title): `mark --fix` names it, and the tree says where it is and in
+/// which release; `unmark` takes it back.
+#[test]
+fn a_fix_named_by_a_mark_is_found_in_the_tree_with_its_release() {
+    if !have_git() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("t.db");
+    let m = Git::new(&tmp.path().join("linux"));
+    m.commit("Makefile", "Linux 6.8", None);
+    m.tag("v6.8");
+    let fix = m.commit(
+        "fs/ext4/extents.c",
+        "ext4: cache the last extent looked up",
+        None,
+    );
+    m.commit("Makefile", "Linux 6.9-rc1", None);
+    m.tag("v6.9-rc1");
+    ok(
+        &db,
+        &[
+            "trees",
+            "add",
+            "mainline",
+            m.dir.to_str().unwrap(),
+            "--ref",
+            "master",
+        ],
+    );
+    ok(
+        &db,
+        &["-q", "ingest", corpus("two-reports.mbox").to_str().unwrap()],
+    );
+    let r = show(&db, TWO_REPORTS);
+    assert_eq!(r["status"], "reported", "{r:#}");
+
+    ok(
+        &db,
+        &["-q", "mark", &TWO_REPORTS[..10], "--fix", &fix[..12]],
+    );
+    let r = show(&db, TWO_REPORTS);
+    assert_eq!(r["status"], "fixed", "{r:#}");
+    assert_eq!(r["fix"]["commit"], fix.as_str());
+    assert_eq!(r["fix"]["release"], "v6.9-rc1");
+    assert_eq!(r["fix"]["title"], "ext4: cache the last extent looked up");
+    assert_eq!(r["fix"]["trees"], serde_json::json!(["mainline master"]));
+    let events: Vec<&str> = r["timeline"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["event"].as_str())
+        .collect();
+    assert!(
+        events
+            .iter()
+            .any(|e| e.starts_with("fix committed in mainline master")
+                && e.contains("marked as the fix")),
+        "{events:#?}"
+    );
+
+    ok(&db, &["-q", "unmark", TWO_REPORTS]);
+    let r = show(&db, TWO_REPORTS);
+    assert_eq!(r["status"], "reported", "{r:#}");
+    assert_eq!(r["fix"], Value::Null);
+}

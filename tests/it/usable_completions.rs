@@ -120,6 +120,11 @@ fn bash_completes_subcommands_options_and_status_values() {
         ["declined"]
     );
     assert_eq!(
+        bash_complete(&s, &["regtrack", "mark", "15", "dup"]),
+        ["dup-of"]
+    );
+    assert_eq!(bash_complete(&s, &["regtrack", "un"]), ["unmark"]);
+    assert_eq!(
         bash_complete(&s, &["regtrack", "completions", "z"]),
         ["zsh"]
     );

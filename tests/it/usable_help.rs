@@ -15,6 +15,7 @@ const COMMANDS: &[&str] = &[
     "export",
     "report",
     "mark",
+    "unmark",
     "mail",
     "failures",
     "reindex",
