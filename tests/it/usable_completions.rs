@@ -1,8 +1,8 @@
 //! `regtrack completions bash|zsh|fish` and `regtrack man`: each script is
 //! checked by its shell (`bash -n`, `zsh -n`, `fish --no-execute`) and
-//! exercised where the shell can be driven from a test (bash: the function
-//! called with `COMP_WORDS` set; fish: `complete -C`; zsh: loaded after
-//! `compinit`); the manual page is formatted by groff and holds every
+//! exercised (bash: the function called with `COMP_WORDS` set; fish:
+//! `complete -C`; zsh: loaded after `compinit`, then an interactive zsh on
+//! a pseudo-terminal, zsh/zpty, given each line and a TAB); the manual page is formatted by groff and holds every
 //! subcommand and every long option. A shell or groff this machine lacks
 //! is said in the runner's output and that part is skipped.
 
@@ -157,6 +157,9 @@ fn zsh_and_fish_scripts_parse_and_complete() {
         );
         let (ok, out, err) = shell(Command::new("zsh").args(["-f", "-c", &prog]));
         assert!(ok, "zsh: {out}{err}");
+    }
+    if have("zsh") {
+        zsh_completes(dir.path(), &z);
     }
     if have("fish") {
         let (ok, _, err) = shell(Command::new("fish").arg("--no-execute").arg(&f));
@@ -332,5 +335,70 @@ fn completions_and_man_need_no_database_and_misuse_is_2() {
             Some(2),
             "{args:?}"
         );
+    }
+}
+
+/// Drives an interactive zsh on a pseudo-terminal (zsh/zpty): types each
+/// line and a TAB, then turns the line into a comment and waits for the
+/// next prompt; prints what the terminal showed, one block per line.
+const ZSH_DRIVER: &str = r#"zmodload zsh/zpty
+dir=$1; shift
+zpty z "PATH=$dir/bin:\$PATH TERM=dumb HOME=$dir zsh -f -i"
+zpty -w z "setopt interactivecomments nobeep; fpath=($dir/fpath \$fpath); autoload -Uz compinit; compinit -u -D; PS1='READY%# '"
+zpty -r z out '*READY%# ' || exit 3
+zpty -r z out '*READY' || exit 3
+for line in "$@"; do
+  zpty -w -n z "$line"$'\t'
+  zpty -w -n z $'\C-a# DONE \C-e\n'
+  zpty -r z out '*# DONE *READY' || exit 4
+  print -r -- "$out"
+  print -r -- "=== end"
+done
+zpty -d z
+"#;
+
+/// zsh completes as it was asked: what the TAB of each line shows.
+fn zsh_completes(dir: &Path, script: &Path) {
+    let fpath = dir.join("fpath");
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&fpath).unwrap();
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::copy(script, fpath.join("_regtrack")).unwrap();
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_regtrack"), bin.join("regtrack")).unwrap();
+    let driver = dir.join("drive.zsh");
+    std::fs::write(&driver, ZSH_DRIVER).unwrap();
+    let cases: &[(&str, &[&str])] = &[
+        ("regtrack sh", &["regtrack show"]),
+        (
+            "regtrack list --status fix",
+            &["fix-applied", "fix-confirmed", "fix-proposed", "fixed"],
+        ),
+        ("regtrack list --status open,fix-c", &["open,fix-confirmed"]),
+        ("regtrack export --format ", &["csv", "html", "json", "md"]),
+        ("regtrack list --subsystem show --js", &["--json"]),
+        ("regtrack mark 15 dup", &["dup-of"]),
+        ("regtrack trees a", &["regtrack trees add"]),
+    ];
+    let (ok, out, err) = shell(
+        Command::new("timeout")
+            .args(["120", "zsh", "-f"])
+            .arg(&driver)
+            .arg(dir)
+            .args(cases.iter().map(|(line, _)| *line)),
+    );
+    assert!(ok, "the zsh driver: {err}\n{out}");
+    let blocks: Vec<String> = out
+        .replace('\r', "")
+        .split("=== end")
+        .map(str::to_string)
+        .collect();
+    assert_eq!(blocks.len(), cases.len() + 1, "{out}");
+    for ((line, want), shown) in cases.iter().zip(&blocks) {
+        for w in *want {
+            assert!(
+                shown.contains(w),
+                "zsh, {line:?}<TAB>: no {w:?} in\n{shown}"
+            );
+        }
     }
 }
