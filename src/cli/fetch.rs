@@ -62,7 +62,7 @@ pub struct Args {
 pub struct FollowArgs {
     /// Which regressions (statuses or the groups `open`, `fixed`, `closed`;
     /// repeated or comma-separated; default `open`).
-    #[arg(long, value_delimiter = ',', value_name = "STATUS")]
+    #[arg(long, value_delimiter = ',', value_name = "STATUS", value_parser = super::list::status_names(), hide_possible_values = true)]
     pub status: Vec<String>,
     /// Only regressions of this subsystem.
     #[arg(long)]

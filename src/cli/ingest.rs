@@ -86,17 +86,16 @@ pub(super) fn ingest_paths(
     timings: bool,
 ) -> anyhow::Result<Summary> {
     let bar = progress_bar(ctx, paths);
-    let on_progress = |bytes: u64, messages: u64| {
+    let on_progress = |p: &crate::pipeline::ingest::Progress| {
         if let Some(bar) = &bar {
-            bar.set_position(bytes);
-            bar.set_message(format!("{messages} messages"));
+            bar.update(p);
         }
     };
     let (mut summary, mut indexes) =
         crate::pipeline::ingest::ingest_indexing_behind(store, paths, &on_progress)
             .with_context(|| format!("writing to database '{}'", ctx.db.display()))?;
     if let Some(bar) = &bar {
-        bar.finish_and_clear();
+        bar.bar.finish_and_clear();
     }
     (ctx.hooks.release_memory)();
     // Messages an older regtrack stored are extracted again first (once the
@@ -208,42 +207,249 @@ fn print_failures(out: &mut impl Write, s: &Summary) -> std::io::Result<()> {
     Ok(())
 }
 
-/// A byte progress bar on a terminal; none when quiet or not a terminal.
-fn progress_bar(ctx: &Context, paths: &[PathBuf]) -> Option<ProgressBar> {
+/// What a progress bar counts towards, as far as it is known before
+/// reading.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Total {
+    /// The inputs' bytes: the sizes of their files (mbox, Maildir, folders
+    /// of mail, none compressed).
+    Bytes(u64),
+    /// Messages: every input is a public-inbox archive, whose epochs say
+    /// how many new commits they hold once opened.
+    Messages,
+    /// Not known (standard input, compressed files, a mix).
+    Unknown,
+}
+
+/// A progress bar on stderr, with its total and start.
+struct Progress {
+    bar: ProgressBar,
+    total: Total,
+    started: std::time::Instant,
+}
+
+impl Progress {
+    /// Shows how far the ingest is.
+    fn update(&self, p: &crate::pipeline::ingest::Progress) {
+        let total = match self.total {
+            Total::Bytes(t) => Some((p.bytes, t)),
+            Total::Messages if p.planned_messages > 0 => {
+                Some((p.messages, p.planned_messages.max(p.messages)))
+            }
+            _ => None,
+        };
+        if let Some((pos, len)) = total {
+            self.bar.set_length(len.max(pos));
+            self.bar.set_position(pos);
+        }
+        self.bar.set_message(progress_text(
+            p,
+            self.total,
+            self.started.elapsed().as_secs_f64(),
+        ));
+    }
+}
+
+/// The progress line's text, in the summary line's units: `3.2 MB of 12.5
+/// MB, 4210 messages, 16.1 MB/s, ETA 1 s` (bytes known), `4210 of 42700
+/// messages, 12.5 MB, 16.1 MB/s, ETA 20 s` (an epoch's commits known),
+/// `4210 messages, 12.5 MB, 16.1 MB/s` (no total).
+fn progress_text(p: &crate::pipeline::ingest::Progress, total: Total, seconds: f64) -> String {
+    let mb = p.bytes as f64 / 1e6;
+    let rate = if seconds > 0.0 { mb / seconds } else { 0.0 };
+    let eta = |done: u64, all: u64| -> String {
+        if done == 0 || seconds <= 0.0 {
+            return String::new();
+        }
+        let left = all.saturating_sub(done) as f64 * seconds / done as f64;
+        format!(", ETA {}", duration(left))
+    };
+    match total {
+        Total::Bytes(all) => format!(
+            "{mb:.1} MB of {:.1} MB, {} messages, {rate:.1} MB/s{}",
+            all as f64 / 1e6,
+            p.messages,
+            eta(p.bytes, all)
+        ),
+        Total::Messages if p.planned_messages > 0 => {
+            let all = p.planned_messages.max(p.messages);
+            format!(
+                "{} of {all} messages, {mb:.1} MB, {rate:.1} MB/s{}",
+                p.messages,
+                eta(p.messages, all)
+            )
+        }
+        _ => format!("{} messages, {mb:.1} MB, {rate:.1} MB/s", p.messages),
+    }
+}
+
+/// `5 s`, `2 min 05 s`, `1 h 02 min`.
+fn duration(seconds: f64) -> String {
+    let s = seconds.round() as u64;
+    match s {
+        0..60 => format!("{s} s"),
+        60..3600 => format!("{} min {:02} s", s / 60, s % 60),
+        _ => format!("{} h {:02} min", s / 3600, (s % 3600) / 60),
+    }
+}
+
+/// A progress bar on a terminal; none when quiet or when stderr is not a
+/// terminal (a pipe, a file, cron).
+fn progress_bar(ctx: &Context, paths: &[PathBuf]) -> Option<Progress> {
     if ctx.quiet || !ctx.stderr_tty {
         return None;
     }
     let total = known_total(paths);
-    let bar = match total {
-        Some(t) => ProgressBar::with_draw_target(Some(t), ProgressDrawTarget::stderr()),
-        None => ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()),
-    };
-    let template = if total.is_some() {
-        "{spinner} [{elapsed_precise}] {wide_bar} {bytes}/{total_bytes} {msg} {bytes_per_sec} ETA {eta}"
-    } else {
-        "{spinner} [{elapsed_precise}] {bytes} {msg} {bytes_per_sec}"
+    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    let template = match total {
+        Total::Unknown => "{spinner} [{elapsed_precise}] {msg}",
+        _ => "{spinner} [{elapsed_precise}] {wide_bar} {msg}",
     };
     if let Ok(style) = ProgressStyle::with_template(template) {
         bar.set_style(style);
     }
+    if let Total::Bytes(t) = total {
+        bar.set_length(t);
+    }
+    bar.set_message(progress_text(
+        &crate::pipeline::ingest::Progress::default(),
+        total,
+        0.0,
+    ));
     bar.enable_steady_tick(std::time::Duration::from_millis(200));
-    Some(bar)
+    Some(Progress {
+        bar,
+        total,
+        started: std::time::Instant::now(),
+    })
 }
 
-/// Sum of the input sizes when every input is a plain (uncompressed) file.
-fn known_total(paths: &[PathBuf]) -> Option<u64> {
+/// Files under a folder summed at most: past this many, no total.
+const MAX_SIZED_FILES: usize = 1_000_000;
+
+/// What the inputs add up to before reading them: every input a
+/// public-inbox archive (messages, told by each epoch), or the sum of the
+/// file sizes when every input is a plain file or a folder of them (a
+/// Maildir, a folder of .eml) and none is compressed.
+fn known_total(paths: &[PathBuf]) -> Total {
+    if !paths.is_empty()
+        && paths
+            .iter()
+            .all(|p| p.is_dir() && crate::source::public_inbox::epochs(p).is_some())
+    {
+        return Total::Messages;
+    }
     let mut total = 0;
+    let mut files = 0;
     for p in paths {
-        let meta = std::fs::metadata(p).ok()?;
-        if !meta.is_file() {
-            return None;
+        match sized(p, &mut files) {
+            Some(n) => total += n,
+            None => return Total::Unknown,
         }
+    }
+    Total::Bytes(total)
+}
+
+/// The bytes of `path`: a plain file's size, or a folder's files' sizes
+/// (recursively; dot files aside); None for anything compressed, a git
+/// archive, standard input, or what cannot be read.
+fn sized(path: &std::path::Path, files: &mut usize) -> Option<u64> {
+    let meta = std::fs::metadata(path).ok()?;
+    if meta.is_file() {
+        *files += 1;
         let mut magic = [0u8; 2];
-        let mut f = std::fs::File::open(p).ok()?;
+        let mut f = std::fs::File::open(path).ok()?;
         if f.read(&mut magic).ok()? == 2 && magic == [0x1f, 0x8b] {
             return None;
         }
-        total += meta.len();
+        return Some(meta.len());
+    }
+    if !meta.is_dir() || crate::source::public_inbox::epochs(path).is_some() {
+        return None;
+    }
+    let mut total = 0;
+    for entry in std::fs::read_dir(path).ok()? {
+        let entry = entry.ok()?;
+        if entry.file_name().to_string_lossy().starts_with('.') {
+            continue;
+        }
+        let p = entry.path();
+        let ft = entry.file_type().ok()?;
+        if ft.is_dir() {
+            total += sized(&p, files)?;
+        } else if ft.is_file() {
+            *files += 1;
+            if *files > MAX_SIZED_FILES || p.extension().is_some_and(|e| e == "gz") {
+                return None;
+            }
+            total += entry.metadata().ok()?.len();
+        }
     }
     Some(total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipeline::ingest::Progress as P;
+
+    #[test]
+    fn progress_says_total_eta_and_megabytes() {
+        let p = P {
+            bytes: 3_200_000,
+            messages: 4210,
+            planned_messages: 0,
+        };
+        assert_eq!(
+            progress_text(&p, Total::Bytes(12_800_000), 2.0),
+            "3.2 MB of 12.8 MB, 4210 messages, 1.6 MB/s, ETA 6 s"
+        );
+        let p = P {
+            bytes: 12_500_000,
+            messages: 4270,
+            planned_messages: 42_700,
+        };
+        assert_eq!(
+            progress_text(&p, Total::Messages, 1.0),
+            "4270 of 42700 messages, 12.5 MB, 12.5 MB/s, ETA 9 s"
+        );
+        assert_eq!(
+            progress_text(&p, Total::Messages, 20.0),
+            "4270 of 42700 messages, 12.5 MB, 0.6 MB/s, ETA 3 min 00 s"
+        );
+        assert_eq!(
+            progress_text(&p, Total::Unknown, 1.0),
+            "4270 messages, 12.5 MB, 12.5 MB/s"
+        );
+        // Nothing read yet: no ETA to guess.
+        assert_eq!(
+            progress_text(&P::default(), Total::Bytes(1_000_000), 0.0),
+            "0.0 MB of 1.0 MB, 0 messages, 0.0 MB/s"
+        );
+        assert_eq!(duration(3725.0), "1 h 02 min");
+    }
+
+    #[test]
+    fn totals_are_file_sizes_or_an_archive_s_messages() {
+        let dir = tempfile::tempdir().unwrap();
+        let maildir = dir.path().join("Maildir");
+        std::fs::create_dir_all(maildir.join("cur")).unwrap();
+        std::fs::create_dir_all(maildir.join("new")).unwrap();
+        std::fs::write(maildir.join("cur/1"), vec![b'x'; 1000]).unwrap();
+        std::fs::write(maildir.join("new/2"), vec![b'x'; 500]).unwrap();
+        let mbox = dir.path().join("a.mbox");
+        std::fs::write(&mbox, vec![b'x'; 250]).unwrap();
+        assert_eq!(
+            known_total(&[maildir.clone(), mbox.clone()]),
+            Total::Bytes(1750)
+        );
+        let gz = dir.path().join("b.mbox.gz");
+        std::fs::write(&gz, [0x1f, 0x8b, 8, 0]).unwrap();
+        assert_eq!(known_total(&[mbox.clone(), gz]), Total::Unknown);
+        assert_eq!(known_total(&[PathBuf::from("-")]), Total::Unknown);
+        let inbox = dir.path().join("inbox");
+        std::fs::create_dir_all(inbox.join("git/0.git")).unwrap();
+        assert_eq!(known_total(std::slice::from_ref(&inbox)), Total::Messages);
+        assert_eq!(known_total(&[inbox, mbox]), Total::Unknown);
+    }
 }

@@ -16,11 +16,11 @@ pub struct FilterArgs {
     /// fix-confirmed, fix-applied, fixed, disputed, declined, culprit-dropped,
     /// improvement) or the groups `open`, `fixed`, `closed`; repeated or
     /// comma-separated.
-    #[arg(long, value_delimiter = ',', value_name = "STATUS")]
+    #[arg(long, value_delimiter = ',', value_name = "STATUS", value_parser = status_names(), hide_possible_values = true)]
     pub status: Vec<String>,
     /// Only these scopes (mainline, next, maintainer-tree, developer-branch,
     /// patch-under-review, unknown); repeated or comma-separated.
-    #[arg(long, value_delimiter = ',', value_name = "SCOPE")]
+    #[arg(long, value_delimiter = ',', value_name = "SCOPE", value_parser = scope_names(), hide_possible_values = true)]
     pub scope: Vec<String>,
     /// Only this subsystem (or a component of it: `mm` matches `mm, oom`).
     #[arg(long)]
@@ -51,6 +51,62 @@ pub struct FilterArgs {
     /// Days without a human reply before a regression is flagged.
     #[arg(long, default_value_t = 14)]
     pub days: u32,
+}
+
+/// A value parser that takes any text (the command checks it, with its own
+/// message) and tells clap the names it expects, for the completion
+/// scripts (`regtrack completions`) and the manual page.
+#[derive(Debug, Clone, Copy)]
+pub struct Names(fn() -> Vec<&'static str>);
+
+impl clap::builder::TypedValueParser for Names {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            (self.0)()
+                .into_iter()
+                .map(clap::builder::PossibleValue::new),
+        ))
+    }
+}
+
+/// The status names, then the groups `open`, `closed` (`fixed` is both).
+pub fn status_names() -> Names {
+    Names(|| {
+        let mut v: Vec<&'static str> = Status::ALL.iter().map(|s| s.as_str()).collect();
+        for g in ["open", "fixed", "closed"] {
+            if !v.contains(&g) {
+                v.push(g);
+            }
+        }
+        v
+    })
+}
+
+/// What `mark` takes: the status names and `dup-of`.
+pub fn mark_names() -> Names {
+    Names(|| {
+        let mut v: Vec<&'static str> = Status::ALL.iter().map(|s| s.as_str()).collect();
+        v.push("dup-of");
+        v
+    })
+}
+
+/// The scope names.
+pub fn scope_names() -> Names {
+    Names(|| Scope::ALL.iter().map(|s| s.as_str()).collect())
 }
 
 /// Status names and groups (`open`, `fixed`, `closed`) as statuses.

@@ -24,6 +24,7 @@ pub struct Args {
     /// fix-applied, fixed, disputed, declined, culprit-dropped,
     /// improvement), or `dup-of` followed by the regression this one
     /// duplicates. May be left out with --fix or --fixed-in.
+    #[arg(value_parser = super::list::mark_names(), hide_possible_values = true)]
     pub status: Option<String>,
     /// With `dup-of`: the regression this one duplicates (its history joins
     /// that one, as `#regzbot dup-of` does).

@@ -1,6 +1,7 @@
 //! The command line: clap-derived arguments, one module per subcommand, and the
 //! error/exit-code policy (anyhow context at this edge only).
 
+mod complete;
 mod config;
 mod export;
 mod failures;
@@ -8,6 +9,7 @@ mod fetch;
 mod ingest;
 mod list;
 mod mail;
+mod man;
 mod mark;
 mod parse;
 mod reindex;
@@ -22,7 +24,7 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 
 /// regtrack: a queryable history of kernel performance regressions, built from
 /// mailing-list archives.
@@ -148,6 +150,20 @@ pub enum Command {
     /// Bring threads and regressions up to date, or with --full compute them all from scratch.
     #[command(after_help = "Example:\n  regtrack relink --full")]
     Relink(relink::Args),
+    /// Write a shell completion script (bash, zsh or fish) to standard output.
+    #[command(
+        after_help = "Examples:\n  regtrack completions bash > regtrack.bash\n  regtrack completions zsh > _regtrack\n  regtrack completions fish > regtrack.fish"
+    )]
+    Completions(complete::Args),
+    /// Write the manual page (roff) to standard output, or one page per command into a folder.
+    #[command(after_help = "Examples:\n  regtrack man | man -l -\n  regtrack man --out-dir man/")]
+    Man(man::Args),
+}
+
+/// The clap definition of the command line, for the generators of
+/// completions and manual pages.
+pub(crate) fn command() -> clap::Command {
+    Cli::command()
 }
 
 /// Global settings resolved from the command line and the environment.
@@ -215,6 +231,12 @@ where
             };
         }
     };
+    // Neither reads the configuration nor the database.
+    let cli = match cli.command {
+        Command::Completions(a) => return finish(complete::run(a)),
+        Command::Man(a) => return finish(man::run(cli.quiet, a)),
+        _ => cli,
+    };
     let color = match cli.color {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
@@ -262,7 +284,15 @@ where
         Command::Follow(a) => fetch::follow(&ctx, a),
         Command::Relink(a) => relink::run(&ctx, a),
         Command::Trees(a) => trees::run(&ctx, a),
+        Command::Completions(a) => complete::run(a),
+        Command::Man(a) => man::run(ctx.quiet, a),
     };
+    finish(result)
+}
+
+/// The exit code of a command's result: its own, 0 on a broken pipe, 2 on
+/// an error (said on stderr).
+fn finish(result: anyhow::Result<ExitCode>) -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,

@@ -40,7 +40,7 @@ pub struct Args {
     pub list: Option<String>,
     /// Only these scopes (mainline, next, maintainer-tree, developer-branch,
     /// patch-under-review, unknown); repeated or comma-separated.
-    #[arg(long, value_delimiter = ',', value_name = "SCOPE")]
+    #[arg(long, value_delimiter = ',', value_name = "SCOPE", value_parser = super::list::scope_names(), hide_possible_values = true)]
     pub scope: Vec<String>,
     /// A recipient (repeated for more); `undisclosed-recipients:;` without.
     #[arg(long, value_name = "ADDR")]

@@ -39,8 +39,10 @@ pub enum Action {
         refs: Vec<String>,
     },
     /// List the recorded trees, their refs and the last commit read.
+    #[command(after_help = "Example:\n  regtrack trees list")]
     List,
     /// Read every recorded tree from the last commit read to each ref's tip, and relink.
+    #[command(after_help = "Example:\n  regtrack --db /srv/regtrack.db -q trees sync")]
     Sync,
 }
 

@@ -77,25 +77,39 @@ impl Paint {
     pub fn commit(&self, s: &str) -> String {
         self.wrap("33", s)
     }
-    /// A status in its own colour: reds for open, yellows for a fix under
-    /// way, greens for a landed fix, others for the side states.
+    /// A status in its own colour ([`status_sgr`]); text that is no status
+    /// name is painted as flags are.
     pub fn status(&self, s: &str) -> String {
-        let code = match Status::parse(s.trim()) {
-            Some(Status::Reported) => "31",
-            Some(Status::Discussed) => "91",
-            Some(Status::FixProposed) => "33",
-            Some(Status::FixConfirmed) => "93",
-            Some(Status::FixApplied) => "32",
-            Some(Status::Fixed) => "92",
-            Some(Status::Disputed) => "35",
-            Some(Status::Declined) => "90",
-            Some(Status::CulpritDropped) => "36",
-            Some(Status::Improvement) => "34",
-            None => "35",
-        };
+        let code = Status::parse(s.trim()).map_or(FLAGS_SGR, status_sgr);
         self.wrap(code, s)
     }
+    /// Triage flags (`no-human-reply-14d, patch-not-applied`), in a colour
+    /// no status has.
+    pub fn flags(&self, s: &str) -> String {
+        self.wrap(FLAGS_SGR, s)
+    }
 }
+
+/// The SGR colour of each status, one of its own: reds for no fix yet,
+/// yellows for a fix under way, greens for a landed fix, others for the
+/// side states.
+pub fn status_sgr(s: Status) -> &'static str {
+    match s {
+        Status::Reported => "31",
+        Status::Discussed => "91",
+        Status::FixProposed => "33",
+        Status::FixConfirmed => "93",
+        Status::FixApplied => "32",
+        Status::Fixed => "92",
+        Status::Disputed => "35",
+        Status::Declined => "90",
+        Status::CulpritDropped => "36",
+        Status::Improvement => "34",
+    }
+}
+
+/// The SGR colour of triage flags (bright magenta: no status has it).
+const FLAGS_SGR: &str = "95";
 
 fn num(v: Option<f64>) -> String {
     match v {
@@ -187,7 +201,7 @@ pub fn show(out: &mut dyn Write, regs: &[Regression], style: &Style) -> std::io:
         }
         writeln!(out)?;
         if !r.flags.is_empty() {
-            writeln!(out, "  flags: {}", p.status(&r.flags.join(", ")))?;
+            writeln!(out, "  flags: {}", p.flags(&r.flags.join(", ")))?;
         }
         writeln!(out, "  reports ({}):", r.reports.len())?;
         for rep in &r.reports {
@@ -424,4 +438,33 @@ pub fn list(out: &mut dyn Write, regs: &[Regression], color: bool) -> std::io::R
         )?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_status_has_a_colour_of_its_own() {
+        let codes: Vec<&str> = Status::ALL.iter().map(|s| status_sgr(*s)).collect();
+        for (i, c) in codes.iter().enumerate() {
+            assert!(
+                !codes[..i].contains(c) && *c != FLAGS_SGR,
+                "{} shares SGR {c}",
+                Status::ALL[i].as_str()
+            );
+        }
+        let on = Paint { on: true };
+        let off = Paint { on: false };
+        for s in Status::ALL {
+            let padded = format!("{:<16}", s.as_str());
+            assert_eq!(
+                on.status(&padded),
+                format!("\x1b[{}m{padded}\x1b[0m", status_sgr(s))
+            );
+            assert_eq!(off.status(&padded), padded);
+        }
+        assert_eq!(on.flags("likely-noise"), "\x1b[95mlikely-noise\x1b[0m");
+        assert_eq!(off.flags("likely-noise"), "likely-noise");
+    }
 }

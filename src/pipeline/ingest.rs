@@ -129,10 +129,23 @@ enum Done {
         mtime: i64,
     },
     Unchanged,
+    Planned(u64),
 }
 
-/// Callback after each written batch: total bytes and messages so far.
-pub type ProgressFn<'a> = &'a (dyn Fn(u64, u64) + Sync);
+/// How far an ingest is, told after each written batch.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Progress {
+    /// Bytes of mail read so far.
+    pub bytes: u64,
+    /// Messages read so far (stored, known, duplicates and failed).
+    pub messages: u64,
+    /// Messages the inputs said they hold before reading them (the new
+    /// commits of the public-inbox epochs opened so far); 0 when none did.
+    pub planned_messages: u64,
+}
+
+/// Callback after each written batch.
+pub type ProgressFn<'a> = &'a (dyn Fn(&Progress) + Sync);
 
 /// Ingests `inputs` into `store`. Per-message and per-input failures are
 /// counted and reported in the summary; only database errors end the run.
@@ -615,6 +628,7 @@ fn process_other(item: Item) -> Done {
             mtime,
         },
         Item::Unchanged => Done::Unchanged,
+        Item::Planned { messages } => Done::Planned(messages),
     }
 }
 
@@ -665,9 +679,14 @@ fn write_batches(
     summary: &mut Summary,
     progress: ProgressFn<'_>,
 ) -> Result<()> {
-    let commit = |session: &mut IngestSession<'_>, summary: &Summary| -> Result<()> {
+    let mut planned = 0u64;
+    let commit = |session: &mut IngestSession<'_>, summary: &Summary, planned: u64| -> Result<()> {
         session.commit()?;
-        progress(summary.bytes, summary.messages());
+        progress(&Progress {
+            bytes: summary.bytes,
+            messages: summary.messages(),
+            planned_messages: planned,
+        });
         Ok(())
     };
     let mut open: Option<(Instant, u64, u64)> = None;
@@ -728,6 +747,7 @@ fn write_batches(
                     mtime,
                 } => insert::set_file_source(store, &source, size, mtime, now)?,
                 Done::Unchanged => summary.unchanged += 1,
+                Done::Planned(n) => planned += n,
             }
         }
         if let Some((began, bytes, messages)) = open
@@ -735,12 +755,12 @@ fn write_batches(
                 || summary.bytes - bytes >= COMMIT_BYTES
                 || summary.messages() - messages >= COMMIT_MESSAGES)
         {
-            commit(session, summary)?;
+            commit(session, summary, planned)?;
             open = None;
         }
     }
     if open.is_some() {
-        commit(session, summary)?;
+        commit(session, summary, planned)?;
     }
     Ok(())
 }

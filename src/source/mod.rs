@@ -44,6 +44,13 @@ pub enum Item {
     },
     /// A file input unchanged since it was read to its end: skipped.
     Unchanged,
+    /// How many messages an input holds before they are read, where that is
+    /// known (a public-inbox epoch's new commits, counted by the walk that
+    /// precedes reading them): for a progress bar's total only.
+    Planned {
+        /// Messages (commits) to come.
+        messages: u64,
+    },
     /// Progress of an incremental source, recorded after the messages before it.
     Mark {
         /// The epoch's git directory.

@@ -123,7 +123,7 @@ pub fn open(path: &Path) -> Result<crate::source::RawStream> {
             path: path.into(),
             reason,
         })),
-        Item::Mark { .. } | Item::FileDone { .. } | Item::Unchanged => None,
+        Item::Mark { .. } | Item::FileDone { .. } | Item::Unchanged | Item::Planned { .. } => None,
     })))
 }
 
@@ -277,6 +277,9 @@ impl EpochReader {
                 .iter()
                 .map(|b| b.as_ref().ok().and_then(Option::as_deref)),
         );
+        reader.pending.push_back(Item::Planned {
+            messages: ids.len() as u64,
+        });
         reader.commits = ids
             .into_iter()
             .zip(blobs)

@@ -20,7 +20,7 @@ fn run(paths: &[PathBuf]) -> (Summary, Db) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.db");
     let mut store = Store::open(&path).unwrap();
-    let s = ingest(&mut store, paths, &|_, _| {}).unwrap();
+    let s = ingest(&mut store, paths, &|_| {}).unwrap();
     (
         s,
         Db {

@@ -747,6 +747,15 @@ fn a_pack_truncated_while_mapped_ends_the_epoch_with_an_error_not_a_signal() {
     };
     let first_commit = git_out(&epoch, &["rev-list", "--max-parents=0", "HEAD"]);
     let mut reader = EpochReader::open(&epoch, "epoch".into(), None).unwrap();
+    // The epoch says first how many commits it will read.
+    let commits: u64 = git_out(&epoch, &["rev-list", "--count", "HEAD"])
+        .parse()
+        .unwrap();
+    let planned = reader.next();
+    assert!(
+        matches!(planned, Some(Item::Planned { messages }) if messages == commits),
+        "{planned:?}, {commits} commits"
+    );
     let first = reader.next().expect("a first message");
     assert!(matches!(first, Item::Raw(Ok(_))), "{first:?}");
     truncate_pack(&epoch, 4096);
@@ -841,4 +850,39 @@ fn a_sigbus_while_an_epoch_is_read_ends_the_run_with_an_error_naming_it() {
     assert!(again.success(), "{}", again.stderr);
     let stored = sql_i64(&db, "SELECT count(*) FROM messages");
     assert_eq!(stored, total as i64);
+}
+
+/// An epoch tells the progress how many commits it is about to read: all
+/// of them the first time, only the new ones after that.
+#[test]
+fn the_progress_total_of_an_epoch_is_its_new_commits() {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    if !have_git() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let inbox = Inbox::new(&dir.path().join("work"));
+    for i in 0..5 {
+        inbox.add(&format!("m{i}@x"), &format!("message {i}"));
+    }
+    inbox.delete();
+    let epoch = dir.path().join("0.git");
+    inbox.publish(&epoch);
+    let mut store = regtrack::store::Store::open(&dir.path().join("t.db")).unwrap();
+    let planned = |store: &mut regtrack::store::Store| -> (u64, u64) {
+        let total = AtomicU64::new(0);
+        let read = AtomicU64::new(0);
+        regtrack::pipeline::ingest::ingest(store, std::slice::from_ref(&epoch), &|p| {
+            total.store(p.planned_messages, Ordering::Relaxed);
+            read.store(p.messages, Ordering::Relaxed);
+        })
+        .unwrap();
+        (total.into_inner(), read.into_inner())
+    };
+    // Five messages and a deletion: six commits.
+    assert_eq!(planned(&mut store), (6, 5));
+    inbox.add("m5@x", "message 5");
+    inbox.add("m6@x", "message 6");
+    inbox.publish(&epoch);
+    assert_eq!(planned(&mut store), (2, 2));
 }

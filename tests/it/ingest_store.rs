@@ -317,7 +317,7 @@ fn a_first_ingest_with_repeated_message_ids_keeps_the_first_copy() {
     std::fs::write(&path, text).unwrap();
     let db = dir.path().join("x.db");
     let mut store = Store::open(&db).unwrap();
-    let s = ingest(&mut store, std::slice::from_ref(&path), &|_, _| {}).unwrap();
+    let s = ingest(&mut store, std::slice::from_ref(&path), &|_| {}).unwrap();
     assert_eq!((s.new, s.known, s.duplicates, s.failed), (2, 1, 1, 0));
     assert_eq!(count(&db, "SELECT count(*) FROM messages"), 2);
     assert_eq!(count(&db, "SELECT count(*) FROM duplicates"), 1);
@@ -338,7 +338,7 @@ fn a_first_ingest_with_repeated_message_ids_keeps_the_first_copy() {
     // The same mail under another name (an unchanged file would be skipped).
     let copy = dir.path().join("copy.mbox");
     std::fs::copy(&path, &copy).unwrap();
-    let again = ingest(&mut store, &[copy], &|_, _| {}).unwrap();
+    let again = ingest(&mut store, &[copy], &|_| {}).unwrap();
     assert_eq!((again.new, again.known + again.duplicates), (0, 4));
     assert_eq!(
         count(&db, "SELECT count(*) FROM trailers WHERE key = 'Fixes'"),
@@ -373,7 +373,7 @@ fn an_input_of_several_batches_is_stored_whole_and_in_order() {
     std::fs::write(&path, text).unwrap();
     let db = dir.path().join("x.db");
     let mut store = Store::open(&db).unwrap();
-    let s = ingest(&mut store, std::slice::from_ref(&path), &|_, _| {}).unwrap();
+    let s = ingest(&mut store, std::slice::from_ref(&path), &|_| {}).unwrap();
     assert_eq!(
         (s.new, s.known, s.duplicates, s.failed),
         (n as u64, 0, 1, 0)
@@ -397,7 +397,7 @@ fn an_input_of_several_batches_is_stored_whole_and_in_order() {
     );
     let copy = dir.path().join("copy.mbox");
     std::fs::copy(&path, &copy).unwrap();
-    let again = ingest(&mut store, &[copy], &|_, _| {}).unwrap();
+    let again = ingest(&mut store, &[copy], &|_| {}).unwrap();
     assert_eq!(
         (again.new, again.known + again.duplicates),
         (0, n as u64 + 1)

@@ -102,7 +102,7 @@ fn random_steps(messages: &[Vec<u8>], steps: usize, rng: &mut Rng, dir: &Path) -
 }
 
 fn ingest(store: &mut Store, paths: &[PathBuf]) {
-    regtrack::pipeline::ingest::ingest(store, paths, &|_, _| {}).expect("ingest");
+    regtrack::pipeline::ingest::ingest(store, paths, &|_| {}).expect("ingest");
 }
 
 fn relink(store: &mut Store) -> Relinked {

@@ -116,7 +116,7 @@ fn relink_equals_build(paths: &[PathBuf]) -> (usize, usize, usize) {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("x.db");
     let mut store = Store::open(&db).unwrap();
-    regtrack::pipeline::ingest::ingest(&mut store, paths, &|_, _| {}).expect("ingest");
+    regtrack::pipeline::ingest::ingest(&mut store, paths, &|_| {}).expect("ingest");
     let unreadable = regtrack::pipeline::relink::relink_full(&mut store).unwrap();
     assert!(unreadable.is_empty(), "{unreadable:?}");
     let (st, sh) = stored(&db);

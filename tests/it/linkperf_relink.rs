@@ -14,7 +14,7 @@ use regtrack::store::{Store, links};
 use crate::common::{column, one, rows, write_synth};
 
 fn ingest(store: &mut Store, paths: &[PathBuf]) -> Summary {
-    regtrack::pipeline::ingest::ingest(store, paths, &|_, _| {}).expect("ingest")
+    regtrack::pipeline::ingest::ingest(store, paths, &|_| {}).expect("ingest")
 }
 
 /// Whether a relink ran (it must read everything it stored).

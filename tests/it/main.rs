@@ -5,7 +5,10 @@
 //!
 //! Tests that need something this machine may lack skip with a note on
 //! stderr that says "skipped": `REGTRACK_SHARED` (the real-mail corpus),
-//! git, python3, `REGTRACK_BROWSER_TEST=1` (a headless browser).
+//! git, python3, `REGTRACK_BROWSER_TEST=1` (a headless browser). A check
+//! of the completion scripts or the manual page that needs a shell or groff
+//! the machine lacks says so in the runner's output itself
+//! (`common::skip_part_shown`).
 
 mod common;
 
@@ -53,6 +56,9 @@ mod robust_synth;
 mod trees_cli;
 mod trees_git;
 mod usable_cli;
+mod usable_colours;
+mod usable_completions;
 mod usable_help;
 mod usable_links;
+mod usable_progress;
 mod usable_report;

@@ -7,8 +7,23 @@
 use crate::common::Cmd;
 
 const COMMANDS: &[&str] = &[
-    "ingest", "stats", "parse", "show", "list", "export", "report", "mark", "mail", "failures",
-    "reindex", "fetch", "follow", "relink",
+    "ingest",
+    "stats",
+    "parse",
+    "show",
+    "list",
+    "export",
+    "report",
+    "mark",
+    "unmark",
+    "mail",
+    "failures",
+    "reindex",
+    "fetch",
+    "follow",
+    "relink",
+    "completions",
+    "man",
 ];
 
 /// Splits a shell line into words: single and double quotes, no escapes.
@@ -97,4 +112,59 @@ fn help_sets_the_global_options_apart_and_every_example_runs() {
     }
     assert!(ran >= 15, "{ran} examples ran");
     assert!(dir.path().join("triage.html").is_file());
+    assert!(dir.path().join("regtrack.bash").is_file());
+    assert!(dir.path().join("man/regtrack-show.1").is_file());
+}
+
+/// The subcommands a `--help` lists (clap's `help` aside).
+fn listed_commands(help: &str) -> Vec<String> {
+    help.lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter(|l| !l[2..].starts_with(' '))
+        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .filter(|n| n != "help")
+        .collect()
+}
+
+/// Every command, nested ones too (`trees add`), and `COMMANDS` above
+/// names every top-level one whose examples can run here.
+#[test]
+fn every_command_s_help_sets_its_own_options_apart_from_the_global_ones() {
+    let top = Cmd::regtrack().arg("--help").ok().stdout;
+    let mut todo: Vec<Vec<String>> = listed_commands(&top).into_iter().map(|c| vec![c]).collect();
+    for c in &todo {
+        assert!(
+            COMMANDS.contains(&c[0].as_str()) || c[0] == "trees",
+            "{} is missing from COMMANDS",
+            c[0]
+        );
+    }
+    let mut seen = 0;
+    while let Some(path) = todo.pop() {
+        let help = Cmd::regtrack().args(&path).arg("--help").ok().stdout;
+        let own = help.find("\nOptions:\n").expect("Options:");
+        let global = help.find("\nGlobal options:\n").expect("Global options:");
+        assert!(own < global, "{path:?}: {help}");
+        assert!(help[own..global].contains("--help"), "{path:?}");
+        for g in [
+            "--db <DB>",
+            "--quiet",
+            "--color <COLOR>",
+            "--config <PATH>",
+            "--lore-base <URL>",
+        ] {
+            assert!(help[global..].contains(g), "{path:?}: {g}");
+            assert!(!help[own..global].contains(g), "{path:?}: {g}");
+        }
+        assert!(help.contains("\nExample"), "{path:?} --help has no example");
+        for sub in listed_commands(&help) {
+            let mut p = path.clone();
+            p.push(sub);
+            todo.push(p);
+        }
+        seen += 1;
+    }
+    assert!(seen >= 19, "{seen} commands");
 }

@@ -46,6 +46,20 @@ pub fn skip_part(what: &str, why: &str) {
     eprintln!("note: {}: {what} skipped: {why}", test_name());
 }
 
+/// Says that `what`, a part of the running test, is skipped and why, where
+/// the test runner's own output shows it even without `--nocapture`:
+/// libtest captures `eprintln!`, not writes to the stderr handle. For a
+/// check that a machine without some tool would otherwise pass silently
+/// (a shell the completion scripts are written for).
+pub fn skip_part_shown(what: &str, why: &str) {
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr(),
+        "note: {}: {what} skipped: {why}",
+        test_name()
+    );
+}
+
 /// Whether the `git` command is installed; when it is not, says that the
 /// running test is skipped.
 pub fn have_git() -> bool {
