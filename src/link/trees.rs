@@ -8,7 +8,8 @@
 //! A commit held by a followed ref fixes a history when
 //! - a `Closes:` or `Link:` trailer points to any message of the history;
 //! - a `Fixes:` trailer names the culprit (any of its ids) and a
-//!   `Reported-by:` names the kernel test robot;
+//!   `Reported-by:` names the kernel test robot (and no `Closes:` names a
+//!   report outside the history);
 //! - its title and author are those of a patch of the history;
 //! - its diff has the patch id of a patch of the history (looked up by the
 //!   pipeline among the patch author's commits, for a patch whose title no
@@ -21,15 +22,22 @@
 //! Status: `fixed` when a fix is in a release (the first release tag that
 //! contains it, of mainline, a tree named `mainline`, `linus`, `torvalds`
 //! or `linux`, or of the tree the regression was reported on; of any
-//! followed tree only when it is in none of those); else `culprit-dropped` when the culprit
-//! was reverted in a followed tree; else `fix-applied` ("in next only", "in
-//! xfs for-next") when a fix is in a followed ref but no release yet. A
-//! human mark and an improvement keep their status.
+//! followed tree only when it is in none of those); `fix-applied` ("in next
+//! only", "in xfs for-next") when a fix is in a followed ref but no release
+//! yet. A revert of a culprit that reached mainline is its fix (`fixed`
+//! once released); a revert of one that never did is `culprit-dropped`.
+//! When several commits fix a history, the one a human named wins, then the
+//! strongest reason (a `Closes:`/`Link:` into the history, then a patch's
+//! patch id or title and author, then `Fixes:` with the robot's
+//! `Reported-by:`, which does not count when the commit's `Closes:` names a
+//! report outside the history), then the earliest release. What the mail
+//! settled as `fixed` is never lowered; a human mark and an improvement
+//! keep their status.
 
 use super::culprit::same_commit;
 use super::hints::{names_robot, title_key};
 use crate::model::history::{
-    FixInfo, PatchRole, PatchState, Regression, Status, StatusEvidence, TimelineEntry, iso,
+    FixInfo, PatchState, Regression, Status, StatusEvidence, TimelineEntry, iso,
 };
 use crate::trees::parse_release;
 
@@ -105,7 +113,6 @@ pub fn keys(r: &Regression) -> TreeKeys {
     let mut titles: Vec<String> = r
         .patches
         .iter()
-        .filter(|p| p.role != PatchRole::Revert)
         .map(|p| {
             title_key(if p.title.is_empty() {
                 &p.subject
@@ -144,40 +151,28 @@ pub fn link_target(value: &str) -> Option<String> {
 }
 
 /// Why `c` fixes `r`, if it does.
-fn fix_reason(r: &Regression, ids: &[String], c: &TreeCommit) -> Option<String> {
+/// Why `c` fixes `r`, if it does, with the strength of the reason (lower
+/// is stronger: a mark, then a `Closes:`/`Link:` into the history, then a
+/// patch's patch id or title and author, then `Fixes:` with the robot's
+/// `Reported-by:`).
+fn fix_reason(r: &Regression, ids: &[String], c: &TreeCommit) -> Option<(u8, String)> {
     if r.facts.marked_fix.as_deref().is_some_and(|f| {
         same_commit(f, &c.oid) || c.upstream.as_deref().is_some_and(|u| same_commit(f, u))
     }) {
-        return Some("marked as the fix".into());
-    }
-    if let Some(p) = &c.patch_of
-        && r.patches
-            .iter()
-            .any(|x| &x.message_id == p && x.role != PatchRole::Revert)
-    {
-        return Some(format!("patch id of patch {p}"));
+        return Some((0, "marked as the fix".into()));
     }
     for (k, v) in &c.trailers {
         if (k == "Closes" || k == "Link")
             && let Some(m) = link_target(v)
             && r.messages.contains(&m)
         {
-            return Some(format!("{k}: {m}"));
+            return Some((1, format!("{k}: {m}")));
         }
     }
-    let robot = c
-        .trailers
-        .iter()
-        .any(|(k, v)| k.starts_with("Reported") && names_robot(v));
-    if robot {
-        for (k, v) in &c.trailers {
-            if k == "Fixes"
-                && let Some(t) = fixes_target(v)
-                && ids.iter().any(|id| same_commit(id, &t))
-            {
-                return Some(format!("Fixes: {t} with Reported-by: kernel test robot"));
-            }
-        }
+    if let Some(p) = &c.patch_of
+        && r.patches.iter().any(|x| &x.message_id == p)
+    {
+        return Some((2, format!("patch id of patch {p}")));
     }
     let key = title_key(&c.title);
     if key.len() >= 8 {
@@ -189,15 +184,35 @@ fn fix_reason(r: &Regression, ids: &[String], c: &TreeCommit) -> Option<String> 
             })
         };
         if let Some(p) = r.patches.iter().find(|p| {
-            p.role != PatchRole::Revert
-                && title_key(if p.title.is_empty() {
-                    &p.subject
-                } else {
-                    &p.title
-                }) == key
+            title_key(if p.title.is_empty() {
+                &p.subject
+            } else {
+                &p.title
+            }) == key
                 && by(p)
         }) {
-            return Some(format!("title and author of patch {}", p.message_id));
+            return Some((2, format!("title and author of patch {}", p.message_id)));
+        }
+    }
+    let robot = c
+        .trailers
+        .iter()
+        .any(|(k, v)| k.starts_with("Reported") && names_robot(v));
+    // A `Closes:` says which report the commit closes: one outside the
+    // history (a build warning the robot reported on the same culprit) is
+    // not this regression's fix.
+    let closes_elsewhere = c
+        .trailers
+        .iter()
+        .any(|(k, v)| k == "Closes" && link_target(v).is_some_and(|m| !r.messages.contains(&m)));
+    if robot && !closes_elsewhere {
+        for (k, v) in &c.trailers {
+            if k == "Fixes"
+                && let Some(t) = fixes_target(v)
+                && ids.iter().any(|id| same_commit(id, &t))
+            {
+                return Some((3, format!("Fixes: {t} with Reported-by: kernel test robot")));
+            }
         }
     }
     None
@@ -345,7 +360,7 @@ pub fn apply(r: &mut Regression, commits: &[TreeCommit]) {
     });
 
     // Fixes, grouped by upstream commit (a backport is its upstream's).
-    let mut groups: Vec<(String, Vec<&TreeCommit>, String)> = Vec::new();
+    let mut groups: Vec<(String, Vec<&TreeCommit>, (u8, String))> = Vec::new();
     for c in held.iter().copied() {
         if Some(c) == culprit || Some(c) == revert || ids.iter().any(|id| same_commit(id, &c.oid)) {
             continue;
@@ -368,7 +383,9 @@ pub fn apply(r: &mut Regression, commits: &[TreeCommit]) {
             g.1.push(c);
         }
     }
-    // The best: the earliest released, else the one in most refs.
+    // The best: the one a human named, then by the strength of the reason
+    // (a `Closes:` into the history over a bare `Fixes:`), then the earliest
+    // released, else the one in most refs.
     let scope = scope_tree(r).map(str::to_string);
     let release_of_group = |g: &[&TreeCommit]| {
         let refs: Vec<&TreeRef> = g.iter().flat_map(|c| &c.refs).collect();
@@ -386,11 +403,12 @@ pub fn apply(r: &mut Regression, commits: &[TreeCommit]) {
             .as_deref()
             .is_some_and(|f| same_commit(f, canon))
     };
-    let best = (0..groups.len()).min_by_key(|&i| (marked(&groups[i].0), rank(&groups[i].1)));
+    let best = (0..groups.len())
+        .min_by_key(|&i| (marked(&groups[i].0), groups[i].2.0, rank(&groups[i].1)));
 
     let keep_status = r.facts.marked || r.status == Status::Improvement;
     let mut new_status: Option<(Status, String)> = None;
-    for (i, (canon, group, why)) in groups.iter().enumerate() {
+    for (i, (canon, group, (_, why))) in groups.iter().enumerate() {
         let rel = release_of_group(group);
         let first = group
             .iter()
@@ -438,28 +456,62 @@ pub fn apply(r: &mut Regression, commits: &[TreeCommit]) {
         timeline.push(entry(first, event, status));
     }
     if let Some(c) = revert {
-        let reason = format!(
-            "culprit reverted {} by {} (\"{}\")",
-            where_phrase(&[c]),
-            short(&c.oid),
-            c.title
-        );
-        let drop = new_status.as_ref().is_none_or(|(s, _)| *s != Status::Fixed);
-        if drop {
-            new_status = Some((Status::CulpritDropped, reason.clone()));
+        // A culprit that reached mainline is fixed by its revert (once a
+        // release holds it); one that never did left its tree.
+        let rel = release_of(c, scope.as_deref());
+        let reached_mainline = r.culprit.release.is_some()
+            || r.culprit
+                .trees
+                .iter()
+                .any(|t| is_mainline(t.split(' ').next().unwrap_or("")))
+            || r.scope == crate::model::history::Scope::Mainline
+            || r.branch.as_deref().is_some_and(|b| b.starts_with("linus:"));
+        let (s, reason) = match (&rel, reached_mainline) {
+            (Some(v), true) => (
+                Status::Fixed,
+                format!(
+                    "fixed in {v}: the culprit reverted {} by {} (\"{}\")",
+                    where_phrase(&[c]),
+                    short(&c.oid),
+                    c.title
+                ),
+            ),
+            (None, true) => (
+                Status::FixApplied,
+                format!(
+                    "culprit reverted {} by {} (\"{}\"), not released yet",
+                    where_phrase(&[c]),
+                    short(&c.oid),
+                    c.title
+                ),
+            ),
+            (_, false) => (
+                Status::CulpritDropped,
+                format!(
+                    "culprit reverted {} by {} (\"{}\")",
+                    where_phrase(&[c]),
+                    short(&c.oid),
+                    c.title
+                ),
+            ),
+        };
+        let take = new_status.as_ref().is_none_or(|(n, _)| *n != Status::Fixed);
+        if take {
+            new_status = Some((s, reason.clone()));
             if best.is_none() {
-                let rel = release_of(c, scope.as_deref());
                 set_fix(r, &c.oid, c, &[c], rel);
             }
         }
-        timeline.push(entry(c, reason, drop.then_some(Status::CulpritDropped)));
+        timeline.push(entry(c, reason, take.then_some(s)));
     }
 
     if let Some((s, reason)) = new_status
         && !keep_status
     {
+        // What the mail already settled as fixed stays fixed.
         let raise = match s {
             Status::FixApplied => !matches!(r.status, Status::Fixed | Status::CulpritDropped),
+            Status::CulpritDropped => r.status != Status::Fixed,
             _ => true,
         };
         if raise {
@@ -533,7 +585,7 @@ fn set_fix(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::history::{CulpritInfo, PatchInfo};
+    use crate::model::history::{CulpritInfo, PatchInfo, PatchRole};
 
     const CULPRIT: &str = "2edf06a50f5bbe664283f3c55c480fc013221d70";
 
@@ -617,6 +669,72 @@ mod tests {
             r.fix.and_then(|f| f.release).as_deref(),
             Some("xfs-6.9-fixes-1")
         );
+    }
+
+    #[test]
+    fn a_closes_into_the_history_beats_a_fixes_closing_another_report() {
+        let mut r = reg();
+        // A build-warning fix of the same culprit, released the same day.
+        let warn = commit(
+            'a',
+            "xfs: use NULL for the iovec",
+            &[
+                ("Fixes", &CULPRIT[..12]),
+                ("Reported-by", "kernel test robot <lkp@intel.com>"),
+                (
+                    "Closes",
+                    "https://lore.kernel.org/oe-kbuild-all/warning@intel.com/",
+                ),
+            ],
+            vec![at("mainline", Some("v6.9-rc1"))],
+        );
+        let fix = commit(
+            'b',
+            "xfs: restore the fast path",
+            &[("Closes", "https://lore.kernel.org/oe-lkp/report@intel.com")],
+            vec![at("mainline", Some("v6.9-rc1"))],
+        );
+        apply(&mut r, &[warn.clone(), fix.clone()]);
+        assert_eq!(
+            r.fix.as_ref().and_then(|f| f.commit.clone()),
+            Some(fix.oid.clone())
+        );
+        // Alone, the build-warning fix is no fix of this regression.
+        let mut r = reg();
+        apply(&mut r, &[warn]);
+        assert_eq!(r.status, Status::FixProposed);
+        assert!(r.fix.is_none());
+    }
+
+    #[test]
+    fn a_revert_of_a_mainline_culprit_is_its_fix_and_mail_s_fixed_stays() {
+        let revert = |release: Option<&str>| {
+            let mut c = commit('c', "Revert \"xfs: x\"", &[], vec![at("mainline", release)]);
+            c.reverts = Some(CULPRIT.into());
+            c
+        };
+        let mut r = reg();
+        r.branch = Some("linus:master".into());
+        apply(&mut r, &[revert(Some("v6.9-rc2"))]);
+        assert_eq!(r.status, Status::Fixed, "{:?}", r.status_evidence);
+        assert_eq!(
+            r.fix.as_ref().and_then(|f| f.release.clone()).as_deref(),
+            Some("v6.9-rc2")
+        );
+        let mut r = reg();
+        r.branch = Some("linus:master".into());
+        apply(&mut r, &[revert(None)]);
+        assert_eq!(r.status, Status::FixApplied);
+        // Never in mainline: dropped; but a fixed from the mail stays.
+        let mut r = reg();
+        r.branch = Some("xfs:for-next".into());
+        apply(&mut r, &[revert(None)]);
+        assert_eq!(r.status, Status::CulpritDropped);
+        let mut r = reg();
+        r.branch = Some("xfs:for-next".into());
+        r.status = Status::Fixed;
+        apply(&mut r, &[revert(None)]);
+        assert_eq!(r.status, Status::Fixed);
     }
 
     #[test]

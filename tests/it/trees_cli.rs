@@ -267,9 +267,11 @@ fn fixes_found_in_trees_give_status_trees_and_release() {
     assert_eq!(r["fix"]["commit"], fiemap_fix.as_str());
     assert_eq!(r["fix"]["release"], "v6.9-rc2");
 
-    // The disputed jbd2 culprit, reverted in mainline: culprit-dropped.
+    // The disputed jbd2 culprit, reported on mainline and reverted there,
+    // no release holding the revert yet: the revert is the fix, applied.
     let r = show(&db, &JBD2_DISPUTED[..10]);
-    assert_eq!(r["status"], "culprit-dropped", "{r:#}");
+    assert_eq!(r["status"], "fix-applied", "{r:#}");
+    assert_eq!(r["fix"]["commit"], revert.as_str());
     let why = r["status_evidence"].as_array().unwrap().last().unwrap()["reason"]
         .as_str()
         .unwrap()
