@@ -15,6 +15,7 @@ mod relink;
 mod report;
 mod show;
 mod stats;
+mod thread;
 mod trees;
 
 use std::ffi::OsString;
@@ -118,9 +119,16 @@ pub enum Command {
         after_help = "Example:\n  regtrack mark 2edf06a50f declined --note \"layout noise, not chasing\""
     )]
     Mark(mark::Args),
-    /// Print one stored message: its headers and decoded body (or JSON).
-    #[command(after_help = "Example:\n  regtrack mail 202403151023.5e1f2a3b-lkp@intel.com | less")]
+    /// Print one stored message: its headers and decoded body (or JSON), as received (`--raw`, mboxrd), or its copies (`--copies`).
+    #[command(
+        after_help = "Examples:\n  regtrack mail 202403151023.5e1f2a3b-lkp@intel.com | less\n  regtrack mail --raw 202403151023.5e1f2a3b-lkp@intel.com > report.mbox\n  regtrack mail --copies 202403151023.5e1f2a3b-lkp@intel.com"
+    )]
     Mail(mail::Args),
+    /// Print the whole stored thread of a message, as received, as one mboxrd (for git am, b4, mutt).
+    #[command(
+        after_help = "Example:\n  regtrack thread 202403151023.5e1f2a3b-lkp@intel.com > thread.mbox"
+    )]
+    Thread(thread::Args),
     /// List what could not be read: file and offset (or public-inbox commit), and why.
     #[command(after_help = "Example:\n  regtrack failures --json")]
     Failures(failures::Args),
@@ -250,6 +258,7 @@ where
         Command::Mark(a) => mark::run(&ctx, a),
         Command::Report(a) => report::run(&ctx, a),
         Command::Mail(a) => mail::run(&ctx, a),
+        Command::Thread(a) => thread::run(&ctx, a),
         Command::Reindex(a) => reindex::run(&ctx, a),
         Command::Failures(a) => failures::run(&ctx, a),
         Command::Fetch(a) => fetch::run(&ctx, a),

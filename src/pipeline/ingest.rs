@@ -64,8 +64,11 @@ pub struct Summary {
     pub new: u64,
     /// Messages already stored (same content, or another list's copy).
     pub known: u64,
-    /// Different messages under a known Message-ID.
+    /// Different copies of a known Message-ID (kept; see
+    /// [`crate::mail::copies`]).
     pub duplicates: u64,
+    /// Of which chosen over the stored copy, which they replaced.
+    pub replaced: u64,
     /// Messages that could not be parsed.
     pub failed: u64,
     /// Input files skipped because they are unchanged (same size and
@@ -210,9 +213,24 @@ pub fn ingest_indexing_behind(
     inputs: &[PathBuf],
     progress: ProgressFn<'_>,
 ) -> Result<(Summary, IndexBuild)> {
+    ingest_indexing_behind_with(store, inputs, progress, false)
+}
+
+/// [`ingest_indexing_behind`]; with `reread`, every input is read from its
+/// start (an unchanged file, an epoch from its first commit), so that the
+/// messages a build before schema v14 stored get their raw form stored.
+pub fn ingest_indexing_behind_with(
+    store: &mut Store,
+    inputs: &[PathBuf],
+    progress: ProgressFn<'_>,
+    reread: bool,
+) -> Result<(Summary, IndexBuild)> {
     let started = Instant::now();
-    let known_sources = insert::commit_sources(store)?;
-    let known_files = insert::file_sources(store)?;
+    let (known_sources, known_files) = if reread {
+        Default::default()
+    } else {
+        (insert::commit_sources(store)?, insert::file_sources(store)?)
+    };
     // A read-only connection lets the parse stage skip extraction for
     // Message-IDs already stored (re-ingests then cost little more than parsing).
     // A load into an empty database has none to skip: a Message-ID seen twice
@@ -462,14 +480,15 @@ fn stored_of(staged: &[Stage], reader: Option<&Lookup>) -> Vec<bool> {
         return vec![false; staged.len()];
     };
     lookup.stored(staged.iter().map(|s| match s {
-        Stage::Parsed(msg, _) => Some(msg.message_id.as_str()),
+        Stage::Parsed(parsed) => Some(parsed.0.message_id.as_str()),
         Stage::Done(_) => None,
     }))
 }
 
-/// An item between parsing and extraction.
+/// An item between parsing and extraction (with the raw message, whose raw
+/// form is stored with it).
 enum Stage {
-    Parsed(Box<crate::model::Message>, crate::model::Origin),
+    Parsed(Box<(crate::model::Message, crate::model::RawMessage)>),
     Done(Done),
 }
 
@@ -478,7 +497,7 @@ enum Extracted {
     New(
         Box<(
             crate::model::Message,
-            crate::model::Origin,
+            crate::model::RawMessage,
             crate::model::Extraction,
         )>,
     ),
@@ -490,12 +509,14 @@ enum Extracted {
 fn extract_stage(stage: Stage, known: bool) -> Extracted {
     match stage {
         Stage::Done(d) => Extracted::Done(d),
-        Stage::Parsed(msg, origin) if known => {
-            Extracted::Done(Done::Record(Box::new(Record::known(*msg, origin))))
-        }
-        Stage::Parsed(msg, origin) => {
+        Stage::Parsed(parsed) => {
+            let (msg, raw) = *parsed;
+            if known {
+                let rec = Record::known(msg, raw.origin.clone()).with_raw(&raw);
+                return Extracted::Done(Done::Record(Box::new(rec)));
+            }
             let extraction = extraction_of(&msg);
-            Extracted::New(Box::new((*msg, origin, extraction)))
+            Extracted::New(Box::new((msg, raw, extraction)))
         }
     }
 }
@@ -520,8 +541,9 @@ fn finish(item: Extracted) -> Done {
     match item {
         Extracted::Done(d) => d,
         Extracted::New(x) => {
-            let (msg, origin, extraction) = *x;
-            Done::Record(Box::new(Record::new(msg, origin, extraction)))
+            let (msg, raw, extraction) = *x;
+            let rec = Record::new(msg, raw.origin.clone(), extraction).with_raw(&raw);
+            Done::Record(Box::new(rec))
         }
     }
 }
@@ -550,7 +572,7 @@ fn parse_item(item: Item) -> Stage {
                     })
                 });
             match parsed {
-                Ok(msg) => Stage::Parsed(Box::new(msg), raw.origin),
+                Ok(msg) => Stage::Parsed(Box::new((msg, raw))),
                 Err(e) => Stage::Done(Done::Failed {
                     at: FailureAt::of(&raw.origin),
                     place: raw.origin.describe(),
@@ -691,15 +713,23 @@ fn write_batches(
                     let mut outcome = insert::insert_record(store, &rec, now, &mut blocks)?;
                     if outcome == Outcome::Unprepared {
                         // Stored when parsed, gone now (another process
-                        // removed it): extracted here, and stored again.
-                        let (msg, origin) = rec.into_parts();
-                        let rec = extracted(msg, origin);
+                        // removed it), or a copy of new content: extracted
+                        // here, and stored.
+                        let (msg, origin, raw) = rec.into_parts();
+                        let mut rec = extracted(msg, origin);
+                        if let Some(raw) = &raw {
+                            rec = rec.with_rfc822(raw);
+                        }
                         outcome = insert::insert_record(store, &rec, now, &mut blocks)?;
                     }
                     match outcome {
                         Outcome::New(_) => summary.new += 1,
                         Outcome::Known | Outcome::Unprepared => summary.known += 1,
                         Outcome::Duplicate => summary.duplicates += 1,
+                        Outcome::Replaced => {
+                            summary.duplicates += 1;
+                            summary.replaced += 1;
+                        }
                     }
                 }
                 Done::Failed {

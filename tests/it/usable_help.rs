@@ -7,7 +7,7 @@
 use crate::common::Cmd;
 
 const COMMANDS: &[&str] = &[
-    "ingest", "stats", "parse", "show", "list", "export", "report", "mark", "mail", "failures",
+    "ingest", "stats", "parse", "show", "list", "export", "report", "mark", "mail", "thread", "failures",
     "reindex", "fetch", "follow", "relink",
 ];
 
