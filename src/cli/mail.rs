@@ -193,7 +193,12 @@ fn list_copies(
             (true, None) => "  chosen".to_string(),
             (false, _) => String::new(),
         };
-        writeln!(out, "{} copy {}{chosen}", if c.chosen { "*" } else { " " }, i + 1)?;
+        writeln!(
+            out,
+            "{} copy {}{chosen}",
+            if c.chosen { "*" } else { " " },
+            i + 1
+        )?;
         let from = match (&c.from_name, &c.from_email) {
             (Some(n), Some(e)) if !n.is_empty() => format!("{n} <{e}>"),
             (_, Some(e)) => e.clone(),

@@ -67,10 +67,20 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
             eprintln!("regtrack: no regression matches '{}'", args.query);
         }
     } else {
+        let ids: Vec<&str> = regs
+            .iter()
+            .flat_map(|r| r.reports.iter().map(|rep| rep.message_id.as_str()))
+            .collect();
+        let notes: std::collections::HashMap<String, String> =
+            crate::store::copies::notes(&store, &ids)?
+                .into_iter()
+                .map(|(id, n)| (id, n.sentence()))
+                .collect();
         let style = export::human::Style {
             color: ctx.color,
             hyperlinks: args.hyperlinks.on(std::io::stdout().is_terminal()),
             links: &ctx.links,
+            copy_notes: Some(&notes),
         };
         export::human::show(&mut out, &regs, &style)?;
     }

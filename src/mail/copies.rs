@@ -124,7 +124,9 @@ pub const ROBOT_ADDRESSES: &[&str] = &[
 /// proof.
 pub fn is_robot_address(email: &str) -> bool {
     let email = email.trim();
-    ROBOT_ADDRESSES.iter().any(|a| a.eq_ignore_ascii_case(email))
+    ROBOT_ADDRESSES
+        .iter()
+        .any(|a| a.eq_ignore_ascii_case(email))
 }
 
 /// True when `a` is `b` cut short (rule 1).
@@ -165,10 +167,7 @@ pub fn own_list(f: &Facts<'_>) -> bool {
         Origin::Git { repo, .. } => repo.as_str(),
         Origin::Stdin { .. } => return false,
     };
-    let parts: Vec<&str> = path
-        .split(['/', '+'])
-        .filter(|p| !p.is_empty())
-        .collect();
+    let parts: Vec<&str> = path.split(['/', '+']).filter(|p| !p.is_empty()).collect();
     f.lists.iter().any(|list| {
         let list = list.trim().to_ascii_lowercase();
         let first = list.split('.').next().unwrap_or("");
@@ -205,7 +204,12 @@ pub fn header_len(raw: &[u8]) -> usize {
 mod tests {
     use super::*;
 
-    fn facts<'a>(body: &'a str, from: &'a str, lists: &'a [String], origin: &'a Origin) -> Facts<'a> {
+    fn facts<'a>(
+        body: &'a str,
+        from: &'a str,
+        lists: &'a [String],
+        origin: &'a Origin,
+    ) -> Facts<'a> {
         Facts {
             body,
             robot_report: true,

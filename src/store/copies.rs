@@ -96,7 +96,8 @@ fn message_row(store: &Store, message_id: &str) -> Result<Option<i64>> {
 }
 
 fn copies_with_ranges(store: &Store, row: i64) -> Result<Vec<(Copy, Ranges)>> {
-    let sql = format!("SELECT {COPY_COLUMNS} FROM message_copies c WHERE c.message = ?1 ORDER BY c.id");
+    let sql =
+        format!("SELECT {COPY_COLUMNS} FROM message_copies c WHERE c.message = ?1 ORDER BY c.id");
     let mut st = store.conn().prepare_cached(&sql).db(&sql)?;
     let rows = st.query_map([row], copy_row).db(&sql)?;
     rows.collect::<std::result::Result<_, _>>().db(&sql)

@@ -501,7 +501,10 @@ fn backfill_raw(conn: &Connection, copy: i64, rec: &Record, blocks: &BodyBlocks)
     let Some(raw) = &rec.raw else {
         return Ok(());
     };
-    let (head, tail) = match (rec.columns.as_ref().and_then(|c| c.body.as_ref()), blocks.last) {
+    let (head, tail) = match (
+        rec.columns.as_ref().and_then(|c| c.body.as_ref()),
+        blocks.last,
+    ) {
         // Packed with the batch: its raw piece and its own decoded body.
         (Some(at), Some(block)) => {
             let body = (block, at.start as i64, at.len as i64);
@@ -637,7 +640,13 @@ fn add_copy(
     let sql = "SELECT c.id, c.origin_json, c.from_email, c.lists, m.kind
                FROM messages m LEFT JOIN message_copies c ON c.message = m.id AND c.chosen = 1
                WHERE m.id = ?1";
-    type Row = (Option<i64>, Option<String>, Option<String>, Option<String>, String);
+    type Row = (
+        Option<i64>,
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        String,
+    );
     let (old_copy, old_origin, old_from, old_lists, old_kind): Row = conn
         .prepare_cached(sql)
         .db(sql)?

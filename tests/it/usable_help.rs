@@ -7,8 +7,8 @@
 use crate::common::Cmd;
 
 const COMMANDS: &[&str] = &[
-    "ingest", "stats", "parse", "show", "list", "export", "report", "mark", "mail", "thread", "failures",
-    "reindex", "fetch", "follow", "relink",
+    "ingest", "stats", "parse", "show", "list", "export", "report", "mark", "mail", "thread",
+    "failures", "reindex", "fetch", "follow", "relink",
 ];
 
 /// Splits a shell line into words: single and double quotes, no escapes.
