@@ -122,7 +122,11 @@ struct BodyAt {
     block: Option<Vec<u8>>,
     start: usize,
     len: usize,
-    /// The raw piece ([`RawPiece::stored`]) at `start + len`, this long.
+    /// The compressed block of the raw pieces ([`RawPiece::stored`]) of the
+    /// same messages, on the first message of the block only, like `block`.
+    raw_block: Option<Vec<u8>>,
+    /// The raw piece's range in that block's text.
+    raw_start: usize,
     raw_len: usize,
 }
 
@@ -171,11 +175,12 @@ struct Placed {
     tail: Option<(i64, i64, i64)>,
 }
 
-/// The block the writer stored last (see [`insert_record`]); one per writer,
-/// kept across its calls.
+/// The blocks the writer stored last (see [`insert_record`]): of bodies,
+/// and of raw forms; one per writer, kept across its calls.
 #[derive(Debug, Default)]
 pub struct BodyBlocks {
     last: Option<i64>,
+    last_raw: Option<i64>,
 }
 
 /// Compresses the bodies of these records of new messages in blocks of
@@ -190,10 +195,7 @@ pub fn pack_bodies(records: Vec<&mut Record>) {
         .into_iter()
         .filter(|r| r.columns.is_some() && (!r.message.body.is_empty() || r.raw.is_some()))
         .collect();
-    let lens: Vec<usize> = packable
-        .iter()
-        .map(|r| r.message.body.len() + r.raw.as_ref().map_or(0, |w| w.stored_len))
-        .collect();
+    let lens: Vec<usize> = packable.iter().map(|r| r.message.body.len()).collect();
     let mut groups: Vec<&mut [&mut Record]> = Vec::new();
     let mut rest: &mut [&mut Record] = &mut packable;
     for range in crate::store::body::block_ranges(&lens) {
@@ -202,15 +204,20 @@ pub fn pack_bodies(records: Vec<&mut Record>) {
         rest = tail;
     }
     groups.into_par_iter().for_each(|group| {
-        let texts: Vec<&[u8]> = group
+        // Bodies and raw forms in blocks of their own: bodies compress
+        // against bodies (as before raw forms were kept), headers against
+        // the headers of the messages around them.
+        let texts: Vec<&[u8]> = group.iter().map(|r| r.message.body.as_bytes()).collect();
+        let raws: Vec<&[u8]> = group
             .iter()
-            .flat_map(|r| {
-                let raw: &[u8] = r.raw.as_ref().map_or(&[], |w| w.stored());
-                [r.message.body.as_bytes(), raw]
-            })
+            .map(|r| r.raw.as_ref().map_or(&[][..], |w| w.stored()))
             .collect();
         let mut block = Some(crate::store::body::pack_bytes(&texts));
-        let mut start = 0;
+        let mut raw_block = raws
+            .iter()
+            .any(|r| !r.is_empty())
+            .then(|| crate::store::body::pack_bytes(&raws));
+        let (mut start, mut raw_start) = (0, 0);
         for r in group.iter_mut() {
             let len = r.message.body.len();
             let raw_len = r.raw.as_ref().map_or(0, |w| w.stored_len);
@@ -219,6 +226,8 @@ pub fn pack_bodies(records: Vec<&mut Record>) {
                     block: block.take(),
                     start,
                     len,
+                    raw_block: raw_block.take(),
+                    raw_start,
                     raw_len,
                 });
             }
@@ -227,7 +236,8 @@ pub fn pack_bodies(records: Vec<&mut Record>) {
             if let Some(w) = r.raw.as_mut() {
                 w.bytes = crate::model::RawBytes::from(Vec::new());
             }
-            start += len + raw_len;
+            start += len;
+            raw_start += raw_len;
         }
     });
 }
@@ -444,11 +454,13 @@ pub fn insert_record(
     let conn = store.conn();
     // The first message of a block brings it, stored whatever becomes of the
     // message (the messages after it name it).
-    if let Some(BodyAt {
-        block: Some(lz4), ..
-    }) = rec.columns.as_ref().and_then(|c| c.body.as_ref())
-    {
-        blocks.last = Some(insert_block(conn, lz4)?);
+    if let Some(at) = rec.columns.as_ref().and_then(|c| c.body.as_ref()) {
+        if let Some(lz4) = &at.block {
+            blocks.last = Some(insert_block(conn, lz4)?);
+        }
+        if let Some(lz4) = &at.raw_block {
+            blocks.last_raw = Some(insert_block(conn, lz4)?);
+        }
     }
     // A new message is inserted at once (one probe of the Message-ID index);
     // only a known id, which inserts nothing, is looked up.
@@ -504,11 +516,12 @@ fn backfill_raw(conn: &Connection, copy: i64, rec: &Record, blocks: &BodyBlocks)
     let (head, tail) = match (
         rec.columns.as_ref().and_then(|c| c.body.as_ref()),
         blocks.last,
+        blocks.last_raw,
     ) {
         // Packed with the batch: its raw piece and its own decoded body.
-        (Some(at), Some(block)) => {
+        (Some(at), Some(block), Some(raw_block)) if at.raw_len > 0 => {
             let body = (block, at.start as i64, at.len as i64);
-            let head = (block, (at.start + at.len) as i64, at.raw_len as i64);
+            let head = (raw_block, at.raw_start as i64, at.raw_len as i64);
             (head, (raw.body_same && at.len > 0).then_some(body))
         }
         _ => {
@@ -539,13 +552,21 @@ fn backfill_raw(conn: &Connection, copy: i64, rec: &Record, blocks: &BodyBlocks)
 /// stored now.
 fn place(conn: &Connection, rec: &Record, cols: &Columns, blocks: &BodyBlocks) -> Result<Placed> {
     let raw = rec.raw.as_ref();
-    let (block, start, len, raw_len) = match &cols.body {
+    let unwritten = || crate::error::Error::Message {
+        origin: format!("message <{}>", rec.message.message_id),
+        reason: "internal: its body's block was not written before it".into(),
+    };
+    let (body, head) = match &cols.body {
         Some(at) => {
-            let block = blocks.last.ok_or_else(|| crate::error::Error::Message {
-                origin: format!("message <{}>", rec.message.message_id),
-                reason: "internal: its body's block was not written before it".into(),
-            })?;
-            (block, at.start, at.len, at.raw_len)
+            let block = blocks.last.ok_or_else(unwritten)?;
+            let head = match raw {
+                Some(_) if at.raw_len > 0 => {
+                    let raw_block = blocks.last_raw.ok_or_else(unwritten)?;
+                    Some((raw_block, at.raw_start as i64, at.raw_len as i64))
+                }
+                _ => None,
+            };
+            ((block, at.start, at.len), head)
         }
         None => {
             let body = rec.message.body.as_bytes();
@@ -554,13 +575,15 @@ fn place(conn: &Connection, rec: &Record, cols: &Columns, blocks: &BodyBlocks) -
                 return Ok(Placed::default());
             }
             let block = insert_block(conn, &crate::store::body::pack_bytes(&[body, piece]))?;
-            (block, 0, body.len(), piece.len())
+            let head = raw.map(|_| (block, body.len() as i64, piece.len() as i64));
+            ((block, 0, body.len()), head)
         }
     };
+    let (block, start, len) = body;
     let body = (len > 0).then_some((block, start as i64, len as i64));
     Ok(Placed {
         body,
-        head: raw.map(|_| (block, (start + len) as i64, raw_len as i64)),
+        head,
         tail: raw.filter(|w| w.body_same).and(body),
     })
 }
