@@ -35,7 +35,7 @@ pub struct Args {
 pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     let store = super::open_reader(ctx)?;
     if args.raw {
-        return raw(ctx, &store, &[args.message_id.clone()]);
+        return raw(ctx, &store, std::slice::from_ref(&args.message_id));
     }
     if args.copies {
         return list_copies(ctx, &store, &args);

@@ -7,7 +7,8 @@
 //!
 //! 1. **The complete one over a truncated one.** A copy is truncated against
 //!    another when its body (trailing white space aside) is a proper prefix
-//!    of the other's, or when the other carries the robot's closing (the
+//!    of the other's (but for a list footer, a line of underscores, added
+//!    to the other), or when the other carries the robot's closing (the
 //!    `0-DAY CI Kernel Test Service` signature, the lkp-tests wiki link, a
 //!    `Thanks,` line near the end) and it does not, with no more table rows
 //!    and a shorter body.
@@ -133,13 +134,24 @@ pub fn is_robot_address(email: &str) -> bool {
 pub fn truncated(a: &Facts<'_>, b: &Facts<'_>) -> bool {
     let (ab, bb) = (a.body.trim_end(), b.body.trim_end());
     if ab.len() < bb.len() && bb.starts_with(ab) {
-        return true;
+        // A list's footer added to its copy does not make the other short.
+        return !is_list_footer(&bb[ab.len()..]);
     }
     (a.robot_report || b.robot_report)
         && has_closing(b.body)
         && !has_closing(a.body)
         && a.table_rows <= b.table_rows
         && ab.len() < bb.len()
+}
+
+/// Whether text added at the end of a copy is a mailing list's footer: it
+/// starts with a line of underscores (mailman's `_______________`).
+fn is_list_footer(extra: &str) -> bool {
+    extra
+        .trim_start()
+        .lines()
+        .next()
+        .is_some_and(|l| l.trim().len() >= 3 && l.trim().bytes().all(|b| b == b'_'))
 }
 
 /// Whether a body ends with the robot's closing: its signature or wiki link,
@@ -238,6 +250,10 @@ mod tests {
         let footer = format!("{cut}\n_______________\nlist footer\n");
         let f = facts(&footer, "oliver.sang@intel.com", &[], &o);
         assert!(truncated(&f, &whole) && !truncated(&whole, &f));
+        // A list footer added to a copy is no completion of the other.
+        let listed = format!("{WHOLE}_______________________\nlinux-x mailing list\n");
+        let l = facts(&listed, "oliver.sang@intel.com", &[], &o);
+        assert!(!truncated(&whole, &l) && !truncated(&l, &whole));
     }
 
     #[test]

@@ -226,3 +226,110 @@ pub fn notes(store: &Store, message_ids: &[&str]) -> Result<HashMap<String, Copy
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Extraction, RawFormat, RawMessage};
+    use crate::store::insert::{BodyBlocks, Outcome, Record, insert_record, pack_bodies};
+
+    fn raw(bytes: &[u8], offset: u64) -> RawMessage {
+        RawMessage {
+            bytes: bytes.to_vec().into(),
+            origin: Origin::File {
+                path: "t.mbox".into(),
+                offset,
+            },
+            format: RawFormat::Rfc822,
+        }
+    }
+
+    fn record(r: &RawMessage) -> Record {
+        let msg = crate::mail::parse(r).expect("parses");
+        Record::new(msg, r.origin.clone(), Extraction::default()).with_raw(r)
+    }
+
+    #[test]
+    fn raw_forms_read_back_exactly_packed_or_not_whatever_their_body() {
+        let mails: [&[u8]; 5] = [
+            // The raw body is the decoded body: only the headers are stored.
+            b"Message-ID: <plain@x>\nSubject: s\nTo: a@x\n\nplain body\nFrom here\n",
+            // CRLF and quoted-printable: the whole message is stored.
+            b"Message-ID: <crlf@x>\r\nSubject: s\r\n\r\nline\r\n",
+            b"Message-ID: <qp@x>\nContent-Transfer-Encoding: quoted-printable\n\nK=C3=B6rper=\n ok\n",
+            // No body at all; invalid UTF-8 in a header.
+            b"Message-ID: <empty@x>\nSubject: \xff\xfe\n\n",
+            b"Message-ID: <alone@x>\nSubject: written unpacked\n\nits own block\n",
+        ];
+        let store = Store::in_memory().unwrap();
+        let mut blocks = BodyBlocks::default();
+        let raws: Vec<RawMessage> = mails
+            .iter()
+            .enumerate()
+            .map(|(i, m)| raw(m, i as u64))
+            .collect();
+        let mut records: Vec<Record> = raws[..4].iter().map(record).collect();
+        pack_bodies(records.iter_mut().collect());
+        records.push(record(&raws[4]));
+        for r in &records {
+            assert!(matches!(
+                insert_record(&store, r, 0, &mut blocks).unwrap(),
+                Outcome::New(_)
+            ));
+        }
+        for (m, id) in mails
+            .iter()
+            .zip(["plain@x", "crlf@x", "qp@x", "empty@x", "alone@x"])
+        {
+            assert_eq!(
+                raw_of(&store, id, None).unwrap(),
+                Some(Raw::Stored(m.to_vec())),
+                "{id}"
+            );
+            // The decoded body is read back as before.
+            assert!(
+                crate::store::body::stored_message(&store, id)
+                    .unwrap()
+                    .is_some()
+            );
+        }
+        let list = copies(&store, "<plain@x>").unwrap().unwrap();
+        assert_eq!(list.len(), 1);
+        assert!(list[0].chosen && list[0].raw_stored && list[0].complete);
+        assert_eq!(list[0].size, mails[0].len() as i64);
+        assert_eq!(raw_of(&store, "none@x", None).unwrap(), None);
+        // Only the plain message's body is shared with its raw form.
+        let shared: i64 = store
+            .conn()
+            .query_row(
+                "SELECT count(*) FROM message_copies WHERE tail_block IS NOT NULL",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(shared, 2);
+    }
+
+    #[test]
+    fn a_damaged_raw_block_is_an_error_naming_the_message() {
+        let store = Store::in_memory().unwrap();
+        let r = raw(b"Message-ID: <d@x>\nSubject: s\n\nbody\n", 0);
+        let mut recs = vec![record(&r)];
+        pack_bodies(recs.iter_mut().collect());
+        insert_record(&store, &recs[0], 0, &mut BodyBlocks::default()).unwrap();
+        store
+            .conn()
+            .execute_batch(
+                "UPDATE body_blocks SET lz4 = CAST(substr(lz4, 1, length(lz4) - 1) || x'58' AS BLOB)
+                 WHERE id = (SELECT head_block FROM message_copies)",
+            )
+            .unwrap();
+        let err = raw_of(&store, "d@x", None).unwrap_err().to_string();
+        assert!(
+            err.contains("<d@x>")
+                && err.contains("raw form cannot be read")
+                && err.contains("damaged"),
+            "{err}"
+        );
+    }
+}

@@ -1518,7 +1518,7 @@ mod tests {
             .unwrap();
         assert_eq!(rows, 0);
         // Its message comes back whole, to be extracted and stored.
-        let (msg, origin) = known.into_parts();
+        let (msg, origin, _) = known.into_parts();
         assert_eq!(msg.body, "body text\n");
         let new = Record::new(msg.clone(), origin.clone(), Extraction::default());
         assert!(matches!(
