@@ -314,7 +314,7 @@ mod tests {
     fn a_damaged_raw_block_is_an_error_naming_the_message() {
         let store = Store::in_memory().unwrap();
         let r = raw(b"Message-ID: <d@x>\nSubject: s\n\nbody\n", 0);
-        let mut recs = vec![record(&r)];
+        let mut recs = [record(&r)];
         pack_bodies(recs.iter_mut().collect());
         insert_record(&store, &recs[0], 0, &mut BodyBlocks::default()).unwrap();
         store
