@@ -12,7 +12,7 @@
 //! `message_copies`, with its raw form, and chosen over the stored one when
 //! the rule of [`crate::mail::copies`] prefers it: the message's row, body
 //! and extraction are then replaced by the copy's, and the next link
-//! relinks everything ([`Outcome::Replaced`]).
+//! relinks what it reaches ([`Outcome::Replaced`]).
 //!
 //! Every copy stored keeps its raw form (the message as received) in the
 //! body blocks, after its decoded body: the header block alone when the raw
@@ -433,8 +433,9 @@ pub enum Outcome {
     /// stored one stays chosen.
     Duplicate,
     /// A different copy of a known Message-ID, kept and chosen: it replaced
-    /// the stored message (headers, body, extraction), and the next link
-    /// relinks everything.
+    /// the stored message (headers, body, extraction); the next update
+    /// relinks the histories it reaches (`link_changed`), or everything
+    /// when its headers or linking facts differ from the stored copy's.
     Replaced,
     /// A [`Record::known`] whose Message-ID is not stored after all, or
     /// whose content is a copy not stored yet: nothing was written; extract
@@ -758,6 +759,7 @@ fn add_copy(
         .execute(params![id, copy])
         .db(sql)?;
     let body = placed.body;
+    let before = linking_facts(conn, id)?;
     let sql = "UPDATE messages SET message_id_derived = ?2, subject = ?3, norm_subject = ?4,
                    from_name = ?5, from_email = ?6, date = ?7, in_reply_to = ?8, kind = ?9,
                    parts_json = ?10, content_hash = ?11, raw_size = ?12, origin_json = ?13,
@@ -791,11 +793,64 @@ fn add_copy(
     conn.prepare_cached(sql).db(sql)?.execute([id]).db(sql)?;
     delete_extraction(conn, id)?;
     insert_extraction(conn, id, &rec.extraction, rec.extraction_version, cols)?;
-    super::trees::set_pending(
-        store,
-        &format!("a better copy replaced the stored <{}>", msg.message_id),
-    )?;
+    if linking_facts(conn, id)? == before {
+        // The same threads, choice and keys: an update relinks what the
+        // message reaches.
+        let sql = "INSERT OR IGNORE INTO link_changed (message) VALUES (?1)";
+        conn.prepare_cached(sql).db(sql)?.execute([id]).db(sql)?;
+    } else {
+        super::trees::set_pending(
+            store,
+            &format!(
+                "a better copy replaced the stored <{}>, with other headers or keys",
+                msg.message_id
+            ),
+        )?;
+    }
     Ok(Outcome::Replaced)
+}
+
+/// What of a stored message decides its thread, whether it is chosen for
+/// linking and what it ties itself to: its headers and kind, link keys,
+/// trailers, patch facts, landings and tracker events, as rows of text.
+/// Two copies with the same facts differ for linking only in what a
+/// relink of the histories they reach recomputes.
+fn linking_facts(conn: &Connection, id: i64) -> Result<Vec<String>> {
+    const QUERIES: &[&str] = &[
+        "SELECT subject || char(1) || coalesce(from_name, '') || char(1) ||
+                coalesce(from_email, '') || char(1) || coalesce(date, '') || char(1) ||
+                coalesce(in_reply_to, '') || char(1) || refs || char(1) || kind || char(1) ||
+                message_id_derived
+         FROM messages WHERE id = ?1",
+        "SELECT key FROM link_keys WHERE message = ?1 ORDER BY key",
+        "SELECT idx || char(1) || key || char(1) || value || char(1) || suggested || char(1) ||
+                coalesce(commit_id, '') || char(1) || coalesce(title, '') || char(1) || quote_depth
+         FROM trailers WHERE message = ?1 ORDER BY idx",
+        "SELECT title || char(1) || title_key || char(1) || coalesce(version, '') || char(1) ||
+                coalesce(part, '') || char(1) || coalesce(parts, '') || char(1) || resend ||
+                char(1) || rfc || char(1) || coalesce(patch_id, '') || char(1) ||
+                coalesce(change_id, '') || char(1) || coalesce(base_commit, '') || char(1) ||
+                coalesce(reverts, '') || char(1) || coalesce(reverts_title, '') || char(1) ||
+                coalesce(upstream, '')
+         FROM patches WHERE message = ?1",
+        "SELECT idx || char(1) || kind || char(1) || coalesce(title, '') || char(1) ||
+                coalesce(commit_id, '') || char(1) || coalesce(tree, '') || char(1) ||
+                coalesce(branch, '') || char(1) || quote_depth
+         FROM landings WHERE message = ?1 ORDER BY idx",
+        "SELECT idx || char(1) || kind || char(1) || coalesce(tree, '') || char(1) ||
+                coalesce(sha, '') || char(1) || text || char(1) || quote_depth
+         FROM events WHERE message = ?1 ORDER BY idx",
+    ];
+    let mut out = Vec::new();
+    for (i, sql) in QUERIES.iter().enumerate() {
+        out.push(format!("{i}"));
+        let mut st = conn.prepare_cached(sql).db(sql)?;
+        let rows = st.query_map([id], |r| r.get::<_, String>(0)).db(sql)?;
+        for row in rows {
+            out.push(row.db(sql)?);
+        }
+    }
+    Ok(out)
 }
 
 /// Stores a compressed block of bodies; returns its row id.

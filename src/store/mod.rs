@@ -17,7 +17,9 @@
 //!   content, the one the `messages` row holds marked `chosen` (the rule:
 //!   [`crate::mail::copies`]), and each copy's raw form as byte ranges of
 //!   `body_blocks` (see [`copies`]). It replaced `duplicates`, which kept
-//!   only the later copies' hashes and origins.
+//!   only the later copies' hashes and origins. `link_changed` (v14): the
+//!   messages a better copy replaced since the last link, for the next
+//!   update to relink.
 //! - `failures`: messages that could not be parsed: source, offset/commit, reason.
 //! - `sources`: incremental progress (last commit per public-inbox epoch).
 //! - extraction: `extractions` (JSON, see below), `reports`, `tables` +

@@ -192,41 +192,60 @@ fn the_robots_copy_wins_over_a_forged_one_in_either_order() {
     assert_eq!(show(&forged_first), show(&genuine_first));
 }
 
-#[test]
-fn a_replacing_copy_relinks_and_the_result_equals_a_full_relink() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("r.db");
+fn export(db: &Path) -> String {
+    Cmd::regtrack()
+        .db(db)
+        .args(["export", "--format", "json"])
+        .ok()
+        .stdout
+}
+
+/// Ingests `first` then `second` over the corpus's threads; returns the
+/// database and the second ingest's `--timings` (stderr).
+fn replaced_over_threads(dir: &Path, first: &[u8], second: &[u8]) -> (PathBuf, String) {
+    let db = dir.join("r.db");
     ingest(&db, &crate::common::corpus("threads"));
-    ingest(&db, &write(dir.path(), "forged.eml", &forged()));
-    let run = ingest(&db, &write(dir.path(), "genuine.eml", &report()));
-    assert!(
-        run.stderr.contains(&format!(
-            "everything, since a better copy replaced the stored <{REPORT_ID}>"
-        )),
-        "{}",
-        run.stderr
-    );
-    let after_ingest = Cmd::regtrack()
-        .db(&db)
-        .args(["export", "--format", "json"])
-        .ok()
-        .stdout;
-    assert_eq!(show(&db)[0]["reports"][0]["change_percent"], -12.4);
+    ingest(&db, &write(dir, "first.eml", first));
+    let run = ingest(&db, &write(dir, "second.eml", second));
+    assert!(run.stdout.contains("1 duplicates"), "{}", run.stdout);
+    (db, run.stderr)
+}
+
+#[test]
+fn a_complete_copy_replacing_a_cut_one_is_relinked_by_an_update_equal_to_a_full_relink() {
+    let dir = tempfile::tempdir().unwrap();
+    let (db, timings) = replaced_over_threads(dir.path(), &truncated(), &report());
+    // The same headers and linking facts: an update relinks what it reaches.
+    assert!(timings.contains("(an update)"), "{timings}");
+    assert_eq!(sql::sql_i64(&db, "SELECT count(*) FROM link_changed"), 0);
+    assert_eq!(headline_metrics(&show(&db)).len(), 5);
+    let updated = export(&db);
     Cmd::regtrack().db(&db).args(["relink", "--full"]).ok();
-    let full = Cmd::regtrack()
-        .db(&db)
-        .args(["export", "--format", "json"])
-        .ok()
-        .stdout;
-    assert_eq!(after_ingest, full);
+    assert_eq!(updated, export(&db));
     // An ingest of a copy already kept changes nothing and relinks nothing.
-    let again = ingest(&db, &write(dir.path(), "forged-again.eml", &forged()));
+    let again = ingest(&db, &write(dir.path(), "cut-again.eml", &truncated()));
     assert!(again.stdout.contains("0 duplicates"), "{}", again.stdout);
     assert!(
         again.stderr.contains("nothing new to link"),
         "{}",
         again.stderr
     );
+}
+
+#[test]
+fn a_copy_with_other_headers_replacing_the_stored_one_relinks_everything() {
+    let dir = tempfile::tempdir().unwrap();
+    let (db, timings) = replaced_over_threads(dir.path(), &forged(), &report());
+    assert!(
+        timings.contains(&format!(
+            "everything, since a better copy replaced the stored <{REPORT_ID}>, with other headers or keys"
+        )),
+        "{timings}"
+    );
+    assert_eq!(show(&db)[0]["reports"][0]["change_percent"], -12.4);
+    let after = export(&db);
+    Cmd::regtrack().db(&db).args(["relink", "--full"]).ok();
+    assert_eq!(after, export(&db));
 }
 
 #[test]

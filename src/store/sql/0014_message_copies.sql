@@ -48,3 +48,12 @@ INSERT INTO message_copies (message, content_hash, origin_json, chosen, seen_at)
     SELECT m.id, d.content_hash, d.origin_json, 0, d.seen_at
     FROM duplicates d JOIN messages m ON m.message_id = d.message_id ORDER BY d.id;
 DROP TABLE duplicates;
+
+-- Messages whose stored copy a better one replaced since the last link,
+-- when the two have the same linking facts (headers, kind, link keys,
+-- trailers, patch facts, landings, events): the next update relinks what
+-- they reach (crate::pipeline::relink). A replacement that changes any of
+-- those makes the next link a full one instead.
+CREATE TABLE link_changed (
+    message INTEGER PRIMARY KEY REFERENCES messages(id) ON DELETE CASCADE
+);
