@@ -485,22 +485,23 @@ fn stored_of(staged: &[Stage], reader: Option<&Lookup>) -> Vec<bool> {
     }))
 }
 
-/// An item between parsing and extraction (with the raw message, whose raw
-/// form is stored with it).
+/// An item between parsing and extraction (with what of its raw form is
+/// stored: the source's buffer is not held past parsing).
 enum Stage {
-    Parsed(Box<(crate::model::Message, crate::model::RawMessage)>),
+    Parsed(Box<Parsed>),
     Done(Done),
 }
 
+/// A parsed message, where it came from and its raw piece.
+type Parsed = (
+    crate::model::Message,
+    crate::model::Origin,
+    Option<insert::RawPiece>,
+);
+
 /// An item between extraction and its record.
 enum Extracted {
-    New(
-        Box<(
-            crate::model::Message,
-            crate::model::RawMessage,
-            crate::model::Extraction,
-        )>,
-    ),
+    New(Box<(Parsed, crate::model::Extraction)>),
     Done(Done),
 }
 
@@ -510,13 +511,13 @@ fn extract_stage(stage: Stage, known: bool) -> Extracted {
     match stage {
         Stage::Done(d) => Extracted::Done(d),
         Stage::Parsed(parsed) => {
-            let (msg, raw) = *parsed;
             if known {
-                let rec = Record::known(msg, raw.origin.clone()).with_raw(&raw);
+                let (msg, origin, piece) = *parsed;
+                let rec = Record::known(msg, origin).with_piece(piece);
                 return Extracted::Done(Done::Record(Box::new(rec)));
             }
-            let extraction = extraction_of(&msg);
-            Extracted::New(Box::new((msg, raw, extraction)))
+            let extraction = extraction_of(&parsed.0);
+            Extracted::New(Box::new((*parsed, extraction)))
         }
     }
 }
@@ -541,8 +542,8 @@ fn finish(item: Extracted) -> Done {
     match item {
         Extracted::Done(d) => d,
         Extracted::New(x) => {
-            let (msg, raw, extraction) = *x;
-            let rec = Record::new(msg, raw.origin.clone(), extraction).with_raw(&raw);
+            let ((msg, origin, piece), extraction) = *x;
+            let rec = Record::new(msg, origin, extraction).with_piece(piece);
             Done::Record(Box::new(rec))
         }
     }
@@ -572,7 +573,10 @@ fn parse_item(item: Item) -> Stage {
                     })
                 });
             match parsed {
-                Ok(msg) => Stage::Parsed(Box::new((msg, raw))),
+                Ok(msg) => {
+                    let piece = insert::RawPiece::of(raw.format, &raw.bytes, &msg.body);
+                    Stage::Parsed(Box::new((msg, raw.origin, piece)))
+                }
                 Err(e) => Stage::Done(Done::Failed {
                     at: FailureAt::of(&raw.origin),
                     place: raw.origin.describe(),
@@ -715,11 +719,8 @@ fn write_batches(
                         // Stored when parsed, gone now (another process
                         // removed it), or a copy of new content: extracted
                         // here, and stored.
-                        let (msg, origin, raw) = rec.into_parts();
-                        let mut rec = extracted(msg, origin);
-                        if let Some(raw) = &raw {
-                            rec = rec.with_rfc822(raw);
-                        }
+                        let (msg, origin, piece) = rec.into_parts();
+                        let rec = extracted(msg, origin).with_piece(piece);
                         outcome = insert::insert_record(store, &rec, now, &mut blocks)?;
                     }
                     match outcome {

@@ -130,40 +130,44 @@ struct BodyAt {
     raw_len: usize,
 }
 
-/// A message's raw bytes, and how much of them is stored.
+/// What of a message's raw form is stored: its header block when the raw
+/// body is byte for byte the decoded body (read back from the body's
+/// range), else the whole message. Made on the parallel stage from the raw
+/// message and its decoded body ([`RawPiece::of`]), so that the source's
+/// buffer can go at once.
 #[derive(Debug, Clone)]
-struct RawPiece {
-    bytes: crate::model::RawBytes,
-    /// The header block's length when the raw body is byte for byte the
-    /// decoded body (only the headers are stored), else the whole length.
+pub struct RawPiece {
+    /// The bytes stored (emptied once packed in a block).
+    stored: Vec<u8>,
     stored_len: usize,
     /// Whether the body is read back from the decoded body's range.
     body_same: bool,
+    /// Length of the whole raw message.
+    len: usize,
 }
 
 impl RawPiece {
-    fn of(
-        format: crate::model::RawFormat,
-        bytes: &crate::model::RawBytes,
-        body: &str,
-    ) -> Option<RawPiece> {
+    /// The piece of RFC 5322 mail `bytes` whose decoded body is `body`
+    /// (`None` for archive-rendered and collapsed text: no raw form).
+    pub fn of(format: crate::model::RawFormat, bytes: &[u8], body: &str) -> Option<RawPiece> {
         if format != crate::model::RawFormat::Rfc822 {
             return None;
         }
-        let bytes = bytes.clone();
-        let head = crate::mail::copies::header_len(&bytes);
+        let head = crate::mail::copies::header_len(bytes);
         let rest = bytes.get(head..).unwrap_or_default();
         let body_same = !rest.is_empty() && rest == body.as_bytes();
+        let stored = if body_same { &bytes[..head] } else { bytes };
         Some(RawPiece {
-            stored_len: if body_same { head } else { bytes.len() },
+            stored: stored.to_vec(),
+            stored_len: stored.len(),
             body_same,
-            bytes,
+            len: bytes.len(),
         })
     }
 
     /// The bytes stored.
     fn stored(&self) -> &[u8] {
-        self.bytes.get(..self.stored_len).unwrap_or_default()
+        &self.stored
     }
 }
 
@@ -234,7 +238,7 @@ pub fn pack_bodies(records: Vec<&mut Record>) {
             r.message.body = String::new();
             // What is stored is in the block now: the source's buffer goes.
             if let Some(w) = r.raw.as_mut() {
-                w.bytes = crate::model::RawBytes::from(Vec::new());
+                w.stored = Vec::new();
             }
             start += len;
             raw_start += raw_len;
@@ -267,9 +271,10 @@ impl Record {
         self
     }
 
-    /// [`Record::with_raw`] of RFC 5322 bytes.
-    pub fn with_rfc822(mut self, bytes: &crate::model::RawBytes) -> Record {
-        self.raw = RawPiece::of(crate::model::RawFormat::Rfc822, bytes, &self.message.body);
+    /// The record with the raw piece made of its message already
+    /// ([`RawPiece::of`]).
+    pub fn with_piece(mut self, piece: Option<RawPiece>) -> Record {
+        self.raw = piece;
         self
     }
 
@@ -290,9 +295,9 @@ impl Record {
     }
 
     /// The message and origin back (of a [`Record::known`] to extract after
-    /// all), with the raw bytes it was given ([`Record::with_raw`]).
-    pub fn into_parts(self) -> (Message, Origin, Option<crate::model::RawBytes>) {
-        (self.message, self.origin, self.raw.map(|r| r.bytes))
+    /// all), with its raw piece.
+    pub fn into_parts(self) -> (Message, Origin, Option<RawPiece>) {
+        (self.message, self.origin, self.raw)
     }
 }
 
@@ -525,9 +530,16 @@ fn backfill_raw(conn: &Connection, copy: i64, rec: &Record, blocks: &BodyBlocks)
             let head = (raw_block, at.raw_start as i64, at.raw_len as i64);
             (head, (raw.body_same && at.len > 0).then_some(body))
         }
+        // Not packed: the message's decoded body is at hand.
         _ => {
-            let block = insert_block(conn, &crate::store::body::pack_bytes(&[&raw.bytes]))?;
-            ((block, 0, raw.bytes.len() as i64), None)
+            let body: &[u8] = if raw.body_same {
+                rec.message.body.as_bytes()
+            } else {
+                &[]
+            };
+            let whole = crate::store::body::pack_bytes(&[raw.stored(), body]);
+            let block = insert_block(conn, &whole)?;
+            ((block, 0, (raw.stored().len() + body.len()) as i64), None)
         }
     };
     let sql = "UPDATE message_copies SET head_block = ?2, head_start = ?3, head_len = ?4,
@@ -542,7 +554,7 @@ fn backfill_raw(conn: &Connection, copy: i64, rec: &Record, blocks: &BodyBlocks)
             tail.map(|t| t.0),
             tail.map(|t| t.1),
             tail.map(|t| t.2),
-            raw.bytes.len() as i64
+            raw.len as i64
         ])
         .db(sql)?;
     Ok(())

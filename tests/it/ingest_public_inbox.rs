@@ -815,7 +815,11 @@ fn the_copy_from_the_lists_own_epoch_wins_and_prints_as_its_blob() {
         .unwrap()
         .replace("body of own@x\n", "another body, as a mirror rewrote it\n");
     let mbox = dir.path().join("mirror.mbox");
-    std::fs::write(&mbox, format!("From x@y Tue May  9 09:05:00 2023\n{elsewhere}\n")).unwrap();
+    std::fs::write(
+        &mbox,
+        format!("From x@y Tue May  9 09:05:00 2023\n{elsewhere}\n"),
+    )
+    .unwrap();
     let db = dir.path().join("r.db");
     assert_eq!(ingest(&db, &mbox).code(), Some(0));
     let run = ingest(&db, &bare);
@@ -841,5 +845,8 @@ fn the_copy_from_the_lists_own_epoch_wins_and_prints_as_its_blob() {
         )),
         "{copies}"
     );
-    assert!(copies.contains(&format!("    read  {}, offset 0\n", mbox.display())), "{copies}");
+    assert!(
+        copies.contains(&format!("    read  {}, offset 0\n", mbox.display())),
+        "{copies}"
+    );
 }
