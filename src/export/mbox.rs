@@ -79,6 +79,33 @@ mod tests {
         assert!(!shown.contains('\x1b'));
     }
 
+    proptest::proptest! {
+        /// Any body of lines made of `From `, `>`, text and CRLF reads
+        /// back through regtrack's mbox reader as it was written.
+        #[test]
+        fn any_from_lines_read_back_unchanged(
+            lines in proptest::collection::vec("(>{0,3}From |>|From|x| )[a-z >]{0,6}\r?", 0..12)
+        ) {
+            let mut raw = b"From: a@x\nMessage-ID: <p@x>\n\n".to_vec();
+            for l in &lines {
+                raw.extend_from_slice(l.as_bytes());
+                raw.push(b'\n');
+            }
+            raw.extend_from_slice(b"end\n");
+            let mut out = Vec::new();
+            message_bytes(&mut out, &raw);
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("t.mbox");
+            std::fs::write(&path, &out).unwrap();
+            let back: Vec<Vec<u8>> = crate::source::open(&path)
+                .unwrap()
+                .map(|r| r.unwrap().bytes.to_vec())
+                .collect();
+            proptest::prop_assert_eq!(back.len(), 1);
+            proptest::prop_assert_eq!(&back[0], &raw);
+        }
+    }
+
     #[test]
     fn what_is_written_reads_back_as_the_same_messages() {
         let a: &[u8] = b"From: a@x\nMessage-ID: <a@x>\n\nFrom the start\n>From quoted\n";
