@@ -60,22 +60,26 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
+    let ids: Vec<&str> = regs
+        .iter()
+        .flat_map(|r| r.reports.iter().map(|rep| rep.message_id.as_str()))
+        .collect();
+    let notes = crate::store::copies::notes(&store, &ids)?;
     if args.json {
-        export::json::write(&mut out, &regs, &ctx.links)?;
+        let copies = notes
+            .iter()
+            .map(|(id, n)| (id.clone(), (n.copies, n.reason.clone())))
+            .collect();
+        export::json::write_with_copies(&mut out, &regs, &ctx.links, &copies)?;
     } else if regs.is_empty() {
         if !ctx.quiet {
             eprintln!("regtrack: no regression matches '{}'", args.query);
         }
     } else {
-        let ids: Vec<&str> = regs
+        let notes: std::collections::HashMap<String, String> = notes
             .iter()
-            .flat_map(|r| r.reports.iter().map(|rep| rep.message_id.as_str()))
+            .map(|(id, n)| (id.clone(), n.sentence()))
             .collect();
-        let notes: std::collections::HashMap<String, String> =
-            crate::store::copies::notes(&store, &ids)?
-                .into_iter()
-                .map(|(id, n)| (id, n.sentence()))
-                .collect();
         let style = export::human::Style {
             color: ctx.color,
             hyperlinks: args.hyperlinks.on(std::io::stdout().is_terminal()),

@@ -171,6 +171,11 @@ fn the_robots_copy_wins_over_a_forged_one_in_either_order() {
             "{}",
             db.display()
         );
+        assert_eq!(v[0]["reports"][0]["copies"], 2);
+        assert_eq!(
+            v[0]["reports"][0]["chosen_because"],
+            "it was sent from the robot's own address"
+        );
         let list = copies(db);
         let winner = list.iter().find(|c| c["chosen"] == true).unwrap();
         assert_eq!(winner["from_email"], "oliver.sang@intel.com");
