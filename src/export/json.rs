@@ -12,7 +12,7 @@ pub fn write(out: &mut dyn Write, regs: &[Regression], links: &Links) -> std::io
     write_with_copies(out, regs, links, &std::collections::HashMap::new())
 }
 
-/// [`write`], each report whose message is stored in several copies
+/// [`write()`], each report whose message is stored in several copies
 /// (`copies`: Message-ID -> how many, and why the one used was chosen)
 /// given `copies` and `chosen_because` (`show --json`).
 pub fn write_with_copies(
