@@ -178,8 +178,12 @@ pub(super) fn summary_line(s: &Summary) -> String {
         1 => "; 1 unchanged file skipped".to_string(),
         n => format!("; {n} unchanged files skipped"),
     };
+    let replaced = match s.replaced {
+        0 => String::new(),
+        n => format!(" ({n} chosen over the stored copy)"),
+    };
     format!(
-        "ingested {} messages: {} new, {} known, {} duplicates, {} failed; {:.1} MB in {:.2} s ({:.1} MB/s){unchanged}",
+        "ingested {} messages: {} new, {} known, {} duplicates{replaced}, {} failed; {:.1} MB in {:.2} s ({:.1} MB/s){unchanged}",
         s.messages(),
         s.new,
         s.known,
