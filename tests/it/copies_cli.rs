@@ -484,3 +484,65 @@ fn mail_copies_lists_where_each_copy_was_read() {
         .run();
     assert_eq!(one.code(), Some(1));
 }
+
+/// The fixed-history thread's report cut after the second row of its
+/// table, as an mbox still being written leaves it.
+fn cut_thread_report() -> Vec<u8> {
+    let mbox = std::fs::read(crate::common::corpus("threads/fixed-history.mbox")).unwrap();
+    let end = mbox[1..]
+        .windows(6)
+        .position(|w| w == b"\nFrom ")
+        .expect("a second message")
+        + 2;
+    let first = &mbox[..end];
+    let row = b"vmstat.system.cs\n";
+    let at = first
+        .windows(row.len())
+        .position(|w| w == row)
+        .expect("the row")
+        + row.len();
+    first[..at].to_vec()
+}
+
+#[test]
+fn a_cut_report_replaced_by_its_whole_thread_is_linked_by_an_update_as_in_full() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.db");
+    ingest(&db, &crate::common::corpus("threads/two-reports.mbox"));
+    ingest(&db, &write(dir.path(), "cut.mbox", &cut_thread_report()));
+    let cut: Vec<String> = Cmd::regtrack()
+        .db(&db)
+        .args(["show", "5e1f2a3b4c", "--json"])
+        .ok()
+        .json()[0]["reports"][0]["headline_rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["metric"].as_str().unwrap().to_string())
+        .collect();
+    assert!(!cut.contains(&"meminfo.Active".to_string()), "{cut:?}");
+    // The whole report arrives with its replies, patches and landings.
+    let run = ingest(&db, &crate::common::corpus("threads/fixed-history.mbox"));
+    assert!(
+        run.stdout.contains("(1 chosen over the stored copy)"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stderr.contains("(an update)"), "{}", run.stderr);
+    let updated = export(&db);
+    let v = Cmd::regtrack()
+        .db(&db)
+        .args(["show", "5e1f2a3b4c", "--json"])
+        .ok()
+        .json();
+    assert_eq!(v[0]["status"], "fix-applied", "{v}");
+    assert_eq!(
+        v[0]["reports"][0]["headline_rows"]
+            .as_array()
+            .unwrap()
+            .len(),
+        5
+    );
+    Cmd::regtrack().db(&db).args(["relink", "--full"]).ok();
+    assert_eq!(updated, export(&db));
+}
