@@ -230,7 +230,7 @@ fn ingest(
         }
         return Ok(ExitCode::from(1));
     }
-    let summary = super::ingest::ingest_paths(ctx, store, &batch.paths, false)?;
+    let summary = super::ingest::ingest_paths(ctx, store, &batch.paths, false, false)?;
     let mut out = std::io::stdout().lock();
     writeln!(out, "{}", super::ingest::summary_line(&summary))?;
     if !ctx.quiet {

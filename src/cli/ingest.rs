@@ -28,12 +28,17 @@ pub struct Args {
     /// Print where the time went (writing, index building, linking) on stderr.
     #[arg(long)]
     pub timings: bool,
+    /// Read every input from its start, even a file unchanged since it was
+    /// read and an epoch's commits read before (messages stored before
+    /// schema v14 then get their raw form stored, for `mail --raw`).
+    #[arg(long)]
+    pub reread: bool,
 }
 
 /// Runs `regtrack ingest`.
 pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     let (mut store, _writing) = super::open_writer(ctx)?;
-    let summary = ingest_paths(ctx, &mut store, &args.paths, args.timings)?;
+    let summary = ingest_paths(ctx, &mut store, &args.paths, args.timings, args.reread)?;
     let mut err = std::io::stderr().lock();
     for note in &summary.input_errors {
         let reason = crate::export::terminal::line(&note.reason);
@@ -84,6 +89,7 @@ pub(super) fn ingest_paths(
     store: &mut Store,
     paths: &[PathBuf],
     timings: bool,
+    reread: bool,
 ) -> anyhow::Result<Summary> {
     let bar = progress_bar(ctx, paths);
     let on_progress = |p: &crate::pipeline::ingest::Progress| {
@@ -92,7 +98,7 @@ pub(super) fn ingest_paths(
         }
     };
     let (mut summary, mut indexes) =
-        crate::pipeline::ingest::ingest_indexing_behind(store, paths, &on_progress)
+        crate::pipeline::ingest::ingest_indexing_behind_with(store, paths, &on_progress, reread)
             .with_context(|| format!("writing to database '{}'", ctx.db.display()))?;
     if let Some(bar) = &bar {
         bar.bar.finish_and_clear();
@@ -171,8 +177,12 @@ pub(super) fn summary_line(s: &Summary) -> String {
         1 => "; 1 unchanged file skipped".to_string(),
         n => format!("; {n} unchanged files skipped"),
     };
+    let replaced = match s.replaced {
+        0 => String::new(),
+        n => format!(" ({n} chosen over the stored copy)"),
+    };
     format!(
-        "ingested {} messages: {} new, {} known, {} duplicates, {} failed; {:.1} MB in {:.2} s ({:.1} MB/s){unchanged}",
+        "ingested {} messages: {} new, {} known, {} duplicates{replaced}, {} failed; {:.1} MB in {:.2} s ({:.1} MB/s){unchanged}",
         s.messages(),
         s.new,
         s.known,

@@ -1,6 +1,8 @@
 //! `regtrack mail <message-id>`: prints one stored message (its headers and
 //! decoded body) as mail, or as JSON, so a Message-ID from a timeline can be
-//! read without the archive it came from.
+//! read without the archive it came from; `--raw` prints the message as
+//! received, as mboxrd (for `git am`, `b4`, mutt), and `--copies` lists
+//! every copy stored under the Message-ID and which one is used.
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -8,37 +10,60 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 
 use super::Context;
+use crate::store::copies::{self, Raw};
 
 /// Arguments of `regtrack mail`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Message-ID, with or without angle brackets.
     pub message_id: String,
-    /// Print one JSON object (headers, `kind`, `lists`, `body`).
-    #[arg(long)]
+    /// Print one JSON object (headers, `kind`, `lists`, `body`, `copies`;
+    /// with `--copies`, the list of copies).
+    #[arg(long, conflicts_with = "raw")]
     pub json: bool,
+    /// Print the message as received (headers and body, as mboxrd with its
+    /// `From ` line), for `git am`, `b4` or mutt.
+    #[arg(long)]
+    pub raw: bool,
+    /// List every copy stored under this Message-ID: where it was read, its
+    /// sender and size, complete or truncated, and which one is used.
+    #[arg(long, conflicts_with = "raw")]
+    pub copies: bool,
 }
 
 /// Runs `regtrack mail`.
 pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     let store = super::open_reader(ctx)?;
+    if args.raw {
+        return raw(ctx, &store, std::slice::from_ref(&args.message_id));
+    }
+    if args.copies {
+        return list_copies(ctx, &store, &args);
+    }
     let found = crate::store::body::stored_message(&store, &args.message_id)
         .with_context(|| format!("reading message '{}'", args.message_id))?;
     let Some(m) = found else {
-        if !ctx.quiet {
-            eprintln!(
-                "regtrack: no stored message has Message-ID '{}'",
-                args.message_id
-            );
-        }
-        return Ok(ExitCode::from(1));
+        return Ok(not_found(ctx, &args.message_id));
     };
+    let note = copies::notes(&store, &[m.message_id.as_str()])
+        .context("reading the message's copies")?
+        .remove(&m.message_id);
     let mut out = std::io::stdout().lock();
     let url = ctx.links.message(&m.message_id);
     if args.json {
         let mut v = serde_json::to_value(&m)?;
         if let Some(o) = v.as_object_mut() {
             o.entry("url").or_insert(serde_json::Value::String(url));
+            o.insert(
+                "copies".into(),
+                serde_json::Value::from(note.as_ref().map_or(1, |n| n.copies)),
+            );
+            o.insert(
+                "chosen_because".into(),
+                note.as_ref()
+                    .and_then(|n| n.reason.clone())
+                    .map_or(serde_json::Value::Null, serde_json::Value::String),
+            );
         }
         serde_json::to_writer(&mut out, &v)?;
         writeln!(out)?;
@@ -65,6 +90,13 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     }
     writeln!(out, "Archived-At: <{url}>")?;
     writeln!(out, "X-Regtrack-Kind: {}", m.kind)?;
+    if let Some(n) = &note {
+        writeln!(
+            out,
+            "X-Regtrack-Copies: {} (see `regtrack mail --copies`)",
+            safe(&n.sentence())
+        )?;
+    }
     writeln!(out)?;
     // On a terminal, no control character of the mail reaches it.
     if std::io::stdout().is_terminal() {
@@ -74,6 +106,133 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     }
     if !m.body.ends_with('\n') {
         writeln!(out)?;
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn not_found(ctx: &Context, message_id: &str) -> ExitCode {
+    if !ctx.quiet {
+        eprintln!(
+            "regtrack: no stored message has Message-ID '{}'",
+            crate::export::terminal::line(message_id)
+        );
+    }
+    ExitCode::from(1)
+}
+
+/// Prints the raw forms of these messages as one mboxrd; when one is not
+/// stored (or not found), says so for each and prints nothing (exit 1).
+pub(super) fn raw(
+    ctx: &Context,
+    store: &crate::store::Store,
+    ids: &[String],
+) -> anyhow::Result<ExitCode> {
+    let mut raws = Vec::with_capacity(ids.len());
+    let mut missing = 0usize;
+    for id in ids {
+        let found = copies::raw_of(store, id, None)
+            .with_context(|| format!("reading the raw form of message '{id}'"))?;
+        match found {
+            Some(Raw::Stored(bytes)) => raws.push(bytes),
+            Some(Raw::NotStored) => {
+                missing += 1;
+                if !ctx.quiet {
+                    eprintln!(
+                        "regtrack: the raw form of <{}> is not stored (it was stored by a \
+                         regtrack before schema v14, or read from archive-rendered text); \
+                         `regtrack ingest --reread PATH` on its archive stores it",
+                        crate::export::terminal::line(&crate::mail::clean_id(id))
+                    );
+                }
+            }
+            None => {
+                missing += 1;
+                not_found(ctx, id);
+            }
+        }
+    }
+    if missing > 0 {
+        return Ok(ExitCode::from(1));
+    }
+    let refs: Vec<&[u8]> = raws.iter().map(Vec::as_slice).collect();
+    let mut out = std::io::stdout().lock();
+    crate::export::mbox::write(&mut out, &refs, std::io::stdout().is_terminal())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `mail --copies`: every copy, in the order seen.
+fn list_copies(
+    ctx: &Context,
+    store: &crate::store::Store,
+    args: &Args,
+) -> anyhow::Result<ExitCode> {
+    let found = copies::copies(store, &args.message_id)
+        .with_context(|| format!("reading the copies of message '{}'", args.message_id))?;
+    let Some(list) = found else {
+        return Ok(not_found(ctx, &args.message_id));
+    };
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        serde_json::to_writer(&mut out, &list)?;
+        writeln!(out)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let safe = crate::export::terminal::line;
+    let id = crate::mail::clean_id(&args.message_id);
+    let n = list.len();
+    writeln!(
+        out,
+        "<{}>: {n} {}",
+        safe(&id),
+        if n == 1 { "copy" } else { "copies" }
+    )?;
+    for (i, c) in list.iter().enumerate() {
+        let chosen = match (c.chosen, &c.reason) {
+            (true, Some(r)) => format!("  chosen, because {r}"),
+            (true, None) => "  chosen".to_string(),
+            (false, _) => String::new(),
+        };
+        writeln!(
+            out,
+            "{} copy {}{chosen}",
+            if c.chosen { "*" } else { " " },
+            i + 1
+        )?;
+        let from = match (&c.from_name, &c.from_email) {
+            (Some(n), Some(e)) if !n.is_empty() => format!("{n} <{e}>"),
+            (_, Some(e)) => e.clone(),
+            (Some(n), None) => n.clone(),
+            (None, None) => "(not recorded)".to_string(),
+        };
+        writeln!(out, "    from  {}", safe(&from))?;
+        let read = match &c.origin {
+            Some(crate::model::Origin::File { path, offset }) => {
+                format!("{path}, offset {offset}")
+            }
+            Some(crate::model::Origin::Git { repo, commit }) => {
+                format!("{repo}, commit {commit}")
+            }
+            Some(crate::model::Origin::Stdin { offset }) => {
+                format!("standard input, offset {offset}")
+            }
+            None => "(not recorded)".to_string(),
+        };
+        writeln!(out, "    read  {}", safe(&read))?;
+        let size = if c.size > 0 {
+            format!("{} bytes", c.size)
+        } else {
+            "size not recorded".to_string()
+        };
+        writeln!(
+            out,
+            "    size  {size}, {}, raw form {}",
+            if c.complete { "complete" } else { "truncated" },
+            if c.raw_stored { "stored" } else { "not stored" }
+        )?;
+        if !c.lists.is_empty() {
+            writeln!(out, "    lists {}", safe(&c.lists.join(", ")))?;
+        }
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)

@@ -17,6 +17,7 @@ mod relink;
 mod report;
 mod show;
 mod stats;
+mod thread;
 mod trees;
 
 use std::ffi::OsString;
@@ -125,9 +126,16 @@ pub enum Command {
         after_help = "Example:\n  regtrack unmark 2edf06a50f --note \"marked the wrong one\""
     )]
     Unmark(mark::UnmarkArgs),
-    /// Print one stored message: its headers and decoded body (or JSON).
-    #[command(after_help = "Example:\n  regtrack mail 202403151023.5e1f2a3b-lkp@intel.com | less")]
+    /// Print one stored message: its headers and decoded body (or JSON), as received (`--raw`, mboxrd), or its copies (`--copies`).
+    #[command(
+        after_help = "Examples:\n  regtrack mail 202403151023.5e1f2a3b-lkp@intel.com | less\n  regtrack mail --raw 202403151023.5e1f2a3b-lkp@intel.com > report.mbox\n  regtrack mail --copies 202403151023.5e1f2a3b-lkp@intel.com"
+    )]
     Mail(mail::Args),
+    /// Print the whole stored thread of a message, as received, as one mboxrd (for git am, b4, mutt).
+    #[command(
+        after_help = "Example:\n  regtrack thread 202403151023.5e1f2a3b-lkp@intel.com > thread.mbox"
+    )]
+    Thread(thread::Args),
     /// List what could not be read: file and offset (or public-inbox commit), and why.
     #[command(after_help = "Example:\n  regtrack failures --json")]
     Failures(failures::Args),
@@ -278,6 +286,7 @@ where
         Command::Unmark(a) => mark::unmark(&ctx, a),
         Command::Report(a) => report::run(&ctx, a),
         Command::Mail(a) => mail::run(&ctx, a),
+        Command::Thread(a) => thread::run(&ctx, a),
         Command::Reindex(a) => reindex::run(&ctx, a),
         Command::Failures(a) => failures::run(&ctx, a),
         Command::Fetch(a) => fetch::run(&ctx, a),

@@ -60,17 +60,31 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
+    let ids: Vec<&str> = regs
+        .iter()
+        .flat_map(|r| r.reports.iter().map(|rep| rep.message_id.as_str()))
+        .collect();
+    let notes = crate::store::copies::notes(&store, &ids)?;
     if args.json {
-        export::json::write(&mut out, &regs, &ctx.links)?;
+        let copies = notes
+            .iter()
+            .map(|(id, n)| (id.clone(), (n.copies, n.reason.clone())))
+            .collect();
+        export::json::write_with_copies(&mut out, &regs, &ctx.links, &copies)?;
     } else if regs.is_empty() {
         if !ctx.quiet {
             eprintln!("regtrack: no regression matches '{}'", args.query);
         }
     } else {
+        let notes: std::collections::HashMap<String, String> = notes
+            .iter()
+            .map(|(id, n)| (id.clone(), n.sentence()))
+            .collect();
         let style = export::human::Style {
             color: ctx.color,
             hyperlinks: args.hyperlinks.on(std::io::stdout().is_terminal()),
             links: &ctx.links,
+            copy_notes: Some(&notes),
         };
         export::human::show(&mut out, &regs, &style)?;
     }

@@ -27,6 +27,9 @@ pub struct Style<'a> {
     pub hyperlinks: bool,
     /// Where messages and commits link to.
     pub links: &'a Links,
+    /// What to say of a report stored in several copies, by Message-ID
+    /// (`2 copies; this one chosen because ...`).
+    pub copy_notes: Option<&'a std::collections::HashMap<String, String>>,
 }
 
 impl Style<'_> {
@@ -219,6 +222,9 @@ pub fn show(out: &mut dyn Write, regs: &[Regression], style: &Style) -> std::io:
                 safe(&what),
                 p.dim(&style.message(&rep.message_id))
             )?;
+            if let Some(note) = style.copy_notes.and_then(|n| n.get(&rep.message_id)) {
+                writeln!(out, "             {}", p.dim(&safe(note)))?;
+            }
             let mut detail = Vec::new();
             if let Some(t) = &rep.testcase {
                 detail.push(format!("test {t}"));

@@ -8,6 +8,7 @@ pub mod human;
 pub mod json;
 pub mod links;
 pub mod markdown;
+pub mod mbox;
 pub mod report;
 pub mod terminal;
 

@@ -13,6 +13,7 @@
 //! [`Message::message_id_derived`] is set.
 
 mod collapsed;
+pub mod copies;
 pub mod msgid;
 mod rendered;
 mod rfc822;

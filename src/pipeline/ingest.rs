@@ -64,8 +64,11 @@ pub struct Summary {
     pub new: u64,
     /// Messages already stored (same content, or another list's copy).
     pub known: u64,
-    /// Different messages under a known Message-ID.
+    /// Different copies of a known Message-ID (kept; see
+    /// [`crate::mail::copies`]).
     pub duplicates: u64,
+    /// Of which chosen over the stored copy, which they replaced.
+    pub replaced: u64,
     /// Messages that could not be parsed.
     pub failed: u64,
     /// Input files skipped because they are unchanged (same size and
@@ -223,9 +226,24 @@ pub fn ingest_indexing_behind(
     inputs: &[PathBuf],
     progress: ProgressFn<'_>,
 ) -> Result<(Summary, IndexBuild)> {
+    ingest_indexing_behind_with(store, inputs, progress, false)
+}
+
+/// [`ingest_indexing_behind`]; with `reread`, every input is read from its
+/// start (an unchanged file, an epoch from its first commit), so that the
+/// messages a build before schema v14 stored get their raw form stored.
+pub fn ingest_indexing_behind_with(
+    store: &mut Store,
+    inputs: &[PathBuf],
+    progress: ProgressFn<'_>,
+    reread: bool,
+) -> Result<(Summary, IndexBuild)> {
     let started = Instant::now();
-    let known_sources = insert::commit_sources(store)?;
-    let known_files = insert::file_sources(store)?;
+    let (known_sources, known_files) = if reread {
+        Default::default()
+    } else {
+        (insert::commit_sources(store)?, insert::file_sources(store)?)
+    };
     // A read-only connection lets the parse stage skip extraction for
     // Message-IDs already stored (re-ingests then cost little more than parsing).
     // A load into an empty database has none to skip: a Message-ID seen twice
@@ -475,26 +493,28 @@ fn stored_of(staged: &[Stage], reader: Option<&Lookup>) -> Vec<bool> {
         return vec![false; staged.len()];
     };
     lookup.stored(staged.iter().map(|s| match s {
-        Stage::Parsed(msg, _) => Some(msg.message_id.as_str()),
+        Stage::Parsed(parsed) => Some(parsed.0.message_id.as_str()),
         Stage::Done(_) => None,
     }))
 }
 
-/// An item between parsing and extraction.
+/// An item between parsing and extraction (with what of its raw form is
+/// stored: the source's buffer is not held past parsing).
 enum Stage {
-    Parsed(Box<crate::model::Message>, crate::model::Origin),
+    Parsed(Box<Parsed>),
     Done(Done),
 }
 
+/// A parsed message, where it came from and its raw piece.
+type Parsed = (
+    crate::model::Message,
+    crate::model::Origin,
+    Option<insert::RawPiece>,
+);
+
 /// An item between extraction and its record.
 enum Extracted {
-    New(
-        Box<(
-            crate::model::Message,
-            crate::model::Origin,
-            crate::model::Extraction,
-        )>,
-    ),
+    New(Box<(Parsed, crate::model::Extraction)>),
     Done(Done),
 }
 
@@ -503,12 +523,14 @@ enum Extracted {
 fn extract_stage(stage: Stage, known: bool) -> Extracted {
     match stage {
         Stage::Done(d) => Extracted::Done(d),
-        Stage::Parsed(msg, origin) if known => {
-            Extracted::Done(Done::Record(Box::new(Record::known(*msg, origin))))
-        }
-        Stage::Parsed(msg, origin) => {
-            let extraction = extraction_of(&msg);
-            Extracted::New(Box::new((*msg, origin, extraction)))
+        Stage::Parsed(parsed) => {
+            if known {
+                let (msg, origin, piece) = *parsed;
+                let rec = Record::known(msg, origin).with_piece(piece);
+                return Extracted::Done(Done::Record(Box::new(rec)));
+            }
+            let extraction = extraction_of(&parsed.0);
+            Extracted::New(Box::new((*parsed, extraction)))
         }
     }
 }
@@ -533,8 +555,9 @@ fn finish(item: Extracted) -> Done {
     match item {
         Extracted::Done(d) => d,
         Extracted::New(x) => {
-            let (msg, origin, extraction) = *x;
-            Done::Record(Box::new(Record::new(msg, origin, extraction)))
+            let ((msg, origin, piece), extraction) = *x;
+            let rec = Record::new(msg, origin, extraction).with_piece(piece);
+            Done::Record(Box::new(rec))
         }
     }
 }
@@ -563,7 +586,10 @@ fn parse_item(item: Item) -> Stage {
                     })
                 });
             match parsed {
-                Ok(msg) => Stage::Parsed(Box::new(msg), raw.origin),
+                Ok(msg) => {
+                    let piece = insert::RawPiece::of(raw.format, &raw.bytes, &msg.body);
+                    Stage::Parsed(Box::new((msg, raw.origin, piece)))
+                }
                 Err(e) => Stage::Done(Done::Failed {
                     at: FailureAt::of(&raw.origin),
                     place: raw.origin.describe(),
@@ -710,15 +736,20 @@ fn write_batches(
                     let mut outcome = insert::insert_record(store, &rec, now, &mut blocks)?;
                     if outcome == Outcome::Unprepared {
                         // Stored when parsed, gone now (another process
-                        // removed it): extracted here, and stored again.
-                        let (msg, origin) = rec.into_parts();
-                        let rec = extracted(msg, origin);
+                        // removed it), or a copy of new content: extracted
+                        // here, and stored.
+                        let (msg, origin, piece) = rec.into_parts();
+                        let rec = extracted(msg, origin).with_piece(piece);
                         outcome = insert::insert_record(store, &rec, now, &mut blocks)?;
                     }
                     match outcome {
                         Outcome::New(_) => summary.new += 1,
                         Outcome::Known | Outcome::Unprepared => summary.known += 1,
                         Outcome::Duplicate => summary.duplicates += 1,
+                        Outcome::Replaced => {
+                            summary.duplicates += 1;
+                            summary.replaced += 1;
+                        }
                     }
                 }
                 Done::Failed {

@@ -115,7 +115,9 @@ pub fn relink_with(
     let now = links::current_state(store, LINK_LOGIC_VERSION)?;
     let stored = links::stored_state(store)?;
     let tree_changed = crate::store::trees::changed(store)?;
-    if stored == Some(now) && tree_changed.is_empty() {
+    // Messages a better copy replaced, with the same linking facts.
+    let changed = links::changed_messages(store)?;
+    if stored == Some(now) && tree_changed.is_empty() && changed.is_empty() {
         return Ok((Relinked::default(), Unreadable::default()));
     }
     let mut fell_back = undecodable_reason(store)?;
@@ -142,7 +144,15 @@ pub fn relink_with(
             && now.marks >= old.marks
             && now.max_mark >= old.max_mark;
         if only_added {
-            match relink_incremental(store, &old, &now, &added, &tree_regs, before_write)? {
+            match relink_incremental(
+                store,
+                &old,
+                &now,
+                &added,
+                &changed,
+                &tree_regs,
+                before_write,
+            )? {
                 Ok((mut done, unreadable)) => {
                     crate::store::trees::clear_changed(store)?;
                     done.seconds = started.elapsed().as_secs_f64();
@@ -240,6 +250,7 @@ fn relink_full_with(
     links::set_state(store, &state)?;
     crate::store::trees::clear_pending(store)?;
     crate::store::trees::clear_changed(store)?;
+    links::clear_changed(store)?;
     let threads = distinct_roots(&sk);
     Ok((
         Relinked {
@@ -302,6 +313,11 @@ fn distinct_roots(sk: &Skeleton) -> u64 {
 ///    what it says of the ones outside the closure is stored already, so
 ///    only a new one's keys are followed.
 ///
+/// A message whose stored copy a better one replaced (`changed`, with the
+/// same headers, kind and linking facts, see `store::insert`) keeps its
+/// thread and its choice; when chosen, it starts step 3 as a new message
+/// does, so every history its new content can change is relinked.
+///
 /// A key held by more than [`KEY_CAP`] messages, or a closure over
 /// [`INCREMENTAL_SHARE`] of all messages, makes a full relink cheaper: the
 /// update says so and does one (`Err` with the reason).
@@ -310,6 +326,7 @@ pub fn relink_incremental(
     old: &links::LinkState,
     now: &links::LinkState,
     added: &[i64],
+    changed: &[i64],
     tree_regs: &[i64],
     before_write: &mut dyn FnMut() -> Result<()>,
 ) -> Result<std::result::Result<(Relinked, Unreadable), String>> {
@@ -347,6 +364,14 @@ pub fn relink_incremental(
     };
     let mut start: Vec<i64> = choice.changed.clone();
     start.extend(marked.iter().copied());
+    let replaced_chosen = links::chosen_flags(store, changed)?;
+    start.extend(changed.iter().filter(|m| replaced_chosen.contains_key(m)));
+    // Their keys are followed as a new message's are.
+    let mut added: Vec<i64> = added.to_vec();
+    added.extend(changed.iter().copied());
+    added.sort_unstable();
+    added.dedup();
+    let added = &added[..];
     if start.is_empty() {
         // Rethreading is all there is to do.
         let (t_ids, t_sk, _) = skeleton(store, Some(&touched.messages))?;
@@ -355,6 +380,7 @@ pub fn relink_incremental(
             links::begin_partial_relink(store, &t_ids, &t_sk, &touched.old_roots, Vec::new())?;
         write.finish(&[], &[], &[], |_| Regression::default())?;
         links::set_state(store, now)?;
+        links::clear_changed(store)?;
         return Ok(Ok((
             Relinked {
                 how: How::Incremental,
@@ -415,6 +441,7 @@ pub fn relink_incremental(
         plan.regression(plan.order[j].2)
     })?;
     links::set_state(store, now)?;
+    links::clear_changed(store)?;
     Ok(Ok((
         Relinked {
             how: How::Incremental,

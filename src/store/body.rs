@@ -54,12 +54,19 @@ pub fn block_ranges(lens: &[usize]) -> Vec<std::ops::Range<usize>> {
 
 /// Compresses these texts, one after the other, as one block.
 pub fn pack_block(texts: &[&str]) -> Vec<u8> {
-    if let [one] = texts {
-        return lz4_flex::block::compress_prepend_size(one.as_bytes());
+    let bytes: Vec<&[u8]> = texts.iter().map(|t| t.as_bytes()).collect();
+    pack_bytes(&bytes)
+}
+
+/// Compresses these byte strings, one after the other, as one block (a
+/// block's text may hold raw mail, which need not be UTF-8).
+pub fn pack_bytes(pieces: &[&[u8]]) -> Vec<u8> {
+    if let [one] = pieces {
+        return lz4_flex::block::compress_prepend_size(one);
     }
-    let mut text = Vec::with_capacity(texts.iter().map(|t| t.len()).sum());
-    for t in texts {
-        text.extend_from_slice(t.as_bytes());
+    let mut text = Vec::with_capacity(pieces.iter().map(|t| t.len()).sum());
+    for t in pieces {
+        text.extend_from_slice(t);
     }
     lz4_flex::block::compress_prepend_size(&text)
 }
@@ -102,6 +109,50 @@ pub(super) fn verify(
         )),
         _ => Ok(()),
     }
+}
+
+/// The bytes at `start..start + len` of a block's text.
+pub(super) fn bytes_in_block(
+    block: &[u8],
+    start: i64,
+    len: i64,
+) -> std::result::Result<Vec<u8>, String> {
+    let text = unpack_block(block).map_err(|e| format!("its block cannot be read: {e}"))?;
+    let range = usize::try_from(start)
+        .ok()
+        .zip(usize::try_from(len).ok())
+        .and_then(|(s, l)| Some(s..s.checked_add(l)?));
+    match range.and_then(|r| text.get(r)) {
+        Some(bytes) => Ok(bytes.to_vec()),
+        None => Err(format!(
+            "its {len} bytes at {start} lie outside its block ({} bytes)",
+            text.len()
+        )),
+    }
+}
+
+/// Reads `start..start + len` of block `id`'s text, its checksum checked;
+/// the error says why (the block is missing, damaged, or too short).
+pub(super) fn read_range(
+    conn: &rusqlite::Connection,
+    id: i64,
+    start: i64,
+    len: i64,
+) -> Result<std::result::Result<Vec<u8>, String>> {
+    let sql = "SELECT lz4, blake3 FROM body_blocks WHERE id = ?1";
+    let row: Option<(Vec<u8>, Option<Vec<u8>>)> = conn
+        .prepare_cached(sql)
+        .db(sql)?
+        .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()
+        .db(sql)?;
+    let Some((lz4, sum)) = row else {
+        return Ok(Err(format!("its block {id} is missing")));
+    };
+    if let Err(why) = verify(id, &lz4, sum.as_deref()) {
+        return Ok(Err(why.replace("its body's block", "its block")));
+    }
+    Ok(bytes_in_block(&lz4, start, len))
 }
 
 /// The body at `start..start + len` of a block's text.

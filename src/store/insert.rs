@@ -8,7 +8,16 @@
 //!
 //! Message-ID is the key. A known id with the same content (or seen on a new
 //! list) is *known*: its new List-IDs are added. A known id with different
-//! content is a *duplicate*: recorded once per content hash in `duplicates`.
+//! content is another *copy*: kept once per content hash in
+//! `message_copies`, with its raw form, and chosen over the stored one when
+//! the rule of [`crate::mail::copies`] prefers it: the message's row, body
+//! and extraction are then replaced by the copy's, and the next link
+//! relinks what it reaches ([`Outcome::Replaced`]).
+//!
+//! Every copy stored keeps its raw form (the message as received) in the
+//! body blocks, after its decoded body: the header block alone when the raw
+//! body is byte for byte the decoded body (most plain-text list mail), then
+//! read back as that body's range; else the whole raw message.
 
 use rusqlite::{Connection, OptionalExtension, params};
 
@@ -33,6 +42,8 @@ pub struct Record {
     /// Version of the extraction logic.
     pub extraction_version: i64,
     origin_json: String,
+    /// The raw form, when the message was read as RFC 5322 mail.
+    raw: Option<RawPiece>,
     /// The columns of a new row; `None` for a message that was already stored
     /// when it was parsed (built by the writer should it be new after all).
     columns: Option<Columns>,
@@ -102,7 +113,7 @@ impl Columns {
 }
 
 /// Where a new message's body is stored: a byte range of a block's text
-/// (see [`crate::store::body`]).
+/// (see [`crate::store::body`]), and its raw piece right after it.
 #[derive(Debug, Clone)]
 struct BodyAt {
     /// The compressed block, on the first message of the block only: the
@@ -111,13 +122,69 @@ struct BodyAt {
     block: Option<Vec<u8>>,
     start: usize,
     len: usize,
+    /// The compressed block of the raw pieces ([`RawPiece::stored`]) of the
+    /// same messages, on the first message of the block only, like `block`.
+    raw_block: Option<Vec<u8>>,
+    /// The raw piece's range in that block's text.
+    raw_start: usize,
+    raw_len: usize,
 }
 
-/// The block the writer stored last (see [`insert_record`]); one per writer,
-/// kept across its calls.
+/// What of a message's raw form is stored: its header block when the raw
+/// body is byte for byte the decoded body (read back from the body's
+/// range), else the whole message. Made on the parallel stage from the raw
+/// message and its decoded body ([`RawPiece::of`]), so that the source's
+/// buffer can go at once.
+#[derive(Debug, Clone)]
+pub struct RawPiece {
+    /// The bytes stored (emptied once packed in a block).
+    stored: Vec<u8>,
+    stored_len: usize,
+    /// Whether the body is read back from the decoded body's range.
+    body_same: bool,
+    /// Length of the whole raw message.
+    len: usize,
+}
+
+impl RawPiece {
+    /// The piece of RFC 5322 mail `bytes` whose decoded body is `body`
+    /// (`None` for archive-rendered and collapsed text: no raw form).
+    pub fn of(format: crate::model::RawFormat, bytes: &[u8], body: &str) -> Option<RawPiece> {
+        if format != crate::model::RawFormat::Rfc822 {
+            return None;
+        }
+        let head = crate::mail::copies::header_len(bytes);
+        let rest = bytes.get(head..).unwrap_or_default();
+        let body_same = !rest.is_empty() && rest == body.as_bytes();
+        let stored = if body_same { &bytes[..head] } else { bytes };
+        Some(RawPiece {
+            stored: stored.to_vec(),
+            stored_len: stored.len(),
+            body_same,
+            len: bytes.len(),
+        })
+    }
+
+    /// The bytes stored.
+    fn stored(&self) -> &[u8] {
+        &self.stored
+    }
+}
+
+/// Where a copy's body and raw form are, as (block, start, len).
+#[derive(Debug, Clone, Copy, Default)]
+struct Placed {
+    body: Option<(i64, i64, i64)>,
+    head: Option<(i64, i64, i64)>,
+    tail: Option<(i64, i64, i64)>,
+}
+
+/// The blocks the writer stored last (see [`insert_record`]): of bodies,
+/// and of raw forms; one per writer, kept across its calls.
 #[derive(Debug, Default)]
 pub struct BodyBlocks {
     last: Option<i64>,
+    last_raw: Option<i64>,
 }
 
 /// Compresses the bodies of these records of new messages in blocks of
@@ -130,7 +197,7 @@ pub fn pack_bodies(records: Vec<&mut Record>) {
     use rayon::prelude::*;
     let mut packable: Vec<&mut Record> = records
         .into_iter()
-        .filter(|r| r.columns.is_some() && !r.message.body.is_empty())
+        .filter(|r| r.columns.is_some() && (!r.message.body.is_empty() || r.raw.is_some()))
         .collect();
     let lens: Vec<usize> = packable.iter().map(|r| r.message.body.len()).collect();
     let mut groups: Vec<&mut [&mut Record]> = Vec::new();
@@ -141,20 +208,40 @@ pub fn pack_bodies(records: Vec<&mut Record>) {
         rest = tail;
     }
     groups.into_par_iter().for_each(|group| {
-        let texts: Vec<&str> = group.iter().map(|r| r.message.body.as_str()).collect();
-        let mut block = Some(crate::store::body::pack_block(&texts));
-        let mut start = 0;
+        // Bodies and raw forms in blocks of their own: bodies compress
+        // against bodies (as before raw forms were kept), headers against
+        // the headers of the messages around them.
+        let texts: Vec<&[u8]> = group.iter().map(|r| r.message.body.as_bytes()).collect();
+        let raws: Vec<&[u8]> = group
+            .iter()
+            .map(|r| r.raw.as_ref().map_or(&[][..], |w| w.stored()))
+            .collect();
+        let mut block = Some(crate::store::body::pack_bytes(&texts));
+        let mut raw_block = raws
+            .iter()
+            .any(|r| !r.is_empty())
+            .then(|| crate::store::body::pack_bytes(&raws));
+        let (mut start, mut raw_start) = (0, 0);
         for r in group.iter_mut() {
             let len = r.message.body.len();
+            let raw_len = r.raw.as_ref().map_or(0, |w| w.stored_len);
             if let Some(cols) = r.columns.as_mut() {
                 cols.body = Some(BodyAt {
                     block: block.take(),
                     start,
                     len,
+                    raw_block: raw_block.take(),
+                    raw_start,
+                    raw_len,
                 });
             }
             r.message.body = String::new();
+            // What is stored is in the block now: the source's buffer goes.
+            if let Some(w) = r.raw.as_mut() {
+                w.stored = Vec::new();
+            }
             start += len;
+            raw_start += raw_len;
         }
     });
 }
@@ -171,8 +258,24 @@ impl Record {
             origin,
             extraction,
             extraction_version: crate::extract::EXTRACTION_VERSION,
+            raw: None,
             columns: Some(columns),
         }
+    }
+
+    /// The record with the raw message it was parsed from, whose raw form
+    /// is then stored with it (for RFC 5322 mail; archive-rendered and
+    /// collapsed text has none). Call before [`pack_bodies`].
+    pub fn with_raw(mut self, raw: &crate::model::RawMessage) -> Record {
+        self.raw = RawPiece::of(raw.format, &raw.bytes, &self.message.body);
+        self
+    }
+
+    /// The record with the raw piece made of its message already
+    /// ([`RawPiece::of`]).
+    pub fn with_piece(mut self, piece: Option<RawPiece>) -> Record {
+        self.raw = piece;
+        self
     }
 
     /// A record of a message whose Message-ID the store already holds: not
@@ -186,13 +289,15 @@ impl Record {
             origin,
             extraction: Extraction::default(),
             extraction_version: crate::extract::EXTRACTION_VERSION,
+            raw: None,
             columns: None,
         }
     }
 
-    /// The message and origin back (of a [`Record::known`] to extract after all).
-    pub fn into_parts(self) -> (Message, Origin) {
-        (self.message, self.origin)
+    /// The message and origin back (of a [`Record::known`] to extract after
+    /// all), with its raw piece.
+    pub fn into_parts(self) -> (Message, Origin, Option<RawPiece>) {
+        (self.message, self.origin, self.raw)
     }
 }
 
@@ -291,6 +396,17 @@ impl Reextracted {
 /// its extraction version.
 pub fn replace_extraction(store: &Store, r: &Reextracted, version: i64) -> Result<()> {
     let conn = store.conn();
+    delete_extraction(conn, r.id)?;
+    let sql = "UPDATE messages SET kind = ?2, extraction_version = ?3 WHERE id = ?1";
+    conn.prepare_cached(sql)
+        .db(sql)?
+        .execute(params![r.id, r.extraction.kind.as_str(), version])
+        .db(sql)?;
+    insert_extraction(conn, r.id, &r.extraction, version, &r.columns)
+}
+
+/// Deletes every extraction row of message `id`.
+fn delete_extraction(conn: &Connection, id: i64) -> Result<()> {
     for sql in [
         "DELETE FROM table_rows WHERE tbl IN (SELECT id FROM tables WHERE message = ?1)",
         "DELETE FROM tables WHERE message = ?1",
@@ -306,14 +422,9 @@ pub fn replace_extraction(store: &Store, r: &Reextracted, version: i64) -> Resul
         "DELETE FROM landings WHERE message = ?1",
         "DELETE FROM link_keys WHERE message = ?1",
     ] {
-        conn.prepare_cached(sql).db(sql)?.execute([r.id]).db(sql)?;
+        conn.prepare_cached(sql).db(sql)?.execute([id]).db(sql)?;
     }
-    let sql = "UPDATE messages SET kind = ?2, extraction_version = ?3 WHERE id = ?1";
-    conn.prepare_cached(sql)
-        .db(sql)?
-        .execute(params![r.id, r.extraction.kind.as_str(), version])
-        .db(sql)?;
-    insert_extraction(conn, r.id, &r.extraction, version, &r.columns)
+    Ok(())
 }
 
 /// What [`insert_record`] did with a message.
@@ -323,10 +434,17 @@ pub enum Outcome {
     New(i64),
     /// Already stored (same content, or the same message seen on another list).
     Known,
-    /// A different message under a known Message-ID (first time seen).
+    /// A different copy of a known Message-ID (first time seen), kept; the
+    /// stored one stays chosen.
     Duplicate,
-    /// A [`Record::known`] whose Message-ID is not stored after all: nothing
-    /// was written; extract the message and insert a [`Record::new`].
+    /// A different copy of a known Message-ID, kept and chosen: it replaced
+    /// the stored message (headers, body, extraction); the next update
+    /// relinks the histories it reaches (`link_changed`), or everything
+    /// when its headers or linking facts differ from the stored copy's.
+    Replaced,
+    /// A [`Record::known`] whose Message-ID is not stored after all, or
+    /// whose content is a copy not stored yet: nothing was written; extract
+    /// the message and insert a [`Record::new`].
     Unprepared,
 }
 
@@ -342,11 +460,13 @@ pub fn insert_record(
     let conn = store.conn();
     // The first message of a block brings it, stored whatever becomes of the
     // message (the messages after it name it).
-    if let Some(BodyAt {
-        block: Some(lz4), ..
-    }) = rec.columns.as_ref().and_then(|c| c.body.as_ref())
-    {
-        blocks.last = Some(insert_block(conn, lz4)?);
+    if let Some(at) = rec.columns.as_ref().and_then(|c| c.body.as_ref()) {
+        if let Some(lz4) = &at.block {
+            blocks.last = Some(insert_block(conn, lz4)?);
+        }
+        if let Some(lz4) = &at.raw_block {
+            blocks.last_raw = Some(insert_block(conn, lz4)?);
+        }
     }
     // A new message is inserted at once (one probe of the Message-ID index);
     // only a known id, which inserts nothing, is looked up.
@@ -356,37 +476,393 @@ pub fn insert_record(
         return Ok(Outcome::New(id));
     }
     let msg = &rec.message;
-    let existing: Option<(i64, String)> = conn
-        .prepare_cached("SELECT id, content_hash FROM messages WHERE message_id = ?1")
+    // The chosen copy's raw form is missing when it was stored before v14.
+    let sql = "SELECT m.id, m.content_hash, c.id, c.head_block IS NULL
+               FROM messages m LEFT JOIN message_copies c ON c.message = m.id AND c.chosen = 1
+               WHERE m.message_id = ?1";
+    let existing: Option<(i64, String, Option<i64>, Option<bool>)> = conn
+        .prepare_cached(sql)
         .db("prepare message lookup")?
-        .query_row([&msg.message_id], |r| Ok((r.get(0)?, r.get(1)?)))
+        .query_row([&msg.message_id], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+        })
         .optional()
         .db("message lookup")?;
-    if let Some((id, hash)) = existing {
-        let added = insert_lists(conn, id, &msg.list_ids)?;
-        if hash == msg.content_hash || added > 0 {
-            return Ok(Outcome::Known);
+    let Some((id, hash, chosen, raw_missing)) = existing else {
+        return Ok(Outcome::Unprepared);
+    };
+    insert_lists(conn, id, &msg.list_ids)?;
+    if hash == msg.content_hash {
+        if let (Some(copy), Some(true)) = (chosen, raw_missing) {
+            backfill_raw(conn, copy, rec, blocks)?;
         }
-        let n = conn
-            .prepare_cached(
-                "INSERT OR IGNORE INTO duplicates (message_id, content_hash, origin_json, seen_at)
-                 VALUES (?1, ?2, ?3, ?4)",
-            )
-            .db("prepare duplicate insert")?
-            .execute(params![
-                msg.message_id,
-                msg.content_hash,
-                rec.origin_json,
-                now
-            ])
-            .db("duplicate insert")?;
-        return Ok(if n > 0 {
-            Outcome::Duplicate
-        } else {
-            Outcome::Known
-        });
+        return Ok(Outcome::Known);
     }
-    Ok(Outcome::Unprepared)
+    let sql = "SELECT 1 FROM message_copies WHERE message = ?1 AND content_hash = ?2";
+    let seen = conn
+        .prepare_cached(sql)
+        .db(sql)?
+        .exists(params![id, msg.content_hash])
+        .db(sql)?;
+    if seen {
+        return Ok(Outcome::Known);
+    }
+    match &rec.columns {
+        Some(cols) => add_copy(store, id, rec, cols, now, blocks),
+        None => Ok(Outcome::Unprepared),
+    }
+}
+
+/// Stores the raw form of a known message's chosen copy stored before v14
+/// (a re-ingest brought the same content again).
+fn backfill_raw(conn: &Connection, copy: i64, rec: &Record, blocks: &BodyBlocks) -> Result<()> {
+    let Some(raw) = &rec.raw else {
+        return Ok(());
+    };
+    let (head, tail) = match (
+        rec.columns.as_ref().and_then(|c| c.body.as_ref()),
+        blocks.last,
+        blocks.last_raw,
+    ) {
+        // Packed with the batch: its raw piece and its own decoded body.
+        (Some(at), Some(block), Some(raw_block)) if at.raw_len > 0 => {
+            let body = (block, at.start as i64, at.len as i64);
+            let head = (raw_block, at.raw_start as i64, at.raw_len as i64);
+            (head, (raw.body_same && at.len > 0).then_some(body))
+        }
+        // Not packed: the message's decoded body is at hand.
+        _ => {
+            let body: &[u8] = if raw.body_same {
+                rec.message.body.as_bytes()
+            } else {
+                &[]
+            };
+            let whole = crate::store::body::pack_bytes(&[raw.stored(), body]);
+            let block = insert_block(conn, &whole)?;
+            ((block, 0, (raw.stored().len() + body.len()) as i64), None)
+        }
+    };
+    let sql = "UPDATE message_copies SET head_block = ?2, head_start = ?3, head_len = ?4,
+                   tail_block = ?5, tail_start = ?6, tail_len = ?7, raw_size = ?8 WHERE id = ?1";
+    conn.prepare_cached(sql)
+        .db(sql)?
+        .execute(params![
+            copy,
+            head.0,
+            head.1,
+            head.2,
+            tail.map(|t| t.0),
+            tail.map(|t| t.1),
+            tail.map(|t| t.2),
+            raw.len as i64
+        ])
+        .db(sql)?;
+    Ok(())
+}
+
+/// Where a record's body and raw form are stored: in the block the writer
+/// stored last when [`pack_bodies`] packed it, else in a block of its own,
+/// stored now.
+fn place(conn: &Connection, rec: &Record, cols: &Columns, blocks: &BodyBlocks) -> Result<Placed> {
+    let raw = rec.raw.as_ref();
+    let unwritten = || crate::error::Error::Message {
+        origin: format!("message <{}>", rec.message.message_id),
+        reason: "internal: its body's block was not written before it".into(),
+    };
+    let (body, head) = match &cols.body {
+        Some(at) => {
+            let block = blocks.last.ok_or_else(unwritten)?;
+            let head = match raw {
+                Some(_) if at.raw_len > 0 => {
+                    let raw_block = blocks.last_raw.ok_or_else(unwritten)?;
+                    Some((raw_block, at.raw_start as i64, at.raw_len as i64))
+                }
+                _ => None,
+            };
+            ((block, at.start, at.len), head)
+        }
+        None => {
+            let body = rec.message.body.as_bytes();
+            let piece: &[u8] = raw.map_or(&[], |w| w.stored());
+            if body.is_empty() && piece.is_empty() {
+                return Ok(Placed::default());
+            }
+            let block = insert_block(conn, &crate::store::body::pack_bytes(&[body, piece]))?;
+            let head = raw.map(|_| (block, body.len() as i64, piece.len() as i64));
+            ((block, 0, body.len()), head)
+        }
+    };
+    let (block, start, len) = body;
+    let body = (len > 0).then_some((block, start as i64, len as i64));
+    Ok(Placed {
+        body,
+        head,
+        tail: raw.filter(|w| w.body_same).and(body),
+    })
+}
+
+/// Inserts the `message_copies` row of a copy of message `id`.
+fn insert_copy(
+    conn: &Connection,
+    id: i64,
+    rec: &Record,
+    placed: &Placed,
+    (chosen, complete, reason): (bool, bool, Option<&str>),
+    now: i64,
+) -> Result<i64> {
+    let msg = &rec.message;
+    let (h, t) = (placed.head, placed.tail);
+    let sql = "INSERT INTO message_copies (message, content_hash, origin_json, from_name,
+                   from_email, raw_size, lists, complete, chosen, reason, head_block, head_start,
+                   head_len, tail_block, tail_start, tail_len, seen_at)
+               VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)";
+    conn.prepare_cached(sql)
+        .db(sql)?
+        .execute(params![
+            id,
+            msg.content_hash,
+            rec.origin_json,
+            msg.from_name,
+            msg.from_email,
+            msg.raw_size as i64,
+            msg.list_ids.join(" "),
+            complete,
+            chosen,
+            reason,
+            h.map(|x| x.0),
+            h.map(|x| x.1),
+            h.map(|x| x.2),
+            t.map(|x| x.0),
+            t.map(|x| x.1),
+            t.map(|x| x.2),
+            now
+        ])
+        .db(sql)?;
+    Ok(conn.last_insert_rowid())
+}
+
+/// Rows of a message's tables, stored and left out by the cap.
+fn stored_table_rows(conn: &Connection, id: i64) -> Result<u64> {
+    let sql = "SELECT (SELECT count(*) FROM table_rows r JOIN tables t ON t.id = r.tbl
+                       WHERE t.message = ?1)
+                    + (SELECT coalesce(sum(omitted_rows), 0) FROM tables WHERE message = ?1)";
+    let n: i64 = conn
+        .prepare_cached(sql)
+        .db(sql)?
+        .query_row([id], |r| r.get(0))
+        .db(sql)?;
+    Ok(n.max(0) as u64)
+}
+
+/// Whether a kind is a robot report, for the choice between copies.
+fn robot_kind(kind: &str) -> bool {
+    matches!(kind, "perf-report" | "functional-report" | "build-report")
+}
+
+/// Keeps a new copy of the stored message `id` and chooses between it and
+/// the chosen copy ([`crate::mail::copies::choose`]); a winning copy
+/// replaces the message's row, body and extraction.
+fn add_copy(
+    store: &Store,
+    id: i64,
+    rec: &Record,
+    cols: &Columns,
+    now: i64,
+    blocks: &BodyBlocks,
+) -> Result<Outcome> {
+    use crate::mail::copies::{Facts, choose};
+    let conn = store.conn();
+    let msg = &rec.message;
+    let sql = "SELECT c.id, c.origin_json, c.from_email, c.lists, m.kind
+               FROM messages m LEFT JOIN message_copies c ON c.message = m.id AND c.chosen = 1
+               WHERE m.id = ?1";
+    type Row = (
+        Option<i64>,
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        String,
+    );
+    let (old_copy, old_origin, old_from, old_lists, old_kind): Row = conn
+        .prepare_cached(sql)
+        .db(sql)?
+        .query_row([id], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+        })
+        .db(sql)?;
+    let old_body = super::body::stored_message(store, &msg.message_id)?
+        .map(|m| m.body)
+        .unwrap_or_default();
+    let old_origin: Origin = old_origin
+        .and_then(|o| serde_json::from_str(&o).ok())
+        .unwrap_or(Origin::Stdin { offset: 0 });
+    let old_lists: Vec<String> = old_lists
+        .unwrap_or_default()
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    let placed = place(conn, rec, cols, blocks)?;
+    let new_body = match placed.body {
+        Some((block, start, len)) if msg.body.is_empty() => {
+            let bytes = super::body::read_range(conn, block, start, len)?.map_err(|reason| {
+                crate::error::Error::Message {
+                    origin: format!("message <{}>", msg.message_id),
+                    reason,
+                }
+            })?;
+            String::from_utf8_lossy(&bytes).into_owned()
+        }
+        _ => msg.body.clone(),
+    };
+    let earlier = Facts {
+        body: &old_body,
+        robot_report: robot_kind(&old_kind),
+        table_rows: stored_table_rows(conn, id)?,
+        from_email: old_from.as_deref(),
+        lists: &old_lists,
+        origin: &old_origin,
+    };
+    let later = Facts {
+        body: &new_body,
+        robot_report: robot_kind(rec.extraction.kind.as_str()),
+        table_rows: rec
+            .extraction
+            .tables
+            .iter()
+            .map(|t| t.rows.len() as u64 + u64::from(t.omitted_rows))
+            .sum(),
+        from_email: msg.from_email.as_deref(),
+        lists: &msg.list_ids,
+        origin: &rec.origin,
+    };
+    let choice = choose(&earlier, &later);
+    let reason = choice.reason.as_str();
+    let copy = insert_copy(
+        conn,
+        id,
+        rec,
+        &placed,
+        (
+            choice.later_wins,
+            !choice.later_truncated,
+            choice.later_wins.then_some(reason),
+        ),
+        now,
+    )?;
+    if let Some(old) = old_copy {
+        let sql = "UPDATE message_copies SET complete = complete AND NOT ?2,
+                       reason = CASE WHEN ?3 THEN NULL ELSE ?4 END WHERE id = ?1";
+        conn.prepare_cached(sql)
+            .db(sql)?
+            .execute(params![
+                old,
+                choice.earlier_truncated,
+                choice.later_wins,
+                reason
+            ])
+            .db(sql)?;
+    }
+    if !choice.later_wins {
+        return Ok(Outcome::Duplicate);
+    }
+    let sql = "UPDATE message_copies SET chosen = 0, reason = NULL WHERE message = ?1 AND id != ?2";
+    conn.prepare_cached(sql)
+        .db(sql)?
+        .execute(params![id, copy])
+        .db(sql)?;
+    let body = placed.body;
+    let before = linking_facts(conn, id)?;
+    let sql = "UPDATE messages SET message_id_derived = ?2, subject = ?3, norm_subject = ?4,
+                   from_name = ?5, from_email = ?6, date = ?7, in_reply_to = ?8, kind = ?9,
+                   parts_json = ?10, content_hash = ?11, raw_size = ?12, origin_json = ?13,
+                   refs = ?14, body_block = ?15, body_start = ?16, body_len = ?17,
+                   extraction_version = ?18
+               WHERE id = ?1";
+    conn.prepare_cached(sql)
+        .db(sql)?
+        .execute(params![
+            id,
+            msg.message_id_derived,
+            msg.subject,
+            cols.norm_subject,
+            msg.from_name,
+            msg.from_email,
+            msg.date,
+            msg.in_reply_to,
+            rec.extraction.kind.as_str(),
+            cols.parts_json,
+            msg.content_hash,
+            msg.raw_size as i64,
+            rec.origin_json,
+            cols.refs,
+            body.map(|b| b.0),
+            body.map(|b| b.1),
+            body.map(|b| b.2),
+            rec.extraction_version,
+        ])
+        .db(sql)?;
+    let sql = "DELETE FROM bodies WHERE message = ?1";
+    conn.prepare_cached(sql).db(sql)?.execute([id]).db(sql)?;
+    delete_extraction(conn, id)?;
+    insert_extraction(conn, id, &rec.extraction, rec.extraction_version, cols)?;
+    if linking_facts(conn, id)? == before {
+        // The same threads, choice and keys: an update relinks what the
+        // message reaches.
+        let sql = "INSERT OR IGNORE INTO link_changed (message) VALUES (?1)";
+        conn.prepare_cached(sql).db(sql)?.execute([id]).db(sql)?;
+    } else {
+        super::trees::set_pending(
+            store,
+            &format!(
+                "a better copy replaced the stored <{}>, with other headers or keys",
+                msg.message_id
+            ),
+        )?;
+    }
+    Ok(Outcome::Replaced)
+}
+
+/// What of a stored message decides its thread, whether it is chosen for
+/// linking and what it ties itself to: its headers and kind, link keys,
+/// trailers, patch facts, landings and tracker events, as rows of text.
+/// Two copies with the same facts differ for linking only in what a
+/// relink of the histories they reach recomputes.
+fn linking_facts(conn: &Connection, id: i64) -> Result<Vec<String>> {
+    const QUERIES: &[&str] = &[
+        "SELECT subject || char(1) || coalesce(from_name, '') || char(1) ||
+                coalesce(from_email, '') || char(1) || coalesce(date, '') || char(1) ||
+                coalesce(in_reply_to, '') || char(1) || refs || char(1) || kind || char(1) ||
+                message_id_derived
+         FROM messages WHERE id = ?1",
+        "SELECT key FROM link_keys WHERE message = ?1 ORDER BY key",
+        "SELECT idx || char(1) || key || char(1) || value || char(1) || suggested || char(1) ||
+                coalesce(commit_id, '') || char(1) || coalesce(title, '') || char(1) || quote_depth
+         FROM trailers WHERE message = ?1 ORDER BY idx",
+        "SELECT title || char(1) || title_key || char(1) || coalesce(version, '') || char(1) ||
+                coalesce(part, '') || char(1) || coalesce(parts, '') || char(1) || resend ||
+                char(1) || rfc || char(1) || coalesce(patch_id, '') || char(1) ||
+                coalesce(change_id, '') || char(1) || coalesce(base_commit, '') || char(1) ||
+                coalesce(reverts, '') || char(1) || coalesce(reverts_title, '') || char(1) ||
+                coalesce(upstream, '')
+         FROM patches WHERE message = ?1",
+        "SELECT idx || char(1) || kind || char(1) || coalesce(title, '') || char(1) ||
+                coalesce(commit_id, '') || char(1) || coalesce(tree, '') || char(1) ||
+                coalesce(branch, '') || char(1) || quote_depth
+         FROM landings WHERE message = ?1 ORDER BY idx",
+        "SELECT idx || char(1) || kind || char(1) || coalesce(tree, '') || char(1) ||
+                coalesce(sha, '') || char(1) || text || char(1) || quote_depth
+         FROM events WHERE message = ?1 ORDER BY idx",
+    ];
+    let mut out = Vec::new();
+    for (i, sql) in QUERIES.iter().enumerate() {
+        out.push(format!("{i}"));
+        let mut st = conn.prepare_cached(sql).db(sql)?;
+        let rows = st.query_map([id], |r| r.get::<_, String>(0)).db(sql)?;
+        for row in rows {
+            out.push(row.db(sql)?);
+        }
+    }
+    Ok(out)
 }
 
 /// Stores a compressed block of bodies; returns its row id.
@@ -410,14 +886,14 @@ fn insert_new(
 ) -> Result<Option<i64>> {
     let msg = &rec.message;
     let body = match &cols.body {
-        Some(at) => {
+        Some(at) if at.len > 0 => {
             let block = blocks.last.ok_or_else(|| crate::error::Error::Message {
                 origin: format!("message <{}>", msg.message_id),
                 reason: "internal: its body's block was not written before it".into(),
             })?;
             Some((block, at.start as i64, at.len as i64))
         }
-        None => None,
+        _ => None,
     };
     let inserted = conn
         .prepare_cached(
@@ -454,16 +930,17 @@ fn insert_new(
         return Ok(None);
     }
     let id = conn.last_insert_rowid();
-    if body.is_none() && !msg.body.is_empty() {
-        // Not packed with others: a block of its own.
-        let block = insert_block(conn, &crate::store::body::pack_block(&[&msg.body]))?;
+    // Not packed with others: a block of its own.
+    let placed = place(conn, rec, cols, blocks)?;
+    if let (None, Some((block, start, len))) = (body, placed.body) {
         conn.prepare_cached(
-            "UPDATE messages SET body_block = ?1, body_start = 0, body_len = ?2 WHERE id = ?3",
+            "UPDATE messages SET body_block = ?1, body_start = ?2, body_len = ?3 WHERE id = ?4",
         )
         .db("prepare body update")?
-        .execute(params![block, msg.body.len() as i64, id])
+        .execute(params![block, start, len, id])
         .db("body update")?;
     }
+    insert_copy(conn, id, rec, &placed, (true, true, None), now)?;
     insert_lists(conn, id, &msg.list_ids)?;
     insert_extraction(conn, id, &rec.extraction, rec.extraction_version, cols)?;
     Ok(Some(id))
@@ -1108,7 +1585,7 @@ mod tests {
             .unwrap();
         assert_eq!(rows, 0);
         // Its message comes back whole, to be extracted and stored.
-        let (msg, origin) = known.into_parts();
+        let (msg, origin, _) = known.into_parts();
         assert_eq!(msg.body, "body text\n");
         let new = Record::new(msg.clone(), origin.clone(), Extraction::default());
         assert!(matches!(

@@ -1168,6 +1168,24 @@ fn in_chunks<K: rusqlite::ToSql>(
     Ok(())
 }
 
+/// The messages whose stored copy a better one with the same linking facts
+/// replaced since the last link (`link_changed`), ascending.
+pub fn changed_messages(store: &Store) -> Result<Vec<i64>> {
+    let sql = "SELECT message FROM link_changed ORDER BY message";
+    let mut stmt = store.conn().prepare(sql).db(sql)?;
+    stmt.query_map([], |r| r.get(0))
+        .db(sql)?
+        .collect::<std::result::Result<_, _>>()
+        .db(sql)
+}
+
+/// Forgets [`changed_messages`] (after a relink took them in).
+pub fn clear_changed(store: &Store) -> Result<()> {
+    let sql = "DELETE FROM link_changed";
+    store.conn().execute(sql, []).db(sql)?;
+    Ok(())
+}
+
 /// The `messages.id` of every message stored after `after`, ascending.
 pub fn messages_after(store: &Store, after: i64) -> Result<Vec<i64>> {
     let sql = "SELECT id FROM messages WHERE id > ?1 ORDER BY id";

@@ -20,6 +20,7 @@ pub const MIGRATIONS: &[&str] = &[
     include_str!("sql/0011_body_checksums.sql"),
     include_str!("sql/0012_table_omitted_rows.sql"),
     include_str!("sql/0013_trees.sql"),
+    include_str!("sql/0014_message_copies.sql"),
     include_str!("sql/0015_mark_kinds.sql"),
 ];
 

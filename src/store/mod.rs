@@ -13,7 +13,13 @@
 //!   before v6 have theirs in `bodies` (see [`body`]).
 //!   `refs` holds References (space-separated, oldest first; a `message_refs`
 //!   table before v5), `message_lists` every List-ID seen.
-//! - `duplicates`: later copies of a known Message-ID with different content.
+//! - `message_copies` (v14): every copy of a Message-ID with distinct
+//!   content, the one the `messages` row holds marked `chosen` (the rule:
+//!   [`crate::mail::copies`]), and each copy's raw form as byte ranges of
+//!   `body_blocks` (see [`copies`]). It replaced `duplicates`, which kept
+//!   only the later copies' hashes and origins. `link_changed` (v14): the
+//!   messages a better copy replaced since the last link, for the next
+//!   update to relink.
 //! - `failures`: messages that could not be parsed: source, offset/commit, reason.
 //! - `sources`: incremental progress (last commit per public-inbox epoch).
 //! - extraction: `extractions` (JSON, see below), `reports`, `tables` +
@@ -36,6 +42,7 @@
 
 pub mod body;
 pub mod bulk;
+pub mod copies;
 pub mod history;
 pub mod insert;
 pub mod links;

@@ -119,7 +119,7 @@ pub fn stats(store: &super::Store) -> Result<Stats> {
         )?,
         threads,
         failed: count(conn, "SELECT count(*) FROM failures")?,
-        duplicates: count(conn, "SELECT count(*) FROM duplicates")?,
+        duplicates: count(conn, "SELECT count(*) FROM message_copies WHERE chosen = 0")?,
         first_date,
         last_date,
         lists: counts(

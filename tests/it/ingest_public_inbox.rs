@@ -886,3 +886,69 @@ fn the_progress_total_of_an_epoch_is_its_new_commits() {
     inbox.publish(&epoch);
     assert_eq!(planned(&mut store), (2, 2));
 }
+
+/// A copy read from its list's own archive wins over one read elsewhere
+/// (ingested first), `mail --raw` prints the epoch's blob as it is, and
+/// `mail --copies` names the epoch and commit.
+#[test]
+fn the_copy_from_the_lists_own_epoch_wins_and_prints_as_its_blob() {
+    if !crate::common::have_git() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let inbox = Inbox::new(&dir.path().join("work"));
+    inbox.add("own@x", "a message");
+    let bare = dir.path().join("linux-test/git/0.git");
+    std::fs::create_dir_all(bare.parent().unwrap()).unwrap();
+    inbox.publish(&bare);
+    let blob = std::fs::read(inbox.work.join("m")).unwrap();
+    let commit = String::from_utf8(
+        Command::new("git")
+            .current_dir(&inbox.work)
+            .args(["rev-parse", "HEAD"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap()
+    .trim()
+    .to_string();
+    let elsewhere = String::from_utf8(blob.clone())
+        .unwrap()
+        .replace("body of own@x\n", "another body, as a mirror rewrote it\n");
+    let mbox = dir.path().join("mirror.mbox");
+    std::fs::write(
+        &mbox,
+        format!("From x@y Tue May  9 09:05:00 2023\n{elsewhere}\n"),
+    )
+    .unwrap();
+    let db = dir.path().join("r.db");
+    assert_eq!(ingest(&db, &mbox).code(), Some(0));
+    let run = ingest(&db, &bare);
+    assert_eq!(run.json()["replaced"], 1, "{}", run.stdout);
+    let raw = Cmd::regtrack()
+        .db(&db)
+        .args(["mail", "--raw", "own@x"])
+        .ok()
+        .stdout_bytes;
+    let mut want = b"From mboxrd@z Thu Jan  1 00:00:00 1970\n".to_vec();
+    want.extend_from_slice(&blob);
+    want.push(b'\n');
+    assert_eq!(raw, want);
+    let copies = Cmd::regtrack()
+        .db(&db)
+        .args(["mail", "--copies", "own@x"])
+        .ok()
+        .stdout;
+    assert!(
+        copies.contains(&format!(
+            "* copy 2  chosen, because it was read from its list's own archive\n    from  A <a@example.org>\n    read  {}, commit {commit}\n",
+            bare.display()
+        )),
+        "{copies}"
+    );
+    assert!(
+        copies.contains(&format!("    read  {}, offset 0\n", mbox.display())),
+        "{copies}"
+    );
+}

@@ -264,18 +264,19 @@ fn a_known_message_id_is_known_a_different_copy_a_duplicate_and_lists_accumulate
         insert_record(&store, &first, 1, &mut BodyBlocks::default()).unwrap(),
         Outcome::Known
     );
-    // The same message seen on another list: known, and it remembers both lists.
+    // The same message seen on another list, which added its footer: a
+    // copy kept, the first one still used, and it remembers both lists.
     let other_list = Record::new(
-        message("m@x", "one + footer", &["b.lists"]),
+        message("m@x", "one\n_______________\nb.lists footer", &["b.lists"]),
         origin(),
         ex.clone(),
     );
     assert_eq!(
         insert_record(&store, &other_list, 1, &mut BodyBlocks::default()).unwrap(),
-        Outcome::Known
+        Outcome::Duplicate
     );
     assert_eq!(count(&db, "SELECT count(*) FROM message_lists"), 2);
-    // A different message under the same id: a duplicate, recorded once.
+    // A different message under the same id: a copy, recorded once.
     let dup = Record::new(message("m@x", "two", &["a.lists"]), origin(), ex.clone());
     assert_eq!(
         insert_record(&store, &dup, 1, &mut BodyBlocks::default()).unwrap(),
@@ -285,7 +286,10 @@ fn a_known_message_id_is_known_a_different_copy_a_duplicate_and_lists_accumulate
         insert_record(&store, &dup, 1, &mut BodyBlocks::default()).unwrap(),
         Outcome::Known
     );
-    assert_eq!(count(&db, "SELECT count(*) FROM duplicates"), 1);
+    assert_eq!(
+        count(&db, "SELECT count(*) FROM message_copies WHERE chosen = 0"),
+        2
+    );
     assert_eq!(count(&db, "SELECT count(*) FROM messages"), 1);
 }
 
@@ -320,7 +324,10 @@ fn a_first_ingest_with_repeated_message_ids_keeps_the_first_copy() {
     let s = ingest(&mut store, std::slice::from_ref(&path), &|_| {}).unwrap();
     assert_eq!((s.new, s.known, s.duplicates, s.failed), (2, 1, 1, 0));
     assert_eq!(count(&db, "SELECT count(*) FROM messages"), 2);
-    assert_eq!(count(&db, "SELECT count(*) FROM duplicates"), 1);
+    assert_eq!(
+        count(&db, "SELECT count(*) FROM message_copies WHERE chosen = 0"),
+        1
+    );
     assert_eq!(
         count(
             &db,

@@ -12,6 +12,7 @@
 
 mod common;
 
+mod copies_cli;
 mod evidence_fixtures;
 mod evidence_props;
 mod evidence_seeds;

@@ -175,7 +175,10 @@ fn a_schema_v1_database_opens_migrates_and_keeps_its_rows() {
         count(&db, "SELECT count(*) FROM messages WHERE refs <> ''"),
         1
     );
-    assert_eq!(count(&db, "SELECT count(*) FROM duplicates"), 1);
+    assert_eq!(
+        count(&db, "SELECT count(*) FROM message_copies WHERE chosen = 0"),
+        1
+    );
     assert_eq!(count(&db, "SELECT count(*) FROM failures"), 1);
     assert_eq!(
         count(
@@ -212,6 +215,27 @@ fn a_schema_v1_database_opens_migrates_and_keeps_its_rows() {
     assert!(
         mail.stdout
             .contains("From: kernel test robot <oliver.sang@intel.com>\n")
+    );
+
+    // Its raw form was never stored: named, nothing invented (exit 1), and
+    // each message is its own chosen copy.
+    let raw = regtrack(
+        &db,
+        &["mail", "--raw", "202503031000.1a2b3c4d-lkp@intel.com"],
+        Duration::from_secs(60),
+    );
+    raw.assert_no_panic();
+    assert_eq!(raw.code(), Some(1), "{}", raw.stderr);
+    assert!(raw.stdout.is_empty());
+    assert!(
+        raw.stderr
+            .contains("the raw form of <202503031000.1a2b3c4d-lkp@intel.com> is not stored"),
+        "{}",
+        raw.stderr
+    );
+    assert_eq!(
+        count(&db, "SELECT count(*) FROM message_copies WHERE chosen = 1"),
+        3
     );
 
     // Opening again is a no-op.
@@ -357,7 +381,13 @@ fn a_schema_v5_database_migrates_reads_its_bodies_and_takes_new_mail() {
 
     // New mail goes into a block, beside the per-message rows.
     takes_new_mail_into_a_block(&db);
-    assert_eq!(count(&db, "SELECT count(*) FROM body_blocks"), 1);
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(*) FROM body_blocks WHERE id IN (SELECT body_block FROM messages)"
+        ),
+        1
+    );
     assert_eq!(count(&db, "SELECT count(*) FROM bodies"), 6);
 }
 

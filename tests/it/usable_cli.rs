@@ -24,6 +24,10 @@ fn answering() -> Vec<Vec<&'static str>> {
         vec!["export", "--format", "html"],
         vec!["mail", REPORT],
         vec!["mail", "--json", REPORT],
+        vec!["mail", "--raw", REPORT],
+        vec!["mail", "--copies", REPORT],
+        vec!["mail", "--copies", "--json", REPORT],
+        vec!["thread", REPORT],
         vec!["stats"],
         vec!["stats", "--json"],
         vec!["failures"],
@@ -45,6 +49,9 @@ fn every_reading_command_answers_0_matches_nothing_1_and_misuse_2() {
         vec!["show", "no-such-thing"],
         vec!["list", "--subsystem", "no-such-subsystem"],
         vec!["mail", "no-such@message"],
+        vec!["mail", "--raw", "no-such@message"],
+        vec!["mail", "--copies", "no-such@message"],
+        vec!["thread", "no-such@message"],
         vec!["mark", "no-such-thing", "declined"],
         vec!["report", "--subsystem", "no-such-subsystem"],
     ] {
@@ -55,6 +62,7 @@ fn every_reading_command_answers_0_matches_nothing_1_and_misuse_2() {
         vec!["show"],
         vec!["list", "--status", "no-such-status"],
         vec!["export", "--format", "docx"],
+        vec!["mail", "--raw", "--json", REPORT],
         vec!["mark", "15", "no-such-status"],
         vec!["no-such-command"],
     ] {

@@ -17,6 +17,7 @@ const COMMANDS: &[&str] = &[
     "mark",
     "unmark",
     "mail",
+    "thread",
     "failures",
     "reindex",
     "fetch",
