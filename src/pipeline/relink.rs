@@ -273,7 +273,7 @@ fn distinct_roots(sk: &Skeleton) -> u64 {
 
 /// An update: relinks only what the new messages (`added`, stored after
 /// the last link `old`), the new marks and the tree commits a sync changed
-/// (`tree_regs`: the stored regressions they reach, [`tree_regressions`])
+/// (`tree_regs`: the stored regressions they reach, found by `tree_regressions`)
 /// can change, and leaves every other thread and regression as stored.
 ///
 /// A full link threads every message, chooses the whole threads a
