@@ -15,7 +15,8 @@
 //! - messages carrying `Closes:`/`Link:` with a lore URL of any attached
 //!   message (every URL form, percent-encoded ids), citing such a URL in their
 //!   own text, or carrying `Fixes: <any id of the culprit>` together with a
-//!   `Reported-by: kernel test robot`;
+//!   `Reported-by: kernel test robot` (unless its `Closes:` names only
+//!   reports outside the history: a build warning in the same culprit);
 //! - reverts of the culprit (`revert`): a revert whose "This reverts commit
 //!   `<sha>`" names an id of the culprit, or, without a sha, whose title names
 //!   the culprit's and which was posted after the first report;
@@ -515,12 +516,26 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
             }
         }
         if own_trailers(m).any(robot_reported) {
+            // The reports its `Closes:` trailers name: a patch closing a
+            // report outside a history (a build warning the robot found in
+            // the same culprit) is not that history's fix by its `Fixes:`.
+            let closes: Vec<Option<usize>> = own_trailers(m)
+                .filter(|t| t.key.eq_ignore_ascii_case("closes"))
+                .filter_map(trailer_target)
+                .map(|id| by_id.get(id.as_str()).copied())
+                .collect();
+            let closes_elsewhere = |r: usize| {
+                !closes.is_empty()
+                    && !closes.iter().any(|j| {
+                        j.is_some_and(|j| regs_of_msg.get(&j).is_some_and(|v| v.contains(&r)))
+                    })
+            };
             for t in own_trailers(m) {
                 let Some(id) = fixes_id(t) else {
                     continue;
                 };
                 for (r, d) in drafts.iter().enumerate() {
-                    if d.names(&id) {
+                    if d.names(&id) && !closes_elsewhere(r) {
                         targets.push((
                             r,
                             role_for(m),

@@ -184,3 +184,41 @@ fn a_reply_that_arrives_before_its_parent_threads_under_it() {
     assert_eq!(out.threads[i].parent_id.as_deref(), Some("a-r1@x"));
     assert_eq!(out.threads[i].depth, 2);
 }
+
+/// A patch carrying `Fixes:` of the culprit with the robot's `Reported-by:`
+/// is that history's fix, unless its `Closes:` names a report outside the
+/// history (a build warning the robot found in the same culprit).
+#[test]
+fn a_fixes_patch_closing_another_report_is_not_linked() {
+    use crate::common::scenario::{fixes, msg, trailer};
+    use regtrack::model::Kind;
+    let warn = |id: &str, closes: Option<&str>| {
+        let mut p = msg(
+            id,
+            "Jens Axboe",
+            6,
+            "[PATCH] ext4: use NULL for the pointer",
+            None,
+        );
+        p.kind = Kind::Patch;
+        p.extraction.trailers = vec![
+            fixes("aaaa1111bbbb", "ext4: change the thing"),
+            trailer("Reported-by", "kernel test robot <lkp@intel.com>"),
+        ];
+        if let Some(c) = closes {
+            p.extraction.trailers.push(trailer("Closes", c));
+        }
+        p
+    };
+    let mut input = scenario();
+    input.messages.push(warn(
+        "warn@x",
+        Some("https://lore.kernel.org/oe-kbuild-all/kbuild-warn@intel.com/"),
+    ));
+    input.messages.push(warn("bare@x", None));
+    let out = build(&input);
+    let a = by_culprit(&out.regressions, "aaaa1111");
+    let linked: Vec<&str> = a.patches.iter().map(|p| p.message_id.as_str()).collect();
+    assert!(!linked.contains(&"warn@x"), "{linked:?}");
+    assert!(linked.contains(&"bare@x"), "{linked:?}");
+}

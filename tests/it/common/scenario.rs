@@ -126,7 +126,7 @@ impl Suggested for Extraction {
     }
 }
 
-fn trailer(key: &str, value: &str) -> Trailer {
+pub fn trailer(key: &str, value: &str) -> Trailer {
     Trailer {
         key: key.into(),
         value: value.into(),
@@ -134,7 +134,7 @@ fn trailer(key: &str, value: &str) -> Trailer {
     }
 }
 
-fn fixes(id: &str, title: &str) -> Trailer {
+pub fn fixes(id: &str, title: &str) -> Trailer {
     Trailer {
         key: "Fixes".into(),
         value: format!("{id} (\"{title}\")"),
