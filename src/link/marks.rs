@@ -29,12 +29,15 @@ pub fn withdrawn(marks: &[Mark]) -> HashSet<i64> {
     marks.iter().filter_map(|m| m.withdraws).collect()
 }
 
+/// True when `m` applies: it is no withdrawal and not among `gone`.
+fn applies(m: &Mark, gone: &HashSet<i64>) -> bool {
+    m.withdraws.is_none() && !gone.contains(&m.id)
+}
+
 /// The marks that apply: not withdrawals, not withdrawn; in the given order.
 pub fn in_effect(marks: &[Mark]) -> impl Iterator<Item = &Mark> {
     let gone = withdrawn(marks);
-    marks
-        .iter()
-        .filter(move |m| m.withdraws.is_none() && !gone.contains(&m.id))
+    marks.iter().filter(move |m| applies(m, &gone))
 }
 
 /// The latest mark still in effect on a history whose culprit goes by
@@ -175,11 +178,7 @@ pub fn entries(marks: &[&Mark], all: &[Mark]) -> Vec<TimelineEntry> {
 /// The fix and release the latest marks in effect name, if any.
 pub fn marked_fix(marks: &[&Mark], all: &[Mark]) -> (Option<String>, Option<String>) {
     let gone = withdrawn(all);
-    let live = || {
-        marks
-            .iter()
-            .filter(|m| m.withdraws.is_none() && !gone.contains(&m.id))
-    };
+    let live = || marks.iter().filter(|m| applies(m, &gone));
     (
         live().filter_map(|m| m.fix.clone()).next_back(),
         live().filter_map(|m| m.fixed_in.clone()).next_back(),

@@ -333,20 +333,7 @@ pub fn relink_incremental(
     let cap = ((now.messages as f64) * INCREMENTAL_SHARE).max(2_000.0) as usize;
     // The regressions new marks name.
     let culprits = links::mark_culprits_after(store, old.max_mark)?;
-    let marked_regs: Vec<i64> = if culprits.is_empty() {
-        Vec::new()
-    } else {
-        links::regression_culprits(store)?
-            .into_iter()
-            .filter(|(_, c)| {
-                culprits
-                    .iter()
-                    .any(|m| crate::link::culprit::same_commit(c, m))
-            })
-            .map(|(i, _)| i)
-            .collect()
-    };
-    let mut marked_regs = marked_regs;
+    let mut marked_regs = regressions_of_culprits(store, &culprits)?;
     marked_regs.extend_from_slice(tree_regs);
     marked_regs.sort_unstable();
     marked_regs.dedup();
@@ -454,6 +441,23 @@ pub fn relink_incremental(
     )))
 }
 
+/// The stored regressions whose culprit is one of `culprits` (any
+/// abbreviation); none asked, none read.
+fn regressions_of_culprits(store: &Store, culprits: &[String]) -> Result<Vec<i64>> {
+    if culprits.is_empty() {
+        return Ok(Vec::new());
+    }
+    Ok(links::regression_culprits(store)?
+        .into_iter()
+        .filter(|(_, c)| {
+            culprits
+                .iter()
+                .any(|m| crate::link::culprit::same_commit(c, m))
+        })
+        .map(|(i, _)| i)
+        .collect())
+}
+
 /// The stored regressions the tree commits `oids` (changed by a sync) can
 /// change: those holding a message that shares a link key with one of them
 /// (its id, the ids it reverts, back-ports or fixes, its title, a message
@@ -507,18 +511,7 @@ fn tree_regressions(
         })
         .map(|m| m.culprit)
         .collect();
-    if !marked.is_empty() {
-        regs.extend(
-            links::regression_culprits(store)?
-                .into_iter()
-                .filter(|(_, c)| {
-                    marked
-                        .iter()
-                        .any(|m| crate::link::culprit::same_commit(c, m))
-                })
-                .map(|(i, _)| i),
-        );
-    }
+    regs.extend(regressions_of_culprits(store, &marked)?);
     regs.sort_unstable();
     regs.dedup();
     Ok(Ok(regs))

@@ -925,20 +925,7 @@ fn write_regressions(
     let mut assigned: Vec<i64> = Vec::with_capacity(keys.len());
     for names in keys {
         let key = names.first().copied().unwrap_or("");
-        // The id this culprit had before its history went (joined another
-        // as a duplicate), unless a kept history holds it.
-        let mut before: Option<i64> = None;
-        for n in names {
-            before = given
-                .query_row([n], |r| r.get::<_, i64>(0))
-                .optional()
-                .db(sql_given)?
-                .filter(|i| !used.contains(i) && (!live.contains(i) || old_ids.contains(i)));
-            if before.is_some() {
-                break;
-            }
-        }
-        let id = old_exact
+        let mut id = old_exact
             .get(key)
             .copied()
             .filter(|i| !used.contains(i))
@@ -946,13 +933,24 @@ fn write_regressions(
                 old.iter()
                     .find(|(i, c)| !used.contains(i) && names.iter().any(|n| same_commit(c, n)))
                     .map(|(i, _)| *i)
-            })
-            .or(before)
-            .unwrap_or_else(|| {
-                let i = next_id;
-                next_id += 1;
-                i
             });
+        // Else the id this culprit had before its history went (joined
+        // another as a duplicate), unless a kept history holds it.
+        for n in names {
+            if id.is_some() {
+                break;
+            }
+            id = given
+                .query_row([n], |r| r.get::<_, i64>(0))
+                .optional()
+                .db(sql_given)?
+                .filter(|i| !used.contains(i) && (!live.contains(i) || old_ids.contains(i)));
+        }
+        let id = id.unwrap_or_else(|| {
+            let i = next_id;
+            next_id += 1;
+            i
+        });
         used.insert(id);
         assigned.push(id);
     }

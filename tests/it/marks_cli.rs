@@ -8,7 +8,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::common::{Cmd, Run};
+use crate::common::{Cmd, Run, assert_same_as_full};
 
 /// The ext4 history with a fix posted and applied, and two open ones.
 const APPLIED: &str = "5e1f2a3b4c";
@@ -50,16 +50,6 @@ fn ingested() -> (tempfile::TempDir, std::path::PathBuf) {
     let threads = crate::common::corpus("threads");
     ok(&db, &["-q", "ingest", crate::common::s(&threads)]);
     (dir, db)
-}
-
-/// What a full relink of a copy of `db` answers, next to what `db` answers.
-fn assert_same_as_full(db: &Path) {
-    let copy = db.with_extension("full.db");
-    std::fs::copy(db, &copy).expect("copy");
-    ok(&copy, &["-q", "relink", "--full"]);
-    let a = ok(db, &["export", "--format", "json"]).stdout;
-    let b = ok(&copy, &["export", "--format", "json"]).stdout;
-    assert_eq!(a, b, "incremental and full links differ");
 }
 
 #[test]

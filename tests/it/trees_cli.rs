@@ -342,13 +342,7 @@ fn fixes_found_in_trees_give_status_trees_and_release() {
     assert!(err.contains("(an update)"), "{err}");
     let r = show(&db, JBD2_LAZY);
     assert_eq!(r["fix"]["commit"], rebuilt.as_str(), "{r:#}");
-    let copy = db.with_extension("full.db");
-    std::fs::copy(&db, &copy).unwrap();
-    ok(&copy, &["-q", "relink", "--full"]);
-    assert_eq!(
-        ok(&db, &["export", "--format", "json"]),
-        ok(&copy, &["export", "--format", "json"])
-    );
+    crate::common::assert_same_as_full(&db);
     // Nothing new: nothing relinked.
     let out = regtrack(&db, &["trees", "sync"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("nothing new to link"));
@@ -540,13 +534,7 @@ fn a_tree_update_relinks_only_the_histories_its_commits_reach() {
     assert_eq!(r["status"], "fixed", "{r:#}");
     assert_eq!(r["fix"]["commit"], fix.as_str());
     assert_eq!(r["fix"]["release"], "v6.9-rc1");
-    let copy = db.with_extension("full.db");
-    std::fs::copy(&db, &copy).unwrap();
-    ok(&copy, &["-q", "relink", "--full"]);
-    assert_eq!(
-        ok(&db, &["export", "--format", "json"]),
-        ok(&copy, &["export", "--format", "json"])
-    );
+    crate::common::assert_same_as_full(&db);
 }
 
 /// A corrupt commit object in a followed tree: `trees sync` names the tree
@@ -679,11 +667,5 @@ fn a_patch_applied_under_another_title_is_found_by_its_patch_id() {
             .any(|e| e.contains("patch id of patch patch-1@example.org")),
         "{events:#?}"
     );
-    let copy = db.with_extension("full.db");
-    std::fs::copy(&db, &copy).unwrap();
-    ok(&copy, &["-q", "relink", "--full"]);
-    assert_eq!(
-        ok(&db, &["export", "--format", "json"]),
-        ok(&copy, &["export", "--format", "json"])
-    );
+    crate::common::assert_same_as_full(&db);
 }

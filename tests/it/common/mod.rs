@@ -60,6 +60,30 @@ pub fn skip_part_shown(what: &str, why: &str) {
     );
 }
 
+/// Asserts that `db` answers as a full relink of a copy of it does: what
+/// the updates so far left equals one link from scratch (`export --format
+/// json`, byte for byte).
+pub fn assert_same_as_full(db: &Path) {
+    let copy = db.with_extension("full.db");
+    std::fs::copy(db, &copy).expect("copy the database");
+    Cmd::regtrack()
+        .db(&copy)
+        .args(["-q", "relink", "--full"])
+        .ok();
+    let export = |d: &Path| {
+        Cmd::regtrack()
+            .db(d)
+            .args(["export", "--format", "json"])
+            .ok()
+            .stdout
+    };
+    assert_eq!(
+        export(db),
+        export(&copy),
+        "incremental and full links differ"
+    );
+}
+
 /// Whether the `git` command is installed; when it is not, says that the
 /// running test is skipped.
 pub fn have_git() -> bool {
