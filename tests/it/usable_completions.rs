@@ -208,17 +208,7 @@ fn commands_and_options() -> Vec<(String, Vec<String>)> {
             })
             .collect()
     }
-    fn subs(help: &str) -> Vec<String> {
-        help.lines()
-            .skip_while(|l| !l.starts_with("Commands:"))
-            .skip(1)
-            .take_while(|l| l.starts_with("  "))
-            // A wrapped description goes on deeper.
-            .filter(|l| !l[2..].starts_with(' '))
-            .filter_map(|l| l.split_whitespace().next().map(str::to_string))
-            .filter(|n| n != "help")
-            .collect()
-    }
+    let subs = crate::usable_help::listed_commands;
     let top = Cmd::regtrack().arg("--help").ok().stdout;
     let mut out = vec![(String::new(), longs(&top))];
     let mut todo: Vec<Vec<String>> = subs(&top).into_iter().map(|s| vec![s]).collect();

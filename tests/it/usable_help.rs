@@ -118,7 +118,7 @@ fn help_sets_the_global_options_apart_and_every_example_runs() {
 }
 
 /// The subcommands a `--help` lists (clap's `help` aside).
-fn listed_commands(help: &str) -> Vec<String> {
+pub fn listed_commands(help: &str) -> Vec<String> {
     help.lines()
         .skip_while(|l| !l.starts_with("Commands:"))
         .skip(1)
