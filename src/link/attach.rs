@@ -525,10 +525,9 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
                 .map(|id| by_id.get(id.as_str()).copied())
                 .collect();
             let closes_elsewhere = |r: usize| {
-                !closes.is_empty()
-                    && !closes.iter().any(|j| {
-                        j.is_some_and(|j| regs_of_msg.get(&j).is_some_and(|v| v.contains(&r)))
-                    })
+                super::hints::closes_only_elsewhere(closes.iter().map(|j| {
+                    j.is_some_and(|j| regs_of_msg.get(&j).is_some_and(|v| v.contains(&r)))
+                }))
             };
             for t in own_trailers(m) {
                 let Some(id) = fixes_id(t) else {

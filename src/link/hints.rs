@@ -85,6 +85,21 @@ pub fn trailer_target(t: &Trailer) -> Option<String> {
     crate::mail::msgid::url_message_id(&t.value)
 }
 
+/// True when a `Closes:` was given and none of them closes a report of the
+/// history (`inside`: for each `Closes:` target, whether it is one): a
+/// `Fixes:` with the robot's `Reported-by:` then fixes something else (a
+/// build warning the robot found in the same culprit), not this history.
+pub fn closes_only_elsewhere(inside: impl IntoIterator<Item = bool>) -> bool {
+    let mut any = false;
+    for i in inside {
+        if i {
+            return false;
+        }
+        any = true;
+    }
+    any
+}
+
 /// The message a stored lore link (a cited URL's Message-ID) points to.
 pub fn cited_target(link: &str) -> String {
     crate::mail::msgid::url_message_id(link)

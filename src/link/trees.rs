@@ -201,10 +201,13 @@ fn fix_reason(r: &Regression, ids: &[String], c: &TreeCommit) -> Option<(u8, Str
     // A `Closes:` says which report the commit closes: one outside the
     // history (a build warning the robot reported on the same culprit) is
     // not this regression's fix.
-    let closes_elsewhere = c
-        .trailers
-        .iter()
-        .any(|(k, v)| k == "Closes" && link_target(v).is_some_and(|m| !r.messages.contains(&m)));
+    let closes_elsewhere = super::hints::closes_only_elsewhere(
+        c.trailers
+            .iter()
+            .filter(|(k, _)| k == "Closes")
+            .filter_map(|(_, v)| link_target(v))
+            .map(|m| r.messages.contains(&m)),
+    );
     if robot && !closes_elsewhere {
         for (k, v) in &c.trailers {
             if k == "Fixes"
