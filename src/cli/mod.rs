@@ -333,10 +333,19 @@ fn relinked_line(r: &crate::pipeline::relink::Relinked) -> String {
     let how = match r.how {
         How::Nothing => return "nothing new to link".to_string(),
         How::Incremental => "an update".to_string(),
-        How::Full => match &r.fell_back {
-            Some(why) => format!("everything, since {why}"),
-            None => "everything".to_string(),
-        },
+        How::Full => {
+            let mut how = "everything".to_string();
+            if let Some(s) = &r.steps {
+                how.push_str(&format!(" in {} steps of {} messages", s.count, s.size));
+            }
+            if let Some(why) = &r.fell_back {
+                how.push_str(&format!(", since {why}"));
+            }
+            for g in r.steps.iter().flat_map(|s| &s.gave_up) {
+                how.push_str(&format!("; {g}"));
+            }
+            how
+        }
     };
     format!(
         "relinked {} messages in {} threads and {} regressions ({how}) in {:.2} s",

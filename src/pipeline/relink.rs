@@ -16,6 +16,13 @@
 //! An update after an ingest relinks only what the new mail can change
 //! ([`relink_incremental`]); the answers equal a full link's (the property
 //! is tested over random splits of the corpus and of real archives).
+//!
+//! Past [`STEPS_FROM`] messages the skeleton and the chosen threads alone
+//! would outgrow a few hundred megabytes (about 0.5 KB a message), so a
+//! link of everything goes in steps ([`relink_full_in_steps`]): the first
+//! [`STEP`] messages linked as if nothing else were stored, then each next
+//! [`STEP`] as an update. Its memory is a step's, its answers a link at
+//! once's; it takes about twice as long.
 
 use std::collections::HashMap;
 
@@ -62,8 +69,22 @@ pub struct Relinked {
     pub regressions: u64,
     /// Why an update fell back to relinking everything, if it did.
     pub fell_back: Option<String>,
+    /// How a link of everything went in steps ([`relink_full_in_steps`]),
+    /// if it did.
+    pub steps: Option<Steps>,
     /// Seconds it took.
     pub seconds: f64,
+}
+
+/// The steps of a link of everything in steps.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Steps {
+    /// How many.
+    pub count: u64,
+    /// Messages each adds.
+    pub size: u64,
+    /// Why steps linked everything up to them instead of an update.
+    pub gave_up: Vec<String>,
 }
 
 /// How a relink went.
@@ -107,7 +128,7 @@ pub fn relink_with(
     let started = std::time::Instant::now();
     // A tree sync that stored new commits: they may fix any history.
     if let Some(why) = crate::store::trees::pending(store)? {
-        let (mut done, unreadable) = relink_full_with(store, before_write)?;
+        let (mut done, unreadable) = full(store, before_write)?;
         done.fell_back = Some(why);
         done.seconds = started.elapsed().as_secs_f64();
         return Ok((done, unreadable));
@@ -151,6 +172,7 @@ pub fn relink_with(
                 &added,
                 &changed,
                 &tree_regs,
+                None,
                 before_write,
             )? {
                 Ok((mut done, unreadable)) => {
@@ -164,7 +186,7 @@ pub fn relink_with(
             fell_back = Some("messages were removed since the last link".into());
         }
     }
-    let (mut done, unreadable) = relink_full_with(store, before_write)?;
+    let (mut done, unreadable) = full(store, before_write)?;
     done.fell_back = fell_back;
     done.seconds = started.elapsed().as_secs_f64();
     Ok((done, unreadable))
@@ -195,7 +217,7 @@ pub fn relink_repairing(store: &mut Store) -> Result<(Relinked, Unreadable)> {
     match undecodable_reason(store)? {
         None => relink(store),
         Some(why) => {
-            let (mut done, unreadable) = relink_full_with(store, &mut || Ok(()))?;
+            let (mut done, unreadable) = full(store, &mut || Ok(()))?;
             done.fell_back = Some(why);
             done.seconds = started.elapsed().as_secs_f64();
             Ok((done, unreadable))
@@ -211,13 +233,140 @@ pub fn relink_full(store: &mut Store) -> Result<Unreadable> {
 /// [`relink_full`], saying what it relinked.
 pub fn relink_full_counted(store: &mut Store) -> Result<(Relinked, Unreadable)> {
     let started = std::time::Instant::now();
-    let (mut done, u) = relink_full_with(store, &mut || Ok(()))?;
+    let (mut done, u) = full(store, &mut || Ok(()))?;
     done.seconds = started.elapsed().as_secs_f64();
     Ok((done, u))
 }
 
+/// Messages past which a link of everything goes in steps
+/// ([`relink_full_in_steps`] of [`STEP`]): a link of them all at once
+/// would hold more than about 300 MB.
+pub const STEPS_FROM: i64 = 600_000;
+
+/// Messages each step of a link of everything adds, past [`STEPS_FROM`].
+pub const STEP: usize = 150_000;
+
+/// A link of everything: at once, or in steps of [`STEP`] messages past
+/// [`STEPS_FROM`].
+fn full(
+    store: &mut Store,
+    before_write: &mut dyn FnMut() -> Result<()>,
+) -> Result<(Relinked, Unreadable)> {
+    let n = links::current_state(store, LINK_LOGIC_VERSION)?.messages;
+    if n > STEPS_FROM {
+        relink_full_in_steps(store, STEP, before_write)
+    } else {
+        relink_full_with(store, None, before_write)
+    }
+}
+
+/// Links everything from scratch a step of `step` messages at a time, so
+/// that memory is bounded by a step's reach and not by the archive: the
+/// first `step` messages (by `messages.id`) are linked as if nothing else
+/// were stored ([`links::set_horizon`]), then each next `step` messages as
+/// an update ([`relink_incremental`]) of what is linked so far. An update's
+/// answers equal a full link's, so the histories are those of a link of
+/// everything at once (tested). A step whose update gives up (a key shared
+/// by more than [`KEY_CAP`] messages, a reach over four steps) is a link of
+/// everything up to it instead, said in [`Relinked::fell_back`].
+pub fn relink_full_in_steps(
+    store: &mut Store,
+    step: usize,
+    before_write: &mut dyn FnMut() -> Result<()>,
+) -> Result<(Relinked, Unreadable)> {
+    let ends = links::step_ends(store, step)?;
+    if ends.len() <= 1 {
+        return relink_full_with(store, None, before_write);
+    }
+    let stepped = steps(store, &ends, step, before_write);
+    // Everything is seen again, whatever happened.
+    links::set_horizon(store, None)?;
+    let (mut unreadable, gave_up) = stepped?;
+    let state = links::current_state(store, LINK_LOGIC_VERSION)?;
+    links::set_state(store, &state)?;
+    unreadable.extractions.sort();
+    unreadable.extractions.dedup();
+    unreadable.marks.sort();
+    unreadable.marks.dedup();
+    let (threads, regressions) = links::counts(store)?;
+    Ok((
+        Relinked {
+            how: How::Full,
+            messages: state.messages as u64,
+            threads,
+            regressions,
+            steps: Some(Steps {
+                count: ends.len() as u64,
+                size: step as u64,
+                gave_up,
+            }),
+            ..Relinked::default()
+        },
+        unreadable,
+    ))
+}
+
+/// The steps of [`relink_full_in_steps`], ending at the messages `ends`:
+/// what could not be read, and why steps were links of everything so far.
+fn steps(
+    store: &mut Store,
+    ends: &[i64],
+    step: usize,
+    before_write: &mut dyn FnMut() -> Result<()>,
+) -> Result<(Unreadable, Vec<String>)> {
+    let mut unreadable = Unreadable::default();
+    let mut gave_up = Vec::new();
+    let mut take = |u: Unreadable| {
+        unreadable.extractions.extend(u.extractions);
+        unreadable.marks.extend(u.marks);
+    };
+    let mut before_write = Some(before_write);
+    // The marks are all in the first step, and a duplicate mark joins two
+    // histories that nothing else may tie: a step relinks the marked
+    // culprits' regressions with whatever it reaches.
+    let marked = links::mark_culprits_after(store, 0)?;
+    for (k, &end) in ends.iter().enumerate() {
+        links::set_horizon(store, Some(end))?;
+        let old = match k {
+            0 => None,
+            _ => links::stored_state(store)?,
+        };
+        let now = links::current_state(store, LINK_LOGIC_VERSION)?;
+        let update = match &old {
+            Some(old) => {
+                let added = links::messages_after(store, old.max_message)?;
+                let cap = step.saturating_mul(4).max(2_000);
+                let also = regressions_of_culprits(store, &marked)?;
+                relink_incremental(store, old, &now, &added, &[], &also, Some(cap), &mut || {
+                    Ok(())
+                })?
+            }
+            None => Err(String::new()),
+        };
+        match update {
+            Ok((_, u)) => take(u),
+            Err(why) => {
+                if !why.is_empty() {
+                    gave_up.push(format!(
+                        "the step to message {end} linked everything up to it ({why})"
+                    ));
+                }
+                let (_, u) = match before_write.take() {
+                    Some(w) => relink_full_with(store, Some(end), w)?,
+                    None => relink_full_with(store, Some(end), &mut || Ok(()))?,
+                };
+                take(u);
+            }
+        }
+    }
+    Ok((unreadable, gave_up))
+}
+
+/// A link of everything at once (of the messages up to `horizon`, when
+/// set, as [`links::set_horizon`] on `store` shows them).
 fn relink_full_with(
     store: &mut Store,
+    horizon: Option<i64>,
     before_write: &mut dyn FnMut() -> Result<()>,
 ) -> Result<(Relinked, Unreadable)> {
     let state = links::current_state(store, LINK_LOGIC_VERSION)?;
@@ -231,7 +380,11 @@ fn relink_full_with(
             before_write()?;
             (plan, links::begin_relink(store, db_ids, sk)?)
         } else {
-            let reading = scope.spawn(move || plan(&Store::open(&path)?, None, db_ids, sk, seeds));
+            let reading = scope.spawn(move || {
+                let reader = Store::open(&path)?;
+                links::set_horizon(&reader, horizon)?;
+                plan(&reader, None, db_ids, sk, seeds)
+            });
             let write = before_write().and_then(|()| links::begin_relink(store, db_ids, sk));
             let plan = reading.join().map_err(|_| Error::Message {
                 origin: "relink".to_string(),
@@ -273,8 +426,9 @@ fn distinct_roots(sk: &Skeleton) -> u64 {
 
 /// An update: relinks only what the new messages (`added`, stored after
 /// the last link `old`), the new marks and the tree commits a sync changed
-/// (`tree_regs`: the stored regressions they reach, found by `tree_regressions`)
-/// can change, and leaves every other thread and regression as stored.
+/// (`tree_regs`: the stored regressions they reach, found by
+/// `tree_regressions`; in a link in steps, those of marked culprits) can
+/// change, and leaves every other thread and regression as stored.
 ///
 /// A full link threads every message, chooses the whole threads a
 /// regression can involve ([`select`]: the first step, threads of seeds, of
@@ -318,9 +472,11 @@ fn distinct_roots(sk: &Skeleton) -> u64 {
 /// thread and its choice; when chosen, it starts step 3 as a new message
 /// does, so every history its new content can change is relinked.
 ///
-/// A key held by more than [`KEY_CAP`] messages, or a closure over
-/// [`INCREMENTAL_SHARE`] of all messages, makes a full relink cheaper: the
-/// update says so and does one (`Err` with the reason).
+/// A key held by more than [`KEY_CAP`] messages, or a closure over `cap`
+/// messages (by default [`INCREMENTAL_SHARE`] of all messages), makes a
+/// full relink cheaper: the update says so and does one (`Err` with the
+/// reason).
+#[allow(clippy::too_many_arguments)]
 pub fn relink_incremental(
     store: &mut Store,
     old: &links::LinkState,
@@ -328,9 +484,10 @@ pub fn relink_incremental(
     added: &[i64],
     changed: &[i64],
     tree_regs: &[i64],
+    cap: Option<usize>,
     before_write: &mut dyn FnMut() -> Result<()>,
 ) -> Result<std::result::Result<(Relinked, Unreadable), String>> {
-    let cap = ((now.messages as f64) * INCREMENTAL_SHARE).max(2_000.0) as usize;
+    let cap = cap.unwrap_or(((now.messages as f64) * INCREMENTAL_SHARE).max(2_000.0) as usize);
     // The regressions new marks name.
     let culprits = links::mark_culprits_after(store, old.max_mark)?;
     let mut marked_regs = regressions_of_culprits(store, &culprits)?;

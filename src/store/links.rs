@@ -925,26 +925,31 @@ fn write_regressions(
     let mut assigned: Vec<i64> = Vec::with_capacity(keys.len());
     for names in keys {
         let key = names.first().copied().unwrap_or("");
-        let mut id = old_exact
-            .get(key)
-            .copied()
-            .filter(|i| !used.contains(i))
-            .or_else(|| {
-                old.iter()
-                    .find(|(i, c)| !used.contains(i) && names.iter().any(|n| same_commit(c, n)))
-                    .map(|(i, _)| *i)
-            });
-        // Else the id this culprit had before its history went (joined
-        // another as a duplicate), unless a kept history holds it.
-        for n in names {
-            if id.is_some() {
-                break;
-            }
-            id = given
+        // The id this culprit had before its history went (joined another
+        // as a duplicate, or left by a link in steps), unless a kept
+        // history holds it.
+        let mut former = |n: &str| -> Result<Option<i64>> {
+            Ok(given
                 .query_row([n], |r| r.get::<_, i64>(0))
                 .optional()
                 .db(sql_given)?
-                .filter(|i| !used.contains(i) && (!live.contains(i) || old_ids.contains(i)));
+                .filter(|i| !used.contains(i) && (!live.contains(i) || old_ids.contains(i))))
+        };
+        let mut id = old_exact.get(key).copied().filter(|i| !used.contains(i));
+        if id.is_none() {
+            id = former(key)?;
+        }
+        if id.is_none() {
+            id = old
+                .iter()
+                .find(|(i, c)| !used.contains(i) && names.iter().any(|n| same_commit(c, n)))
+                .map(|(i, _)| *i);
+        }
+        for n in names.iter().skip(1) {
+            if id.is_some() {
+                break;
+            }
+            id = former(n)?;
         }
         let id = id.unwrap_or_else(|| {
             let i = next_id;
@@ -1182,6 +1187,85 @@ pub fn clear_changed(store: &Store) -> Result<()> {
     let sql = "DELETE FROM link_changed";
     store.conn().execute(sql, []).db(sql)?;
     Ok(())
+}
+
+/// The tables of what was read from mail, each with its column naming the
+/// message: what [`set_horizon`] limits.
+const MAIL_TABLES: &[(&str, &str)] = &[
+    ("messages", "id"),
+    ("bodies", "message"),
+    ("commit_refs", "message"),
+    ("diffs", "message"),
+    ("events", "message"),
+    ("extractions", "message"),
+    ("landings", "message"),
+    ("link_keys", "message"),
+    ("lore_links", "message"),
+    ("message_copies", "message"),
+    ("message_lists", "message"),
+    ("patches", "message"),
+    ("reports", "message"),
+    ("signals", "message"),
+    ("tables", "message"),
+    ("trailers", "message"),
+];
+
+/// Makes this connection read only the messages up to `horizon`
+/// (`messages.id`) and what was read from them, as if nothing later were
+/// stored: a temporary view of each mail table, named as the table, hides
+/// the later rows (SQLite resolves a name in `temp` before `main`). The
+/// link tables are not hidden, so a link of everything can be made a
+/// horizon at a time. `None` shows everything again.
+pub fn set_horizon(store: &Store, horizon: Option<i64>) -> Result<()> {
+    let mut sql = String::new();
+    for (table, column) in MAIL_TABLES {
+        sql.push_str(&format!("DROP VIEW IF EXISTS temp.{table};\n"));
+        if let Some(h) = horizon {
+            sql.push_str(&format!(
+                "CREATE TEMP VIEW {table} AS SELECT * FROM main.{table} WHERE {column} <= {h};\n"
+            ));
+        }
+    }
+    store
+        .conn()
+        .execute_batch(&sql)
+        .db("set the link horizon")?;
+    Ok(())
+}
+
+/// Every `step`-th `messages.id` (the `step`-th, the `2 step`-th, ...) and
+/// the last one, ascending: where a link in steps of `step` messages stops.
+pub fn step_ends(store: &Store, step: usize) -> Result<Vec<i64>> {
+    let sql = "SELECT id FROM main.messages ORDER BY id";
+    let mut stmt = store.conn().prepare(sql).db(sql)?;
+    let mut rows = stmt.query([]).db(sql)?;
+    let (mut ends, mut n, mut last) = (Vec::new(), 0usize, None);
+    while let Some(r) = rows.next().db(sql)? {
+        let id: i64 = r.get(0).db(sql)?;
+        n += 1;
+        last = Some(id);
+        if n % step.max(1) == 0 {
+            ends.push(id);
+        }
+    }
+    if let Some(l) = last
+        && ends.last() != Some(&l)
+    {
+        ends.push(l);
+    }
+    Ok(ends)
+}
+
+/// How many threads and regressions are stored.
+pub fn counts(store: &Store) -> Result<(u64, u64)> {
+    let sql = "SELECT (SELECT count(DISTINCT root_id) FROM threads), \
+               (SELECT count(*) FROM regressions)";
+    store
+        .conn()
+        .query_row(sql, [], |r| {
+            Ok((r.get::<_, i64>(0)? as u64, r.get::<_, i64>(1)? as u64))
+        })
+        .db(sql)
 }
 
 /// The `messages.id` of every message stored after `after`, ascending.

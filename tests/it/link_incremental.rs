@@ -366,6 +366,9 @@ fn real_archives_in_random_steps_link_like_one_full_link() {
         ingest(&mut store, std::slice::from_ref(&epoch));
         relink(&mut store);
         drop(store);
+        let n = crate::common::column::<i64>(&whole, "SELECT count(*) FROM messages")[0];
+        let what = format!("{} in steps", epoch.display());
+        assert_steps_equal_full(&whole, n as usize / 5 + 1, &what);
         let chosen: Vec<String> = crate::common::column(
             &whole,
             "SELECT m.message_id FROM link_chosen c JOIN messages m ON m.id = c.message",
@@ -494,4 +497,214 @@ fn export_held_back(
     let mut steps = step_paths;
     rng.shuffle(&mut steps);
     (rest_path, steps)
+}
+
+/// Copies of `db`, one linked in full at once and one in steps of `step`
+/// messages (`relink_full_in_steps`), store the same threads, choice and
+/// histories, regression ids included. Returns what the link in steps did.
+fn assert_steps_equal_full(db: &Path, step: usize, what: &str) -> Relinked {
+    let once = db.with_extension(format!("once-{step}.db"));
+    let stepped = db.with_extension(format!("steps-{step}.db"));
+    std::fs::copy(db, &once).unwrap();
+    std::fs::copy(db, &stepped).unwrap();
+    let mut s = Store::open(&once).unwrap();
+    let unreadable = regtrack::pipeline::relink::relink_full(&mut s).unwrap();
+    assert!(unreadable.is_empty(), "{what}: {unreadable:?}");
+    drop(s);
+    let mut s = Store::open(&stepped).unwrap();
+    let (done, unreadable) =
+        regtrack::pipeline::relink::relink_full_in_steps(&mut s, step, &mut || Ok(())).unwrap();
+    assert!(unreadable.is_empty(), "{what}: {unreadable:?}");
+    drop(s);
+    assert_eq!(done.how, How::Full, "{what}: {done:?}");
+    let ids = "SELECT id, culprit, status FROM regressions ORDER BY id";
+    assert_eq!(
+        rows::<(i64, String, String)>(&once, ids),
+        rows::<(i64, String, String)>(&stepped, ids),
+        "{what}, steps of {step}: other regressions"
+    );
+    let (a, b) = (histories(&once), histories(&stepped));
+    for (k, v) in &a {
+        assert_eq!(
+            Some(v),
+            b.get(k),
+            "{what}, steps of {step}: the history of {k} differs"
+        );
+    }
+    let (ta, tb) = (link_tables(&once), link_tables(&stepped));
+    assert_eq!(ta.0, tb.0, "{what}, steps of {step}: thread rows differ");
+    assert_eq!(ta.1, tb.1, "{what}, steps of {step}: thread ids differ");
+    assert_eq!(
+        ta.2, tb.2,
+        "{what}, steps of {step}: chosen messages differ"
+    );
+    assert_eq!(
+        ta.3, tb.3,
+        "{what}, steps of {step}: regression members differ"
+    );
+    let state = "SELECT max_message, messages, max_mark, marks FROM link_state";
+    assert_eq!(
+        rows::<(i64, i64, i64, i64)>(&once, state),
+        rows::<(i64, i64, i64, i64)>(&stepped, state),
+        "{what}, steps of {step}: link states differ"
+    );
+    for p in [once, stepped] {
+        let _ = std::fs::remove_file(p);
+    }
+    done
+}
+
+/// A link of everything in steps (how `relink --full` links a big
+/// database) equals one link of everything at once: the corpus and the
+/// shared real threads in their order and shuffled, with marks of every
+/// kind made before, for steps from one message to most of them; and a
+/// synthetic archive.
+#[test]
+fn a_link_in_steps_equals_one_link_of_everything() {
+    let mut files = mboxes(&crate::common::corpus("threads"));
+    if let Some(shared) = crate::common::shared() {
+        files.extend(mboxes(&shared.join("corpus")));
+    }
+    let messages: Vec<Vec<u8>> = files.iter().flat_map(|f| messages_of(f)).collect();
+    let dir = tempfile::tempdir().unwrap();
+    for seed in [0u64, 5] {
+        let mut order: Vec<usize> = (0..messages.len()).collect();
+        if seed > 0 {
+            Rng::new(seed).shuffle(&mut order);
+        }
+        let mbox = dir.path().join(format!("all-{seed}.mbox"));
+        let all: Vec<u8> = order.iter().flat_map(|&k| messages[k].clone()).collect();
+        std::fs::write(&mbox, all).unwrap();
+        let db = dir.path().join(format!("corpus-{seed}.db"));
+        let mut store = Store::open(&db).unwrap();
+        ingest(&mut store, &[mbox]);
+        relink(&mut store);
+        let culprits: Vec<String> = crate::common::column(
+            &db,
+            "SELECT culprit FROM regressions ORDER BY first_date, culprit",
+        );
+        assert!(culprits.len() >= 6, "{} regressions", culprits.len());
+        let mark = |m: Mark| Mark {
+            author: "Test Person".into(),
+            at: 1_700_000_000,
+            ..m
+        };
+        for m in [
+            mark(Mark {
+                culprit: culprits[0].clone(),
+                status: Some(Status::Declined),
+                ..Mark::default()
+            }),
+            mark(Mark {
+                culprit: culprits[1].clone(),
+                dup_of: Some(culprits[2].clone()),
+                ..Mark::default()
+            }),
+            mark(Mark {
+                culprit: culprits[3].clone(),
+                fix: Some("0123456789abcdef0123456789abcdef01234567".into()),
+                ..Mark::default()
+            }),
+        ] {
+            links::insert_mark(&mut store, &m).unwrap();
+        }
+        drop(store);
+        let n = messages.len();
+        for step in [1, 3, 17, n / 3, n - 1] {
+            let done = assert_steps_equal_full(&db, step, &format!("the corpus (seed {seed})"));
+            assert_eq!(done.messages as usize, n, "{done:?}");
+            let steps = done.steps.expect("in steps");
+            assert!(steps.gave_up.is_empty(), "steps of {step}: {steps:?}");
+            assert_eq!(steps.count as usize, n.div_ceil(step), "{steps:?}");
+        }
+    }
+    let whole = dir.path().join("synth.mbox");
+    write_synth(4000, 11, &whole);
+    let db = dir.path().join("synth.db");
+    let mut store = Store::open(&db).unwrap();
+    ingest(&mut store, &[whole]);
+    relink(&mut store);
+    drop(store);
+    for step in [250, 1300] {
+        assert_steps_equal_full(&db, step, "the synthetic archive");
+    }
+}
+
+/// A step whose update would reach too far links everything up to it
+/// instead, and the link says so; the result is still a full link's.
+#[test]
+fn a_step_that_reaches_too_far_links_everything_up_to_it_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("synth.mbox");
+    write_synth(12_000, 4, &whole);
+    // Ten messages whose References name 2,500 messages: the step holding
+    // them reaches more than 2,000, four steps of 500.
+    let ids: Vec<String> = messages_of(&whole)
+        .iter()
+        .filter_map(|m| {
+            let t = String::from_utf8_lossy(m);
+            let l = t
+                .lines()
+                .find(|l| l.to_ascii_lowercase().starts_with("message-id:"))?;
+            Some(l.split_once(':')?.1.trim().to_string())
+        })
+        .take(2_500)
+        .collect();
+    let mut text = std::fs::read(&whole).unwrap();
+    for (k, some) in ids.chunks(250).enumerate() {
+        text.extend_from_slice(
+            format!(
+                "From hub@example.org Mon Mar  3 10:00:00 2025\nFrom: Hub <hub@example.org>\n\
+                 Date: Mon, 3 Mar 2025 10:00:00 +0000\nMessage-ID: <hub{k}@example.org>\n\
+                 Subject: Re: everything\nReferences: {}\n\nall of it\n\n",
+                some.join(" ")
+            )
+            .as_bytes(),
+        );
+    }
+    std::fs::write(&whole, text).unwrap();
+    let db = dir.path().join("x.db");
+    let mut store = Store::open(&db).unwrap();
+    ingest(&mut store, &[whole]);
+    drop(store);
+    let done = assert_steps_equal_full(&db, 500, "messages joining 2,500 threads");
+    let steps = done.steps.expect("in steps");
+    assert_eq!(steps.gave_up.len(), 1, "{steps:?}");
+    assert!(steps.gave_up[0].contains("linked everything up to it"), "{steps:?}");
+}
+
+/// `relink --full --step N` links everything in steps of N messages, says
+/// so, and stores what `relink --full` does; `--step` needs `--full`.
+#[test]
+fn relink_full_in_steps_from_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("x.db");
+    Cmd::regtrack()
+        .db(&db)
+        .args(["-q", "ingest"])
+        .arg(crate::common::corpus("threads"))
+        .ok();
+    let n = crate::common::column::<i64>(&db, "SELECT count(*) FROM messages")[0];
+    let run = Cmd::regtrack()
+        .db(&db)
+        .args(["relink", "--full", "--step", "5"])
+        .ok();
+    let steps = (n + 4) / 5;
+    assert!(
+        run.stderr
+            .contains(&format!("relinked {n} messages in ")),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains(&format!("(everything in {steps} steps of 5 messages)")),
+        "{}",
+        run.stderr
+    );
+    crate::common::assert_same_as_full(&db);
+    for bad in [&["relink", "--step", "5"][..], &["relink", "--full", "--step", "0"]] {
+        let run = Cmd::regtrack().db(&db).args(bad).run();
+        assert_eq!(run.code(), Some(2), "{bad:?}: {}", run.stderr);
+    }
 }
