@@ -309,8 +309,11 @@ pub fn ingest_indexing_behind_with(
 }
 
 /// Runs passive checkpoints every [`CHECKPOINT_EVERY`] from its own
-/// connection until `stop` is dropped. Failures are harmless (the writer's own
-/// checkpoints remain), so they are ignored.
+/// connection until `stop` is dropped, and one more then: the ingest's last
+/// writes are copied by the ingest, not by the first commit of the link that
+/// follows (SQLite's automatic checkpoint would charge the link with them).
+/// Failures are harmless (the writer's own checkpoints remain), so they are
+/// ignored.
 fn checkpoint_until_stopped(path: &str, stop: Receiver<()>) {
     let Some(cp) = Checkpointer::open(path) else {
         return;
@@ -319,6 +322,7 @@ fn checkpoint_until_stopped(path: &str, stop: Receiver<()>) {
     {
         cp.checkpoint();
     }
+    cp.checkpoint();
 }
 
 /// Reader stage: opens each input in turn and sends batches.
