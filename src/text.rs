@@ -14,6 +14,32 @@ pub struct Line<'a> {
     pub offset: usize,
 }
 
+/// Whether `hay` may contain the ASCII `needle` (lower-case) under a
+/// case-insensitive pattern: `false` only for ASCII text lacking it in every
+/// ASCII case (other text may hold `K` or `ſ`, which fold to `k` and `s`).
+/// A cheap test before a `(?i)` pattern that needs the word runs on a line.
+pub fn may_contain_ci(hay: &str, needle: &str) -> bool {
+    if !hay.is_ascii() {
+        return true;
+    }
+    let (h, n) = (hay.as_bytes(), needle.as_bytes());
+    let Some(&first) = n.first() else {
+        return true;
+    };
+    let upper = first.to_ascii_uppercase();
+    let mut at = 0;
+    while let Some(k) = memchr::memchr2(first, upper, h.get(at..).unwrap_or_default()) {
+        let start = at + k;
+        if h.get(start..start + n.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(n))
+        {
+            return true;
+        }
+        at = start + 1;
+    }
+    false
+}
+
 /// Splits a quote prefix off one line: returns the depth and the rest.
 ///
 /// ```text
@@ -235,6 +261,18 @@ pub fn looks_collapsed(body: &str, newlines: usize) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn may_contain_ci_rules_out_only_ascii_text_without_the_word() {
+        use super::may_contain_ci;
+        assert!(may_contain_ci("I've DROPPED it", "drop"));
+        assert!(may_contain_ci("dRoP", "drop"));
+        assert!(may_contain_ci("x", ""));
+        assert!(!may_contain_ci("I've dr0pped it", "drop"));
+        assert!(!may_contain_ci("dro", "drop"));
+        // Not ASCII: not ruled out (the Kelvin sign folds to `k`).
+        assert!(may_contain_ci("bac\u{212a}ed out", "backed"));
+    }
+
     use super::*;
 
     #[test]

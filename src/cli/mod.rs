@@ -327,7 +327,7 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 }
 
 /// What a relink did, in one line: `relinked 1,204 messages in 37 threads
-/// and 3 regressions (an update) in 0.04 s`.
+/// and 3 regressions (an update) in 0.041 s`.
 fn relinked_line(r: &crate::pipeline::relink::Relinked) -> String {
     use crate::pipeline::relink::How;
     let how = match r.how {
@@ -348,7 +348,7 @@ fn relinked_line(r: &crate::pipeline::relink::Relinked) -> String {
         }
     };
     format!(
-        "relinked {} messages in {} threads and {} regressions ({how}) in {:.2} s",
+        "relinked {} messages in {} threads and {} regressions ({how}) in {:.3} s",
         r.messages, r.threads, r.regressions, r.seconds
     )
 }

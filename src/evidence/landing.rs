@@ -26,6 +26,7 @@ use regex::Regex;
 use super::BodyView;
 use crate::mail::subject::title_key;
 use crate::model::{Landing, LandingKind, Message};
+use crate::text::may_contain_ci;
 
 /// A maintainer's applied line, as maintainers write it (mined from the
 /// linux-ext4, linux-nfs, linux-pm, cgroups and io-uring archives):
@@ -193,7 +194,11 @@ pub fn landings_in(msg: &Message, view: &BodyView<'_>, in_diff: &[bool]) -> Vec<
     while let Some(&(_, t)) = own.get(k) {
         if let Some(l) = merged_note(t, &own[k..]) {
             out.push(l);
-        } else if let Some(c) = TIP_MERGED.captures(t) {
+        } else if let Some(c) = t
+            .contains("The following commit has been merged into the ")
+            .then(|| TIP_MERGED.captures(t))
+            .flatten()
+        {
             let commit = own[k..]
                 .iter()
                 .take(12)
@@ -224,7 +229,11 @@ pub fn landings_in(msg: &Message, view: &BodyView<'_>, in_diff: &[bool]) -> Vec<
                     quote_depth: 0,
                 });
             }
-        } else if let Some(c) = SOURCE_COMMIT.captures(t) {
+        } else if let Some(c) = t
+            .starts_with("Source kernel commit:")
+            .then(|| SOURCE_COMMIT.captures(t))
+            .flatten()
+        {
             let title = crate::mail::subject::subject_tags(&msg.subject).title;
             out.push(Landing {
                 kind: LandingKind::LibrarySync,
@@ -239,7 +248,7 @@ pub fn landings_in(msg: &Message, view: &BodyView<'_>, in_diff: &[bool]) -> Vec<
             continue;
         } else if let Some(l) = is_reply(msg).then(|| dropped(t)).flatten() {
             out.push(l);
-        } else if is_reply(msg) && WILL_DROP.is_match(t) {
+        } else if is_reply(msg) && may_contain_ci(t, "drop") && WILL_DROP.is_match(t) {
             out.push(Landing {
                 kind: LandingKind::WillDrop,
                 ..Landing::default()
@@ -253,6 +262,9 @@ pub fn landings_in(msg: &Message, view: &BodyView<'_>, in_diff: &[bool]) -> Vec<
 /// pr-tracker-bot's note (`has been merged into torvalds/linux.git:` then
 /// the merge's `/c/<sha>` link).
 fn merged_note(t: &str, rest: &[(usize, &str)]) -> Option<Landing> {
+    if !t.contains("has been merged into") {
+        return None;
+    }
     let c = MERGED_INTO.captures(t)?;
     let tree = c.get(1)?.as_str().to_string();
     let commit = rest
@@ -312,7 +324,7 @@ fn applied(lines: &[(usize, &str)], out: &mut Vec<Landing>) -> Option<usize> {
             c.name("sha").map(|m| m.as_str().to_string()),
             1,
         )
-    } else if APPLIED_TO.is_match(t) {
+    } else if t.len() <= 11 && APPLIED_TO.is_match(t) {
         // b4: `Applied to`, a blank line, `   <url> <branch>`.
         let (used, tree, branch) =
             lines
@@ -329,7 +341,11 @@ fn applied(lines: &[(usize, &str)], out: &mut Vec<Landing>) -> Option<usize> {
                     ))
                 })?;
         (branch, tree, None, used)
-    } else if let Some(c) = LANDED.captures(t)
+    } else if t
+        .split_whitespace()
+        .next()
+        .is_some_and(|w| matches!(w, "A" | "The" | "This" | "That" | "Your" | "My" | "Our"))
+        && let Some(c) = LANDED.captures(t)
         && let Some(tree) = c.name("tree").map(|m| m.as_str())
         && !matches!(tree, "the" | "my" | "our" | "your" | "it" | "a")
         // `is in ...` names a tree only as `the X tree`, or a branch-like
@@ -410,6 +426,13 @@ fn is_reply(msg: &Message) -> bool {
 }
 
 fn dropped(t: &str) -> Option<Landing> {
+    // Both patterns need one of these words.
+    if !["drop", "revert", "backed out", "removed"]
+        .iter()
+        .any(|w| may_contain_ci(t, w))
+    {
+        return None;
+    }
     if let Some(c) = DROPPED_SHORT.captures(t) {
         return Some(Landing {
             kind: LandingKind::Dropped,

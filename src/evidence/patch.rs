@@ -229,6 +229,10 @@ pub fn patch_facts(
         .and_then(|c| c.get(1))
         .map(|m| m.as_str().to_ascii_lowercase());
     let upstream = own.lines().find_map(|l| {
+        // The pattern needs the word: most lines (the diff's) lack it.
+        if !crate::text::may_contain_ci(l, "upstream") {
+            return None;
+        }
         UPSTREAM
             .captures(l)
             .and_then(|c| c.get(1).or_else(|| c.get(2)))

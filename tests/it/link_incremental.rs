@@ -670,7 +670,10 @@ fn a_step_that_reaches_too_far_links_everything_up_to_it_and_says_so() {
     let done = assert_steps_equal_full(&db, 500, "messages joining 2,500 threads");
     let steps = done.steps.expect("in steps");
     assert_eq!(steps.gave_up.len(), 1, "{steps:?}");
-    assert!(steps.gave_up[0].contains("linked everything up to it"), "{steps:?}");
+    assert!(
+        steps.gave_up[0].contains("linked everything up to it"),
+        "{steps:?}"
+    );
 }
 
 /// `relink --full --step N` links everything in steps of N messages, says
@@ -691,8 +694,7 @@ fn relink_full_in_steps_from_the_command_line() {
         .ok();
     let steps = (n + 4) / 5;
     assert!(
-        run.stderr
-            .contains(&format!("relinked {n} messages in ")),
+        run.stderr.contains(&format!("relinked {n} messages in ")),
         "{}",
         run.stderr
     );
@@ -703,7 +705,10 @@ fn relink_full_in_steps_from_the_command_line() {
         run.stderr
     );
     crate::common::assert_same_as_full(&db);
-    for bad in [&["relink", "--step", "5"][..], &["relink", "--full", "--step", "0"]] {
+    for bad in [
+        &["relink", "--step", "5"][..],
+        &["relink", "--full", "--step", "0"],
+    ] {
         let run = Cmd::regtrack().db(&db).args(bad).run();
         assert_eq!(run.code(), Some(2), "{bad:?}: {}", run.stderr);
     }
