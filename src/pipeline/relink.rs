@@ -141,7 +141,7 @@ pub fn relink_with(
     if stored == Some(now) && tree_changed.is_empty() && changed.is_empty() {
         return Ok((Relinked::default(), Unreadable::default()));
     }
-    let mut fell_back = undecodable_reason(store)?;
+    let mut fell_back = damaged_reason(store)?;
     // The histories the commits a tree sync changed can reach.
     let tree_regs = if tree_changed.is_empty() || fell_back.is_some() {
         Vec::new()
@@ -196,17 +196,28 @@ pub fn relink_with(
 /// does not decode (`None` when every one does).
 fn undecodable_reason(store: &Store) -> Result<Option<String>> {
     let bad = crate::store::history::undecodable(store)?;
+    Ok(rebuild_reason(bad.iter().map(|b| b.id).collect()))
+}
+
+/// [`undecodable_reason`] of an update: the summaries that are not JSON
+/// objects (a damaged row), found without decoding each.
+fn damaged_reason(store: &Store) -> Result<Option<String>> {
+    Ok(rebuild_reason(crate::store::history::not_objects(store)?))
+}
+
+/// The reason to rebuild the regressions `bad` (`None` when there are none).
+fn rebuild_reason(bad: Vec<i64>) -> Option<String> {
     if bad.is_empty() {
-        return Ok(None);
+        return None;
     }
-    let ids: Vec<String> = bad.iter().take(10).map(|b| b.id.to_string()).collect();
+    let ids: Vec<String> = bad.iter().take(10).map(|b| b.to_string()).collect();
     let more = if bad.len() > ids.len() { ", ..." } else { "" };
-    Ok(Some(format!(
+    Some(format!(
         "{} stored regression{} did not decode (id {}{more})",
         bad.len(),
         if bad.len() == 1 { "" } else { "s" },
         ids.join(", ")
-    )))
+    ))
 }
 
 /// [`relink`], and a full relink even when nothing was stored since the

@@ -97,4 +97,20 @@ fn a_summary_that_does_not_decode_is_reported_and_rebuilt_by_relinking() {
         run.stderr
     );
     assert_eq!(listed_ids(&db), all);
+
+    // A JSON object of the wrong shape: `relink` decodes every summary and
+    // rebuilds it (an ingest's update looks only for rows that are not JSON
+    // objects, so that its cost does not grow with the histories).
+    execute(
+        &db,
+        &format!("UPDATE regressions SET summary_json = '{{\"culprit\": 7}}' WHERE id = {victim}"),
+    );
+    let run = Cmd::regtrack().db(&db).arg("relink").ok();
+    assert!(
+        run.stderr
+            .contains(&format!("1 stored regression did not decode (id {victim})")),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(listed_ids(&db), all);
 }
