@@ -141,7 +141,10 @@ pub fn relink_with(
     if stored == Some(now) && tree_changed.is_empty() && changed.is_empty() {
         return Ok((Relinked::default(), Unreadable::default()));
     }
-    let mut fell_back = damaged_reason(store)?;
+    // Damaged summaries are not looked for here (reading every stored one
+    // would cost an update as much as the histories stored): readers name
+    // them, and `regtrack relink` (`relink_repairing`) rebuilds them.
+    let mut fell_back = None;
     // The histories the commits a tree sync changed can reach.
     let tree_regs = if tree_changed.is_empty() || fell_back.is_some() {
         Vec::new()
@@ -197,12 +200,6 @@ pub fn relink_with(
 fn undecodable_reason(store: &Store) -> Result<Option<String>> {
     let bad = crate::store::history::undecodable(store)?;
     Ok(rebuild_reason(bad.iter().map(|b| b.id).collect()))
-}
-
-/// [`undecodable_reason`] of an update: the summaries that are not JSON
-/// objects (a damaged row), found without decoding each.
-fn damaged_reason(store: &Store) -> Result<Option<String>> {
-    Ok(rebuild_reason(crate::store::history::not_objects(store)?))
 }
 
 /// The reason to rebuild the regressions `bad` (`None` when there are none).

@@ -67,21 +67,6 @@ pub fn take_undecodable(store: &Store) -> Vec<Undecodable> {
     v
 }
 
-/// The ids of the stored regressions whose summary is not a JSON object
-/// (ascending): what a damaged row is, found by SQLite's JSON parser
-/// without decoding every summary, so that an update's cost does not grow
-/// with the histories stored. [`undecodable`] decodes them all.
-pub fn not_objects(store: &Store) -> Result<Vec<i64>> {
-    let sql = "SELECT id FROM regressions \
-               WHERE NOT coalesce(json_valid(summary_json) AND json_type(summary_json) = 'object', 0) \
-               ORDER BY id";
-    let mut stmt = store.conn().prepare_cached(sql).db(sql)?;
-    stmt.query_map([], |r| r.get(0))
-        .db(sql)?
-        .collect::<std::result::Result<_, _>>()
-        .db(sql)
-}
-
 /// Every stored regression whose summary does not decode, by id (each
 /// summary is decoded: `regtrack relink` calls it to know whether to
 /// rebuild them).
