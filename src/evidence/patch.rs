@@ -58,17 +58,19 @@ pub fn patch_id(view: &BodyView<'_>, in_diff: &[bool]) -> Option<String> {
 /// assert!(patch_id_of_lines("just prose".lines()).is_none());
 /// ```
 pub fn patch_id_of_lines<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
-    /// One file's hash and whether a change line went into it.
+    /// One file's hashed text (hashed whole when the file ends: the same
+    /// hash as line by line, in one call) and whether a change line went
+    /// into it.
     struct File {
-        hash: blake3::Hasher,
+        text: Vec<u8>,
         changed: bool,
     }
     fn open(path: &str) -> File {
-        let mut hash = blake3::Hasher::new();
-        hash.update(strip_ws(path).as_bytes());
-        hash.update(b"\n");
+        let mut text = Vec::new();
+        push_stripped(&mut text, path);
+        text.push(b'\n');
         File {
-            hash,
+            text,
             changed: false,
         }
     }
@@ -78,7 +80,7 @@ pub fn patch_id_of_lines<'a>(lines: impl Iterator<Item = &'a str>) -> Option<Str
     let mut close = |file: Option<File>| {
         if let Some(f) = file.filter(|f| f.changed) {
             let mut v = [0u8; 16];
-            v.copy_from_slice(&f.hash.finalize().as_bytes()[..16]);
+            v.copy_from_slice(&blake3::hash(&f.text).as_bytes()[..16]);
             total = total.wrapping_add(u128::from_le_bytes(v));
         }
     };
@@ -110,9 +112,9 @@ pub fn patch_id_of_lines<'a>(lines: impl Iterator<Item = &'a str>) -> Option<Str
         if let Some(removed) = dashes.take()
             && let Some(f) = file.as_mut()
         {
-            f.hash.update(b"-");
-            f.hash.update(strip_ws(removed).as_bytes());
-            f.hash.update(b"\n");
+            f.text.push(b'-');
+            push_stripped(&mut f.text, removed);
+            f.text.push(b'\n');
             f.changed = true;
             any = true;
         }
@@ -126,9 +128,9 @@ pub fn patch_id_of_lines<'a>(lines: impl Iterator<Item = &'a str>) -> Option<Str
             _ => continue,
         };
         if let Some(f) = file.as_mut() {
-            f.hash.update(sign);
-            f.hash.update(strip_ws(rest).as_bytes());
-            f.hash.update(b"\n");
+            f.text.extend_from_slice(sign);
+            push_stripped(&mut f.text, rest);
+            f.text.push(b'\n');
             f.changed = true;
             any = true;
         }
@@ -137,8 +139,16 @@ pub fn patch_id_of_lines<'a>(lines: impl Iterator<Item = &'a str>) -> Option<Str
     any.then(|| format!("{total:032x}"))
 }
 
-fn strip_ws(s: &str) -> String {
-    s.chars().filter(|c| !c.is_whitespace()).collect()
+/// Appends `s` without its white space (Unicode's) to `out`.
+fn push_stripped(out: &mut Vec<u8>, s: &str) {
+    if s.is_ascii() {
+        out.extend(s.bytes().filter(|b| !b.is_ascii_whitespace() && *b != 0x0b));
+    } else {
+        let mut utf8 = [0u8; 4];
+        for c in s.chars().filter(|c| !c.is_whitespace()) {
+            out.extend_from_slice(c.encode_utf8(&mut utf8).as_bytes());
+        }
+    }
 }
 
 /// The `Subject:` of a format-patch carried in a reply (attached or
