@@ -135,6 +135,24 @@ pub(super) fn raw(
             .with_context(|| format!("reading the raw form of message '{id}'"))?;
         match found {
             Some(Raw::Stored(bytes)) => raws.push(bytes),
+            Some(Raw::InEpoch { repo, commit }) => {
+                match crate::source::public_inbox::message_at(std::path::Path::new(&repo), &commit)
+                {
+                    Ok(bytes) => raws.push(bytes),
+                    Err(e) => {
+                        missing += 1;
+                        if !ctx.quiet {
+                            eprintln!(
+                                "regtrack: the raw form of <{}> is the message of commit {} in \
+                                 the epoch it was read from, which cannot be read: {}",
+                                crate::export::terminal::line(&crate::mail::clean_id(id)),
+                                crate::export::terminal::line(&commit),
+                                crate::export::terminal::line(&e.to_string())
+                            );
+                        }
+                    }
+                }
+            }
             Some(Raw::NotStored) => {
                 missing += 1;
                 if !ctx.quiet {
@@ -228,7 +246,11 @@ fn list_copies(
             out,
             "    size  {size}, {}, raw form {}",
             if c.complete { "complete" } else { "truncated" },
-            if c.raw_stored { "stored" } else { "not stored" }
+            match (&c.origin, c.raw_stored) {
+                (Some(crate::model::Origin::Git { .. }), _) => "in its epoch",
+                (_, true) => "stored",
+                (_, false) => "not stored",
+            }
         )?;
         if !c.lists.is_empty() {
             writeln!(out, "    lists {}", safe(&c.lists.join(", ")))?;

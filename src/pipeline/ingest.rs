@@ -591,7 +591,7 @@ fn parse_item(item: Item) -> Stage {
                 });
             match parsed {
                 Ok(msg) => {
-                    let piece = insert::RawPiece::of(raw.format, &raw.bytes, &msg.body);
+                    let piece = insert::RawPiece::of_message(&raw, &msg.body);
                     Stage::Parsed(Box::new((msg, raw.origin, piece)))
                 }
                 Err(e) => Stage::Done(Done::Failed {

@@ -214,6 +214,29 @@ fn walk_new_commits(
     Ok(ids)
 }
 
+/// The message (blob `m`) of commit `commit` in the epoch at `path`, byte
+/// for byte as the epoch holds it: a message read from an epoch is not
+/// copied into the database, since the epoch keeps it under its commit id
+/// (`mail --raw` reads it here).
+pub fn message_at(path: &Path, commit: &str) -> Result<Vec<u8>> {
+    let repo = gix::open(path).map_err(|e| git_err(path, "opening the epoch", e))?;
+    let id = ObjectId::from_hex(commit.as_bytes())
+        .map_err(|e| git_err(path, &format!("reading commit {commit}"), e))?;
+    let what = format!("reading the message of commit {commit}");
+    let tree = repo
+        .find_commit(id)
+        .and_then(|c| c.tree_id().map(|t| t.detach()))
+        .map_err(|e| git_err(path, &what, e))?;
+    let tree = repo.find_tree(tree).map_err(|e| git_err(path, &what, e))?;
+    let entry = tree
+        .find_entry("m")
+        .ok_or_else(|| git_err(path, &what, "the commit holds no blob `m`"))?;
+    let blob = repo
+        .find_object(entry.oid())
+        .map_err(|e| git_err(path, &what, e))?;
+    Ok(blob.detach().data)
+}
+
 /// The epoch repository at `path`, opened (and its packs mapped) anew, with
 /// [`OBJECT_CACHE`].
 fn open_repo(path: &Path) -> gix::Result<gix::Repository> {

@@ -41,7 +41,8 @@ pub struct Copy {
     pub lists: Vec<String>,
     /// When it was stored (Unix seconds).
     pub seen_at: i64,
-    /// Whether its raw form is stored (`mail --raw` can print it).
+    /// Whether its raw form is kept (`mail --raw` can print it): stored,
+    /// or in the public-inbox epoch it was read from.
     pub raw_stored: bool,
     /// Content hash (subject, sender, date and body).
     pub content_hash: String,
@@ -60,6 +61,7 @@ const COPY_COLUMNS: &str = "c.id, c.chosen, c.reason, c.origin_json, c.from_name
 
 fn copy_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(Copy, Ranges)> {
     let origin: String = r.get(3)?;
+    let origin: Option<Origin> = serde_json::from_str(&origin).ok();
     let lists: String = r.get(8)?;
     let head = range(r.get(11)?, r.get(12)?, r.get(13)?);
     let tail = range(r.get(14)?, r.get(15)?, r.get(16)?);
@@ -68,14 +70,14 @@ fn copy_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(Copy, Ranges)> {
             copy: r.get(0)?,
             chosen: r.get(1)?,
             reason: r.get(2)?,
-            origin: serde_json::from_str(&origin).ok(),
+            raw_stored: head.is_some() || matches!(origin, Some(Origin::Git { .. })),
+            origin,
             from_name: r.get(4)?,
             from_email: r.get(5)?,
             size: r.get(6)?,
             complete: r.get(7)?,
             lists: lists.split_whitespace().map(str::to_string).collect(),
             seen_at: r.get(9)?,
-            raw_stored: head.is_some(),
             content_hash: r.get(10)?,
         },
         (head, tail),
@@ -122,6 +124,14 @@ pub fn copies(store: &Store, message_id: &str) -> Result<Option<Vec<Copy>>> {
 pub enum Raw {
     /// The bytes as received (mbox quoting undone).
     Stored(Vec<u8>),
+    /// In the public-inbox epoch the copy was read from, as the message
+    /// (blob `m`) of this commit: not copied into the database.
+    InEpoch {
+        /// The epoch's git directory.
+        repo: String,
+        /// The commit holding the message.
+        commit: String,
+    },
     /// Not stored: the copy was stored before v14, or read from
     /// archive-rendered or collapsed text.
     NotStored,
@@ -140,11 +150,17 @@ pub fn raw_of(store: &Store, message_id: &str, copy: Option<i64>) -> Result<Opti
         Some(id) => c.copy == id,
         None => c.chosen,
     });
-    let Some((_, (head, tail))) = found else {
+    let Some((found, (head, tail))) = found else {
         return Ok(copy.is_none().then_some(Raw::NotStored));
     };
     let Some(head) = head else {
-        return Ok(Some(Raw::NotStored));
+        return Ok(Some(match &found.origin {
+            Some(Origin::Git { repo, commit }) => Raw::InEpoch {
+                repo: repo.clone(),
+                commit: commit.clone(),
+            },
+            _ => Raw::NotStored,
+        }));
     };
     let mut bytes = Vec::new();
     for (block, start, len) in std::iter::once(*head).chain(*tail) {

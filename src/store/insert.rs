@@ -165,6 +165,17 @@ impl RawPiece {
         })
     }
 
+    /// [`RawPiece::of`] the raw message `raw`, but `None` for one read from
+    /// a public-inbox epoch: the epoch keeps it under its commit id, which
+    /// the copy's origin names, so it is not copied
+    /// ([`crate::source::public_inbox::message_at`] reads it back).
+    pub fn of_message(raw: &crate::model::RawMessage, body: &str) -> Option<RawPiece> {
+        match raw.origin {
+            crate::model::Origin::Git { .. } => None,
+            _ => RawPiece::of(raw.format, &raw.bytes, body),
+        }
+    }
+
     /// The bytes stored.
     fn stored(&self) -> &[u8] {
         &self.stored
@@ -267,7 +278,7 @@ impl Record {
     /// is then stored with it (for RFC 5322 mail; archive-rendered and
     /// collapsed text has none). Call before [`pack_bodies`].
     pub fn with_raw(mut self, raw: &crate::model::RawMessage) -> Record {
-        self.raw = RawPiece::of(raw.format, &raw.bytes, &self.message.body);
+        self.raw = RawPiece::of_message(raw, &self.message.body);
         self
     }
 
@@ -476,8 +487,10 @@ pub fn insert_record(
         return Ok(Outcome::New(id));
     }
     let msg = &rec.message;
-    // The chosen copy's raw form is missing when it was stored before v14.
-    let sql = "SELECT m.id, m.content_hash, c.id, c.head_block IS NULL
+    // The chosen copy's raw form is missing when it was stored before v14
+    // (one read from an epoch is not copied: the epoch keeps it).
+    let sql = "SELECT m.id, m.content_hash, c.id,
+                      c.head_block IS NULL AND json_extract(c.origin_json, '$.type') IS NOT 'git'
                FROM messages m LEFT JOIN message_copies c ON c.message = m.id AND c.chosen = 1
                WHERE m.message_id = ?1";
     let existing: Option<(i64, String, Option<i64>, Option<bool>)> = conn

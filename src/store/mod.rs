@@ -16,7 +16,9 @@
 //! - `message_copies` (v14): every copy of a Message-ID with distinct
 //!   content, the one the `messages` row holds marked `chosen` (the rule:
 //!   [`crate::mail::copies`]), and each copy's raw form as byte ranges of
-//!   `body_blocks` (see [`copies`]). It replaced `duplicates`, which kept
+//!   `body_blocks` (see [`copies`]), but for a copy read from a public-inbox
+//!   epoch, which the epoch keeps under the commit its origin names. It
+//!   replaced `duplicates`, which kept
 //!   only the later copies' hashes and origins. `link_changed` (v14): the
 //!   messages a better copy replaced since the last link, for the next
 //!   update to relink.

@@ -952,3 +952,78 @@ fn the_copy_from_the_lists_own_epoch_wins_and_prints_as_its_blob() {
         "{copies}"
     );
 }
+
+/// A message read from an epoch is not copied into the database: `mail
+/// --raw` prints it from the epoch, byte for byte; an epoch that is gone is
+/// named with the commit, and nothing is printed (exit 1).
+#[test]
+fn the_raw_form_of_a_message_from_an_epoch_is_read_from_the_epoch() {
+    if !have_git() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let inbox = Inbox::new(&dir.path().join("work"));
+    inbox.add_body("one@x", "first", "body of one\n\n>From a quoted line\n");
+    inbox.add("two@x", "second");
+    let bare = dir.path().join("0.git");
+    inbox.publish(&bare);
+    let db = dir.path().join("t.db");
+    let out = ingest(&db, &bare);
+    assert_eq!(counts(&out).0, 2, "{}", out.stderr);
+    assert_eq!(
+        sql_i64(
+            &db,
+            "SELECT count(*) FROM message_copies WHERE head_block IS NOT NULL"
+        ),
+        0,
+        "no raw form copied"
+    );
+    let blob = Command::new("git")
+        .arg("--git-dir")
+        .arg(&bare)
+        .args(["show", "HEAD~1:m"])
+        .output()
+        .unwrap()
+        .stdout;
+    let raw = Cmd::regtrack()
+        .db(&db)
+        .args(["mail", "--raw", "one@x"])
+        .ok()
+        .stdout_bytes;
+    let from = b"From mboxrd@z Thu Jan  1 00:00:00 1970\n";
+    assert!(raw.starts_with(from), "{}", String::from_utf8_lossy(&raw));
+    let body = String::from_utf8_lossy(&raw[from.len()..]).replace("\n>>From ", "\n>From ");
+    assert_eq!(body.trim_end(), String::from_utf8_lossy(&blob).trim_end());
+    let copies = Cmd::regtrack()
+        .db(&db)
+        .args(["mail", "--copies", "one@x"])
+        .ok()
+        .stdout;
+    assert!(copies.contains("raw form in its epoch"), "{copies}");
+
+    let moved = dir.path().join("moved.git");
+    std::fs::rename(&bare, &moved).unwrap();
+    let run = Cmd::regtrack()
+        .db(&db)
+        .args(["mail", "--raw", "one@x"])
+        .run();
+    assert_eq!(run.code(), Some(1), "{}", run.stderr);
+    assert!(run.stdout.is_empty());
+    let commit = one::<String>(
+        &db,
+        "SELECT json_extract(c.origin_json, '$.commit') FROM message_copies c \
+         JOIN messages m ON m.id = c.message WHERE m.message_id = 'one@x'",
+    );
+    assert!(
+        run.stderr
+            .contains(&format!("the message of commit {commit}"))
+            && run.stderr.contains("cannot be read"),
+        "{}",
+        run.stderr
+    );
+    std::fs::rename(&moved, &bare).unwrap();
+    Cmd::regtrack()
+        .db(&db)
+        .args(["mail", "--raw", "one@x"])
+        .ok();
+}
