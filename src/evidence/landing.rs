@@ -28,6 +28,26 @@ use crate::mail::subject::title_key;
 use crate::model::{Landing, LandingKind, Message};
 use crate::text::may_contain_ci;
 
+/// A phrase looked for on every own line, with its searcher built once
+/// (`str::contains` builds one a call).
+type Phrase = LazyLock<memchr::memmem::Finder<'static>>;
+
+fn has(t: &str, p: &Phrase) -> bool {
+    p.find(t.as_bytes()).is_some()
+}
+
+static TIP_PHRASE: Phrase =
+    LazyLock::new(|| memchr::memmem::Finder::new("The following commit has been merged into the "));
+static STABLE_PHRASE: Phrase =
+    LazyLock::new(|| memchr::memmem::Finder::new("just added the patch titled"));
+static MERGED_PHRASE: Phrase =
+    LazyLock::new(|| memchr::memmem::Finder::new("has been merged into"));
+static JUST_UPDATED: Phrase =
+    LazyLock::new(|| memchr::memmem::Finder::new("has just been updated"));
+static UPDATED: Phrase = LazyLock::new(|| memchr::memmem::Finder::new("has been updated"));
+static PULL_PHRASE: Phrase =
+    LazyLock::new(|| memchr::memmem::Finder::new("are available in the Git repository at"));
+
 /// A maintainer's applied line, as maintainers write it (mined from the
 /// linux-ext4, linux-nfs, linux-pm, cgroups and io-uring archives):
 /// `Applied, thanks!`, `Thanks, queued.`, `Applied as 6.10-rc material,
@@ -194,8 +214,7 @@ pub fn landings_in(msg: &Message, view: &BodyView<'_>, in_diff: &[bool]) -> Vec<
     while let Some(&(_, t)) = own.get(k) {
         if let Some(l) = merged_note(t, &own[k..]) {
             out.push(l);
-        } else if let Some(c) = t
-            .contains("The following commit has been merged into the ")
+        } else if let Some(c) = has(t, &TIP_PHRASE)
             .then(|| TIP_MERGED.captures(t))
             .flatten()
         {
@@ -212,7 +231,7 @@ pub fn landings_in(msg: &Message, view: &BodyView<'_>, in_diff: &[bool]) -> Vec<
                 branch: c.get(1).map(|m| m.as_str().to_string()),
                 quote_depth: 0,
             });
-        } else if t.contains("just added the patch titled") {
+        } else if has(t, &STABLE_PHRASE) {
             let title = own[k + 1..].iter().map(|(_, l)| *l).find(|l| !l.is_empty());
             let branch = own[k + 1..]
                 .iter()
@@ -262,7 +281,7 @@ pub fn landings_in(msg: &Message, view: &BodyView<'_>, in_diff: &[bool]) -> Vec<
 /// pr-tracker-bot's note (`has been merged into torvalds/linux.git:` then
 /// the merge's `/c/<sha>` link).
 fn merged_note(t: &str, rest: &[(usize, &str)]) -> Option<Landing> {
-    if !t.contains("has been merged into") {
+    if !has(t, &MERGED_PHRASE) {
         return None;
     }
     let c = MERGED_INTO.captures(t)?;
@@ -457,9 +476,9 @@ fn pull_or_announce<'a>(
     let announce = ANNOUNCE_SUBJECT.captures(&msg.subject);
     let updated = own
         .iter()
-        .any(|(_, l)| l.contains("has just been updated") || l.contains("has been updated"));
+        .any(|(_, l)| has(l, &JUST_UPDATED) || has(l, &UPDATED));
     let pull_at = own.iter().position(|(_, l)| {
-        l.contains("are available in the Git repository at")
+        has(l, &PULL_PHRASE)
             || l.starts_with("Please pull from")
             || l.starts_with("please pull from")
     });

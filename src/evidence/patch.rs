@@ -238,8 +238,12 @@ pub fn patch_facts(
         .captures(&own)
         .and_then(|c| c.get(1))
         .map(|m| m.as_str().to_ascii_lowercase());
-    let upstream = own.lines().find_map(|l| {
-        // The pattern needs the word: most lines (the diff's) lack it.
+    // The pattern needs the word, which most messages lack: one search of
+    // the whole text first.
+    static WORD: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"(?i)upstream").expect("valid regex"));
+    let maybe_upstream = WORD.is_match(&own);
+    let upstream = own.lines().filter(|_| maybe_upstream).find_map(|l| {
         if !crate::text::may_contain_ci(l, "upstream") {
             return None;
         }
