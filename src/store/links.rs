@@ -636,7 +636,7 @@ pub fn write_output(store: &mut Store, input: &LinkInput, output: &LinkOutput) -
 /// thread rows written; [`RelinkWrite::finish`] adds the regressions and
 /// commits. Dropped unfinished, it rolls back.
 pub struct RelinkWrite<'c> {
-    tx: rusqlite::Transaction<'c>,
+    tx: super::WriteTx<'c>,
     /// For a partial relink, the regressions it replaces (all when `None`).
     replaced: Option<Vec<i64>>,
     /// For a partial relink, the messages it relinks (all when `None`).
@@ -718,7 +718,7 @@ pub fn begin_partial_relink<'c>(
 
 /// Maps every id the skeleton threaded (messages and ids only referenced)
 /// to its thread's root, in id order.
-fn write_thread_ids(tx: &rusqlite::Transaction<'_>, sk: &Skeleton) -> Result<()> {
+fn write_thread_ids(tx: &rusqlite::Connection, sk: &Skeleton) -> Result<()> {
     let mut rows: Vec<(&str, &str)> = (0..sk.names.len())
         .filter_map(|c| {
             let id = sk.names.get(c)?;
@@ -789,7 +789,7 @@ const THREAD_CHUNK: usize = 4096;
 /// depth): only rows that differ are written, rows of other messages are
 /// deleted. Reads the stored rows a chunk at a time (memory stays bounded).
 fn write_threads<'a>(
-    tx: &rusqlite::Transaction<'_>,
+    tx: &rusqlite::Connection,
     rows: impl Iterator<Item = (i64, &'a str, Option<&'a str>, u32)>,
 ) -> Result<()> {
     let sql_old = "SELECT message, root_id, parent_id, depth FROM threads \
@@ -867,7 +867,7 @@ fn write_threads<'a>(
 /// Replaces the regressions (whose messages are all in `messages`): a
 /// culprit keeps its id, unchanged regressions (same summary) are left alone.
 fn write_regressions(
-    tx: &rusqlite::Transaction<'_>,
+    tx: &rusqlite::Connection,
     messages: &[LinkMessage],
     keys: &[Vec<&str>],
     replaced: Option<&[i64]>,

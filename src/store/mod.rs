@@ -143,6 +143,33 @@ pub const PAGE_SIZE: i64 = 16384;
 /// The path of an in-memory store ([`Store::in_memory`]).
 const IN_MEMORY: &str = ":memory:";
 
+/// A write transaction of its own, or a savepoint of one already open.
+pub(crate) enum WriteTx<'c> {
+    Own(rusqlite::Transaction<'c>),
+    Nested(rusqlite::Savepoint<'c>),
+}
+
+impl std::ops::Deref for WriteTx<'_> {
+    type Target = Connection;
+
+    fn deref(&self) -> &Connection {
+        match self {
+            WriteTx::Own(t) => t,
+            WriteTx::Nested(s) => s,
+        }
+    }
+}
+
+impl WriteTx<'_> {
+    /// Commits the transaction (releases the savepoint).
+    pub(crate) fn commit(self) -> rusqlite::Result<()> {
+        match self {
+            WriteTx::Own(t) => t.commit(),
+            WriteTx::Nested(s) => s.commit(),
+        }
+    }
+}
+
 /// An open regtrack database.
 pub struct Store {
     conn: Connection,
@@ -285,10 +312,35 @@ impl Store {
     /// A write transaction that takes the write lock at once (`BEGIN
     /// IMMEDIATE`): a second writer waits for it (the busy timeout) instead
     /// of failing when a read transaction cannot be upgraded.
-    fn write_tx(&mut self, what: &str) -> Result<rusqlite::Transaction<'_>> {
-        self.conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
-            .db(what)
+    /// Inside a transaction already open ([`Store::begin_write`]) it is a
+    /// savepoint of it, committed with it.
+    fn write_tx(&mut self, what: &str) -> Result<WriteTx<'_>> {
+        if self.conn.is_autocommit() {
+            Ok(WriteTx::Own(
+                self.conn
+                    .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+                    .db(what)?,
+            ))
+        } else {
+            Ok(WriteTx::Nested(self.conn.savepoint().db(what)?))
+        }
+    }
+
+    /// Opens a write transaction (`BEGIN IMMEDIATE`) that the writes until
+    /// [`Store::end_write`] join, so that readers see none of them, or all:
+    /// a link of everything in steps holds one over all its steps.
+    pub fn begin_write(&self, what: &str) -> Result<()> {
+        self.conn.execute_batch("BEGIN IMMEDIATE").db(what)
+    }
+
+    /// Ends the transaction [`Store::begin_write`] opened: commits it when
+    /// `commit`, else rolls it back (nothing of it is kept).
+    pub fn end_write(&self, commit: bool, what: &str) -> Result<()> {
+        if self.conn.is_autocommit() {
+            return Ok(());
+        }
+        let sql = if commit { "COMMIT" } else { "ROLLBACK" };
+        self.conn.execute_batch(sql).db(what)
     }
 
     /// Runs `f` inside one write transaction (`BEGIN IMMEDIATE`): committed

@@ -713,3 +713,41 @@ fn relink_full_in_steps_from_the_command_line() {
         assert_eq!(run.code(), Some(2), "{bad:?}: {}", run.stderr);
     }
 }
+
+/// A link in steps killed half way keeps none of its steps: every step is
+/// in one transaction, so the histories stay as they were (a step's own
+/// commit would leave only the first steps' histories).
+#[cfg(unix)]
+#[test]
+fn a_link_in_steps_killed_half_way_leaves_the_histories_as_they_were() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("synth.mbox");
+    write_synth(3000, 8, &whole);
+    let db = dir.path().join("x.db");
+    let mut store = Store::open(&db).unwrap();
+    ingest(&mut store, &[whole]);
+    relink(&mut store);
+    drop(store);
+    let ids = "SELECT id, culprit FROM regressions ORDER BY id";
+    let before = rows::<(i64, String)>(&db, ids);
+    assert!(before.len() >= 20, "{} regressions", before.len());
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_regtrack"))
+        .arg("--db")
+        .arg(&db)
+        .args(["-q", "relink", "--full", "--step", "1"])
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let finished = child.try_wait().unwrap().is_some();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        !finished,
+        "the link in steps of one message ended within 1.5 s"
+    );
+    assert_eq!(rows::<(i64, String)>(&db, ids), before);
+    assert_eq!(
+        crate::common::column::<String>(&db, "PRAGMA integrity_check"),
+        vec!["ok".to_string()]
+    );
+}
