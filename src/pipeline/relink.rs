@@ -23,7 +23,7 @@
 //! [`STEP`] messages linked as if nothing else were stored, then each next
 //! [`STEP`] as an update. Its memory is a step's, its answers a link at
 //! once's; it takes longer (2.4 times at 300,000 messages in steps of
-//! 50,000; 3.8 times at 3 million, whose database outgrew the page cache).
+//! 50,000; 3.4 times at 3 million, whose database outgrew the page cache).
 
 use std::collections::HashMap;
 
