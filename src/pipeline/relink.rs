@@ -200,22 +200,17 @@ pub fn relink_with(
 /// does not decode (`None` when every one does).
 fn undecodable_reason(store: &Store) -> Result<Option<String>> {
     let bad = crate::store::history::undecodable(store)?;
-    Ok(rebuild_reason(bad.iter().map(|b| b.id).collect()))
-}
-
-/// The reason to rebuild the regressions `bad` (`None` when there are none).
-fn rebuild_reason(bad: Vec<i64>) -> Option<String> {
     if bad.is_empty() {
-        return None;
+        return Ok(None);
     }
-    let ids: Vec<String> = bad.iter().take(10).map(|b| b.to_string()).collect();
+    let ids: Vec<String> = bad.iter().take(10).map(|b| b.id.to_string()).collect();
     let more = if bad.len() > ids.len() { ", ..." } else { "" };
-    Some(format!(
+    Ok(Some(format!(
         "{} stored regression{} did not decode (id {}{more})",
         bad.len(),
         if bad.len() == 1 { "" } else { "s" },
         ids.join(", ")
-    ))
+    )))
 }
 
 /// [`relink`], and a full relink even when nothing was stored since the
@@ -344,34 +339,31 @@ fn steps(store: &mut Store, ends: &[i64], step: usize) -> Result<(Unreadable, Ve
     let marked = links::mark_culprits_after(store, 0)?;
     for (k, &end) in ends.iter().enumerate() {
         links::set_horizon(store, Some(end))?;
+        // The first step links everything up to its end; each next one is
+        // an update, unless it gives up.
         let old = match k {
             0 => None,
             _ => links::stored_state(store)?,
         };
-        let now = links::current_state(store, LINK_LOGIC_VERSION)?;
-        let update = match &old {
-            Some(old) => {
-                let added = links::messages_after(store, old.max_message)?;
-                let cap = step.saturating_mul(4).max(2_000);
-                let also = regressions_of_culprits(store, &marked)?;
-                relink_incremental(store, old, &now, &added, &[], &also, Some(cap), &mut || {
-                    Ok(())
-                })?
-            }
-            None => Err(String::new()),
-        };
-        match update {
-            Ok((_, u)) => take(u),
-            Err(why) => {
-                if !why.is_empty() {
-                    gave_up.push(format!(
-                        "the step to message {end} linked everything up to it ({why})"
-                    ));
+        if let Some(old) = &old {
+            let now = links::current_state(store, LINK_LOGIC_VERSION)?;
+            let added = links::messages_after(store, old.max_message)?;
+            let cap = step.saturating_mul(4).max(2_000);
+            let also = regressions_of_culprits(store, &marked)?;
+            match relink_incremental(store, old, &now, &added, &[], &also, Some(cap), &mut || {
+                Ok(())
+            })? {
+                Ok((_, u)) => {
+                    take(u);
+                    continue;
                 }
-                let (_, u) = relink_full_with(store, Some(end), &mut || Ok(()))?;
-                take(u);
+                Err(why) => gave_up.push(format!(
+                    "the step to message {end} linked everything up to it ({why})"
+                )),
             }
         }
+        let (_, u) = relink_full_with(store, Some(end), &mut || Ok(()))?;
+        take(u);
     }
     Ok((unreadable, gave_up))
 }

@@ -346,14 +346,14 @@ impl Store {
     /// Runs `f` inside one write transaction (`BEGIN IMMEDIATE`): committed
     /// when it returns `Ok`, rolled back otherwise.
     pub fn in_write<T>(&self, what: &str, f: impl FnOnce(&Store) -> Result<T>) -> Result<T> {
-        self.conn.execute_batch("BEGIN IMMEDIATE").db(what)?;
+        self.begin_write(what)?;
         match f(self) {
             Ok(v) => {
-                self.conn.execute_batch("COMMIT").db(what)?;
+                self.end_write(true, what)?;
                 Ok(v)
             }
             Err(e) => {
-                let _ = self.conn.execute_batch("ROLLBACK");
+                let _ = self.end_write(false, what);
                 Err(e)
             }
         }

@@ -366,7 +366,7 @@ fn real_archives_in_random_steps_link_like_one_full_link() {
         ingest(&mut store, std::slice::from_ref(&epoch));
         relink(&mut store);
         drop(store);
-        let n = crate::common::column::<i64>(&whole, "SELECT count(*) FROM messages")[0];
+        let n = crate::common::sql_i64(&whole, "SELECT count(*) FROM messages");
         let what = format!("{} in steps", epoch.display());
         assert_steps_equal_full(&whole, n as usize / 5 + 1, &what);
         let chosen: Vec<String> = crate::common::column(
@@ -687,7 +687,7 @@ fn relink_full_in_steps_from_the_command_line() {
         .args(["-q", "ingest"])
         .arg(crate::common::corpus("threads"))
         .ok();
-    let n = crate::common::column::<i64>(&db, "SELECT count(*) FROM messages")[0];
+    let n = crate::common::sql_i64(&db, "SELECT count(*) FROM messages");
     let run = Cmd::regtrack()
         .db(&db)
         .args(["relink", "--full", "--step", "5"])
