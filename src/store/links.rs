@@ -661,10 +661,16 @@ pub fn begin_relink<'c>(
             sk.depth[i],
         )
     });
-    write_threads(&tx, rows)?;
+    // A first link writes every thread row: its index on the root is
+    // built once after them (a sort), not row by row in root order.
+    let first = !exists(&tx, "SELECT EXISTS (SELECT 1 FROM threads)")?;
+    without_index(&tx, first, THREADS_ROOT, |tx| write_threads(tx, rows))?;
+    // Every id is mapped anew, the same way.
     let sql = "DELETE FROM thread_ids";
     tx.execute(sql, []).db(sql)?;
-    write_thread_ids(&tx, sk)?;
+    without_index(&tx, true, THREAD_IDS_ROOT, |tx| {
+        write_thread_ids(tx, sk, true)
+    })?;
     Ok(RelinkWrite {
         tx,
         replaced: None,
@@ -708,7 +714,7 @@ pub fn begin_partial_relink<'c>(
             st.execute([r]).db(sql)?;
         }
     }
-    write_thread_ids(&tx, sk)?;
+    write_thread_ids(&tx, sk, false)?;
     Ok(RelinkWrite {
         tx,
         replaced: Some(replaced),
@@ -716,9 +722,39 @@ pub fn begin_partial_relink<'c>(
     })
 }
 
+/// The index on the thread rows' roots, and on the ids' roots (as in the
+/// schema).
+const THREADS_ROOT: (&str, &str) = ("threads_root", "threads(root_id)");
+const THREAD_IDS_ROOT: (&str, &str) = ("thread_ids_root", "thread_ids(root)");
+
+/// Runs `write` with the index `(name, on)` dropped when `drop` (and made
+/// again after it), else with it: rows written in another order than the
+/// index's go in much faster that way (0.45 s of a 1.3 s full link of four
+/// lists was the ids' root index, written row by row).
+fn without_index(
+    tx: &rusqlite::Connection,
+    drop: bool,
+    (name, on): (&str, &str),
+    write: impl FnOnce(&rusqlite::Connection) -> Result<()>,
+) -> Result<()> {
+    if !drop {
+        return write(tx);
+    }
+    let sql = format!("DROP INDEX IF EXISTS {name}");
+    tx.execute_batch(&sql).db(&sql)?;
+    write(tx)?;
+    let sql = format!("CREATE INDEX {name} ON {on}");
+    tx.execute_batch(&sql).db(&sql)
+}
+
+/// Whether a `SELECT EXISTS (...)` query holds.
+fn exists(tx: &rusqlite::Connection, sql: &str) -> Result<bool> {
+    tx.query_row(sql, [], |r| r.get(0)).db(sql)
+}
+
 /// Maps every id the skeleton threaded (messages and ids only referenced)
 /// to its thread's root, in id order.
-fn write_thread_ids(tx: &rusqlite::Connection, sk: &Skeleton) -> Result<()> {
+fn write_thread_ids(tx: &rusqlite::Connection, sk: &Skeleton, fresh: bool) -> Result<()> {
     let mut rows: Vec<(&str, &str)> = (0..sk.names.len())
         .filter_map(|c| {
             let id = sk.names.get(c)?;
@@ -727,7 +763,11 @@ fn write_thread_ids(tx: &rusqlite::Connection, sk: &Skeleton) -> Result<()> {
         })
         .collect();
     rows.sort_unstable();
-    let sql = "INSERT OR REPLACE INTO thread_ids (id, root) VALUES (?1, ?2)";
+    let sql = if fresh {
+        "INSERT INTO thread_ids (id, root) VALUES (?1, ?2)"
+    } else {
+        "INSERT OR REPLACE INTO thread_ids (id, root) VALUES (?1, ?2)"
+    };
     let mut st = tx.prepare(sql).db(sql)?;
     for (id, root) in rows {
         st.execute(params![id, root]).db(sql)?;

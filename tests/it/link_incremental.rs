@@ -751,3 +751,46 @@ fn a_link_in_steps_killed_half_way_leaves_the_histories_as_they_were() {
         vec!["ok".to_string()]
     );
 }
+
+/// The thread indexes a full link drops and makes again around its writes
+/// (`threads_root` on a first link, `thread_ids_root` on every one) are
+/// there afterwards as the schema defines them, after a first link, a full
+/// relink and an update alike, and the update reads through them.
+#[test]
+fn a_full_link_leaves_the_thread_indexes_as_the_schema_makes_them() {
+    const INDEXES: &str = "SELECT name, sql FROM sqlite_master \
+                           WHERE name IN ('threads_root', 'thread_ids_root') ORDER BY name";
+    let mut fresh = rusqlite::Connection::open_in_memory().unwrap();
+    regtrack::store::migrations::migrate(&mut fresh, ":memory:").unwrap();
+    let schema: Vec<(String, String)> = fresh
+        .prepare(INDEXES)
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(schema.len(), 2, "{schema:?}");
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("x.db");
+    let mut paths = mboxes(&crate::common::corpus("threads"));
+    let last = paths.pop().expect("corpus threads");
+    Cmd::regtrack()
+        .db(&db)
+        .args(["-q", "ingest"])
+        .args(&paths)
+        .ok();
+    let indexes = |what: &str| {
+        let got: Vec<(String, String)> = rows(&db, INDEXES);
+        assert_eq!(got, schema, "after {what}");
+    };
+    indexes("the first link");
+    Cmd::regtrack().db(&db).args(["relink", "--full"]).ok();
+    indexes("a full relink");
+    Cmd::regtrack()
+        .db(&db)
+        .args(["-q", "ingest"])
+        .arg(&last)
+        .ok();
+    indexes("an update");
+    crate::common::assert_same_as_full(&db);
+}
