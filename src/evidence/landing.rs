@@ -45,6 +45,8 @@ static MERGED_PHRASE: Phrase =
 static JUST_UPDATED: Phrase =
     LazyLock::new(|| memchr::memmem::Finder::new("has just been updated"));
 static UPDATED: Phrase = LazyLock::new(|| memchr::memmem::Finder::new("has been updated"));
+/// What both of the above hold.
+static BEEN_UPDATED: Phrase = LazyLock::new(|| memchr::memmem::Finder::new("been updated"));
 static PULL_PHRASE: Phrase =
     LazyLock::new(|| memchr::memmem::Finder::new("are available in the Git repository at"));
 
@@ -207,14 +209,17 @@ pub fn landings_in(msg: &Message, view: &BodyView<'_>, in_diff: &[bool]) -> Vec<
         .collect();
     let raw = |i: usize| view.lines.get(i).map_or("", |l| l.text);
     let mut out = Vec::new();
-    if let Some(l) = pull_or_announce(msg, &own, &raw) {
+    // The phrases most mail lacks are looked for in the whole body first
+    // (one search each), and on each line only when the body holds them.
+    let in_body = Found::in_body(msg, view.body);
+    if let Some(l) = pull_or_announce(msg, &own, &raw, &in_body) {
         return l;
     }
     let mut k = 0;
     while let Some(&(_, t)) = own.get(k) {
-        if let Some(l) = merged_note(t, &own[k..]) {
+        if let Some(l) = in_body.merged.then(|| merged_note(t, &own[k..])).flatten() {
             out.push(l);
-        } else if let Some(c) = has(t, &TIP_PHRASE)
+        } else if let Some(c) = (in_body.tip && has(t, &TIP_PHRASE))
             .then(|| TIP_MERGED.captures(t))
             .flatten()
         {
@@ -231,7 +236,7 @@ pub fn landings_in(msg: &Message, view: &BodyView<'_>, in_diff: &[bool]) -> Vec<
                 branch: c.get(1).map(|m| m.as_str().to_string()),
                 quote_depth: 0,
             });
-        } else if has(t, &STABLE_PHRASE) {
+        } else if in_body.stable && has(t, &STABLE_PHRASE) {
             let title = own[k + 1..].iter().map(|(_, l)| *l).find(|l| !l.is_empty());
             let branch = own[k + 1..]
                 .iter()
@@ -265,9 +270,9 @@ pub fn landings_in(msg: &Message, view: &BodyView<'_>, in_diff: &[bool]) -> Vec<
         } else if let Some(used) = applied(&own[k..], &mut out) {
             k += used;
             continue;
-        } else if let Some(l) = is_reply(msg).then(|| dropped(t)).flatten() {
+        } else if let Some(l) = in_body.drop_words.then(|| dropped(t)).flatten() {
             out.push(l);
-        } else if is_reply(msg) && may_contain_ci(t, "drop") && WILL_DROP.is_match(t) {
+        } else if in_body.drop && may_contain_ci(t, "drop") && WILL_DROP.is_match(t) {
             out.push(Landing {
                 kind: LandingKind::WillDrop,
                 ..Landing::default()
@@ -276,6 +281,35 @@ pub fn landings_in(msg: &Message, view: &BodyView<'_>, in_diff: &[bool]) -> Vec<
         k += 1;
     }
     out
+}
+
+/// Which of the phrases the landing lines need a body holds (`false`: no
+/// line of it can hold the phrase).
+struct Found {
+    tip: bool,
+    stable: bool,
+    merged: bool,
+    updated: bool,
+    pull: bool,
+    /// A reply holding one of the words of a dropped line.
+    drop_words: bool,
+    /// A reply holding `drop` in any case.
+    drop: bool,
+}
+
+impl Found {
+    fn in_body(msg: &Message, body: &str) -> Found {
+        let reply = is_reply(msg);
+        Found {
+            tip: has(body, &TIP_PHRASE),
+            stable: has(body, &STABLE_PHRASE),
+            merged: has(body, &MERGED_PHRASE),
+            updated: has(body, &BEEN_UPDATED),
+            pull: has(body, &PULL_PHRASE) || body.contains("lease pull from"),
+            drop_words: reply && DROP_WORDS.is_match(body),
+            drop: reply && may_contain_ci(body, "drop"),
+        }
+    }
 }
 
 /// pr-tracker-bot's note (`has been merged into torvalds/linux.git:` then
@@ -444,12 +478,13 @@ fn is_reply(msg: &Message) -> bool {
     msg.in_reply_to.is_some() || crate::mail::subject::is_reply(&msg.subject)
 }
 
+/// The words a dropped line needs (one of them): a search for them alone is
+/// a literal one (SIMD), unlike the anchored patterns.
+static DROP_WORDS: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)drop|revert|backed out|removed").expect("valid regex"));
+
 fn dropped(t: &str) -> Option<Landing> {
-    // Both patterns need one of these words; a search for them alone is
-    // a literal one (SIMD), unlike the anchored patterns.
-    static WORDS: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"(?i)drop|revert|backed out|removed").expect("valid regex"));
-    if !WORDS.is_match(t) {
+    if !DROP_WORDS.is_match(t) {
         return None;
     }
     if let Some(c) = DROPPED_SHORT.captures(t) {
@@ -472,16 +507,23 @@ fn pull_or_announce<'a>(
     msg: &Message,
     own: &[(usize, &'a str)],
     raw: &dyn Fn(usize) -> &'a str,
+    in_body: &Found,
 ) -> Option<Vec<Landing>> {
     let announce = ANNOUNCE_SUBJECT.captures(&msg.subject);
-    let updated = own
-        .iter()
-        .any(|(_, l)| has(l, &JUST_UPDATED) || has(l, &UPDATED));
-    let pull_at = own.iter().position(|(_, l)| {
-        has(l, &PULL_PHRASE)
-            || l.starts_with("Please pull from")
-            || l.starts_with("please pull from")
-    });
+    let updated = in_body.updated
+        && own
+            .iter()
+            .any(|(_, l)| has(l, &JUST_UPDATED) || has(l, &UPDATED));
+    let pull_at = in_body
+        .pull
+        .then(|| {
+            own.iter().position(|(_, l)| {
+                has(l, &PULL_PHRASE)
+                    || l.starts_with("Please pull from")
+                    || l.starts_with("please pull from")
+            })
+        })
+        .flatten();
     let (kind, mut tree, mut branch) = if let Some(p) = pull_at {
         // The repository and ref: the first URL line after the marker (a
         // ref continued on the next line after a `\`).
