@@ -30,10 +30,18 @@ pub const MAX_EXTRACTED_LINES: usize = 250_000;
 /// trailers of its tail; the stored body is whole.
 pub const MAX_EXTRACTED_BODY: usize = 4 << 20;
 
+// A body within the line limit's bytes is read whole ([`extracted_part`]).
+const _: () = assert!(MAX_EXTRACTED_LINES <= MAX_EXTRACTED_BODY);
+
 /// The part of `body` the extractors read: all of it, or its first
 /// [`MAX_EXTRACTED_LINES`] lines, or its first [`MAX_EXTRACTED_BODY`] bytes
 /// cut after a line end.
 pub fn extracted_part(body: &str) -> &str {
+    // A body shorter than the line limit has fewer lines than it: nearly
+    // every body, whose newlines need not be counted.
+    if body.len() <= MAX_EXTRACTED_LINES {
+        return body;
+    }
     if let Some(nl) = memchr::memchr_iter(b'\n', body.as_bytes()).nth(MAX_EXTRACTED_LINES - 1)
         && nl + 1 < body.len()
         && nl < MAX_EXTRACTED_BODY

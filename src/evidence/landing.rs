@@ -270,9 +270,9 @@ pub fn landings_in(msg: &Message, view: &BodyView<'_>, in_diff: &[bool]) -> Vec<
         } else if let Some(used) = applied(&own[k..], &mut out) {
             k += used;
             continue;
-        } else if let Some(l) = in_body.drop_words.then(|| dropped(t)).flatten() {
+        } else if let Some(l) = in_body.reply.then(|| dropped(t)).flatten() {
             out.push(l);
-        } else if in_body.drop && may_contain_ci(t, "drop") && WILL_DROP.is_match(t) {
+        } else if in_body.reply && may_contain_ci(t, "drop") && WILL_DROP.is_match(t) {
             out.push(Landing {
                 kind: LandingKind::WillDrop,
                 ..Landing::default()
@@ -291,23 +291,21 @@ struct Found {
     merged: bool,
     updated: bool,
     pull: bool,
-    /// A reply holding one of the words of a dropped line.
-    drop_words: bool,
-    /// A reply holding `drop` in any case.
-    drop: bool,
+    /// Whether the message is a reply (only a reply can say that a patch
+    /// was dropped; the drop words are looked for on its own lines only,
+    /// since its body is mostly quoted text, where they are common).
+    reply: bool,
 }
 
 impl Found {
     fn in_body(msg: &Message, body: &str) -> Found {
-        let reply = is_reply(msg);
         Found {
             tip: has(body, &TIP_PHRASE),
             stable: has(body, &STABLE_PHRASE),
             merged: has(body, &MERGED_PHRASE),
             updated: has(body, &BEEN_UPDATED),
             pull: has(body, &PULL_PHRASE) || body.contains("lease pull from"),
-            drop_words: reply && DROP_WORDS.is_match(body),
-            drop: reply && may_contain_ci(body, "drop"),
+            reply: is_reply(msg),
         }
     }
 }

@@ -255,7 +255,10 @@ pub fn patch_facts(
     // Each pattern needs words most messages lack (`reverts commit` on one
     // line, `upstream`): the body is searched for them once, and only a
     // body holding them is searched line by line.
-    let reverts = crate::text::may_contain_ci(view.body, "reverts commit")
+    static RARE: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"(?i)reverts commit|upstream").expect("valid regex"));
+    let rare = RARE.is_match(view.body);
+    let reverts = rare
         .then(|| {
             let own: Vec<&str> = own().collect();
             REVERTS
@@ -264,7 +267,7 @@ pub fn patch_facts(
                 .map(|m| m.as_str().to_ascii_lowercase())
         })
         .flatten();
-    let upstream = crate::text::may_contain_ci(view.body, "upstream")
+    let upstream = rare
         .then(|| {
             own().find_map(|l| {
                 if !crate::text::may_contain_ci(l, "upstream") {
