@@ -476,13 +476,12 @@ fn is_reply(msg: &Message) -> bool {
     msg.in_reply_to.is_some() || crate::mail::subject::is_reply(&msg.subject)
 }
 
-/// The words a dropped line needs (one of them): a search for them alone is
-/// a literal one (SIMD), unlike the anchored patterns.
-static DROP_WORDS: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)drop|revert|backed out|removed").expect("valid regex"));
-
 fn dropped(t: &str) -> Option<Landing> {
-    if !DROP_WORDS.is_match(t) {
+    // Both patterns need one of these words; a search for them alone is
+    // a literal one (SIMD), unlike the anchored patterns.
+    static WORDS: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"(?i)drop|revert|backed out|removed").expect("valid regex"));
+    if !WORDS.is_match(t) {
         return None;
     }
     if let Some(c) = DROPPED_SHORT.captures(t) {

@@ -664,13 +664,15 @@ pub fn begin_relink<'c>(
     // A first link writes every thread row: its index on the root is
     // built once after them (a sort), not row by row in root order.
     let first = !exists(&tx, "SELECT EXISTS (SELECT 1 FROM threads)")?;
-    without_index(&tx, first, THREADS_ROOT, |tx| write_threads(tx, rows))?;
+    if first {
+        index_rebuilt_after(&tx, "threads_root", |tx| write_threads(tx, rows))?;
+    } else {
+        write_threads(&tx, rows)?;
+    }
     // Every id is mapped anew, the same way.
     let sql = "DELETE FROM thread_ids";
     tx.execute(sql, []).db(sql)?;
-    without_index(&tx, true, THREAD_IDS_ROOT, |tx| {
-        write_thread_ids(tx, sk, true)
-    })?;
+    index_rebuilt_after(&tx, "thread_ids_root", |tx| write_thread_ids(tx, sk, true))?;
     Ok(RelinkWrite {
         tx,
         replaced: None,
@@ -722,29 +724,25 @@ pub fn begin_partial_relink<'c>(
     })
 }
 
-/// The index on the thread rows' roots, and on the ids' roots (as in the
-/// schema).
-const THREADS_ROOT: (&str, &str) = ("threads_root", "threads(root_id)");
-const THREAD_IDS_ROOT: (&str, &str) = ("thread_ids_root", "thread_ids(root)");
-
-/// Runs `write` with the index `(name, on)` dropped when `drop` (and made
-/// again after it), else with it: rows written in another order than the
-/// index's go in much faster that way (0.45 s of a 1.3 s full link of four
-/// lists was the ids' root index, written row by row).
-fn without_index(
+/// Runs `write` with the index `name` dropped, and makes it again after
+/// from its stored definition (as [`super::bulk::defer_indexes`] does for a
+/// bulk load): rows written in another order than the index's go in much
+/// faster that way (0.45 s of a 1.3 s full link of four lists was the ids'
+/// root index, written row by row).
+fn index_rebuilt_after(
     tx: &rusqlite::Connection,
-    drop: bool,
-    (name, on): (&str, &str),
+    name: &str,
     write: impl FnOnce(&rusqlite::Connection) -> Result<()>,
 ) -> Result<()> {
-    if !drop {
+    let sql = "SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?1";
+    let create: Option<String> = tx.query_row(sql, [name], |r| r.get(0)).optional().db(sql)?;
+    let Some(create) = create else {
         return write(tx);
-    }
-    let sql = format!("DROP INDEX IF EXISTS {name}");
-    tx.execute_batch(&sql).db(&sql)?;
+    };
+    let drop = format!("DROP INDEX \"{}\"", name.replace('"', "\"\""));
+    tx.execute_batch(&drop).db(&drop)?;
     write(tx)?;
-    let sql = format!("CREATE INDEX {name} ON {on}");
-    tx.execute_batch(&sql).db(&sql)
+    tx.execute_batch(&create).db(&create)
 }
 
 /// Whether a `SELECT EXISTS (...)` query holds.

@@ -80,16 +80,11 @@ fn a_killed_ingest_leaves_a_sound_database_and_a_rerun_finishes_the_job() {
         MESSAGES as i64
     );
     assert_eq!(sql_i64(&db, "SELECT count(*) FROM deferred_indexes"), 0);
-    let mut fresh = rusqlite::Connection::open_in_memory().unwrap();
-    regtrack::store::migrations::migrate(&mut fresh, ":memory:").unwrap();
     const INDEXES: &str = "SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name";
-    let fresh_names: Vec<String> = fresh
-        .prepare(INDEXES)
-        .unwrap()
-        .query_map([], |r| r.get(0))
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap();
+    let fresh_names: Vec<String> = crate::common::fresh_schema_rows::<(String,)>(INDEXES)
+        .into_iter()
+        .map(|(n,)| n)
+        .collect();
     let names: Vec<String> = column(&db, INDEXES);
     assert_eq!(names, fresh_names);
     assert!(names.iter().any(|n| n == "commit_refs_commit"));

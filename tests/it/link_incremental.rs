@@ -760,15 +760,7 @@ fn a_link_in_steps_killed_half_way_leaves_the_histories_as_they_were() {
 fn a_full_link_leaves_the_thread_indexes_as_the_schema_makes_them() {
     const INDEXES: &str = "SELECT name, sql FROM sqlite_master \
                            WHERE name IN ('threads_root', 'thread_ids_root') ORDER BY name";
-    let mut fresh = rusqlite::Connection::open_in_memory().unwrap();
-    regtrack::store::migrations::migrate(&mut fresh, ":memory:").unwrap();
-    let schema: Vec<(String, String)> = fresh
-        .prepare(INDEXES)
-        .unwrap()
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap();
+    let schema: Vec<(String, String)> = crate::common::fresh_schema_rows(INDEXES);
     assert_eq!(schema.len(), 2, "{schema:?}");
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("x.db");

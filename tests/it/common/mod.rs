@@ -15,7 +15,7 @@ pub mod sql;
 use std::path::{Path, PathBuf};
 
 pub use cmd::{Cmd, Run, field, write_synth};
-pub use sql::{column, integrity, one, rows, sql_i64};
+pub use sql::{column, fresh_schema_rows, integrity, one, rows, sql_i64};
 
 /// The crate's root (`CARGO_MANIFEST_DIR`).
 pub fn root() -> &'static Path {

@@ -56,6 +56,17 @@ pub fn rows<R: FromRow>(db: &Path, sql: &str) -> Vec<R> {
         .unwrap_or_else(|e| panic!("{sql}: {e}"))
 }
 
+/// Every row `sql` selects from a new in-memory database with the
+/// current schema (what `regtrack` makes a database into).
+pub fn fresh_schema_rows<R: FromRow>(sql: &str) -> Vec<R> {
+    let mut conn = Connection::open_in_memory().unwrap();
+    regtrack::store::migrations::migrate(&mut conn, ":memory:").unwrap();
+    let mut stmt = conn.prepare(sql).unwrap_or_else(|e| panic!("{sql}: {e}"));
+    stmt.query_map([], R::from_row)
+        .and_then(|rows| rows.collect::<rusqlite::Result<Vec<R>>>())
+        .unwrap_or_else(|e| panic!("{sql}: {e}"))
+}
+
 /// `PRAGMA integrity_check` of the database: `ok` when it is sound.
 pub fn integrity(db: &Path) -> String {
     one(db, "PRAGMA integrity_check")
