@@ -447,8 +447,9 @@ fn distinct_roots(sk: &Skeleton) -> u64 {
 /// the store's indexes:
 ///
 /// 1. **Threads**: the whole threads the new messages join
-///    (through `thread_ids`, which maps every id the
-///    last threading saw, referenced ids too, to its thread's root, and
+///    (through the `threads` rows of stored messages and `thread_ids`,
+///    which maps every id the last threading saw only referenced to its
+///    thread's root, and
 ///    through subjects for mail without References). Only these are
 ///    threaded again; no other message's thread, parent or depth can move.
 /// 2. **Choice**: the touched threads are chosen afresh, next to the

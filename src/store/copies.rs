@@ -7,7 +7,9 @@
 //! form is the bytes of its head range followed by those of its tail range
 //! in `body_blocks` texts (see `sql/0014_message_copies.sql`); a copy stored
 //! before v14, or read from archive-rendered text, has none, and
-//! [`raw_of`] says so rather than make one up.
+//! [`raw_of`] says so rather than make one up. A message's only copy read
+//! from a public-inbox epoch has no row (v16, see [`super::insert`]): it is
+//! read from the `messages` row, as copy 0.
 
 use std::collections::HashMap;
 
@@ -20,7 +22,8 @@ use crate::model::Origin;
 /// One copy of a stored message.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Copy {
-    /// Row id of the copy (`message_copies.id`), in the order seen.
+    /// Row id of the copy (`message_copies.id`), in the order seen; 0 for a
+    /// message's only copy read from an epoch, which has no row.
     pub copy: i64,
     /// Whether the stored message (headers, body, extraction) is this copy.
     pub chosen: bool,
@@ -102,7 +105,19 @@ fn copies_with_ranges(store: &Store, row: i64) -> Result<Vec<(Copy, Ranges)>> {
         format!("SELECT {COPY_COLUMNS} FROM message_copies c WHERE c.message = ?1 ORDER BY c.id");
     let mut st = store.conn().prepare_cached(&sql).db(&sql)?;
     let rows = st.query_map([row], copy_row).db(&sql)?;
-    rows.collect::<std::result::Result<_, _>>().db(&sql)
+    let rows: Vec<(Copy, Ranges)> = rows.collect::<std::result::Result<_, _>>().db(&sql)?;
+    if !rows.is_empty() {
+        return Ok(rows);
+    }
+    // The only copy, without a row of its own: the message's row.
+    let sql = "SELECT 0, 1, NULL, m.origin_json, m.from_name, m.from_email, m.raw_size, 1,
+                      coalesce((SELECT group_concat(list_id, ' ') FROM message_lists
+                                WHERE message = m.id), ''),
+                      m.ingested_at, m.content_hash, NULL, NULL, NULL, NULL, NULL, NULL
+               FROM messages m WHERE m.id = ?1";
+    let mut st = store.conn().prepare_cached(sql).db(sql)?;
+    let rows = st.query_map([row], copy_row).db(sql)?;
+    rows.collect::<std::result::Result<_, _>>().db(sql)
 }
 
 /// Every copy of the message with this Message-ID, in the order seen

@@ -18,6 +18,13 @@
 //! body blocks, after its decoded body: the header block alone when the raw
 //! body is byte for byte the decoded body (most plain-text list mail), then
 //! read back as that body's range; else the whole raw message.
+//!
+//! A message's only copy, read from a public-inbox epoch, has no
+//! `message_copies` row (v16): everything the row would hold is the
+//! `messages` row's and its List-IDs (the epoch keeps the raw form), and
+//! such rows were 74 MB of a four-list database. The row is made from them
+//! ([`materialize_copy`]) before anything would tell the copy apart from
+//! the message: another copy arriving, or the same content on a new list.
 
 use rusqlite::{Connection, OptionalExtension, params};
 
@@ -504,6 +511,10 @@ pub fn insert_record(
     let Some((id, hash, chosen, raw_missing)) = existing else {
         return Ok(Outcome::Unprepared);
     };
+    // The copy's own List-IDs are the message's until a new one is added.
+    if chosen.is_none() && new_lists(conn, id, &msg.list_ids)? {
+        materialize_copy(conn, id)?;
+    }
     insert_lists(conn, id, &msg.list_ids)?;
     if hash == msg.content_hash {
         if let (Some(copy), Some(true)) = (chosen, raw_missing) {
@@ -614,6 +625,41 @@ fn place(conn: &Connection, rec: &Record, cols: &Columns, blocks: &BodyBlocks) -
     })
 }
 
+/// Whether any of `lists` is not among the List-IDs of message `id`.
+fn new_lists(conn: &Connection, id: i64, lists: &[String]) -> Result<bool> {
+    let sql = "SELECT 1 FROM message_lists WHERE message = ?1 AND list_id = ?2";
+    let mut st = conn.prepare_cached(sql).db(sql)?;
+    for l in lists {
+        if !st.exists(params![id, l]).db(sql)? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// Writes the `message_copies` row of message `id`'s only copy when it has
+/// none (see the module docs): the `messages` row's hash, origin, sender,
+/// size and time, and the message's List-IDs.
+pub(crate) fn materialize_copy(conn: &Connection, id: i64) -> Result<()> {
+    let sql = "INSERT INTO message_copies (message, content_hash, origin_json, from_name,
+                   from_email, raw_size, lists, complete, chosen, reason, seen_at)
+               SELECT m.id, m.content_hash, m.origin_json, m.from_name, m.from_email,
+                      m.raw_size,
+                      coalesce((SELECT group_concat(list_id, ' ') FROM message_lists
+                                WHERE message = m.id), ''),
+                      1, 1, NULL, m.ingested_at
+               FROM messages m
+               WHERE m.id = ?1 AND NOT EXISTS (SELECT 1 FROM message_copies WHERE message = ?1)";
+    conn.prepare_cached(sql).db(sql)?.execute([id]).db(sql)?;
+    Ok(())
+}
+
+/// Whether a message's first copy needs a `message_copies` row: all but an
+/// epoch's copy, whose raw form the epoch keeps (see the module docs).
+fn copy_row_needed(rec: &Record, placed: &Placed) -> bool {
+    placed.head.is_some() || !matches!(rec.origin, Origin::Git { .. })
+}
+
 /// Inserts the `message_copies` row of a copy of message `id`.
 fn insert_copy(
     conn: &Connection,
@@ -686,6 +732,7 @@ fn add_copy(
     use crate::mail::copies::{Facts, choose};
     let conn = store.conn();
     let msg = &rec.message;
+    materialize_copy(conn, id)?;
     let sql = "SELECT c.id, c.origin_json, c.from_email, c.lists, m.kind
                FROM messages m LEFT JOIN message_copies c ON c.message = m.id AND c.chosen = 1
                WHERE m.id = ?1";
@@ -953,7 +1000,9 @@ fn insert_new(
         .execute(params![block, start, len, id])
         .db("body update")?;
     }
-    insert_copy(conn, id, rec, &placed, (true, true, None), now)?;
+    if copy_row_needed(rec, &placed) {
+        insert_copy(conn, id, rec, &placed, (true, true, None), now)?;
+    }
     insert_lists(conn, id, &msg.list_ids)?;
     insert_extraction(conn, id, &rec.extraction, rec.extraction_version, cols)?;
     Ok(Some(id))

@@ -750,10 +750,20 @@ fn exists(tx: &rusqlite::Connection, sql: &str) -> Result<bool> {
     tx.query_row(sql, [], |r| r.get(0)).db(sql)
 }
 
-/// Maps every id the skeleton threaded (messages and ids only referenced)
-/// to its thread's root, in id order.
+/// Maps every id the skeleton threaded but holds no message of (an id only
+/// referenced) to its thread's root, in id order. A message's own id needs
+/// no row: its `threads` row gives its root (see [`roots_of_ids`]), and
+/// the ids of messages were 98 % of the rows (240,000 of 245,000 on four
+/// lists, 54 MB with their index).
 fn write_thread_ids(tx: &rusqlite::Connection, sk: &Skeleton, fresh: bool) -> Result<()> {
+    let mut is_message = vec![false; sk.names.len()];
+    for &c in &sk.container {
+        if let Some(m) = is_message.get_mut(c as usize) {
+            *m = true;
+        }
+    }
     let mut rows: Vec<(&str, &str)> = (0..sk.names.len())
+        .filter(|&c| !is_message[c])
         .filter_map(|c| {
             let id = sk.names.get(c)?;
             let root = sk.names.get(*sk.container_root.get(c)? as usize)?;
@@ -1410,12 +1420,17 @@ pub fn roots_of_messages(store: &Store, messages: &[i64]) -> Result<Vec<String>>
 }
 
 /// The thread roots of these ids (Message-IDs of messages or of ids only
-/// referenced), as the last link left them.
+/// referenced), as the last link left them: a message's from its `threads`
+/// row, an id only referenced from `thread_ids` (a message stored since
+/// and not linked yet has no `threads` row, and its id's `thread_ids` row
+/// stays until its thread is linked again).
 pub fn roots_of_ids(store: &Store, ids: &[&str]) -> Result<Vec<String>> {
     let mut out = Vec::new();
     in_chunks(
         store,
-        "SELECT root FROM thread_ids WHERE id IN ({})",
+        "SELECT t.root_id FROM messages m JOIN threads t ON t.message = m.id
+          WHERE m.message_id IN ({})
+         UNION ALL SELECT root FROM thread_ids WHERE id IN ({})",
         ids,
         |r| {
             out.push(r.get(0).db("thread ids")?);

@@ -22,6 +22,7 @@ pub const MIGRATIONS: &[&str] = &[
     include_str!("sql/0013_trees.sql"),
     include_str!("sql/0014_message_copies.sql"),
     include_str!("sql/0015_mark_kinds.sql"),
+    include_str!("sql/0016_lean_rows.sql"),
 ];
 
 /// The schema version this build writes.
@@ -171,6 +172,63 @@ mod tests {
             )
             .unwrap();
         assert_eq!(id, 7);
+    }
+
+    #[test]
+    fn the_lean_rows_migration_drops_only_rows_other_tables_give() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        let at = MIGRATIONS
+            .iter()
+            .position(|m| m.contains("regtrack schema v16"))
+            .unwrap();
+        for sql in &MIGRATIONS[..at] {
+            conn.execute_batch(sql).unwrap();
+        }
+        conn.pragma_update(None, "user_version", at as i64).unwrap();
+        let git = r#"{"type":"git","repo":"/e/0.git","commit":"c1"}"#;
+        let file = r#"{"type":"file","path":"a.mbox","offset":0}"#;
+        conn.execute_batch(&format!(
+            "INSERT INTO messages (id, message_id, from_email, content_hash, raw_size,
+                                   origin_json, ingested_at)
+                 VALUES (1, 'lone@x', 'a@x', 'h1', 10, '{git}', 5),
+                        (2, 'two@x', 'a@x', 'h2', 10, '{git}', 5),
+                        (3, 'file@x', 'a@x', 'h3', 10, '{file}', 5),
+                        (4, 'lists@x', 'a@x', 'h4', 10, '{git}', 5);
+             INSERT INTO message_lists VALUES (1, 'l1'), (2, 'l1'), (4, 'l1'), (4, 'l2');
+             INSERT INTO message_copies (message, content_hash, origin_json, from_email,
+                                         raw_size, lists, chosen, seen_at)
+                 VALUES (1, 'h1', '{git}', 'a@x', 10, 'l1', 1, 5),
+                        (2, 'h2', '{git}', 'a@x', 10, 'l1', 1, 5),
+                        (2, 'h9', '{file}', 'a@x', 12, 'l1', 0, 6),
+                        (3, 'h3', '{file}', 'a@x', 10, '', 1, 5),
+                        (4, 'h4', '{git}', 'a@x', 10, 'l1', 1, 5);
+             INSERT INTO thread_ids VALUES ('lone@x', 'lone@x'), ('gone@x', 'lone@x');"
+        ))
+        .unwrap();
+        migrate(&mut conn, ":memory:").unwrap();
+        let kept: Vec<(i64, String)> = conn
+            .prepare("SELECT message, content_hash FROM message_copies ORDER BY id")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        // The lone epoch copy goes; two copies, a file's copy and a copy
+        // whose List-IDs are not the message's stay.
+        let want = [(2, "h2"), (2, "h9"), (3, "h3"), (4, "h4")];
+        assert_eq!(
+            kept,
+            want.map(|(m, h)| (m, h.to_string())).to_vec(),
+            "copies kept"
+        );
+        let ids: Vec<String> = conn
+            .prepare("SELECT id FROM thread_ids")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        assert_eq!(ids, ["gone@x"]);
     }
 
     #[test]
