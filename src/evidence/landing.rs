@@ -392,10 +392,13 @@ fn applied(lines: &[(usize, &str)], out: &mut Vec<Landing>) -> Option<usize> {
                     ))
                 })?;
         (branch, tree, None, used)
-    } else if t
-        .split_whitespace()
-        .next()
-        .is_some_and(|w| matches!(w, "A" | "The" | "This" | "That" | "Your" | "My" | "Our"))
+    } else if let mut words = t.split_whitespace()
+        && words
+            .next()
+            .is_some_and(|w| matches!(w, "A" | "The" | "This" | "That" | "Your" | "My" | "Our"))
+        && words
+            .next()
+            .is_some_and(|w| matches!(w, "patch" | "fix" | "series" | "change" | "commit"))
         && let Some(c) = LANDED.captures(t)
         && let Some(tree) = c.name("tree").map(|m| m.as_str())
         && !matches!(tree, "the" | "my" | "our" | "your" | "it" | "a")
@@ -463,12 +466,53 @@ fn applied(lines: &[(usize, &str)], out: &mut Vec<Landing>) -> Option<usize> {
 /// one of the first words of [`APPLIED`]. A bare lowercase `applied` or
 /// `queued` is left out: such a line is a tester's ("applied it on
 /// 6.9-rc4"), not a maintainer's; a lowercase `added` too.
+///
+/// Its verb is then one of its first six words (`Thank you, I have now
+/// applied`): most lines starting with `I ` or `Thanks` have none, and
+/// [`APPLIED`] is not run on them.
 fn may_be_applied(t: &str) -> bool {
     const FIRST: [&str; 17] = [
         "Thank", "Applied", "Queued", "Pushed", "pushed", "Picked", "picked", "Added", "Merged",
         "Pulled", "Taken", "I've ", "I have ", "I ", "We've ", "We have ", "Now ",
     ];
-    FIRST.iter().any(|w| t.starts_with(w)) && t.len() <= 160
+    const VERBS: [&str; 9] = [
+        "applied", "queued", "pushed", "picked", "added", "merged", "pulled", "taken", "took",
+    ];
+    FIRST.iter().any(|w| t.starts_with(w)) && t.len() <= 160 && leads_with(t, 6, &VERBS)
+}
+
+/// Whether one of the first `n` words of `t` starts with one of `stems`
+/// (ASCII case-insensitive, as a `(?i)` pattern matches them; a word that
+/// is not ASCII may match under Unicode case folding, and counts).
+fn leads_with(t: &str, n: usize, stems: &[&str]) -> bool {
+    // Bytes, not chars: a byte that is not ASCII (or the vertical tab, white
+    // space to a pattern but not to `is_ascii_whitespace`) makes the line a
+    // candidate.
+    let b = t.as_bytes();
+    let mut i = 0;
+    for _ in 0..n {
+        while b.get(i).is_some_and(u8::is_ascii_whitespace) {
+            i += 1;
+        }
+        let start = i;
+        while let Some(&c) = b.get(i).filter(|c| !c.is_ascii_whitespace()) {
+            if c >= 0x80 || c == 0x0b {
+                return true;
+            }
+            i += 1;
+        }
+        if start == i {
+            return false;
+        }
+        let w = &b[start..i];
+        if stems.iter().any(|s| {
+            w.get(..s.len())
+                .is_some_and(|p| p.eq_ignore_ascii_case(s.as_bytes()))
+        }) {
+            return true;
+        }
+    }
+    false
 }
 
 /// A reply (only a reply can say that a patch was dropped).
@@ -477,11 +521,9 @@ fn is_reply(msg: &Message) -> bool {
 }
 
 fn dropped(t: &str) -> Option<Landing> {
-    // Both patterns need one of these words; a search for them alone is
-    // a literal one (SIMD), unlike the anchored patterns.
-    static WORDS: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"(?i)drop|revert|backed out|removed").expect("valid regex"));
-    if !WORDS.is_match(t) {
+    // Both patterns start with their verb, after at most three words (`ok,
+    // I'll be dropping`): most lines have none there.
+    if !leads_with(t, 4, &["dropp", "revert", "backed", "removed"]) {
         return None;
     }
     if let Some(c) = DROPPED_SHORT.captures(t) {
@@ -506,7 +548,9 @@ fn pull_or_announce<'a>(
     raw: &dyn Fn(usize) -> &'a str,
     in_body: &Found,
 ) -> Option<Vec<Landing>> {
-    let announce = ANNOUNCE_SUBJECT.captures(&msg.subject);
+    let announce = may_contain_ci(&msg.subject, "[announce]")
+        .then(|| ANNOUNCE_SUBJECT.captures(&msg.subject))
+        .flatten();
     let updated = in_body.updated
         && own
             .iter()
@@ -851,6 +895,18 @@ mod tests {
         );
         assert_eq!(l[0].kind, LandingKind::LibrarySync);
         assert_eq!(l[0].title.as_deref(), Some("xfs: fix the thing"));
+    }
+
+    #[test]
+    fn leading_words_are_matched_by_their_stems_within_the_first_n() {
+        assert!(leads_with("Thanks, I've now applied it.", 6, &["applied"]));
+        assert!(leads_with("OK, I'll be DROPPING it", 4, &["dropp"]));
+        assert!(!leads_with("I think this should be dropped", 4, &["dropp"]));
+        assert!(!leads_with("a b c d e f applied", 6, &["applied"]));
+        assert!(!leads_with("", 6, &["applied"]));
+        // A word with a character that case-folds to ASCII (the Kelvin
+        // sign) may be one a `(?i)` pattern matches.
+        assert!(leads_with("ba\u{212A}ed out", 4, &["backed"]));
     }
 
     #[test]
