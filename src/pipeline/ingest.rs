@@ -20,7 +20,7 @@
 //! randomly keyed indexes and builds them once the messages are written, on a
 //! second connection while linking reads ([`IndexBuild`], [`crate::store::bulk`]).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
@@ -30,7 +30,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
-use crate::source::Item;
+use crate::source::{Item, Items, Opener};
 use crate::store::insert::{self, FailureAt, Outcome, Record};
 use crate::store::session::{Checkpointer, IngestSession, Lookup};
 use crate::store::{Store, bulk};
@@ -347,46 +347,79 @@ fn read_inputs(
         }
         true
     };
-    for path in inputs {
-        let file = crate::source::file_identity(path);
-        if let Some((source, size, mtime)) = &file
-            && files.get(source) == Some(&(*size, *mtime))
-        {
-            if !send(Item::Unchanged, &mut batch, &mut batch_bytes) {
-                return;
+    std::thread::scope(|scope| {
+        let mut steps: VecDeque<Step<'_>> = VecDeque::new();
+        for path in inputs {
+            let file = crate::source::file_identity(path);
+            if let Some((source, size, mtime)) = &file
+                && files.get(source) == Some(&(*size, *mtime))
+            {
+                steps.push_back(Step::Item(Item::Unchanged));
+                continue;
             }
-            continue;
+            steps.push_back(Step::Input);
+            steps.extend(open_input(path, known).into_iter().map(Step::Open));
+            if let Some((source, size, mtime)) = file {
+                steps.push_back(Step::Item(Item::FileDone {
+                    source,
+                    size,
+                    mtime,
+                }));
+            }
         }
-        let items: Box<dyn Iterator<Item = Item> + Send> = match open_input(path, known) {
-            Ok(items) => items,
-            Err(e) => Box::new(std::iter::once(Item::InputError {
-                path: path.display().to_string(),
-                reason: e.to_string(),
-            })),
-        };
+        // Whether the current input opened (its `FileDone` follows then).
         let mut opened = true;
-        for item in items {
-            opened &= !matches!(item, Item::InputError { .. });
-            if !send(item, &mut batch, &mut batch_bytes) {
-                return;
-            }
-        }
-        if let Some((source, size, mtime)) = file
-            && opened
-        {
-            let done = Item::FileDone {
-                source,
-                size,
-                mtime,
+        while let Some(step) = steps.pop_front() {
+            let items = match step {
+                Step::Input => {
+                    opened = true;
+                    continue;
+                }
+                Step::Item(item) => {
+                    if matches!(item, Item::FileDone { .. }) && !opened {
+                        continue;
+                    }
+                    if !send(item, &mut batch, &mut batch_bytes) {
+                        return;
+                    }
+                    continue;
+                }
+                Step::Open(o) => (o.open)(),
+                Step::Opening(path, handle) => handle.join().unwrap_or_else(|_| {
+                    Box::new(std::iter::once(Item::InputError {
+                        path,
+                        reason: "opening it stopped unexpectedly".to_string(),
+                    }))
+                }),
             };
-            if !send(done, &mut batch, &mut batch_bytes) {
-                return;
+            // The next input or epoch opens while this one is read: the
+            // parsers had little left to do while an epoch's commits were
+            // walked.
+            if let Some(next) = steps.iter_mut().find(|s| matches!(s, Step::Open(_)))
+                && let Step::Open(o) = std::mem::replace(next, Step::Input)
+            {
+                *next = Step::Opening(o.path, scope.spawn(o.open));
+            }
+            for item in items {
+                opened &= !matches!(item, Item::InputError { .. });
+                if !send(item, &mut batch, &mut batch_bytes) {
+                    return;
+                }
             }
         }
-    }
+    });
     if !batch.is_empty() {
         let _ = tx.send(batch);
     }
+}
+
+/// What the reader does next: start an input, hand on an item, or read
+/// an input or epoch (opened now, or opening on a thread of its own).
+enum Step<'s> {
+    Input,
+    Item(Item),
+    Open(Opener),
+    Opening(String, std::thread::ScopedJoinHandle<'s, Items>),
 }
 
 /// When a batch is full: at [`FIRST_BATCH_BYTES`] (and a proportionate
@@ -418,18 +451,16 @@ impl BatchLimit {
     }
 }
 
-/// Opens one input as a stream of items (public-inbox archives incrementally).
-fn open_input(
-    path: &Path,
-    known: &HashMap<String, String>,
-) -> Result<Box<dyn Iterator<Item = Item> + Send>> {
-    if path != Path::new("-") && path.is_dir() {
-        if let Some(epochs) = crate::source::public_inbox::epochs(path) {
-            return crate::source::public_inbox::items(epochs, known);
-        }
+/// The openers of one input: an epoch's, each of a public-inbox archive's
+/// (read from its progress on), or the file's.
+fn open_input(path: &Path, known: &HashMap<String, String>) -> Vec<Opener> {
+    if path != Path::new("-")
+        && path.is_dir()
+        && let Some(epochs) = crate::source::public_inbox::epochs(path)
+    {
+        return crate::source::public_inbox::openers(epochs, known);
     }
-    let stream = crate::source::open(path)?;
-    Ok(Box::new(stream.map(Item::Raw)))
+    vec![crate::source::opener(path)]
 }
 
 /// Parse stage: parses each batch in parallel, looks up which Message-IDs are

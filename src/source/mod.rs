@@ -65,6 +65,37 @@ pub enum Item {
 /// A stream of raw messages from one input; a per-message error does not end it.
 pub type RawStream = Box<dyn Iterator<Item = Result<RawMessage>> + Send>;
 
+/// The items of one input or epoch, for the ingest pipeline.
+pub type Items = Box<dyn Iterator<Item = Item> + Send>;
+
+/// What opens one input or epoch when called, and what it is (a path, for
+/// errors): opening a public-inbox epoch walks its new commits and reads
+/// their trees, which takes a while on a big one, so the pipeline opens the
+/// next one while the one before is read.
+pub struct Opener {
+    /// The input or epoch path.
+    pub path: String,
+    /// Opens it; its failures are items ([`Item::InputError`]).
+    pub open: Box<dyn FnOnce() -> Items + Send>,
+}
+
+/// The opener of a file, a directory of messages or standard input.
+pub fn opener(path: &Path) -> Opener {
+    let owned = path.to_path_buf();
+    Opener {
+        path: path.display().to_string(),
+        open: Box::new(move || -> Items {
+            match open(&owned) {
+                Ok(stream) => Box::new(stream.map(Item::Raw)),
+                Err(e) => Box::new(std::iter::once(Item::InputError {
+                    path: owned.display().to_string(),
+                    reason: e.to_string(),
+                })),
+            }
+        }),
+    }
+}
+
 /// Opens any input `ingest` reads (detected by content; `-` is standard input)
 /// and streams its raw messages in order.
 pub fn open(path: &Path) -> Result<RawStream> {

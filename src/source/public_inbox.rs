@@ -36,8 +36,8 @@ use gix::ObjectId;
 
 use crate::error::{Error, Result};
 use crate::model::{Origin, RawFormat, RawMessage};
-use crate::source::Item;
 use crate::source::pack::{Loc, PackReader};
+use crate::source::{Item, Items, Opener};
 
 /// A progress mark after this many commits.
 pub const MARK_EVERY: usize = 2000;
@@ -95,19 +95,33 @@ pub fn items(
     epochs: Vec<PathBuf>,
     known: &HashMap<String, String>,
 ) -> Result<Box<dyn Iterator<Item = Item> + Send>> {
-    let known = known.clone();
-    Ok(Box::new(epochs.into_iter().flat_map(
-        move |epoch| -> Box<dyn Iterator<Item = Item> + Send> {
+    Ok(Box::new(
+        openers(epochs, known).into_iter().flat_map(|o| (o.open)()),
+    ))
+}
+
+/// The openers of these epochs, in order, each reading from its progress
+/// in `known` on.
+pub fn openers(epochs: Vec<PathBuf>, known: &HashMap<String, String>) -> Vec<Opener> {
+    epochs
+        .into_iter()
+        .map(|epoch| {
             let key = source_key(&epoch);
-            match EpochReader::open(&epoch, key.clone(), known.get(&key).map(String::as_str)) {
-                Ok(reader) => Box::new(reader),
-                Err(e) => Box::new(std::iter::once(Item::InputError {
-                    path: epoch.display().to_string(),
-                    reason: e.to_string(),
-                })),
+            let last = known.get(&key).cloned();
+            Opener {
+                path: epoch.display().to_string(),
+                open: Box::new(move || -> Items {
+                    match EpochReader::open(&epoch, key, last.as_deref()) {
+                        Ok(reader) => Box::new(reader),
+                        Err(e) => Box::new(std::iter::once(Item::InputError {
+                            path: epoch.display().to_string(),
+                            reason: e.to_string(),
+                        })),
+                    }
+                }),
             }
-        },
-    )))
+        })
+        .collect()
 }
 
 /// The raw messages of a whole archive (for [`crate::source::open`]).
@@ -152,6 +166,8 @@ pub struct EpochReader {
     /// Why the epoch ended early (a pack shrank under the run).
     stopped: Option<String>,
     finished: bool,
+    /// Whether the `SIGBUS` message names it as the epoch being read.
+    announced: bool,
 }
 
 /// Checks that `head` looks like a public-inbox commit and returns the
@@ -256,7 +272,9 @@ impl EpochReader {
     /// Opens an epoch and walks its first-parent history from `HEAD` back to
     /// `last_known` (exclusive).
     pub fn open(path: &Path, key: String, last_known: Option<&str>) -> Result<EpochReader> {
-        super::sigbus::reading(path);
+        // Said as the epoch being opened (while another may be read); as
+        // the one being read from its first message on.
+        let _opening = super::sigbus::Opening::of(path);
         let repo = open_repo(path).map_err(|e| git_err(path, "opening repository", e))?;
         let packs = PackReader::open(repo.objects.store_ref().path(), repo.object_hash());
         if let Some(first) = packs.damaged().first() {
@@ -277,6 +295,7 @@ impl EpochReader {
             pending: VecDeque::new(),
             stopped: None,
             finished: false,
+            announced: false,
         };
         let head = match reader.repo.head_id() {
             Ok(id) => id.detach(),
@@ -470,6 +489,10 @@ impl Iterator for EpochReader {
     type Item = Item;
 
     fn next(&mut self) -> Option<Item> {
+        if !self.announced {
+            self.announced = true;
+            super::sigbus::reading(&self.path);
+        }
         if let Some(item) = self.pending.pop_front() {
             return Some(item);
         }

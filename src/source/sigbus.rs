@@ -25,29 +25,74 @@ const CAP: usize = 512;
 /// What is being read, as bytes (control characters replaced), and its length.
 static WHAT: [AtomicU8; CAP] = [const { AtomicU8::new(0) }; CAP];
 static LEN: AtomicUsize = AtomicUsize::new(0);
+/// The epoch being opened meanwhile (the ingest opens the next epoch while
+/// one is read), the same way; each slot has one writer at a time.
+static OPENING: [AtomicU8; CAP] = [const { AtomicU8::new(0) }; CAP];
+static OPENING_LEN: AtomicUsize = AtomicUsize::new(0);
+
+fn store(slot: &[AtomicU8; CAP], len: &AtomicUsize, path: &Path) {
+    let s = path.display().to_string();
+    let mut n = 0;
+    len.store(0, Ordering::Release);
+    for b in s.bytes().take(CAP) {
+        let b = if b < 0x20 || b == 0x7f { b'?' } else { b };
+        slot[n].store(b, Ordering::Relaxed);
+        n += 1;
+    }
+    len.store(n, Ordering::Release);
+}
 
 /// Records that `path` (an epoch, a kernel tree) is being read, for the
 /// message a `SIGBUS` prints.
 pub fn reading(path: &Path) {
-    let s = path.display().to_string();
-    let mut n = 0;
-    LEN.store(0, Ordering::Release);
-    for b in s.bytes().take(CAP) {
-        let b = if b < 0x20 || b == 0x7f { b'?' } else { b };
-        WHAT[n].store(b, Ordering::Relaxed);
-        n += 1;
-    }
-    LEN.store(n, Ordering::Release);
+    store(&WHAT, &LEN, path);
 }
 
-/// Copies what is being read into `out` (as much as fits) and returns its
-/// length; only atomic loads, so a signal handler may call it.
-pub fn what(out: &mut [u8]) -> usize {
-    let len = LEN.load(Ordering::Acquire).min(CAP).min(out.len());
-    for (o, w) in out.iter_mut().zip(WHAT.iter()).take(len) {
-        *o = w.load(Ordering::Relaxed);
+/// While alive, the `SIGBUS` message names `path` as being opened too.
+#[must_use = "the path is named only while the guard lives"]
+pub struct Opening(());
+
+impl Opening {
+    /// Names `path` as being opened until the guard is dropped.
+    pub fn of(path: &Path) -> Opening {
+        store(&OPENING, &OPENING_LEN, path);
+        Opening(())
     }
-    len
+}
+
+impl Drop for Opening {
+    fn drop(&mut self) {
+        OPENING_LEN.store(0, Ordering::Release);
+    }
+}
+
+/// Copies what is being read into `out` (as much as fits: `A`, or `A' or
+/// 'B` while B is opened beside it) and returns its length; only atomic
+/// loads, so a signal handler may call it.
+pub fn what(out: &mut [u8]) -> usize {
+    fn put(out: &mut [u8], n: &mut usize, byte: u8) {
+        if let Some(o) = out.get_mut(*n) {
+            *o = byte;
+            *n += 1;
+        }
+    }
+    let mut n = 0;
+    let read = LEN.load(Ordering::Acquire).min(CAP);
+    let opening = OPENING_LEN.load(Ordering::Acquire).min(CAP);
+    for w in WHAT.iter().take(read) {
+        put(out, &mut n, w.load(Ordering::Relaxed));
+    }
+    if opening > 0 {
+        if read > 0 {
+            for &b in b"' or '" {
+                put(out, &mut n, b);
+            }
+        }
+        for w in OPENING.iter().take(opening) {
+            put(out, &mut n, w.load(Ordering::Relaxed));
+        }
+    }
+    n
 }
 
 /// The line a `SIGBUS` prints, before and after the path being read.
@@ -57,18 +102,29 @@ pub const MESSAGE: (&[u8], &[u8], &[u8]) = (
     b"'; what was stored before it is kept, and the next run goes on from there\n",
 );
 
-/// Longest path [`what`] gives.
-pub const CAP_BYTES: usize = CAP;
+/// Longest text [`what`] gives (two paths and what joins them).
+pub const CAP_BYTES: usize = 2 * CAP + 6;
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn the_path_being_read_is_kept_without_control_characters() {
+    fn the_paths_being_read_and_opened_are_kept_without_control_characters() {
         reading(Path::new("/srv/lore/ext4/git/0.git\x1b[2J"));
         let mut out = [0u8; CAP];
         let n = what(&mut out);
         assert_eq!(&out[..n], b"/srv/lore/ext4/git/0.git?[2J");
+        // (One test: the slots are the process's.) An epoch opened beside
+        // the one read is named while it opens.
+        reading(Path::new("/l/0.git"));
+        let mut out = [0u8; CAP_BYTES];
+        {
+            let _o = Opening::of(Path::new("/l/1.git"));
+            let n = what(&mut out);
+            assert_eq!(&out[..n], b"/l/0.git' or '/l/1.git");
+        }
+        let n = what(&mut out);
+        assert_eq!(&out[..n], b"/l/0.git");
     }
 }
