@@ -194,30 +194,51 @@ pub fn subject_tags(subject: &str) -> SubjectTags {
     let folded = crate::text::fold_ws(subject);
     let mut s = folded.as_str();
     let mut out = SubjectTags::default();
+    // The patterns run only where they can match: a reply prefix starts
+    // with one of its letters (`ſ` folds to `s`), a tag with `[`, a version
+    // with `v`, a part holds `/` (every subject is read, most have none).
+    let starts = |s: &str, p: fn(char) -> bool| s.trim_start().chars().next().is_some_and(p);
+    let reply_letter = |c: char| matches!(c, 'r' | 'R' | 'f' | 'F' | 'a' | 'A' | 's' | 'S' | 'ſ');
     loop {
-        if let Some(m) = REPLY.find(s) {
+        if starts(s, reply_letter)
+            && let Some(m) = REPLY.find(s)
+        {
             s = &s[m.end()..];
             continue;
+        }
+        if !starts(s, |c| c == '[') {
+            break;
         }
         let Some(c) = TAG.captures(s) else { break };
         let inner = c.get(1).map_or("", |m| m.as_str());
         let end = c.get(0).map_or(0, |m| m.end());
         let mut patch_tag = false;
         for tok in inner.split([' ', ',']).filter(|t| !t.is_empty()) {
-            let up = tok.to_ascii_uppercase();
-            if up == "PATCH" || up.starts_with("PATCHV") || up.starts_with("PATCH-") {
+            let starts_ci = |p: &str| {
+                tok.as_bytes()
+                    .get(..p.len())
+                    .is_some_and(|b| b.eq_ignore_ascii_case(p.as_bytes()))
+            };
+            if tok.eq_ignore_ascii_case("PATCH") || starts_ci("PATCHV") || starts_ci("PATCH-") {
                 patch_tag = true;
-                if let Some(v) = up.strip_prefix("PATCHV").and_then(|v| v.parse().ok()) {
+                // The prefix is ASCII: its end is a character boundary.
+                if starts_ci("PATCHV")
+                    && let Some(v) = tok.get(6..).and_then(|v| v.parse().ok())
+                {
                     out.version = Some(v);
                 }
-            } else if up == "RFC" {
+            } else if tok.eq_ignore_ascii_case("RFC") {
                 patch_tag = true;
                 out.rfc = true;
-            } else if up == "RESEND" {
+            } else if tok.eq_ignore_ascii_case("RESEND") {
                 out.resend = true;
-            } else if let Some(v) = VERSION.captures(tok).and_then(|c| c.get(1)) {
+            } else if let Some(v) = (starts_ci("v"))
+                .then(|| VERSION.captures(tok))
+                .flatten()
+                .and_then(|c| c.get(1))
+            {
                 out.version = v.as_str().parse().ok();
-            } else if let Some(p) = PART.captures(tok) {
+            } else if let Some(p) = tok.contains('/').then(|| PART.captures(tok)).flatten() {
                 out.part = p.get(1).and_then(|m| m.as_str().parse().ok());
                 out.parts = p.get(2).and_then(|m| m.as_str().parse().ok());
             }
