@@ -19,7 +19,9 @@
 //!   `body_blocks` (see [`copies`]), but for a copy read from a public-inbox
 //!   epoch, which the epoch keeps under the commit its origin names. It
 //!   replaced `duplicates`, which kept
-//!   only the later copies' hashes and origins. `link_changed` (v14): the
+//!   only the later copies' hashes and origins. A message's only copy read
+//!   from an epoch has no row (v16): the `messages` row and its List-IDs
+//!   hold all of it. `link_changed` (v14): the
 //!   messages a better copy replaced since the last link, for the next
 //!   update to relink.
 //! - `failures`: messages that could not be parsed: source, offset/commit, reason.
@@ -32,6 +34,10 @@
 //!   reproducers, kconfig) and leaves the row-backed lists empty, so list mail
 //!   is not written twice; a message with none of those (most list mail)
 //!   has no `extractions` row at all.
+//! - what an update relinks by (v10): `link_keys` (every key a message ties
+//!   itself to others by, see [`crate::link::keys`]), `thread_ids` (the
+//!   thread root of every id only referenced, v16: a message's is its
+//!   `threads` row's), `link_chosen`.
 //! - linking (v2): `threads`, `regressions`, `regression_messages`,
 //!   `regression_events` (the status timeline), `marks` (human decisions, keyed
 //!   by culprit so they survive re-linking; v15 adds fix, release, duplicate
