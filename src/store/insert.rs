@@ -23,7 +23,7 @@
 //! `message_copies` row (v16): everything the row would hold is the
 //! `messages` row's and its List-IDs (the epoch keeps the raw form), and
 //! such rows were 74 MB of a four-list database. The row is made from them
-//! ([`materialize_copy`]) before anything would tell the copy apart from
+//! (`materialize_copy`) before anything would tell the copy apart from
 //! the message: another copy arriving, or the same content on a new list.
 
 use rusqlite::{Connection, OptionalExtension, params};
@@ -640,7 +640,7 @@ fn new_lists(conn: &Connection, id: i64, lists: &[String]) -> Result<bool> {
 /// Writes the `message_copies` row of message `id`'s only copy when it has
 /// none (see the module docs): the `messages` row's hash, origin, sender,
 /// size and time, and the message's List-IDs.
-pub(crate) fn materialize_copy(conn: &Connection, id: i64) -> Result<()> {
+fn materialize_copy(conn: &Connection, id: i64) -> Result<()> {
     let sql = "INSERT INTO message_copies (message, content_hash, origin_json, from_name,
                    from_email, raw_size, lists, complete, chosen, reason, seen_at)
                SELECT m.id, m.content_hash, m.origin_json, m.from_name, m.from_email,
