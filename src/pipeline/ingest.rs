@@ -386,16 +386,13 @@ fn read_inputs(
                 }
                 Step::Open(o) => (o.open)(),
                 Step::Opening(path, handle) => handle.join().unwrap_or_else(|_| {
-                    Box::new(std::iter::once(Item::InputError {
-                        path,
-                        reason: "opening it stopped unexpectedly".to_string(),
-                    }))
+                    crate::source::unopened(path, "opening it stopped unexpectedly".into())
                 }),
             };
-            // The next input or epoch opens while this one is read: the
-            // parsers had little left to do while an epoch's commits were
-            // walked.
+            // The next epoch opens while this one is read: the parsers had
+            // little left to do while an epoch's commits were walked.
             if let Some(next) = steps.iter_mut().find(|s| matches!(s, Step::Open(_)))
+                && matches!(next, Step::Open(o) if o.slow)
                 && let Step::Open(o) = std::mem::replace(next, Step::Input)
             {
                 *next = Step::Opening(o.path, scope.spawn(o.open));

@@ -75,8 +75,16 @@ pub type Items = Box<dyn Iterator<Item = Item> + Send>;
 pub struct Opener {
     /// The input or epoch path.
     pub path: String,
+    /// Whether opening it takes long enough to be worth a thread of its own
+    /// (an epoch's walk; not a file's open, of which there may be thousands).
+    pub slow: bool,
     /// Opens it; its failures are items ([`Item::InputError`]).
     pub open: Box<dyn FnOnce() -> Items + Send>,
+}
+
+/// The items of an input or epoch that could not be opened: its error.
+pub fn unopened(path: String, reason: String) -> Items {
+    Box::new(std::iter::once(Item::InputError { path, reason }))
 }
 
 /// The opener of a file, a directory of messages or standard input.
@@ -84,13 +92,11 @@ pub fn opener(path: &Path) -> Opener {
     let owned = path.to_path_buf();
     Opener {
         path: path.display().to_string(),
+        slow: false,
         open: Box::new(move || -> Items {
             match open(&owned) {
                 Ok(stream) => Box::new(stream.map(Item::Raw)),
-                Err(e) => Box::new(std::iter::once(Item::InputError {
-                    path: owned.display().to_string(),
-                    reason: e.to_string(),
-                })),
+                Err(e) => unopened(owned.display().to_string(), e.to_string()),
             }
         }),
     }

@@ -110,13 +110,11 @@ pub fn openers(epochs: Vec<PathBuf>, known: &HashMap<String, String>) -> Vec<Ope
             let last = known.get(&key).cloned();
             Opener {
                 path: epoch.display().to_string(),
+                slow: true,
                 open: Box::new(move || -> Items {
                     match EpochReader::open(&epoch, key, last.as_deref()) {
                         Ok(reader) => Box::new(reader),
-                        Err(e) => Box::new(std::iter::once(Item::InputError {
-                            path: epoch.display().to_string(),
-                            reason: e.to_string(),
-                        })),
+                        Err(e) => super::unopened(epoch.display().to_string(), e.to_string()),
                     }
                 }),
             }

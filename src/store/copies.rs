@@ -100,6 +100,12 @@ fn message_row(store: &Store, message_id: &str) -> Result<Option<i64>> {
         .db(sql)
 }
 
+/// The List-IDs of message `m`, space-separated, as an SQL expression: the
+/// `lists` of its only copy when that copy has no row (written into the row
+/// when one is made, [`super::insert`]).
+pub(super) const MESSAGE_LISTS: &str =
+    "coalesce((SELECT group_concat(list_id, ' ') FROM message_lists WHERE message = m.id), '')";
+
 fn copies_with_ranges(store: &Store, row: i64) -> Result<Vec<(Copy, Ranges)>> {
     let sql =
         format!("SELECT {COPY_COLUMNS} FROM message_copies c WHERE c.message = ?1 ORDER BY c.id");
@@ -110,14 +116,14 @@ fn copies_with_ranges(store: &Store, row: i64) -> Result<Vec<(Copy, Ranges)>> {
         return Ok(rows);
     }
     // The only copy, without a row of its own: the message's row.
-    let sql = "SELECT 0, 1, NULL, m.origin_json, m.from_name, m.from_email, m.raw_size, 1,
-                      coalesce((SELECT group_concat(list_id, ' ') FROM message_lists
-                                WHERE message = m.id), ''),
-                      m.ingested_at, m.content_hash, NULL, NULL, NULL, NULL, NULL, NULL
-               FROM messages m WHERE m.id = ?1";
-    let mut st = store.conn().prepare_cached(sql).db(sql)?;
-    let rows = st.query_map([row], copy_row).db(sql)?;
-    rows.collect::<std::result::Result<_, _>>().db(sql)
+    let sql = format!(
+        "SELECT 0, 1, NULL, m.origin_json, m.from_name, m.from_email, m.raw_size, 1,
+                {MESSAGE_LISTS}, m.ingested_at, m.content_hash, NULL, NULL, NULL, NULL, NULL, NULL
+         FROM messages m WHERE m.id = ?1"
+    );
+    let mut st = store.conn().prepare_cached(&sql).db(&sql)?;
+    let rows = st.query_map([row], copy_row).db(&sql)?;
+    rows.collect::<std::result::Result<_, _>>().db(&sql)
 }
 
 /// Every copy of the message with this Message-ID, in the order seen

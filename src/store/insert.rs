@@ -641,16 +641,16 @@ fn new_lists(conn: &Connection, id: i64, lists: &[String]) -> Result<bool> {
 /// none (see the module docs): the `messages` row's hash, origin, sender,
 /// size and time, and the message's List-IDs.
 fn materialize_copy(conn: &Connection, id: i64) -> Result<()> {
-    let sql = "INSERT INTO message_copies (message, content_hash, origin_json, from_name,
-                   from_email, raw_size, lists, complete, chosen, reason, seen_at)
-               SELECT m.id, m.content_hash, m.origin_json, m.from_name, m.from_email,
-                      m.raw_size,
-                      coalesce((SELECT group_concat(list_id, ' ') FROM message_lists
-                                WHERE message = m.id), ''),
-                      1, 1, NULL, m.ingested_at
-               FROM messages m
-               WHERE m.id = ?1 AND NOT EXISTS (SELECT 1 FROM message_copies WHERE message = ?1)";
-    conn.prepare_cached(sql).db(sql)?.execute([id]).db(sql)?;
+    let sql = format!(
+        "INSERT INTO message_copies (message, content_hash, origin_json, from_name,
+             from_email, raw_size, lists, complete, chosen, reason, seen_at)
+         SELECT m.id, m.content_hash, m.origin_json, m.from_name, m.from_email, m.raw_size,
+                {}, 1, 1, NULL, m.ingested_at
+         FROM messages m
+         WHERE m.id = ?1 AND NOT EXISTS (SELECT 1 FROM message_copies WHERE message = ?1)",
+        super::copies::MESSAGE_LISTS
+    );
+    conn.prepare_cached(&sql).db(&sql)?.execute([id]).db(&sql)?;
     Ok(())
 }
 

@@ -135,17 +135,21 @@ mod tests {
         migrate(&mut conn, ":memory:").unwrap();
     }
 
-    #[test]
-    fn marks_and_regression_ids_survive_the_mark_kinds_migration() {
-        let mut conn = Connection::open_in_memory().unwrap();
-        let at = MIGRATIONS
-            .iter()
-            .position(|m| m.contains("marks_v15"))
-            .unwrap();
+    /// A database at the version before the first migration holding
+    /// `marker`.
+    fn before_migration(marker: &str) -> Connection {
+        let conn = Connection::open_in_memory().unwrap();
+        let at = MIGRATIONS.iter().position(|m| m.contains(marker)).unwrap();
         for sql in &MIGRATIONS[..at] {
             conn.execute_batch(sql).unwrap();
         }
         conn.pragma_update(None, "user_version", at as i64).unwrap();
+        conn
+    }
+
+    #[test]
+    fn marks_and_regression_ids_survive_the_mark_kinds_migration() {
+        let mut conn = before_migration("marks_v15");
         conn.execute_batch(
             "INSERT INTO marks (culprit, status, note, author, at)
                  VALUES ('2edf06a50f', 'declined', 'noise', 'me', 5);
@@ -176,15 +180,7 @@ mod tests {
 
     #[test]
     fn the_lean_rows_migration_drops_only_rows_other_tables_give() {
-        let mut conn = Connection::open_in_memory().unwrap();
-        let at = MIGRATIONS
-            .iter()
-            .position(|m| m.contains("regtrack schema v16"))
-            .unwrap();
-        for sql in &MIGRATIONS[..at] {
-            conn.execute_batch(sql).unwrap();
-        }
-        conn.pragma_update(None, "user_version", at as i64).unwrap();
+        let mut conn = before_migration("regtrack schema v16");
         let git = r#"{"type":"git","repo":"/e/0.git","commit":"c1"}"#;
         let file = r#"{"type":"file","path":"a.mbox","offset":0}"#;
         conn.execute_batch(&format!(

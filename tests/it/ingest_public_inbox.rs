@@ -956,6 +956,17 @@ fn the_copy_from_the_lists_own_epoch_wins_and_prints_as_its_blob() {
 /// A message read from an epoch is not copied into the database: `mail
 /// --raw` prints it from the epoch, byte for byte; an epoch that is gone is
 /// named with the commit, and nothing is printed (exit 1).
+/// The object `rev` (`HEAD:m`) of the bare epoch `bare`, as `git show` gives it.
+fn blob_at(bare: &Path, rev: &str) -> Vec<u8> {
+    Command::new("git")
+        .arg("--git-dir")
+        .arg(bare)
+        .args(["show", rev])
+        .output()
+        .unwrap()
+        .stdout
+}
+
 fn copies_json(db: &Path, id: &str) -> Vec<serde_json::Value> {
     let out = Cmd::regtrack()
         .db(db)
@@ -1011,12 +1022,8 @@ fn an_only_copy_from_an_epoch_has_no_row_until_another_copy_or_list_comes() {
          Message-ID: <one@x>\nList-Id: <linux-other.vger.kernel.org>\n\nanother body\n",
     )
     .unwrap();
-    let out = Cmd::regtrack()
-        .db(&db)
-        .args(["ingest", "--json"])
-        .arg(&other)
-        .ok();
-    assert_eq!(out.json()["duplicates"], 1, "{}", out.stdout);
+    let out = ingest(&db, &other);
+    assert_eq!(out.json()["duplicates"], 1, "{}", out.stderr);
     let both = copies_json(&db, "one@x");
     assert_eq!(both.len(), 2);
     assert_eq!(without_id(&both[0]), without_id(c));
@@ -1031,25 +1038,16 @@ fn an_only_copy_from_an_epoch_has_no_row_until_another_copy_or_list_comes() {
 
     // The same content on another list: the copy keeps its own List-IDs
     // (the message has both).
-    let blob = Command::new("git")
-        .arg("--git-dir")
-        .arg(&bare)
-        .args(["show", "HEAD:m"])
-        .output()
+    let again = String::from_utf8(blob_at(&bare, "HEAD:m"))
         .unwrap()
-        .stdout;
-    let again = String::from_utf8(blob).unwrap().replace(
-        "List-Id: <linux-test.vger.kernel.org>",
-        "List-Id: <linux-third.vger.kernel.org>",
-    );
+        .replace(
+            "List-Id: <linux-test.vger.kernel.org>",
+            "List-Id: <linux-third.vger.kernel.org>",
+        );
     let third = dir.path().join("third.eml");
     std::fs::write(&third, again).unwrap();
-    let out = Cmd::regtrack()
-        .db(&db)
-        .args(["ingest", "--json"])
-        .arg(&third)
-        .ok();
-    assert_eq!(out.json()["known"], 1, "{}", out.stdout);
+    let out = ingest(&db, &third);
+    assert_eq!(counts(&out).1, 1, "{}", out.stderr);
     let two = copies_json(&db, "two@x");
     assert_eq!(two.len(), 1);
     assert_eq!(
@@ -1089,13 +1087,7 @@ fn the_raw_form_of_a_message_from_an_epoch_is_read_from_the_epoch() {
         0,
         "no raw form copied, and an only copy from an epoch has no row of its own"
     );
-    let blob = Command::new("git")
-        .arg("--git-dir")
-        .arg(&bare)
-        .args(["show", "HEAD~1:m"])
-        .output()
-        .unwrap()
-        .stdout;
+    let blob = blob_at(&bare, "HEAD~1:m");
     let raw = Cmd::regtrack()
         .db(&db)
         .args(["mail", "--raw", "one@x"])
