@@ -40,8 +40,20 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     if args.copies {
         return list_copies(ctx, &store, &args);
     }
-    let found = crate::store::body::stored_message(&store, &args.message_id)
-        .with_context(|| format!("reading message '{}'", args.message_id))?;
+    let found = match crate::store::body::stored_message(&store, &args.message_id) {
+        // A body that cannot be read (a damaged block, an epoch moved
+        // away) is this message's failure, as for `--raw`: exit 1.
+        Err(e @ crate::error::Error::Message { .. }) => {
+            if !ctx.quiet {
+                eprintln!(
+                    "regtrack: {}",
+                    crate::export::terminal::line(&e.to_string())
+                );
+            }
+            return Ok(ExitCode::from(1));
+        }
+        found => found.with_context(|| format!("reading message '{}'", args.message_id))?,
+    };
     let Some(m) = found else {
         return Ok(not_found(ctx, &args.message_id));
     };

@@ -228,6 +228,7 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
+    crate::store::body::read_epochs_with(&crate::pipeline::epoch_bodies::EPOCH_BODIES);
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {

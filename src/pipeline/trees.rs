@@ -293,8 +293,12 @@ impl PatchIds {
             if have.iter().any(|c| title_key(&c.title) == key) {
                 continue;
             }
-            let Some(m) = crate::store::body::stored_message(store, &p.message_id)? else {
-                continue;
+            // A body that cannot be read (its epoch moved away) gives no
+            // patch id: the title is still matched.
+            let m = match crate::store::body::stored_message(store, &p.message_id) {
+                Ok(Some(m)) => m,
+                Ok(None) | Err(crate::error::Error::Message { .. }) => continue,
+                Err(e) => return Err(e),
             };
             let (Some(email), Some(date)) = (m.from_email.as_deref(), m.date) else {
                 continue;

@@ -234,6 +234,17 @@ fn walk_new_commits(
 /// (`mail --raw` reads it here).
 pub fn message_at(path: &Path, commit: &str) -> Result<Vec<u8>> {
     let repo = gix::open(path).map_err(|e| git_err(path, "opening the epoch", e))?;
+    message_in(&repo, path, commit)
+}
+
+/// The epoch opened once, for reading many of its messages by commit
+/// ([`message_in`]); its objects cached as an ingest's are.
+pub fn open_epoch(path: &Path) -> Result<gix::Repository> {
+    open_repo(path).map_err(|e| git_err(path, "opening the epoch", e))
+}
+
+/// [`message_at`] in an epoch already opened ([`open_epoch`]) from `path`.
+pub fn message_in(repo: &gix::Repository, path: &Path, commit: &str) -> Result<Vec<u8>> {
     let id = ObjectId::from_hex(commit.as_bytes())
         .map_err(|e| git_err(path, &format!("reading commit {commit}"), e))?;
     let what = format!("reading the message of commit {commit}");

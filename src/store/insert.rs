@@ -208,14 +208,18 @@ pub struct BodyBlocks {
 /// Compresses the bodies of these records of new messages in blocks of
 /// consecutive bodies ([`body::block_ranges`](crate::store::body::block_ranges)),
 /// one block per rayon task, and empties their `message.body`. Records of
-/// known messages and empty bodies are left alone. Pass the records in the
+/// known messages, empty bodies and messages read from a public-inbox epoch
+/// (whose body the epoch keeps, see [`body`](crate::store::body)) are left
+/// alone. Pass the records in the
 /// order they are written; a record not packed here is given a block of its
 /// own when written.
 pub fn pack_bodies(records: Vec<&mut Record>) {
     use rayon::prelude::*;
     let mut packable: Vec<&mut Record> = records
         .into_iter()
-        .filter(|r| r.columns.is_some() && (!r.message.body.is_empty() || r.raw.is_some()))
+        .filter(|r| {
+            r.columns.is_some() && !in_epoch(r) && (!r.message.body.is_empty() || r.raw.is_some())
+        })
         .collect();
     let lens: Vec<usize> = packable.iter().map(|r| r.message.body.len()).collect();
     let mut groups: Vec<&mut [&mut Record]> = Vec::new();
@@ -654,6 +658,13 @@ fn materialize_copy(conn: &Connection, id: i64) -> Result<()> {
     Ok(())
 }
 
+/// Whether the record was read from a public-inbox epoch, which keeps its
+/// body and raw form: a new message's are not stored (see
+/// [`body`](crate::store::body)).
+fn in_epoch(rec: &Record) -> bool {
+    matches!(rec.origin, Origin::Git { .. })
+}
+
 /// Whether a message's first copy needs a `message_copies` row: all but an
 /// epoch's copy, whose raw form the epoch keeps (see the module docs).
 fn copy_row_needed(rec: &Record, placed: &Placed) -> bool {
@@ -990,8 +1001,13 @@ fn insert_new(
         return Ok(None);
     }
     let id = conn.last_insert_rowid();
-    // Not packed with others: a block of its own.
-    let placed = place(conn, rec, cols, blocks)?;
+    // Not packed with others: a block of its own; none for an epoch's
+    // message, whose body and raw form the epoch keeps.
+    let placed = if in_epoch(rec) {
+        Placed::default()
+    } else {
+        place(conn, rec, cols, blocks)?
+    };
     if let (None, Some((block, start, len))) = (body, placed.body) {
         conn.prepare_cached(
             "UPDATE messages SET body_block = ?1, body_start = ?2, body_len = ?3 WHERE id = ?4",

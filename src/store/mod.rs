@@ -10,7 +10,8 @@
 //!   content hash, provenance (`origin_json`), kind, and where its decoded
 //!   body is: a byte range of a `body_blocks` row (v6), which holds the
 //!   bodies of consecutive messages LZ4-compressed together; rows written
-//!   before v6 have theirs in `bodies` (see [`body`]).
+//!   before v6 have theirs in `bodies`; a message read from a public-inbox
+//!   epoch has none (v17): the epoch's blob is decoded again (see [`body`]).
 //!   `refs` holds References (space-separated, oldest first; a `message_refs`
 //!   table before v5), `message_lists` every List-ID seen.
 //! - `message_copies` (v14): every copy of a Message-ID with distinct

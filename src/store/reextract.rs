@@ -1,13 +1,16 @@
 //! Messages stored by an older extractor, read back whole for a newer one:
 //! every stored column of the message ([`crate::model::Message`] less
 //! nothing) and its decoded body. The pipeline extracts them again and
-//! writes the result with [`super::insert::replace_extraction`].
+//! writes the result with [`super::insert::replace_extraction`]. A body
+//! kept in a public-inbox epoch (see [`super::body`]) is decoded there again,
+//! with its parts: the stored parts are byte ranges of the body decoded
+//! then, and a newer parser may decode it otherwise.
 
 use rusqlite::params;
 
 use super::DbContext;
 use super::Store;
-use super::body::{body_in_block, unpack, verify};
+use super::body::{body_in_block, epoch_body, epoch_of, unpack, verify};
 use crate::error::Result;
 use crate::model::{BodyPart, Message};
 
@@ -38,7 +41,7 @@ pub fn stale_messages(
     let sql = "SELECT m.id, m.message_id, m.message_id_derived, m.subject, m.from_name,
                       m.from_email, m.date, m.in_reply_to, m.refs, m.parts_json,
                       m.content_hash, m.raw_size, m.body_block, m.body_start, m.body_len,
-                      b.text, b.lz4
+                      b.text, b.lz4, m.origin_json, b.message IS NOT NULL
                FROM messages m LEFT JOIN bodies b ON b.message = m.id
                WHERE m.extraction_version < ?1 AND m.id > ?2
                ORDER BY m.id LIMIT ?3";
@@ -103,6 +106,13 @@ pub fn stale_messages(
             }
         } else if let Some(lz4) = r.get::<_, Option<Vec<u8>>>(16).db(sql)? {
             unpack(&lz4).map_err(|e| format!("its compressed body cannot be read: {e}"))
+        } else if let Some((repo, commit)) = epoch_of(&r.get::<_, String>(17).db(sql)?)
+            .filter(|_| !r.get::<_, bool>(18).unwrap_or(false))
+        {
+            epoch_body(&repo, &commit).map(|(body, parts)| {
+                msg.parts = parts;
+                body
+            })
         } else {
             Ok(r.get::<_, Option<String>>(15).db(sql)?.unwrap_or_default())
         };

@@ -49,6 +49,11 @@ impl Inbox {
         let msg = format!(
             "From: A <a@example.org>\nSubject: {subject}\nDate: Tue, 09 May 2023 09:05:00 +0000\nMessage-ID: <{id}>\nList-Id: <linux-test.vger.kernel.org>\n\n{body}"
         );
+        self.add_message(id, &msg);
+    }
+
+    /// Commits `msg` (headers and body, as written) as the next message.
+    fn add_message(&self, id: &str, msg: &str) {
         std::fs::write(self.work.join("m"), msg).unwrap();
         git(&self.work, &["add", "m"]);
         git(&self.work, &["commit", "-q", "-m", id]);
@@ -1128,4 +1133,136 @@ fn the_raw_form_of_a_message_from_an_epoch_is_read_from_the_epoch() {
         .db(&db)
         .args(["mail", "--raw", "one@x"])
         .ok();
+}
+
+/// A message read from an epoch stores no body: `mail` and a re-extraction
+/// decode it from the epoch's blob again, the same as one read from an mbox;
+/// with the epoch moved away both say which commit cannot be read, and the
+/// extraction stays. A later copy that wins stores its own body.
+#[test]
+fn the_body_of_a_message_from_an_epoch_is_decoded_from_the_epoch() {
+    if !have_git() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let inbox = Inbox::new(&dir.path().join("work"));
+    let encoded = "From: A <a@example.org>\nSubject: [PATCH] ext4: fix the =?utf-8?q?r=C3=A9gression?=\n\
+                   Date: Tue, 09 May 2023 09:05:00 +0000\nMessage-ID: <qp@x>\n\
+                   List-Id: <linux-test.vger.kernel.org>\nMIME-Version: 1.0\n\
+                   Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: quoted-printable\n\n\
+                   The r=C3=A9gression is gone with this, a long line that is wrapped =\nby the encoder.\n\n\
+                   Reported-by: kernel test robot <oliver.sang@intel.com>\n\
+                   Closes: https://lore.kernel.org/oe-lkp/202305091234.abcdef-oliver.sang@intel.com\n\
+                   Signed-off-by: A <a@example.org>\n---\n\
+                   diff --git a/fs/ext4/x.c b/fs/ext4/x.c\n--- a/fs/ext4/x.c\n+++ b/fs/ext4/x.c\n\
+                   @@ -1,2 +1,2 @@\n a\n-b\n+c\n";
+    inbox.add_message("qp@x", encoded);
+    inbox.add_body("cut@x", "Re: a reply", "the first line\n");
+    let bare = dir.path().join("0.git");
+    inbox.publish(&bare);
+    let db = dir.path().join("e.db");
+    assert_eq!(counts(&ingest(&db, &bare)).0, 2);
+    assert_eq!(sql_i64(&db, "SELECT count(*) FROM body_blocks"), 0);
+    assert_eq!(
+        sql_i64(
+            &db,
+            "SELECT count(*) FROM messages WHERE body_block IS NULL"
+        ),
+        2
+    );
+
+    // The same message read from an mbox stores its body: both print alike.
+    let mbox = dir.path().join("qp.mbox");
+    std::fs::write(
+        &mbox,
+        format!("From x@y Tue May  9 09:05:00 2023\n{encoded}"),
+    )
+    .unwrap();
+    let from_mbox = dir.path().join("m.db");
+    assert_eq!(counts(&ingest(&from_mbox, &mbox)).0, 1);
+    let mail = |db: &Path, id: &str| {
+        Cmd::regtrack()
+            .db(db)
+            .args(["mail", "--json", id])
+            .ok()
+            .json()
+    };
+    let (e, m) = (mail(&db, "qp@x"), mail(&from_mbox, "qp@x"));
+    assert!(
+        e["body"].as_str().unwrap().starts_with(
+            "The régression is gone with this, a long line that is wrapped by the encoder."
+        ),
+        "{e}"
+    );
+    assert_eq!(e["body"], m["body"]);
+    let facts = |db: &Path| -> Vec<(String, String)> {
+        rows(
+            db,
+            "SELECT m.message_id, t.key || ' ' || t.value FROM trailers t \
+             JOIN messages m ON m.id = t.message ORDER BY m.message_id, t.idx",
+        )
+    };
+    let before = facts(&db);
+    assert!(
+        before
+            .iter()
+            .any(|(_, t)| t.to_ascii_lowercase().starts_with("closes ")),
+        "{before:?}"
+    );
+    assert_eq!(before, facts(&from_mbox));
+
+    // A re-extraction reads the epoch again, to the same rows.
+    Cmd::regtrack().db(&db).args(["reindex", "--all"]).ok();
+    assert_eq!(facts(&db), before);
+
+    // The epoch moved away: the body cannot be read, and says why.
+    let moved = dir.path().join("moved.git");
+    std::fs::rename(&bare, &moved).unwrap();
+    let run = Cmd::regtrack().db(&db).args(["mail", "qp@x"]).run();
+    assert_eq!(run.code(), Some(1), "{}", run.stderr);
+    let commit = one::<String>(
+        &db,
+        "SELECT json_extract(origin_json, '$.commit') FROM messages WHERE message_id = 'qp@x'",
+    );
+    assert!(
+        run.stderr.contains("<qp@x>")
+            && run.stderr.contains(&format!("commit {commit}"))
+            && run.stderr.contains("cannot be read"),
+        "{}",
+        run.stderr
+    );
+    let run = Cmd::regtrack().db(&db).args(["reindex", "--all"]).run();
+    assert_eq!(run.code(), Some(0), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("kept the older extraction of qp@x"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(facts(&db), before, "the extraction stays");
+    assert_eq!(
+        sql_i64(
+            &db,
+            "SELECT count(*) FROM messages WHERE extraction_version = 0"
+        ),
+        2,
+        "tried again by the next run"
+    );
+    std::fs::rename(&moved, &bare).unwrap();
+
+    // A longer copy of the cut reply, read from an mbox, wins: its body is
+    // stored, and is read without the epoch.
+    let longer = dir.path().join("cut.mbox");
+    std::fs::write(
+        &longer,
+        "From x@y Tue May  9 09:05:00 2023\nFrom: A <a@example.org>\nSubject: Re: a reply\n\
+         Date: Tue, 09 May 2023 09:05:00 +0000\nMessage-ID: <cut@x>\n\
+         List-Id: <linux-test.vger.kernel.org>\n\nthe first line\nand the rest of it\n",
+    )
+    .unwrap();
+    ingest(&db, &longer);
+    std::fs::rename(&bare, &moved).unwrap();
+    assert_eq!(
+        mail(&db, "cut@x")["body"],
+        "the first line\nand the rest of it\n"
+    );
 }
