@@ -145,11 +145,14 @@ fn a_second_ingest_waits_for_the_first_then_does_its_own_work() {
     let db = dir.path().join("w.db");
     let big = dir.path().join("big.mbox");
     big_report(&big, 60_000);
-    let first = Command::new(BIN)
+    // The first reads its mail from a pipe this test holds open, so it
+    // holds the writer lock for as long as the test wants, however fast
+    // the build is.
+    let mut first = Command::new(BIN)
         .arg("--db")
         .arg(&db)
-        .args(["-q", "ingest"])
-        .arg(&big)
+        .args(["-q", "ingest", "-"])
+        .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -161,7 +164,22 @@ fn a_second_ingest_waits_for_the_first_then_does_its_own_work() {
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
     std::thread::sleep(std::time::Duration::from_millis(200));
-    let second = ingest(&db, &corpus("fixed-history.mbox"));
+    let second = Command::new(BIN)
+        .arg("--db")
+        .arg(&db)
+        .arg("ingest")
+        .arg(corpus("fixed-history.mbox"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The second says it waits once it has waited a second.
+    std::thread::sleep(std::time::Duration::from_millis(2000));
+    {
+        let mut pipe = first.stdin.take().unwrap();
+        std::io::copy(&mut std::fs::File::open(&big).unwrap(), &mut pipe).unwrap();
+    }
+    let second = second.wait_with_output().unwrap();
     let first = first.wait_with_output().unwrap();
     assert!(first.status.success(), "{}", stderr(&first));
     assert!(second.status.success(), "{}", stderr(&second));
