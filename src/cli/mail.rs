@@ -148,8 +148,7 @@ pub(super) fn raw(
         match found {
             Some(Raw::Stored(bytes)) => raws.push(bytes),
             Some(Raw::InEpoch { repo, commit }) => {
-                match crate::source::public_inbox::message_at(std::path::Path::new(&repo), &commit)
-                {
+                match crate::pipeline::epoch_bodies::EPOCH_BODIES.raw(&repo, &commit) {
                     Ok(bytes) => raws.push(bytes),
                     Err(e) => {
                         missing += 1;

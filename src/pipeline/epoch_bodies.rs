@@ -1,8 +1,9 @@
-//! Bodies of messages kept in public-inbox epochs, decoded again for the
-//! store (see [`crate::store::body`]): the message's blob read under its
-//! commit ([`crate::source::public_inbox::message_in`]) and parsed as an
-//! ingest parses it ([`crate::mail::parse`]), so the body is the one its
-//! extraction was made from while the parser is the same.
+//! Messages kept in public-inbox epochs, read by their commit: as received
+//! (`mail --raw`, `thread`), and their bodies decoded again for the store
+//! (see [`crate::store::body`]): the message's blob
+//! ([`crate::source::public_inbox::message_in`]) parsed as an ingest parses
+//! it ([`crate::mail::parse`]), so the body is the one its extraction was
+//! made from while the parser is the same.
 //!
 //! Opened epochs are kept (at most [`OPEN_EPOCHS`]), so that reading many
 //! messages of one epoch (a re-extraction, a thread) opens it once; each is
@@ -43,7 +44,9 @@ struct Opened {
 }
 
 impl Epochs {
-    fn bytes(&self, repo: &str, commit: &str) -> crate::error::Result<Vec<u8>> {
+    /// The message of `commit` in the epoch at `repo`, byte for byte as the
+    /// epoch holds it.
+    pub fn raw(&self, repo: &str, commit: &str) -> crate::error::Result<Vec<u8>> {
         let path = Path::new(repo);
         let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
         let kept = open
@@ -76,7 +79,7 @@ impl EpochBodies for Epochs {
         commit: &str,
     ) -> std::result::Result<(String, Vec<BodyPart>), String> {
         // The caller names the epoch and the commit: only the cause here.
-        let bytes = self.bytes(repo, commit).map_err(|e| match e {
+        let bytes = self.raw(repo, commit).map_err(|e| match e {
             crate::error::Error::Git { reason, .. } => reason,
             e => e.to_string(),
         })?;

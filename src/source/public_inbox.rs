@@ -228,22 +228,17 @@ fn walk_new_commits(
     Ok(ids)
 }
 
-/// The message (blob `m`) of commit `commit` in the epoch at `path`, byte
-/// for byte as the epoch holds it: a message read from an epoch is not
-/// copied into the database, since the epoch keeps it under its commit id
-/// (`mail --raw` reads it here).
-pub fn message_at(path: &Path, commit: &str) -> Result<Vec<u8>> {
-    let repo = gix::open(path).map_err(|e| git_err(path, "opening the epoch", e))?;
-    message_in(&repo, path, commit)
-}
-
 /// The epoch opened once, for reading many of its messages by commit
 /// ([`message_in`]); its objects cached as an ingest's are.
 pub fn open_epoch(path: &Path) -> Result<gix::Repository> {
     open_repo(path).map_err(|e| git_err(path, "opening the epoch", e))
 }
 
-/// [`message_at`] in an epoch already opened ([`open_epoch`]) from `path`.
+/// The message (blob `m`) of commit `commit` in the epoch opened
+/// ([`open_epoch`]) from `path`, byte for byte as the epoch holds it: a
+/// message read from an epoch is not copied into the database, since the
+/// epoch keeps it under its commit id (`mail --raw` and the bodies of such
+/// messages are read here, through `pipeline::epoch_bodies`).
 pub fn message_in(repo: &gix::Repository, path: &Path, commit: &str) -> Result<Vec<u8>> {
     let id = ObjectId::from_hex(commit.as_bytes())
         .map_err(|e| git_err(path, &format!("reading commit {commit}"), e))?;

@@ -139,10 +139,17 @@ pub(super) fn epoch_body(
     })
 }
 
+/// The SQL column of a message row `m` joined to its `bodies` row `b`: the
+/// origin its body is decoded from when no stored body holds it (NULL when
+/// a block or a `bodies` row does), for [`epoch_of`].
+pub(super) const UNSTORED_ORIGIN: &str =
+    "CASE WHEN m.body_block IS NULL AND b.message IS NULL THEN m.origin_json END";
+
 /// The epoch and commit a message's body is decoded from when no block holds
-/// it: its origin, when that is an epoch (see the module docs).
-pub(super) fn epoch_of(origin_json: &str) -> Option<(String, String)> {
-    match serde_json::from_str::<crate::model::Origin>(origin_json).ok()? {
+/// it ([`UNSTORED_ORIGIN`]): its origin, when that is an epoch (see the
+/// module docs).
+pub(super) fn epoch_of(origin_json: Option<&str>) -> Option<(String, String)> {
+    match serde_json::from_str::<crate::model::Origin>(origin_json?).ok()? {
         crate::model::Origin::Git { repo, commit } => Some((repo, commit)),
         _ => None,
     }
@@ -261,13 +268,15 @@ pub fn stored_message(store: &super::Store, message_id: &str) -> Result<Option<S
     let id = crate::mail::clean_id(message_id);
     let row = conn
         .query_row(
-            "SELECT m.id, m.message_id, m.subject, m.from_name, m.from_email, m.date,
+            &format!(
+                "SELECT m.id, m.message_id, m.subject, m.from_name, m.from_email, m.date,
                     m.in_reply_to, m.kind, coalesce(b.text, ''), b.lz4,
                     m.body_block, k.lz4, m.body_start, m.body_len, k.blake3,
-                    m.origin_json, b.message IS NOT NULL
+                    {UNSTORED_ORIGIN}
              FROM messages m LEFT JOIN bodies b ON b.message = m.id
                   LEFT JOIN body_blocks k ON k.id = m.body_block
-             WHERE m.message_id = ?1",
+             WHERE m.message_id = ?1"
+            ),
             [&id],
             |r| {
                 Ok((
@@ -290,13 +299,13 @@ pub fn stored_message(store: &super::Store, message_id: &str) -> Result<Option<S
                     ),
                     (r.get::<_, Option<i64>>(12)?, r.get::<_, Option<i64>>(13)?),
                     r.get::<_, Option<Vec<u8>>>(14)?,
-                    (r.get::<_, String>(15)?, r.get::<_, bool>(16)?),
+                    r.get::<_, Option<String>>(15)?,
                 ))
             },
         )
         .optional()
         .db("reading a message")?;
-    let Some((row_id, mut msg, packed, block, range, sum, (origin, in_bodies))) = row else {
+    let Some((row_id, mut msg, packed, block, range, sum, origin)) = row else {
         return Ok(None);
     };
     let unreadable = |reason: String| Error::Message {
@@ -317,7 +326,7 @@ pub fn stored_message(store: &super::Store, message_id: &str) -> Result<Option<S
     } else if let Some(bytes) = packed {
         msg.body = unpack(&bytes)
             .map_err(|e| unreadable(format!("its compressed body cannot be read: {e}")))?;
-    } else if let Some((repo, commit)) = epoch_of(&origin).filter(|_| !in_bodies) {
+    } else if let Some((repo, commit)) = epoch_of(origin.as_deref()) {
         msg.body = epoch_body(&repo, &commit).map_err(unreadable)?.0;
     }
     let mut st = conn

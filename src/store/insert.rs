@@ -175,7 +175,7 @@ impl RawPiece {
     /// [`RawPiece::of`] the raw message `raw`, but `None` for one read from
     /// a public-inbox epoch: the epoch keeps it under its commit id, which
     /// the copy's origin names, so it is not copied
-    /// ([`crate::source::public_inbox::message_at`] reads it back).
+    /// ([`crate::source::public_inbox::message_in`] reads it back).
     pub fn of_message(raw: &crate::model::RawMessage, body: &str) -> Option<RawPiece> {
         match raw.origin {
             crate::model::Origin::Git { .. } => None,
@@ -668,7 +668,7 @@ fn in_epoch(rec: &Record) -> bool {
 /// Whether a message's first copy needs a `message_copies` row: all but an
 /// epoch's copy, whose raw form the epoch keeps (see the module docs).
 fn copy_row_needed(rec: &Record, placed: &Placed) -> bool {
-    placed.head.is_some() || !matches!(rec.origin, Origin::Git { .. })
+    placed.head.is_some() || !in_epoch(rec)
 }
 
 /// Inserts the `message_copies` row of a copy of message `id`.

@@ -38,13 +38,16 @@ pub fn stale_messages(
     limit: usize,
 ) -> Result<StaleMessages> {
     let conn = store.conn();
-    let sql = "SELECT m.id, m.message_id, m.message_id_derived, m.subject, m.from_name,
-                      m.from_email, m.date, m.in_reply_to, m.refs, m.parts_json,
-                      m.content_hash, m.raw_size, m.body_block, m.body_start, m.body_len,
-                      b.text, b.lz4, m.origin_json, b.message IS NOT NULL
-               FROM messages m LEFT JOIN bodies b ON b.message = m.id
-               WHERE m.extraction_version < ?1 AND m.id > ?2
-               ORDER BY m.id LIMIT ?3";
+    let sql = &format!(
+        "SELECT m.id, m.message_id, m.message_id_derived, m.subject, m.from_name,
+                m.from_email, m.date, m.in_reply_to, m.refs, m.parts_json,
+                m.content_hash, m.raw_size, m.body_block, m.body_start, m.body_len,
+                b.text, b.lz4, {}
+         FROM messages m LEFT JOIN bodies b ON b.message = m.id
+         WHERE m.extraction_version < ?1 AND m.id > ?2
+         ORDER BY m.id LIMIT ?3",
+        super::body::UNSTORED_ORIGIN
+    );
     let mut stmt = conn.prepare_cached(sql).db(sql)?;
     let mut rows = stmt.query(params![version, after, limit as i64]).db(sql)?;
     let mut out = Vec::new();
@@ -106,8 +109,8 @@ pub fn stale_messages(
             }
         } else if let Some(lz4) = r.get::<_, Option<Vec<u8>>>(16).db(sql)? {
             unpack(&lz4).map_err(|e| format!("its compressed body cannot be read: {e}"))
-        } else if let Some((repo, commit)) = epoch_of(&r.get::<_, String>(17).db(sql)?)
-            .filter(|_| !r.get::<_, bool>(18).unwrap_or(false))
+        } else if let Some((repo, commit)) =
+            epoch_of(r.get::<_, Option<String>>(17).db(sql)?.as_deref())
         {
             epoch_body(&repo, &commit).map(|(body, parts)| {
                 msg.parts = parts;
