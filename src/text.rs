@@ -14,6 +14,19 @@ pub struct Line<'a> {
     pub offset: usize,
 }
 
+/// Whether text may be searched ASCII-lower-cased and case-sensitively in
+/// place of a `(?i)` pattern of ASCII words: the only non-ASCII letters
+/// Unicode case folding maps onto ASCII ones are `ſ` and the Kelvin sign;
+/// text holding one must be searched as it is, case-insensitively.
+pub fn lowers_safely(text: &str) -> bool {
+    // Byte searches for their UTF-8 forms: `contains` with a set of chars
+    // decodes every char of the text.
+    let b = text.as_bytes();
+    text.is_ascii()
+        || (memchr::memmem::find(b, "\u{17f}".as_bytes()).is_none()
+            && memchr::memmem::find(b, "\u{212a}".as_bytes()).is_none())
+}
+
 /// Whether `hay` may contain the ASCII `needle` (lower-case) under a
 /// case-insensitive pattern: `false` only for ASCII text lacking it in every
 /// ASCII case (other text may hold `K` or `ſ`, which fold to `k` and `s`).
@@ -23,21 +36,34 @@ pub fn may_contain_ci(hay: &str, needle: &str) -> bool {
         return true;
     }
     let (h, n) = (hay.as_bytes(), needle.as_bytes());
-    let Some(&first) = n.first() else {
+    // The search is for the needle's least common letter (in English), not
+    // its first: `drop` is looked for at its `p`, one byte in fifty of
+    // prose, not at its `d`.
+    let Some((i, &rare)) = n.iter().enumerate().min_by_key(|(_, b)| commonness(**b)) else {
         return true;
     };
-    let upper = first.to_ascii_uppercase();
-    let mut at = 0;
-    while let Some(k) = memchr::memchr2(first, upper, h.get(at..).unwrap_or_default()) {
-        let start = at + k;
+    let (lower, upper) = (rare.to_ascii_lowercase(), rare.to_ascii_uppercase());
+    let mut at = i;
+    while let Some(k) = memchr::memchr2(lower, upper, h.get(at..).unwrap_or_default()) {
+        let start = at + k - i;
         if h.get(start..start + n.len())
             .is_some_and(|w| w.eq_ignore_ascii_case(n))
         {
             return true;
         }
-        at = start + 1;
+        at += k + 1;
     }
     false
+}
+
+/// How common an ASCII byte is in English mail (letters by their usual
+/// frequency order; anything else counts as rare).
+fn commonness(b: u8) -> u8 {
+    const ORDER: &[u8] = b" etaoinshrdlcumwfgypbvkjxqz";
+    ORDER
+        .iter()
+        .position(|&c| c == b.to_ascii_lowercase())
+        .map_or(0, |p| 100 - p as u8)
 }
 
 /// Splits a quote prefix off one line: returns the depth and the rest.
@@ -269,6 +295,25 @@ mod tests {
         assert!(may_contain_ci("x", ""));
         assert!(!may_contain_ci("I've dr0pped it", "drop"));
         assert!(!may_contain_ci("dro", "drop"));
+        assert!(may_contain_ci("drop", "drop") && may_contain_ci("ppDROP", "drop"));
+        assert!(may_contain_ci("[ANNOUNCE] next", "[announce]"));
+        assert!(!may_contain_ci("p dro p", "drop"));
+        // Against the plain search, over every short text of these letters.
+        let naive = |h: &str, n: &str| h.to_ascii_lowercase().contains(n);
+        let letters = ["d", "r", "o", "p", "D", "P", " "];
+        let mut texts = vec![String::new()];
+        for _ in 0..5 {
+            let longer: Vec<String> = texts
+                .iter()
+                .flat_map(|t| letters.iter().map(move |l| format!("{t}{l}")))
+                .collect();
+            texts.extend(longer);
+        }
+        for t in &texts {
+            for n in ["drop", "pp", "o", "rop"] {
+                assert_eq!(may_contain_ci(t, n), naive(t, n), "{t:?} {n}");
+            }
+        }
         // Not ASCII: not ruled out (the Kelvin sign folds to `k`).
         assert!(may_contain_ci("bac\u{212a}ed out", "backed"));
     }

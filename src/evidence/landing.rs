@@ -195,6 +195,79 @@ static UPDATED_BRANCH: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)The (\S+) branch of the (\S+) repository").expect("valid regex")
 });
 
+/// Words a line test needs (lower case; the patterns take them in any
+/// case): a drop or revert for [`dropped`] and [`WILL_DROP`], a verb for
+/// [`APPLIED`] and [`APPLIED_TO`].
+const DROP_WORDS: [&str; 4] = ["drop", "revert", "backed", "removed"];
+const VERB_WORDS: [&str; 9] = [
+    "applied", "queued", "pushed", "picked", "added", "merged", "pulled", "taken", "took",
+];
+
+/// Both word lists in one search.
+static LINE_WORDS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        &[DROP_WORDS.as_slice(), VERB_WORDS.as_slice()]
+            .concat()
+            .join("|"),
+    )
+    .expect("valid regex")
+});
+
+/// Which of the author's lines hold the words of the line tests (one
+/// search of their text, where the tests ran line by line): a line holding
+/// none of them passes none of the tests.
+struct LineWords {
+    /// Per own line, whether it holds a drop word and a verb; `None` when
+    /// every line must be tried (text with `ſ` or `K`, which fold to ASCII
+    /// letters).
+    found: Option<Vec<(bool, bool)>>,
+}
+
+impl LineWords {
+    fn of(own: &[(usize, &str)]) -> LineWords {
+        let mut text = String::new();
+        let mut starts = Vec::with_capacity(own.len());
+        for (_, t) in own {
+            starts.push(text.len());
+            text.push_str(t);
+            text.push('\n');
+        }
+        if !crate::text::lowers_safely(&text) {
+            return LineWords { found: None };
+        }
+        text.make_ascii_lowercase();
+        let mut found = vec![(false, false); own.len()];
+        // The search skips a word overlapping one it found (`addedrop`),
+        // but every pattern wants its word after white space or at the
+        // start, where no word found before can reach.
+        for m in LINE_WORDS.find_iter(&text) {
+            let line = starts.partition_point(|&s| s <= m.start()) - 1;
+            if let Some(f) = found.get_mut(line) {
+                if DROP_WORDS.contains(&m.as_str()) {
+                    f.0 = true;
+                } else {
+                    f.1 = true;
+                }
+            }
+        }
+        LineWords { found: Some(found) }
+    }
+
+    /// Whether own line `k` holds a drop word.
+    fn drop_in(&self, k: usize) -> bool {
+        self.found
+            .as_ref()
+            .is_none_or(|f| f.get(k).is_none_or(|l| l.0))
+    }
+
+    /// Whether own line `k` holds a verb.
+    fn verb_in(&self, k: usize) -> bool {
+        self.found
+            .as_ref()
+            .is_none_or(|f| f.get(k).is_none_or(|l| l.1))
+    }
+}
+
 /// The landings a message states (see the module docs).
 pub fn landings_in(msg: &Message, view: &BodyView<'_>, in_diff: &[bool]) -> Vec<Landing> {
     if view.collapsed {
@@ -215,6 +288,7 @@ pub fn landings_in(msg: &Message, view: &BodyView<'_>, in_diff: &[bool]) -> Vec<
     if let Some(l) = pull_or_announce(msg, &own, &raw, &in_body) {
         return l;
     }
+    let words = LineWords::of(&own);
     let mut k = 0;
     while let Some(&(_, t)) = own.get(k) {
         if let Some(l) = in_body.merged.then(|| merged_note(t, &own[k..])).flatten() {
@@ -267,16 +341,18 @@ pub fn landings_in(msg: &Message, view: &BodyView<'_>, in_diff: &[bool]) -> Vec<
                 branch: None,
                 quote_depth: 0,
             });
-        } else if let Some(used) = applied(&own[k..], &mut out) {
+        } else if let Some(used) = applied(&own[k..], words.verb_in(k), &mut out) {
             k += used;
             continue;
-        } else if let Some(l) = in_body.reply.then(|| dropped(t)).flatten() {
-            out.push(l);
-        } else if in_body.reply && may_contain_ci(t, "drop") && WILL_DROP.is_match(t) {
-            out.push(Landing {
-                kind: LandingKind::WillDrop,
-                ..Landing::default()
-            });
+        } else if in_body.reply && words.drop_in(k) {
+            if let Some(l) = dropped(t) {
+                out.push(l);
+            } else if may_contain_ci(t, "drop") && WILL_DROP.is_match(t) {
+                out.push(Landing {
+                    kind: LandingKind::WillDrop,
+                    ..Landing::default()
+                });
+            }
         }
         k += 1;
     }
@@ -297,16 +373,51 @@ struct Found {
     reply: bool,
 }
 
+/// The phrases of [`Found`], in one search: each of its fields' phrase on
+/// its own was a search of the whole body, and most bodies hold none.
+static BODY_PHRASES: LazyLock<Regex> = LazyLock::new(|| {
+    let phrases = [
+        TIP_PHRASE.needle(),
+        STABLE_PHRASE.needle(),
+        MERGED_PHRASE.needle(),
+        BEEN_UPDATED.needle(),
+        PULL_PHRASE.needle(),
+        b"lease pull from",
+    ];
+    let alternatives: Vec<String> = phrases
+        .iter()
+        .map(|p| regex::escape(std::str::from_utf8(p).expect("ASCII phrase")))
+        .collect();
+    Regex::new(&alternatives.join("|")).expect("valid regex")
+});
+
 impl Found {
     fn in_body(msg: &Message, body: &str) -> Found {
-        Found {
-            tip: has(body, &TIP_PHRASE),
-            stable: has(body, &STABLE_PHRASE),
-            merged: has(body, &MERGED_PHRASE),
-            updated: has(body, &BEEN_UPDATED),
-            pull: has(body, &PULL_PHRASE) || body.contains("lease pull from"),
+        let mut found = Found {
+            tip: false,
+            stable: false,
+            merged: false,
+            updated: false,
+            pull: false,
             reply: is_reply(msg),
+        };
+        for m in BODY_PHRASES.find_iter(body) {
+            let p = m.as_str().as_bytes();
+            if p == TIP_PHRASE.needle() {
+                // It holds the merged phrase, which the search then skips.
+                found.tip = true;
+                found.merged = true;
+            } else if p == STABLE_PHRASE.needle() {
+                found.stable = true;
+            } else if p == MERGED_PHRASE.needle() {
+                found.merged = true;
+            } else if p == BEEN_UPDATED.needle() {
+                found.updated = true;
+            } else {
+                found.pull = true;
+            }
         }
+        found
     }
 }
 
@@ -340,10 +451,13 @@ fn tip_title(subject: &str) -> Option<String> {
 }
 
 /// An applied line (and a b4 thank-you's tree line and entries after it)
-/// at the start of `lines`; returns how many lines it read.
-fn applied(lines: &[(usize, &str)], out: &mut Vec<Landing>) -> Option<usize> {
+/// at the start of `lines`; returns how many lines it read. `verb`: whether
+/// the line holds one of [`VERB_WORDS`] (without, only [`LANDED`] can
+/// match).
+fn applied(lines: &[(usize, &str)], verb: bool, out: &mut Vec<Landing>) -> Option<usize> {
     let &(_, t) = lines.first()?;
-    let (branch, tree, sha, mut used) = if may_be_applied(t)
+    let (branch, tree, sha, mut used) = if verb
+        && may_be_applied(t)
         && let Some(c) = APPLIED.captures(t)
     {
         let get = |names: &[&str]| {
@@ -375,7 +489,7 @@ fn applied(lines: &[(usize, &str)], out: &mut Vec<Landing>) -> Option<usize> {
             c.name("sha").map(|m| m.as_str().to_string()),
             1,
         )
-    } else if t.len() <= 11 && APPLIED_TO.is_match(t) {
+    } else if verb && t.len() <= 11 && APPLIED_TO.is_match(t) {
         // b4: `Applied to`, a blank line, `   <url> <branch>`.
         let (used, tree, branch) =
             lines
@@ -482,6 +596,7 @@ fn may_be_applied(t: &str) -> bool {
 }
 
 /// Whether one of the first `n` words of `t` starts with one of `stems`
+/// (lower case)
 /// (ASCII case-insensitive, as a `(?i)` pattern matches them; a word that
 /// is not ASCII may match under Unicode case folding, and counts).
 fn leads_with(t: &str, n: usize, stems: &[&str]) -> bool {
@@ -505,9 +620,11 @@ fn leads_with(t: &str, n: usize, stems: &[&str]) -> bool {
             return false;
         }
         let w = &b[start..i];
+        // The first letter rules out most words before a whole comparison.
         if stems.iter().any(|s| {
-            w.get(..s.len())
-                .is_some_and(|p| p.eq_ignore_ascii_case(s.as_bytes()))
+            s.as_bytes().first() == Some(&w[0].to_ascii_lowercase())
+                && w.get(..s.len())
+                    .is_some_and(|p| p.eq_ignore_ascii_case(s.as_bytes()))
         }) {
             return true;
         }
@@ -895,6 +1012,36 @@ mod tests {
         );
         assert_eq!(l[0].kind, LandingKind::LibrarySync);
         assert_eq!(l[0].title.as_deref(), Some("xfs: fix the thing"));
+    }
+
+    #[test]
+    fn the_body_phrases_are_found_in_one_search_as_one_by_one() {
+        let msg = Message::default();
+        let bodies = [
+            "",
+            "The following commit has been merged into the x86/urgent branch of tip:",
+            "The following commit has been merged into the \nhas been merged into",
+            "This is a note to let you know that I've just added the patch titled",
+            "The patch has just been updated; please pull from\n",
+            "are available in the Git repository at:\n\n  git://x\nPlease pull from",
+            "been update, has been merge, just added the patch",
+        ];
+        for body in bodies {
+            let f = Found::in_body(&msg, body);
+            let each = (
+                has(body, &TIP_PHRASE),
+                has(body, &STABLE_PHRASE),
+                has(body, &MERGED_PHRASE),
+                has(body, &BEEN_UPDATED),
+                has(body, &PULL_PHRASE) || body.contains("lease pull from"),
+            );
+            assert_eq!(
+                (f.tip, f.stable, f.merged, f.updated, f.pull),
+                each,
+                "{body}"
+            );
+        }
+        assert!(Found::in_body(&msg, bodies[2]).merged);
     }
 
     #[test]

@@ -10,6 +10,7 @@ use regex::Regex;
 
 use super::{BodyView, Paragraph, Paragraphs, QuoteMarks, strip_collapsed_quotes};
 use crate::model::{ChangeUnit, Extraction, Signal, SignalKind, Table, TableFormat, Trailer};
+use crate::text::lowers_safely;
 
 /// The robot prints `±` only when the relative stddev exceeds this (percent).
 pub const SMALL_STDDEV: f64 = 2.0;
@@ -269,19 +270,6 @@ static LOWER_WORDS: LazyLock<Regex> =
 /// every byte.
 static LOWER_ANY: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(ANY.as_str().replace("(?i)", "").as_str()).expect("valid regex"));
-
-/// Whether text may be searched ASCII-lower-cased and case-sensitively: the
-/// only non-ASCII letters Unicode case folding maps onto ASCII ones are `ſ`
-/// and the Kelvin sign, which the patterns accept; text holding one is
-/// searched as it is, case-insensitively.
-fn lowers_safely(text: &str) -> bool {
-    // Byte searches for their UTF-8 forms: `contains` with a set of chars
-    // decodes every char of the text.
-    let b = text.as_bytes();
-    text.is_ascii()
-        || (memchr::memmem::find(b, "\u{17f}".as_bytes()).is_none()
-            && memchr::memmem::find(b, "\u{212a}".as_bytes()).is_none())
-}
 
 /// Whether `text` holds one of [`WORDS`] in any case (a superset of the
 /// texts [`ANY`] matches).
@@ -619,6 +607,55 @@ mod tests {
         let got: Vec<&str> = candidates(&paragraphs).iter().map(|p| p.text).collect();
         assert_eq!(got, want);
         assert_eq!(got.len(), 3, "{got:?}");
+        // Bodies made of pieces of matches, words that begin none, and
+        // words split across lines and paragraphs.
+        let pieces = [
+            "fixed",
+            "the regression",
+            "is gone",
+            "performance",
+            "is back",
+            "won't",
+            "fix",
+            "not convinced",
+            "Noisy",
+            "re",
+            "pro",
+            "duce",
+            "can't",
+            "we",
+            "bisect",
+            "was wrong",
+            "(",
+            "\u{e9}",
+        ];
+        let seps = [" ", ", ", "\n", ".\n\n", "-", "'", "\n> ", ""];
+        let mut hits = 0;
+        let mut seed: u64 = 7;
+        let mut next = |n: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        };
+        for _ in 0..3000 {
+            let mut body = String::new();
+            for _ in 0..next(14) {
+                body.push_str(pieces[next(pieces.len())]);
+                body.push_str(seps[next(seps.len())]);
+            }
+            let view = BodyView::new(&body);
+            let paragraphs = view.paragraphs(&[]);
+            let want: Vec<&str> = paragraphs
+                .iter()
+                .filter(|p| ANY.is_match(p.text))
+                .map(|p| p.text)
+                .collect();
+            let got: Vec<&str> = candidates(&paragraphs).iter().map(|p| p.text).collect();
+            assert_eq!(got, want, "{body:?}");
+            hits += got.len();
+        }
+        assert!(hits > 300, "{hits}");
         // Text holding `ſ` is searched case-folded, paragraph by paragraph.
         let folded = BodyView::new("the regression is re\u{17f}olved\n\nno\n");
         let paragraphs = folded.paragraphs(&[]);
