@@ -58,41 +58,38 @@ pub fn patch_id(view: &BodyView<'_>, in_diff: &[bool]) -> Option<String> {
 /// assert!(patch_id_of_lines("just prose".lines()).is_none());
 /// ```
 pub fn patch_id_of_lines<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
-    /// One file's hashed text (hashed whole when the file ends: the same
-    /// hash as line by line, in one call) and whether a change line went
-    /// into it.
+    /// The file being read: whether a change line went into it. Its hashed
+    /// text is in `text` (hashed whole when the file ends: the same hash as
+    /// line by line, in one call), one buffer for every file.
     struct File {
-        text: Vec<u8>,
         changed: bool,
     }
-    fn open(path: &str) -> File {
-        let mut text = Vec::new();
-        push_stripped(&mut text, path);
+    fn open(text: &mut Vec<u8>, path: &str) -> File {
+        text.clear();
+        push_stripped(text, path);
         text.push(b'\n');
-        File {
-            text,
-            changed: false,
+        File { changed: false }
+    }
+    fn close(total: &mut u128, text: &[u8], file: Option<File>) {
+        if file.is_some_and(|f| f.changed) {
+            let mut v = [0u8; 16];
+            v.copy_from_slice(&blake3::hash(text).as_bytes()[..16]);
+            *total = total.wrapping_add(u128::from_le_bytes(v));
         }
     }
     let mut total: u128 = 0;
     let mut any = false;
+    let mut text: Vec<u8> = Vec::new();
     let mut file: Option<File> = None;
-    let mut close = |file: Option<File>| {
-        if let Some(f) = file.filter(|f| f.changed) {
-            let mut v = [0u8; 16];
-            v.copy_from_slice(&blake3::hash(&f.text).as_bytes()[..16]);
-            total = total.wrapping_add(u128::from_le_bytes(v));
-        }
-    };
     // A `--- ` line waits for the next: before `+++ ` it is a file header,
     // otherwise a removed line that starts with `-- `.
     let mut dashes: Option<&str> = None;
     for line in lines {
         if let Some(rest) = line.strip_prefix("diff --git ") {
-            close(file.take());
+            close(&mut total, &text, file.take());
             dashes = None;
             let path = rest.rsplit_once(" b/").map_or(rest, |(_, b)| b);
-            file = Some(open(path));
+            file = Some(open(&mut text, path));
             continue;
         }
         if let Some(new) = line.strip_prefix("+++ ") {
@@ -101,10 +98,10 @@ pub fn patch_id_of_lines<'a>(lines: impl Iterator<Item = &'a str>) -> Option<Str
                     // A diff without `diff --git` (quilt, `diff -u`): each
                     // file starts at its header pair; paths lose their
                     // first component (`a/`, `linux.orig/`).
-                    close(file.take());
+                    close(&mut total, &text, file.take());
                     let path = new.split_whitespace().next().unwrap_or("");
                     let path = path.split_once('/').map_or(path, |(_, p)| p);
-                    file = Some(open(path));
+                    file = Some(open(&mut text, path));
                 }
                 continue;
             }
@@ -112,9 +109,9 @@ pub fn patch_id_of_lines<'a>(lines: impl Iterator<Item = &'a str>) -> Option<Str
         if let Some(removed) = dashes.take()
             && let Some(f) = file.as_mut()
         {
-            f.text.push(b'-');
-            push_stripped(&mut f.text, removed);
-            f.text.push(b'\n');
+            text.push(b'-');
+            push_stripped(&mut text, removed);
+            text.push(b'\n');
             f.changed = true;
             any = true;
         }
@@ -128,14 +125,14 @@ pub fn patch_id_of_lines<'a>(lines: impl Iterator<Item = &'a str>) -> Option<Str
             _ => continue,
         };
         if let Some(f) = file.as_mut() {
-            f.text.extend_from_slice(sign);
-            push_stripped(&mut f.text, rest);
-            f.text.push(b'\n');
+            text.extend_from_slice(sign);
+            push_stripped(&mut text, rest);
+            text.push(b'\n');
             f.changed = true;
             any = true;
         }
     }
-    close(file.take());
+    close(&mut total, &text, file.take());
     any.then(|| format!("{total:032x}"))
 }
 
