@@ -162,3 +162,69 @@ fn relinking_only_the_threads_that_matter_equals_linking_the_shared_corpus() {
     assert!(msgs >= 100, "{msgs} messages");
     assert!(regs >= 40, "{regs} regressions");
 }
+
+/// The messages holding given patch keys are the same whether looked up
+/// key by key through the indexes or found by one scan (taken when the
+/// indexes are missing, as while a bulk load builds them, or when the keys
+/// are many): every stored title key and patch id, and a subset of them.
+#[test]
+fn patch_key_lookups_and_the_scan_find_the_same_messages() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("x.db");
+    let mut store = Store::open(&db).unwrap();
+    let synth = dir.path().join("synth.mbox");
+    write_synth(3000, 5, &synth);
+    regtrack::pipeline::ingest::ingest(&mut store, &[crate::common::corpus(""), synth], &|_| {})
+        .expect("ingest");
+    let all: Vec<i64> = column(&db, "SELECT message FROM patches ORDER BY message");
+    assert!(all.len() > 500, "{} patches", all.len());
+    let few: Vec<i64> = all.iter().copied().step_by(97).collect();
+    let landed: Vec<String> = column(&db, "SELECT title FROM landings WHERE title IS NOT NULL");
+    let found = |store: &Store| {
+        let mut out = Vec::new();
+        for ids in [&all, &few] {
+            let mut keys = links::patch_keys_of(store, ids).unwrap();
+            // A title only a landing names is found through the landing.
+            keys.titles.extend(landed.iter().take(5).cloned());
+            keys.titles.sort();
+            keys.titles.dedup();
+            let brought = links::messages_with_patch_keys(store, &keys).unwrap();
+            let mut key_list: Vec<String> = keys
+                .titles
+                .iter()
+                .map(|t| format!("t:{t}"))
+                .chain(keys.patch_ids.iter().map(|p| format!("p:{p}")))
+                .collect();
+            key_list.truncate(if ids.len() == all.len() {
+                usize::MAX
+            } else {
+                20
+            });
+            let mut holders = links::patch_holders(store, &key_list).unwrap();
+            holders.sort();
+            out.push((brought, holders));
+        }
+        out
+    };
+    let with_indexes = found(&store);
+    assert!(
+        with_indexes[0].0.len() >= all.len(),
+        "every patch holds its own keys"
+    );
+    assert!(!with_indexes[1].0.is_empty() && !with_indexes[1].1.is_empty());
+    drop(store);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch(
+        "DROP INDEX patches_title_key; DROP INDEX patches_patch_id; DROP INDEX landings_title;",
+    )
+    .unwrap();
+    drop(conn);
+    let store = Store::open(&db).unwrap();
+    let indexes: Vec<String> = column(
+        &db,
+        "SELECT name FROM sqlite_master WHERE name IN \
+         ('patches_title_key', 'patches_patch_id', 'landings_title')",
+    );
+    assert!(indexes.is_empty(), "{indexes:?}");
+    assert_eq!(found(&store), with_indexes);
+}
