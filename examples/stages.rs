@@ -152,6 +152,12 @@ pub fn per_extractor(msgs: &[regtrack::model::Message]) {
         let t = Instant::now();
         let _ = lore::links_in(&view, &scan.in_diff);
         add("lore", t);
+        let t = Instant::now();
+        let _ = patch::patch_facts(msg, ex.kind, &view, &scan.in_diff);
+        add("patch facts", t);
+        let t = Instant::now();
+        let _ = landing::landings_in(msg, &view, &scan.in_diff);
+        add("landings", t);
     }
     times.sort_by(|a, b| b.1.total_cmp(&a.1));
     for (n, s) in times {

@@ -199,10 +199,13 @@ pub fn normalize_plus_minus(line: &str) -> std::borrow::Cow<'_, str> {
     const FORMS: [&str; 7] = ["Â±", "Ä…", "=C2=B1", "=C4=85", "A+-", "=B1", "ą"];
     // Every form has a non-ASCII byte, a '=' or a "+-": most lines (diff
     // lines starting with '+' too) are ruled out without searching for each.
-    if line.is_ascii() && !line.contains('=') && !line.contains("+-") {
+    // A `-` after a `+`, found without a searcher built for `"+-"`.
+    let b = line.as_bytes();
+    let plus_minus = || memchr::memchr_iter(b'-', b).any(|i| i > 0 && b[i - 1] == b'+');
+    if line.is_ascii() && memchr::memchr(b'=', b).is_none() && !plus_minus() {
         return std::borrow::Cow::Borrowed(line);
     }
-    let needs = FORMS.iter().any(|f| line.contains(f)) || line.contains("+-");
+    let needs = FORMS.iter().any(|f| line.contains(f)) || plus_minus();
     if !needs {
         return std::borrow::Cow::Borrowed(line);
     }

@@ -121,12 +121,16 @@ pub fn diffconfig_line(i: &str) -> IResult<&str, KconfigLine<'_>> {
 /// and ` -> `; and an option name with `_`. Most diff lines (`+\tfoo_bar();`)
 /// fail at their second byte.
 fn may_be_kconfig(t: &str) -> bool {
+    // Built once: `str::contains` builds a searcher each call, and most
+    // diff context lines start with a blank.
+    static ARROW: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(" -> "));
     let b = t.as_bytes();
     let shape = match b.first() {
         Some(b'-' | b'+') => {
             matches!(b.get(1), Some(&c) if c == b'#' || c == b'_' || c.is_ascii_uppercase() || c.is_ascii_digit())
         }
-        Some(b' ') => t.contains(" -> "),
+        Some(b' ') => ARROW.find(b).is_some(),
         _ => false,
     };
     shape && memchr::memchr(b'_', b).is_some()

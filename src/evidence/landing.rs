@@ -453,7 +453,8 @@ fn tip_title(subject: &str) -> Option<String> {
 /// An applied line (and a b4 thank-you's tree line and entries after it)
 /// at the start of `lines`; returns how many lines it read. `verb`: whether
 /// the line holds one of [`VERB_WORDS`] (without, only [`LANDED`] can
-/// match).
+/// match). The lines are trimmed: a line's first word starts at its first
+/// byte.
 fn applied(lines: &[(usize, &str)], verb: bool, out: &mut Vec<Landing>) -> Option<usize> {
     let &(_, t) = lines.first()?;
     let (branch, tree, sha, mut used) = if verb
@@ -506,7 +507,11 @@ fn applied(lines: &[(usize, &str)], verb: bool, out: &mut Vec<Landing>) -> Optio
                     ))
                 })?;
         (branch, tree, None, used)
-    } else if let mut words = t.split_whitespace()
+    } else if t
+        .as_bytes()
+        .first()
+        .is_some_and(|b| matches!(b, b'A' | b'T' | b'Y' | b'M' | b'O'))
+        && let mut words = t.split_whitespace()
         && words
             .next()
             .is_some_and(|w| matches!(w, "A" | "The" | "This" | "That" | "Your" | "My" | "Our"))

@@ -205,12 +205,18 @@ fn attached_patch_subject(view: &BodyView<'_>, in_diff: &[bool]) -> Option<Strin
     None
 }
 
+/// The key of a b4 `key: value` line, with its searcher built once
+/// (`str::contains` builds one a call, over the whole body).
+type B4Key = LazyLock<memchr::memmem::Finder<'static>>;
+
+static CHANGE_ID: B4Key = LazyLock::new(|| memchr::memmem::Finder::new("change-id:"));
+static BASE_COMMIT: B4Key = LazyLock::new(|| memchr::memmem::Finder::new("base-commit:"));
+
 /// A `key: value` line of b4 (`change-id:`, `base-commit:`) in the
 /// author's own text.
-fn own_value<'a>(view: &BodyView<'a>, key: &str) -> Option<&'a str> {
-    if !view.body.contains(key) {
-        return None;
-    }
+fn own_value<'a>(view: &BodyView<'a>, key: &B4Key) -> Option<&'a str> {
+    key.find(view.body.as_bytes())?;
+    let key = std::str::from_utf8(key.needle()).unwrap_or_default();
     view.lines
         .iter()
         .filter(|l| l.depth == 0)
@@ -291,8 +297,8 @@ pub fn patch_facts(
         resend: titled && tags.resend,
         rfc: titled && tags.rfc,
         patch_id: id,
-        change_id: own_value(view, "change-id:").map(str::to_string),
-        base_commit: own_value(view, "base-commit:").map(str::to_string),
+        change_id: own_value(view, &CHANGE_ID).map(str::to_string),
+        base_commit: own_value(view, &BASE_COMMIT).map(str::to_string),
         reverts,
         upstream,
     })
