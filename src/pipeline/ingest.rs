@@ -474,6 +474,7 @@ fn parse_batches(rx: Receiver<Vec<Item>>, tx: SyncSender<Vec<Done>>, mut reader:
     let mut rx = rx.into_iter();
     let mut parsed: Option<Vec<Stage>> = None;
     let mut extracted: Option<Vec<Extracted>> = None;
+    let mut seen = Seen::default();
     loop {
         let batch = rx.next();
         if batch.is_none() && parsed.is_none() && extracted.is_none() {
@@ -488,7 +489,8 @@ fn parse_batches(rx: Receiver<Vec<Item>>, tx: SyncSender<Vec<Done>>, mut reader:
                     || to_finish.map(finish_batch),
                     || match to_extract {
                         Some(staged) => {
-                            let known = stored_of(&staged, conn.as_ref());
+                            let mut known = stored_of(&staged, conn.as_ref());
+                            seen.mark(&staged, &mut known);
                             // Extraction and the record (JSON, LZ4) are
                             // separate passes over a batch, as parsing is:
                             // each keeps its own code hot in the caches (one
@@ -528,6 +530,58 @@ fn stored_of(staged: &[Stage], reader: Option<&Lookup>) -> Vec<bool> {
         Stage::Parsed(parsed) => Some(parsed.0.message_id.as_str()),
         Stage::Done(_) => None,
     }))
+}
+
+/// The Message-IDs parsed so far in this run, to extract a message once
+/// when several inputs carry it (a thread cross-posted to the lists of one
+/// database: the later copies went through extraction and the writer kept
+/// the first). A later copy is handed to the writer unextracted, as one
+/// already stored is: with the same content it is a known message; with
+/// other content, or when the first copy failed or a false positive of the
+/// filter marked a new message, the writer extracts it itself
+/// ([`Outcome::Unprepared`]), so what is stored is the same either way.
+///
+/// A Bloom filter keeps memory flat: [`Seen::CAPACITY`] ids at a false
+/// positive rate of 1 in 1,000 take about 7 MB; past them no id is added
+/// (later copies are extracted as before), so the rate stays so.
+struct Seen {
+    filter: fastbloom::BloomFilter,
+    added: usize,
+}
+
+impl Default for Seen {
+    fn default() -> Self {
+        Seen {
+            filter: fastbloom::BloomFilter::with_false_pos(Seen::FALSE_POSITIVES)
+                .seed(&0x7265_6774_7261_636b)
+                .expected_items(Seen::CAPACITY),
+            added: 0,
+        }
+    }
+}
+
+impl Seen {
+    /// Ids the filter holds at its false positive rate.
+    const CAPACITY: usize = 4_000_000;
+    /// Its false positive rate up to [`Seen::CAPACITY`] ids.
+    const FALSE_POSITIVES: f64 = 0.001;
+
+    /// Marks `known` the messages of `staged` (in input order) whose
+    /// Message-ID an earlier one in this run had, and adds the others'.
+    fn mark(&mut self, staged: &[Stage], known: &mut [bool]) {
+        for (stage, known) in staged.iter().zip(known.iter_mut()) {
+            let Stage::Parsed(parsed) = stage else {
+                continue;
+            };
+            let id = parsed.0.message_id.as_str();
+            if *known || self.filter.contains(id) {
+                *known = true;
+            } else if self.added < Seen::CAPACITY {
+                self.filter.insert(id);
+                self.added += 1;
+            }
+        }
+    }
 }
 
 /// An item between parsing and extraction (with what of its raw form is
@@ -831,6 +885,39 @@ fn write_batches(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_message_id_seen_earlier_in_the_run_is_marked_known() {
+        let parsed = |id: &str| {
+            let msg = crate::model::Message {
+                message_id: id.to_string(),
+                ..Default::default()
+            };
+            let origin = crate::model::Origin::File {
+                path: "in.mbox".into(),
+                offset: 0,
+            };
+            Stage::Parsed(Box::new((msg, origin, None)))
+        };
+        let mut seen = Seen::default();
+        let first = [parsed("a@x"), parsed("b@x"), parsed("a@x"), parsed("c@x")];
+        // `c@x` is stored already (looked up): known, and not added.
+        let mut known = vec![false, false, false, true];
+        seen.mark(&first, &mut known);
+        assert_eq!(known, [false, false, true, true]);
+        // A later batch: ids of the earlier one are known, new ones not.
+        let second = [parsed("b@x"), parsed("d@x"), parsed("d@x")];
+        let mut known = vec![false; 3];
+        seen.mark(&second, &mut known);
+        assert_eq!(known, [true, false, true]);
+        assert_eq!(seen.added, 3);
+        // Full: later ids are extracted (never marked) rather than added.
+        seen.added = Seen::CAPACITY;
+        let third = [parsed("e@x"), parsed("e@x")];
+        let mut known = vec![false; 2];
+        seen.mark(&third, &mut known);
+        assert_eq!(known, [false, false]);
+    }
 
     #[test]
     fn places_are_split_back_into_path_and_offset_or_commit() {
