@@ -97,9 +97,80 @@ pub fn extract(msg: &Message) -> Extraction {
     ex
 }
 
+/// [`extract`] of every message of `msgs`, in order: the messages read
+/// whole go through each extractor together
+/// ([`crate::evidence::extract_evidence_each`]), a huge one alone.
+pub fn extract_each(msgs: &[&Message]) -> Vec<Extraction> {
+    let mut out: Vec<Extraction> = Vec::with_capacity(msgs.len());
+    let mut whole: Vec<&Message> = Vec::with_capacity(msgs.len());
+    let mut at: Vec<usize> = Vec::with_capacity(msgs.len());
+    for (i, msg) in msgs.iter().enumerate() {
+        if extracted_part(&msg.body).len() == msg.body.len() {
+            let mut ex = Extraction::default();
+            crate::report::extract_report(msg, &mut ex);
+            out.push(ex);
+            whole.push(msg);
+            at.push(i);
+        } else {
+            out.push(extract(msg));
+        }
+    }
+    if whole.len() == out.len() {
+        crate::evidence::extract_evidence_each(&whole, &mut out);
+        return out;
+    }
+    let mut some: Vec<Extraction> = at.iter().map(|&i| std::mem::take(&mut out[i])).collect();
+    crate::evidence::extract_evidence_each(&whole, &mut some);
+    for (i, ex) in at.into_iter().zip(some) {
+        out[i] = ex;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn extracting_together_gives_what_extracting_each_alone_gives() {
+        let bodies = [
+            "Thanks, applied to for-next.\n\nThe regression is gone with this patch.\n".to_string(),
+            "Fixes: 0123456789ab (\"xfs: first\")\nReported-by: kernel test robot <lkp@intel.com>\n\n\
+             diff --git a/f.c b/f.c\n--- a/f.c\n+++ b/f.c\n@@ -1,2 +1,2 @@\n-old();\n+new();\n"
+                .to_string(),
+            String::new(),
+            format!("Tested-by: A <a@example.org>\n{}", "x\n".repeat(MAX_EXTRACTED_LINES + 1)),
+            "> quoted: we cannot reproduce it\nI am not convinced.\n# mkfs.xfs -f /dev/vdc\n".to_string(),
+        ];
+        let msgs: Vec<Message> = bodies
+            .iter()
+            .enumerate()
+            .map(|(i, b)| Message {
+                message_id: format!("m{i}@x"),
+                subject: if i == 1 {
+                    "[PATCH] xfs: fix".into()
+                } else {
+                    "Re: [PATCH] xfs: fix".into()
+                },
+                in_reply_to: (i != 1).then(|| "p@x".to_string()),
+                body: b.clone(),
+                ..Message::default()
+            })
+            .collect();
+        let alone: Vec<Extraction> = msgs.iter().map(extract).collect();
+        assert!(
+            alone.iter().any(|e| !e.landings.is_empty()) && alone.iter().any(|e| e.patch.is_some())
+        );
+        for take in 0..=msgs.len() {
+            for skip in 0..msgs.len() {
+                let some: Vec<&Message> = msgs.iter().cycle().skip(skip).take(take).collect();
+                let want: Vec<&Extraction> =
+                    (0..take).map(|k| &alone[(skip + k) % msgs.len()]).collect();
+                let got = extract_each(&some);
+                assert_eq!(got.iter().collect::<Vec<_>>(), want, "{take} from {skip}");
+            }
+        }
+    }
 
     #[test]
     fn a_huge_body_is_extracted_from_its_head_but_its_tables_from_all_of_it() {

@@ -496,11 +496,13 @@ fn parse_batches(rx: Receiver<Vec<Item>>, tx: SyncSender<Vec<Done>>, mut reader:
                             // each keeps its own code hot in the caches (one
                             // pass doing all three per message took 6 % more
                             // CPU).
-                            let x: Vec<Extracted> = staged
+                            let chunks: Vec<Vec<Extracted>> = staged
                                 .into_par_iter()
                                 .zip(known)
-                                .map(|(stage, known)| extract_stage(stage, known))
+                                .chunks(EXTRACT_CHUNK)
+                                .map(extract_stage)
                                 .collect();
+                            let x: Vec<Extracted> = chunks.into_iter().flatten().collect();
                             (Some(x), conn)
                         }
                         None => (None, conn),
@@ -604,21 +606,37 @@ enum Extracted {
     Done(Done),
 }
 
-/// Extracts a parsed message unless its Message-ID is stored (`known`):
-/// then its extraction is not needed, and it is done.
-fn extract_stage(stage: Stage, known: bool) -> Extracted {
-    match stage {
-        Stage::Done(d) => Extracted::Done(d),
-        Stage::Parsed(parsed) => {
-            if known {
+/// Messages extracted together ([`crate::extract::extract_each`]): few
+/// enough that what the extractors share of each stays in the caches.
+const EXTRACT_CHUNK: usize = 64;
+
+/// Extracts the parsed messages of a chunk unless their Message-ID is stored
+/// (`known`: then an extraction is not needed, and the message is done).
+fn extract_stage(chunk: Vec<(Stage, bool)>) -> Vec<Extracted> {
+    let msgs: Vec<&crate::model::Message> = chunk
+        .iter()
+        .filter_map(|(stage, known)| match stage {
+            Stage::Parsed(parsed) if !known => Some(&parsed.0),
+            _ => None,
+        })
+        .collect();
+    let mut extractions = extractions_of(&msgs).into_iter();
+    drop(msgs);
+    chunk
+        .into_iter()
+        .map(|(stage, known)| match stage {
+            Stage::Done(d) => Extracted::Done(d),
+            Stage::Parsed(parsed) if known => {
                 let (msg, origin, piece) = *parsed;
                 let rec = Record::known(msg, origin).with_piece(piece);
-                return Extracted::Done(Done::Record(Box::new(rec)));
+                Extracted::Done(Done::Record(Box::new(rec)))
             }
-            let extraction = extraction_of(&parsed.0);
-            Extracted::New(Box::new((*parsed, extraction)))
-        }
-    }
+            Stage::Parsed(parsed) => {
+                let extraction = extractions.next().unwrap_or_default();
+                Extracted::New(Box::new((*parsed, extraction)))
+            }
+        })
+        .collect()
 }
 
 /// The records of a batch: made in parallel, then their bodies compressed in
@@ -652,6 +670,14 @@ fn finish(item: Extracted) -> Done {
 /// the message is stored all the same.
 fn extraction_of(msg: &crate::model::Message) -> crate::model::Extraction {
     catch_unwind(AssertUnwindSafe(|| crate::extract::extract(msg))).unwrap_or_default()
+}
+
+/// The extractions of `msgs`, in order, made together; when an extractor
+/// panics, each is made alone again, so that only the message it panicked
+/// on is left empty.
+fn extractions_of(msgs: &[&crate::model::Message]) -> Vec<crate::model::Extraction> {
+    catch_unwind(AssertUnwindSafe(|| crate::extract::extract_each(msgs)))
+        .unwrap_or_else(|_| msgs.iter().map(|m| extraction_of(m)).collect())
 }
 
 /// The record of a new message, extracted.
