@@ -496,10 +496,8 @@ fn parse_batches(rx: Receiver<Vec<Item>>, tx: SyncSender<Vec<Done>>, mut reader:
                             // each keeps its own code hot in the caches (one
                             // pass doing all three per message took 6 % more
                             // CPU).
-                            let chunks: Vec<Vec<Extracted>> = staged
+                            let chunks: Vec<Vec<Extracted>> = extract_chunks(staged, known)
                                 .into_par_iter()
-                                .zip(known)
-                                .chunks(EXTRACT_CHUNK)
                                 .map(extract_stage)
                                 .collect();
                             let x: Vec<Extracted> = chunks.into_iter().flatten().collect();
@@ -609,6 +607,37 @@ enum Extracted {
 /// Messages extracted together ([`crate::extract::extract_each`]): few
 /// enough that what the extractors share of each stays in the caches.
 const EXTRACT_CHUNK: usize = 64;
+/// Bytes of body extracted together at most (but for one larger message,
+/// alone): the extractors hold a few tens of bytes per line of each body
+/// they read, so a chunk holds no more lines than one message may have
+/// ([`crate::extract::MAX_EXTRACTED_LINES`]), whatever its messages.
+const EXTRACT_CHUNK_BYTES: usize = 256 << 10;
+
+/// A batch's messages (each with whether it is stored) in input order, cut
+/// into the chunks extracted together: at most [`EXTRACT_CHUNK`] messages
+/// and [`EXTRACT_CHUNK_BYTES`] of the bodies to extract.
+fn extract_chunks(staged: Vec<Stage>, known: Vec<bool>) -> Vec<Vec<(Stage, bool)>> {
+    let mut chunks: Vec<Vec<(Stage, bool)>> = Vec::new();
+    let mut chunk: Vec<(Stage, bool)> = Vec::new();
+    let mut bytes = 0;
+    for (stage, known) in staged.into_iter().zip(known) {
+        let size = match &stage {
+            Stage::Parsed(parsed) if !known => parsed.0.body.len(),
+            _ => 0,
+        };
+        if !chunk.is_empty() && (chunk.len() == EXTRACT_CHUNK || bytes + size > EXTRACT_CHUNK_BYTES)
+        {
+            chunks.push(std::mem::take(&mut chunk));
+            bytes = 0;
+        }
+        bytes += size;
+        chunk.push((stage, known));
+    }
+    if !chunk.is_empty() {
+        chunks.push(chunk);
+    }
+    chunks
+}
 
 /// Extracts the parsed messages of a chunk unless their Message-ID is stored
 /// (`known`: then an extraction is not needed, and the message is done).
@@ -943,6 +972,72 @@ mod tests {
         let mut known = vec![false; 2];
         seen.mark(&third, &mut known);
         assert_eq!(known, [false, false]);
+    }
+
+    #[test]
+    fn extraction_chunks_keep_order_and_bound_messages_and_bytes() {
+        let parsed = |id: usize, len: usize| {
+            let msg = crate::model::Message {
+                message_id: format!("m{id}@x"),
+                body: "x".repeat(len),
+                ..Default::default()
+            };
+            let origin = crate::model::Origin::File {
+                path: "in.mbox".into(),
+                offset: 0,
+            };
+            Stage::Parsed(Box::new((msg, origin, None)))
+        };
+        let sizes = [
+            10,
+            1000,
+            EXTRACT_CHUNK_BYTES,
+            5,
+            EXTRACT_CHUNK_BYTES / 2,
+            EXTRACT_CHUNK_BYTES / 2,
+            7,
+        ];
+        let mut staged: Vec<Stage> = sizes
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| parsed(i, n))
+            .collect();
+        staged.extend((0..200).map(|i| parsed(100 + i, 1)));
+        let mut known = vec![false; staged.len()];
+        // A stored message's body is not extracted: it takes no room.
+        staged.push(parsed(999, 10 * EXTRACT_CHUNK_BYTES));
+        known.push(true);
+        let n = staged.len();
+        let chunks = extract_chunks(staged, known);
+        let ids: Vec<String> = chunks
+            .iter()
+            .flatten()
+            .map(|(s, _)| match s {
+                Stage::Parsed(p) => p.0.message_id.clone(),
+                Stage::Done(_) => String::new(),
+            })
+            .collect();
+        let want: Vec<String> = (0..sizes.len())
+            .chain((0..200).map(|i| 100 + i))
+            .chain([999])
+            .map(|i| format!("m{i}@x"))
+            .collect();
+        assert_eq!((ids.len(), &ids), (n, &want));
+        for c in &chunks {
+            let bytes: usize = c
+                .iter()
+                .map(|(s, k)| match s {
+                    Stage::Parsed(p) if !k => p.0.body.len(),
+                    _ => 0,
+                })
+                .sum();
+            assert!(c.len() <= EXTRACT_CHUNK, "{}", c.len());
+            assert!(c.len() == 1 || bytes <= EXTRACT_CHUNK_BYTES, "{bytes}");
+        }
+        // The message of the chunk's size goes alone; the next chunk takes
+        // what fits beside a half.
+        assert_eq!(chunks[1].len(), 1);
+        assert_eq!(chunks[2].len(), 2);
     }
 
     #[test]
