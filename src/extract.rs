@@ -103,25 +103,22 @@ pub fn extract(msg: &Message) -> Extraction {
 pub fn extract_each(msgs: &[&Message]) -> Vec<Extraction> {
     let mut out: Vec<Extraction> = Vec::with_capacity(msgs.len());
     let mut whole: Vec<&Message> = Vec::with_capacity(msgs.len());
-    let mut at: Vec<usize> = Vec::with_capacity(msgs.len());
+    let mut whole_at: Vec<usize> = Vec::with_capacity(msgs.len());
+    let mut report: Vec<Extraction> = Vec::with_capacity(msgs.len());
     for (i, msg) in msgs.iter().enumerate() {
         if extracted_part(&msg.body).len() == msg.body.len() {
             let mut ex = Extraction::default();
             crate::report::extract_report(msg, &mut ex);
-            out.push(ex);
+            report.push(ex);
             whole.push(msg);
-            at.push(i);
+            whole_at.push(i);
+            out.push(Extraction::default());
         } else {
             out.push(extract(msg));
         }
     }
-    if whole.len() == out.len() {
-        crate::evidence::extract_evidence_each(&whole, &mut out);
-        return out;
-    }
-    let mut some: Vec<Extraction> = at.iter().map(|&i| std::mem::take(&mut out[i])).collect();
-    crate::evidence::extract_evidence_each(&whole, &mut some);
-    for (i, ex) in at.into_iter().zip(some) {
+    crate::evidence::extract_evidence_each(&whole, &mut report);
+    for (i, ex) in whole_at.into_iter().zip(report) {
         out[i] = ex;
     }
     out

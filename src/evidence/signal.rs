@@ -583,6 +583,17 @@ mod tests {
     use super::*;
     use crate::model::{Change, TableRow};
 
+    /// A repeatable pick below `n` (a linear congruential generator seeded
+    /// with `seed`), for the generated texts of the tests below.
+    fn picker(mut seed: u64) -> impl FnMut(usize) -> usize {
+        move |n| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        }
+    }
+
     #[test]
     fn each_word_begins_with_exactly_one_key() {
         assert!(WORD_KEYS.len() <= 64, "Teddy takes at most 64 patterns");
@@ -628,13 +639,7 @@ mod tests {
                 .map(String::from),
             )
             .collect();
-        let mut seed: u64 = 11;
-        let mut next = |n: usize| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % n
-        };
+        let mut next = picker(11);
         for _ in 0..5000 {
             let mut text = String::new();
             for _ in 0..next(8) {
@@ -799,13 +804,7 @@ mod tests {
         ];
         let seps = [" ", ", ", "\n", ".\n\n", "-", "'", "\n> ", ""];
         let mut hits = 0;
-        let mut seed: u64 = 7;
-        let mut next = |n: usize| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % n
-        };
+        let mut next = picker(7);
         for _ in 0..3000 {
             let mut body = String::new();
             for _ in 0..next(14) {

@@ -943,19 +943,23 @@ fn write_batches(
 mod tests {
     use super::*;
 
+    /// A parsed message of Message-ID `id` and a body of `len` bytes.
+    fn parsed_stage(id: &str, len: usize) -> Stage {
+        let msg = crate::model::Message {
+            message_id: id.to_string(),
+            body: "x".repeat(len),
+            ..Default::default()
+        };
+        let origin = crate::model::Origin::File {
+            path: "in.mbox".into(),
+            offset: 0,
+        };
+        Stage::Parsed(Box::new((msg, origin, None)))
+    }
+
     #[test]
     fn a_message_id_seen_earlier_in_the_run_is_marked_known() {
-        let parsed = |id: &str| {
-            let msg = crate::model::Message {
-                message_id: id.to_string(),
-                ..Default::default()
-            };
-            let origin = crate::model::Origin::File {
-                path: "in.mbox".into(),
-                offset: 0,
-            };
-            Stage::Parsed(Box::new((msg, origin, None)))
-        };
+        let parsed = |id: &str| parsed_stage(id, 0);
         let mut seen = Seen::default();
         let first = [parsed("a@x"), parsed("b@x"), parsed("a@x"), parsed("c@x")];
         // `c@x` is stored already (looked up): known, and not added.
@@ -978,18 +982,7 @@ mod tests {
 
     #[test]
     fn extraction_chunks_keep_order_and_bound_messages_and_bytes() {
-        let parsed = |id: usize, len: usize| {
-            let msg = crate::model::Message {
-                message_id: format!("m{id}@x"),
-                body: "x".repeat(len),
-                ..Default::default()
-            };
-            let origin = crate::model::Origin::File {
-                path: "in.mbox".into(),
-                offset: 0,
-            };
-            Stage::Parsed(Box::new((msg, origin, None)))
-        };
+        let parsed = |id: usize, len: usize| parsed_stage(&format!("m{id}@x"), len);
         let sizes = [
             10,
             1000,

@@ -251,9 +251,7 @@ fn lookups_pay(store: &Store, n: usize) -> Result<bool> {
     if indexed < PATCH_KEY_INDEXES.len() as i64 {
         return Ok(false);
     }
-    let sql = "SELECT coalesce(max(id), 0) FROM messages";
-    let stored: i64 = store.conn().query_row(sql, [], |r| r.get(0)).db(sql)?;
-    Ok((n as i64).saturating_mul(FEW) <= stored)
+    are_few(store, n)
 }
 
 /// Calls `each(message, title key, patch id, false)` for every stored patch
@@ -290,11 +288,7 @@ pub fn load_messages(store: &Store, keep: Option<&[i64]>) -> Result<Vec<LinkMess
     let sql = "SELECT id, message_id, subject, from_name, from_email, date, in_reply_to, kind, \
                refs FROM messages";
     let few = match keep {
-        Some(k) => {
-            let q = "SELECT coalesce(max(id), 0) FROM messages";
-            let stored: i64 = store.conn().query_row(q, [], |r| r.get(0)).db(q)?;
-            ((k.len() as i64).saturating_mul(FEW) <= stored).then_some(k)
-        }
+        Some(k) => are_few(store, k.len())?.then_some(k),
         None => None,
     };
     let mut messages: Vec<LinkMessage> = Vec::with_capacity(keep.map_or(0, |k| k.len()));
@@ -515,6 +509,14 @@ pub fn load_parts(
 /// in one scan: an update's handful, not a full link's thousands.
 const FEW: i64 = 16;
 
+/// Whether `n` messages (or keys to look up) are few against the stored
+/// messages ([`FEW`]).
+fn are_few(store: &Store, n: usize) -> Result<bool> {
+    let sql = "SELECT coalesce(max(id), 0) FROM messages";
+    let stored: i64 = store.conn().query_row(sql, [], |r| r.get(0)).db(sql)?;
+    Ok((n as i64).saturating_mul(FEW) <= stored)
+}
+
 /// The `messages.id`s of `pos` (ascending) that `want` keeps, when they are
 /// few against the stored messages (see [`FEW`]); `None` to scan.
 fn few_of(
@@ -522,9 +524,7 @@ fn few_of(
     pos: &HashMap<i64, usize>,
     want: impl Fn(usize) -> bool,
 ) -> Result<Option<Vec<i64>>> {
-    let sql = "SELECT coalesce(max(id), 0) FROM messages";
-    let stored: i64 = store.conn().query_row(sql, [], |r| r.get(0)).db(sql)?;
-    if (pos.len() as i64).saturating_mul(FEW) > stored {
+    if !are_few(store, pos.len())? {
         return Ok(None);
     }
     let mut ids: Vec<i64> = pos
