@@ -1,5 +1,15 @@
 //! RFC 5322 / MIME messages through mail-parser: headers, decoded text parts
 //! (text attachments such as patches included), charset conversion to UTF-8.
+//!
+//! One decoder is written here rather than taken from mail-parser: the
+//! quoted-printable of a message that is one text/plain part
+//! ([`quoted_printable`]). mail-parser's decodes a byte at a time; this one
+//! copies the runs between `=` and line ends whole, byte for byte the same
+//! result (tests compare the two on generated input). Parsing the last
+//! 12,000 messages of linux-nfs took 0.27 s with mail-parser's and 0.22 s
+//! with this one, the older 39,700 0.96-1.00 s and 0.73-0.74 s.
+
+use std::borrow::Cow;
 
 use mail_parser::{HeaderName, MessageParser, MimeHeaders, PartType};
 
@@ -40,8 +50,9 @@ fn parse_with(bytes: &[u8], fast: bool) -> Result<Message, String> {
     // mail-parser reads only the header fields regtrack uses (a kernel mail's
     // header block is mostly Received, DKIM and ARC lines). Most list mail is
     // then one text/plain part in 7bit or 8bit: its body is the raw text
-    // after the header block (see `plain_body`). Anything else is parsed
-    // whole, after the shortened header block.
+    // after the header block, or that text in quoted-printable (see
+    // `plain_body`). Anything else is parsed whole, after the shortened
+    // header block.
     let head = fast.then(|| read_head(bytes)).flatten();
     let rest = head.as_ref().and_then(|h| bytes.get(h.body_start..));
     let plain = head
@@ -134,7 +145,7 @@ fn parse_with(bytes: &[u8], fast: bool) -> Result<Message, String> {
             &mut parts,
             content_type(root),
             root.attachment_name(),
-            text,
+            &text,
         ),
         _ => collect_text(&parsed, &mut body, &mut parts, 0),
     }
@@ -248,23 +259,30 @@ fn read_head(bytes: &[u8]) -> Option<Head> {
 /// The headers (from the cut-down block) and the raw text of a message that
 /// takes the plain-text path ([`plain_body`]); `None` sends it through the
 /// whole parse.
-fn plain_parse<'a>(head: &'a Head, body: &'a [u8]) -> Option<(mail_parser::Message<'a>, &'a str)> {
+fn plain_parse<'a>(
+    head: &'a Head,
+    body: &'a [u8],
+) -> Option<(mail_parser::Message<'a>, Cow<'a, str>)> {
     let parsed = PARSER.parse_headers(&head.kept)?;
     let text = plain_body(&parsed, body)?;
     Some((parsed, text))
 }
 
 /// The text of a message that is one text/plain part with no transfer
-/// encoding, when it is exactly what mail-parser's whole parse would decode:
-/// valid UTF-8 under a charset mail-parser reads as UTF-8, or pure ASCII
-/// under an ASCII-compatible single-byte charset. `None` sends the message
-/// through the whole parse.
-fn plain_body<'a>(head: &mail_parser::Message<'_>, body: &'a [u8]) -> Option<&'a str> {
+/// encoding or quoted-printable, when it is exactly what mail-parser's whole
+/// parse would decode: valid UTF-8 under a charset mail-parser reads as
+/// UTF-8, or pure ASCII under an ASCII-compatible single-byte charset.
+/// `None` sends the message through the whole parse.
+fn plain_body<'a>(head: &mail_parser::Message<'_>, body: &'a [u8]) -> Option<Cow<'a, str>> {
     use mail_parser::decoders::charsets::map::charset_decoder;
     let root = head.parts.first()?;
+    // mail-parser compares the field's value untrimmed for
+    // quoted-printable (anything else it takes as no encoding).
+    let mut quoted = false;
     if let Some(enc) = root.content_transfer_encoding() {
+        quoted = enc.eq_ignore_ascii_case("quoted-printable");
         let enc = enc.trim();
-        if !["7bit", "8bit"].iter().any(|e| enc.eq_ignore_ascii_case(e)) {
+        if !quoted && !["7bit", "8bit"].iter().any(|e| enc.eq_ignore_ascii_case(e)) {
             return None;
         }
     }
@@ -275,13 +293,106 @@ fn plain_body<'a>(head: &mail_parser::Message<'_>, body: &'a [u8]) -> Option<&'a
         }
         Some(_) => return None,
     };
-    match charset {
-        Some(cs) if charset_decoder(cs.as_bytes()).is_some() => {
-            (ascii_compatible(cs) && body.is_ascii()).then_some(())?;
-            std::str::from_utf8(body).ok()
-        }
-        _ => std::str::from_utf8(body).ok(),
+    let text = if quoted {
+        Cow::Owned(String::from_utf8(quoted_printable(body)?).ok()?)
+    } else {
+        Cow::Borrowed(std::str::from_utf8(body).ok()?)
+    };
+    // A single-byte charset mail-parser decodes itself: its ASCII text only.
+    if let Some(cs) = charset
+        && charset_decoder(cs.as_bytes()).is_some()
+        && !(ascii_compatible(cs) && text.is_ascii())
+    {
+        return None;
     }
+    Some(text)
+}
+
+/// A whole body's quoted-printable decoded as mail-parser decodes a part
+/// without a boundary (`MessageStream::decode_quoted_printable_mime`, which
+/// reads a byte at a time): soft line breaks go, white space before a line
+/// break goes, a `\r` anywhere makes every line break `\r\n`, an `=`
+/// followed by what is no hex digit stays as it was. `None` where
+/// mail-parser reports an encoding problem (an `=` inside an escape).
+/// Runs of plain bytes are copied whole.
+fn quoted_printable(input: &[u8]) -> Option<Vec<u8>> {
+    use mail_parser::decoders::quoted_printable::HEX_MAP;
+    #[derive(PartialEq)]
+    enum State {
+        Plain,
+        Eq,
+        Hex1(u8),
+    }
+    let hex = |b: u8| u8::try_from(HEX_MAP[usize::from(b)]).ok();
+    let mut out = Vec::with_capacity(input.len());
+    let mut state = State::Plain;
+    let mut last = 0u8;
+    // White space bytes at the end of `out` since the last other byte.
+    let mut ws = 0usize;
+    let mut crlf: &[u8] = b"\n";
+    let mut i = 0;
+    while let Some(&ch) = input.get(i) {
+        if state == State::Plain && !matches!(ch, b'=' | b'\n' | b'\r') {
+            let rest = &input[i..];
+            let end = memchr::memchr3(b'=', b'\n', b'\r', rest).unwrap_or(rest.len());
+            let run = &rest[..end];
+            out.extend_from_slice(run);
+            let trailing = run
+                .iter()
+                .rev()
+                .take_while(|b| b.is_ascii_whitespace())
+                .count();
+            ws = if trailing == run.len() {
+                ws + trailing
+            } else {
+                trailing
+            };
+            last = run[end - 1];
+            i += end;
+            continue;
+        }
+        match ch {
+            b'=' if state == State::Plain => state = State::Eq,
+            b'=' => return None,
+            b'\n' => {
+                if state == State::Eq {
+                    state = State::Plain;
+                } else {
+                    out.truncate(out.len() - ws);
+                    out.extend_from_slice(crlf);
+                }
+                ws = 0;
+            }
+            b'\r' => crlf = b"\r\n",
+            _ => match state {
+                State::Plain => {
+                    // Not reached: plain bytes go in runs above.
+                    ws = if ch.is_ascii_whitespace() { ws + 1 } else { 0 };
+                    out.push(ch);
+                }
+                State::Eq => {
+                    if let Some(h) = hex(ch) {
+                        state = State::Hex1(h);
+                    } else if !ch.is_ascii_whitespace() {
+                        state = State::Plain;
+                        out.extend_from_slice(&[b'=', ch]);
+                        ws = 0;
+                    }
+                }
+                State::Hex1(h) => {
+                    state = State::Plain;
+                    match hex(ch) {
+                        Some(l) => out.push((h << 4) | l),
+                        None => out.extend_from_slice(&[b'=', last, ch]),
+                    }
+                    ws = 0;
+                }
+            },
+        }
+        last = ch;
+        i += 1;
+    }
+    Some(out)
 }
 
 /// Single-byte charsets whose first 128 code points are ASCII (a body of
@@ -476,9 +587,36 @@ mod tests {
                 "quoted-printable",
                 msg(
                     "Content-Type: text/plain\nContent-Transfer-Encoding: quoted-printable\n",
-                    b"a=3Db\n",
+                    b"a=3Db soft=\nbreak =\n trailing \t\nkept=20\n=E2=80=94 dash\n",
+                ),
+                true,
+            ),
+            (
+                "quoted-printable latin1",
+                msg(
+                    "Content-Type: text/plain; charset=iso-8859-1\n\
+                     Content-Transfer-Encoding: Quoted-Printable\n",
+                    b"caf=E9\n",
                 ),
                 false,
+            ),
+            (
+                "quoted-printable invalid utf-8",
+                msg("Content-Transfer-Encoding: quoted-printable\n", b"=FF=FE\n"),
+                false,
+            ),
+            (
+                "quoted-printable escape problem",
+                msg("Content-Transfer-Encoding: quoted-printable\n", b"a=4=1\n"),
+                false,
+            ),
+            (
+                "quoted-printable CRLF",
+                msg(
+                    "Content-Transfer-Encoding: quoted-printable\n",
+                    b"one=\r\ntwo \r\n=3D\r\n",
+                ),
+                true,
             ),
             (
                 "base64",
@@ -579,7 +717,7 @@ mod tests {
             let b = parse_with(&bytes, false);
             assert_eq!(a, b, "{name}");
         }
-        assert_eq!(plain, 12);
+        assert_eq!(plain, 14);
     }
 
     #[test]
@@ -588,8 +726,55 @@ mod tests {
         assert_eq!(parse(&bytes).unwrap().body, "caf\u{e9}\n");
     }
 
+    /// mail-parser's decoding of a part without a boundary, `None` on its
+    /// encoding problem.
+    fn mail_parser_qp(bytes: &[u8]) -> Option<Vec<u8>> {
+        let mut stream = mail_parser::parsers::MessageStream::new(bytes);
+        let (end, out) = stream.decode_quoted_printable_mime(b"");
+        (end != usize::MAX).then(|| out.into_owned())
+    }
+
+    #[test]
+    fn quoted_printable_decodes_as_mail_parser_does() {
+        for case in [
+            &b""[..],
+            b"plain",
+            b"a=3Db",
+            b"soft=\nbreak",
+            b"soft=  \nbreak",
+            b"trailing \t\nnext",
+            b"kept=20\n",
+            b"=\r\nx\r\ny \r\n",
+            b"=G1 =4Z =4\nZ",
+            b"a=4=1",
+            b"==",
+            b"= 41",
+            b"x=",
+            b"x=4",
+            b"\x0c \n\xff=e9",
+        ] {
+            assert_eq!(quoted_printable(case), mail_parser_qp(case), "{case:?}");
+        }
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::test_runner::Config::with_cases(512))]
+        /// Any mix of escapes, soft breaks, white space and line ends
+        /// decodes as mail-parser decodes it.
+        #[test]
+        fn quoted_printable_agrees_with_mail_parser(
+            pieces in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    &b"a"[..], b"bc", b" ", b"\t", b"\x0c", b"\n", b"\r", b"\r\n", b"=",
+                    b"=3D", b"=e9", b"=4", b"=G", b"=\n", b"= \n", b"=20", b"\xff", b"-",
+                ]),
+                0..60,
+            ),
+        ) {
+            let bytes = pieces.concat();
+            proptest::prop_assert_eq!(quoted_printable(&bytes), mail_parser_qp(&bytes));
+        }
+
         /// Any mix of header lines (odd ones included) and body bytes reads
         /// the same on both paths.
         #[test]
@@ -598,7 +783,8 @@ mod tests {
             body in proptest::collection::vec(
                 proptest::sample::select(vec![
                     &b"a"[..], b" ", b"\n", b"\r\n", b"\t", b"=3D", b"-", b":",
-                    "\u{e9}".as_bytes(), b"\xe9", b"\xff",
+                    "\u{e9}".as_bytes(), b"\xe9", b"\xff", b"=", b"=\n", b"=E2=80=94",
+                    b"=4", b"=G", b"\r",
                 ]),
                 0..40,
             ),
