@@ -270,26 +270,32 @@ fn plain_parse<'a>(
     Some((parsed, text))
 }
 
+/// A whole body's transfer decoding, `None` on an encoding problem.
+type BodyDecoder = fn(&[u8]) -> Option<Vec<u8>>;
+
 /// The text of a message that is one text/plain part with no transfer
-/// encoding, quoted-printable or base64, when it is exactly what mail-parser's whole
-/// parse would decode: valid UTF-8 under a charset mail-parser reads as
-/// UTF-8, or pure ASCII under an ASCII-compatible single-byte charset.
-/// `None` sends the message through the whole parse.
+/// encoding, quoted-printable or base64, when it is exactly what
+/// mail-parser's whole parse would decode: valid UTF-8 under a charset
+/// mail-parser reads as UTF-8, or pure ASCII under an ASCII-compatible
+/// single-byte charset. `None` sends the message through the whole parse.
 fn plain_body<'a>(head: &mail_parser::Message<'_>, body: &'a [u8]) -> Option<Cow<'a, str>> {
     use mail_parser::decoders::charsets::map::charset_decoder;
     let root = head.parts.first()?;
-    // mail-parser compares the field's value untrimmed for
-    // quoted-printable (anything else it takes as no encoding).
-    let mut quoted = false;
-    let mut base64 = false;
-    if let Some(enc) = root.content_transfer_encoding() {
-        quoted = enc.eq_ignore_ascii_case("quoted-printable");
-        base64 = enc.eq_ignore_ascii_case("base64");
-        let enc = enc.trim();
-        if !quoted && !base64 && !["7bit", "8bit"].iter().any(|e| enc.eq_ignore_ascii_case(e)) {
-            return None;
+    // mail-parser compares the field's value untrimmed for quoted-printable
+    // and base64 (anything else it takes as no encoding).
+    let decode: Option<BodyDecoder> = match root.content_transfer_encoding() {
+        None => None,
+        Some(enc) if enc.eq_ignore_ascii_case("quoted-printable") => Some(quoted_printable),
+        Some(enc) if enc.eq_ignore_ascii_case("base64") => Some(base64_body),
+        Some(enc)
+            if ["7bit", "8bit"]
+                .iter()
+                .any(|e| enc.trim().eq_ignore_ascii_case(e)) =>
+        {
+            None
         }
-    }
+        Some(_) => return None,
+    };
     let charset = match root.content_type() {
         None => None,
         Some(ct) if ct.ctype() == "text" && ct.subtype() == Some("plain") => {
@@ -297,12 +303,9 @@ fn plain_body<'a>(head: &mail_parser::Message<'_>, body: &'a [u8]) -> Option<Cow
         }
         Some(_) => return None,
     };
-    let text = if quoted {
-        Cow::Owned(String::from_utf8(quoted_printable(body)?).ok()?)
-    } else if base64 {
-        Cow::Owned(String::from_utf8(base64_body(body)?).ok()?)
-    } else {
-        Cow::Borrowed(std::str::from_utf8(body).ok()?)
+    let text = match decode {
+        Some(decode) => Cow::Owned(String::from_utf8(decode(body)?).ok()?),
+        None => Cow::Borrowed(std::str::from_utf8(body).ok()?),
     };
     // A single-byte charset mail-parser decodes itself: its ASCII text only.
     if let Some(cs) = charset
@@ -338,25 +341,6 @@ fn quoted_printable(input: &[u8]) -> Option<Vec<u8>> {
     let mut crlf: &[u8] = b"\n";
     let mut i = 0;
     while let Some(&ch) = input.get(i) {
-        if state == State::Plain && !matches!(ch, b'=' | b'\n' | b'\r') {
-            let rest = &input[i..];
-            let end = memchr::memchr3(b'=', b'\n', b'\r', rest).unwrap_or(rest.len());
-            let run = &rest[..end];
-            out.extend_from_slice(run);
-            let trailing = run
-                .iter()
-                .rev()
-                .take_while(|b| b.is_ascii_whitespace())
-                .count();
-            ws = if trailing == run.len() {
-                ws + trailing
-            } else {
-                trailing
-            };
-            last = run[end - 1];
-            i += end;
-            continue;
-        }
         match ch {
             b'=' if state == State::Plain => state = State::Eq,
             b'=' => return None,
@@ -372,9 +356,25 @@ fn quoted_printable(input: &[u8]) -> Option<Vec<u8>> {
             b'\r' => crlf = b"\r\n",
             _ => match state {
                 State::Plain => {
-                    // Not reached: plain bytes go in runs above.
-                    ws = if ch.is_ascii_whitespace() { ws + 1 } else { 0 };
-                    out.push(ch);
+                    // The run of plain bytes up to the next `=` or line end
+                    // (at least `ch`), copied whole.
+                    let rest = &input[i..];
+                    let end = memchr::memchr3(b'=', b'\n', b'\r', rest).unwrap_or(rest.len());
+                    let run = &rest[..end];
+                    out.extend_from_slice(run);
+                    let trailing = run
+                        .iter()
+                        .rev()
+                        .take_while(|b| b.is_ascii_whitespace())
+                        .count();
+                    ws = if trailing == run.len() {
+                        ws + trailing
+                    } else {
+                        trailing
+                    };
+                    last = run[end - 1];
+                    i += end;
+                    continue;
                 }
                 State::Eq => {
                     if let Some(h) = hex(ch) {
@@ -449,12 +449,22 @@ fn base64_body(input: &[u8]) -> Option<Vec<u8>> {
             _ => break,
         }
     }
-    let mut stream = mail_parser::parsers::MessageStream::new(rest);
-    let (end, tail) = stream.decode_base64_mime(b"");
-    (end != usize::MAX).then(|| {
-        out.extend_from_slice(&tail);
-        out
-    })
+    out.extend_from_slice(&whole_part(
+        rest,
+        mail_parser::parsers::MessageStream::decode_base64_mime,
+    )?);
+    Some(out)
+}
+
+/// `bytes` decoded by one of mail-parser's part decoders as a part without
+/// a boundary; `None` on what it reports as an encoding problem.
+fn whole_part<'x>(
+    bytes: &'x [u8],
+    decode: mail_parser::decoders::DecodeFnc<'x>,
+) -> Option<Cow<'x, [u8]>> {
+    let mut stream = mail_parser::parsers::MessageStream::new(bytes);
+    let (end, out) = decode(&mut stream, b"");
+    (end != usize::MAX).then_some(out)
 }
 
 /// Single-byte charsets whose first 128 code points are ASCII (a body of
@@ -801,12 +811,13 @@ mod tests {
         assert_eq!(parse(&bytes).unwrap().body, "caf\u{e9}\n");
     }
 
-    /// mail-parser's decoding of a part without a boundary, `None` on its
-    /// encoding problem.
+    /// mail-parser's quoted-printable decoding of a part without a boundary.
     fn mail_parser_qp(bytes: &[u8]) -> Option<Vec<u8>> {
-        let mut stream = mail_parser::parsers::MessageStream::new(bytes);
-        let (end, out) = stream.decode_quoted_printable_mime(b"");
-        (end != usize::MAX).then(|| out.into_owned())
+        whole_part(
+            bytes,
+            mail_parser::parsers::MessageStream::decode_quoted_printable_mime,
+        )
+        .map(Cow::into_owned)
     }
 
     #[test]
@@ -834,9 +845,11 @@ mod tests {
 
     /// mail-parser's base64 decoding of a part without a boundary.
     fn mail_parser_base64(bytes: &[u8]) -> Option<Vec<u8>> {
-        let mut stream = mail_parser::parsers::MessageStream::new(bytes);
-        let (end, out) = stream.decode_base64_mime(b"");
-        (end != usize::MAX).then(|| out.into_owned())
+        whole_part(
+            bytes,
+            mail_parser::parsers::MessageStream::decode_base64_mime,
+        )
+        .map(Cow::into_owned)
     }
 
     #[test]
