@@ -102,6 +102,9 @@ fn random_steps(messages: &[Vec<u8>], steps: usize, rng: &mut Rng, dir: &Path) -
 }
 
 fn ingest(store: &mut Store, paths: &[PathBuf]) {
+    // Bodies of stored epoch messages are read back from their epochs, as
+    // the program does (`cli` registers the same reader).
+    regtrack::store::body::read_epochs_with(&regtrack::pipeline::epoch_bodies::EPOCH_BODIES);
     regtrack::pipeline::ingest::ingest(store, paths, &|_| {}).expect("ingest");
 }
 
