@@ -18,10 +18,13 @@
 //! The keys of a message are a pure function of its subject, whether it
 //! has references, and its extraction; the ingest stores them (table
 //! `link_keys`), and the version of this function is part of
-//! [`crate::extract::EXTRACTION_VERSION`].
+//! [`crate::extract::EXTRACTION_VERSION`]. Two keys of a patch are not
+//! stored there but read from its `patches` row ([`implied_by_patch`],
+//! [`stored`]): three in four keys of a list's mail were these, each a
+//! copy of an indexed column.
 
 use super::hints::{self, title_key};
-use crate::model::Extraction;
+use crate::model::{Extraction, PatchFacts};
 
 /// Shortest commit prefix a key keeps (the shortest abbreviation accepted).
 const COMMIT_KEY: usize = super::culprit::MIN_ABBREV;
@@ -134,10 +137,36 @@ pub fn of(subject_line: &str, refless: bool, ex: &Extraction) -> Vec<String> {
     out
 }
 
+/// The keys a message's `patches` row implies: `p:` and its patch id, and
+/// `t:` and its title key when that has 8 bytes or more (the columns
+/// `patch_id` and `title_key`; [`crate::store::links`] reads them there).
+/// The title's key in [`of`] is the second but for a title its subject
+/// tags would cut again: then the message has both (keys may
+/// over-approximate).
+pub fn implied_by_patch(p: &PatchFacts) -> impl Iterator<Item = String> + '_ {
+    let id = p.patch_id.as_ref().map(|id| format!("p:{id}"));
+    let title = (p.title_key.len() >= 8).then(|| format!("t:{}", p.title_key));
+    id.into_iter().chain(title)
+}
+
+/// The keys of a message that `link_keys` stores: [`of`] less those its
+/// patch implies ([`implied_by_patch`]), which its `patches` row gives.
+pub fn stored(subject_line: &str, refless: bool, ex: &Extraction) -> Vec<String> {
+    let mut keys = of(subject_line, refless, ex);
+    if let Some(p) = &ex.patch {
+        for k in implied_by_patch(p) {
+            if let Ok(at) = keys.binary_search(&k) {
+                keys.remove(at);
+            }
+        }
+    }
+    keys
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Landing, PatchFacts, SubjectReport, Trailer};
+    use crate::model::{Landing, SubjectReport, Trailer};
 
     #[test]
     fn a_fix_and_its_report_share_keys() {
@@ -181,5 +210,46 @@ mod tests {
         assert!(l.contains(&"t:xfs: fix the slow path".to_string()));
         assert!(f.contains(&"p:ab".to_string()));
         assert!(of("Re: x", true, &Extraction::default()).contains(&"s:x".to_string()));
+    }
+
+    #[test]
+    fn the_stored_keys_and_those_the_patch_implies_are_every_key() {
+        let fix = Extraction {
+            patch: Some(Box::new(PatchFacts {
+                title: "xfs: fix the slow path".into(),
+                title_key: "xfs: fix the slow path".into(),
+                patch_id: Some("ab".into()),
+                reverts: Some("2edf06a50f5c".into()),
+                ..PatchFacts::default()
+            })),
+            landings: vec![Landing {
+                title: Some("xfs: fix the slow path".into()),
+                ..Landing::default()
+            }],
+            ..Extraction::default()
+        };
+        let all = of("[PATCH] xfs: fix the slow path", false, &fix);
+        let kept = stored("[PATCH] xfs: fix the slow path", false, &fix);
+        let implied: Vec<String> = implied_by_patch(fix.patch.as_deref().unwrap()).collect();
+        assert_eq!(implied, ["p:ab", "t:xfs: fix the slow path"]);
+        assert_eq!(kept, ["c:2edf06a"]);
+        let mut union: Vec<String> = kept.iter().chain(&implied).cloned().collect();
+        union.sort();
+        assert_eq!(union, all);
+        // A short title key implies nothing; a message without a patch
+        // stores every key.
+        let short = PatchFacts {
+            title_key: "x: y".into(),
+            ..PatchFacts::default()
+        };
+        assert_eq!(implied_by_patch(&short).count(), 0);
+        let landing = Extraction {
+            patch: None,
+            ..fix.clone()
+        };
+        assert_eq!(
+            stored("Re: x", false, &landing),
+            of("Re: x", false, &landing)
+        );
     }
 }

@@ -75,7 +75,8 @@ struct Columns {
     tables_json: Vec<(String, String, Vec<String>)>,
     /// `params_json` of the body report and of each impact entry.
     report_params_json: Vec<String>,
-    /// The message's link keys (`crate::link::keys`).
+    /// The message's link keys but those its patch implies
+    /// (`crate::link::keys::stored`).
     link_keys: Vec<String>,
 }
 
@@ -104,7 +105,7 @@ impl Columns {
                 })
                 .collect(),
             norm_subject: list_key(&message.subject),
-            link_keys: crate::link::keys::of(
+            link_keys: crate::link::keys::stored(
                 &message.subject,
                 message.references.is_empty()
                     && message.in_reply_to.as_deref().is_none_or(str::is_empty),
@@ -1657,6 +1658,89 @@ mod tests {
             format: crate::model::RawFormat::Rfc822,
         };
         crate::mail::parse(&raw).expect("parses")
+    }
+
+    #[test]
+    fn a_patch_keys_come_from_its_patches_row_as_an_older_build_stored_them() {
+        use crate::model::{Landing, PatchFacts};
+        use crate::store::links;
+        let store = crate::store::Store::in_memory().unwrap();
+        let conn = store.conn();
+        let title = "xfs: fix the slow path";
+        let patch = |patch_id: &str, title: &str| Extraction {
+            kind: Kind::Patch,
+            patch: Some(Box::new(PatchFacts {
+                title: title.into(),
+                title_key: title.into(),
+                patch_id: Some(patch_id.into()),
+                ..PatchFacts::default()
+            })),
+            ..Extraction::default()
+        };
+        let landing = Extraction {
+            landings: vec![Landing {
+                title: Some(title.into()),
+                ..Landing::default()
+            }],
+            ..Extraction::default()
+        };
+        let mut rows = Vec::new();
+        for (id, ex) in [
+            ("a@x", patch("ab", title)),
+            ("b@x", patch("ab", "xfs: another title")),
+            ("c@x", landing),
+            ("d@x", patch("cd", "short")),
+        ] {
+            let rec = Record::new(message(id, "text\n"), Origin::Stdin { offset: 0 }, ex);
+            let Outcome::New(row) =
+                insert_record(&store, &rec, 0, &mut BodyBlocks::default()).unwrap()
+            else {
+                panic!("{id} is new");
+            };
+            rows.push(row);
+        }
+        let [a, b, c, d] = rows[..] else { panic!() };
+        let stored: Vec<(i64, String)> = conn
+            .prepare("SELECT message, key FROM link_keys WHERE key NOT LIKE 's:%' ORDER BY 1, 2")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(stored, [(c, format!("t:{title}"))]);
+        let t = format!("t:{title}");
+        let keys = |k: &[&str]| k.iter().map(|k| k.to_string()).collect::<Vec<_>>();
+        let check = |when: &str| {
+            let mut of_a = links::keys_of(&store, &[a, d]).unwrap();
+            of_a.sort();
+            of_a.dedup();
+            assert_eq!(of_a, ["p:ab", "p:cd", "s:s", t.as_str()], "{when}");
+            let with = |k: &[&str]| {
+                let mut m = links::messages_with_keys(&store, &keys(k)).unwrap();
+                m.sort_unstable();
+                m.dedup();
+                m
+            };
+            assert_eq!(with(&["p:ab"]), [a, b], "{when}");
+            assert_eq!(with(&[t.as_str()]), [a, c], "{when}");
+            assert_eq!(with(&["t:short"]), Vec::<i64>::new(), "{when}");
+            let counts = links::key_counts(&store, &keys(&["p:ab", &t, "p:cd", "p:none"])).unwrap();
+            let want: std::collections::HashMap<String, i64> =
+                [("p:ab", 2), (t.as_str(), 2), ("p:cd", 1)]
+                    .map(|(k, n)| (k.to_string(), n))
+                    .into();
+            assert_eq!(counts, want, "{when}");
+        };
+        check("keys read from patches");
+        // An older build stored a patch's keys in `link_keys` as well.
+        for (m, k) in [(a, "p:ab"), (a, t.as_str()), (b, "p:ab"), (d, "p:cd")] {
+            conn.execute(
+                "INSERT INTO link_keys (message, key) VALUES (?1, ?2)",
+                params![m, k],
+            )
+            .unwrap();
+        }
+        check("keys in both tables");
     }
 
     #[test]

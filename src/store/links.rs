@@ -1538,12 +1538,20 @@ pub fn thread_headers_of(
     Ok(out)
 }
 
-/// The link keys of these messages.
+/// The link keys of these messages: those `link_keys` holds and those
+/// their `patches` rows imply ([`crate::link::keys::implied_by_patch`];
+/// a database an older build filled holds those in `link_keys` too, so a
+/// key may come twice).
 pub fn keys_of(store: &Store, messages: &[i64]) -> Result<Vec<String>> {
     let mut out = Vec::new();
     in_chunks(
         store,
-        "SELECT key FROM link_keys WHERE message IN ({})",
+        "SELECT key FROM link_keys WHERE message IN ({})
+         UNION ALL
+         SELECT 'p:' || patch_id FROM patches WHERE message IN ({}) AND patch_id IS NOT NULL
+         UNION ALL
+         SELECT 't:' || title_key FROM patches
+         WHERE message IN ({}) AND length(CAST(title_key AS BLOB)) >= 8",
         messages,
         |r| {
             out.push(r.get(0).db("link keys")?);
@@ -1553,34 +1561,88 @@ pub fn keys_of(store: &Store, messages: &[i64]) -> Result<Vec<String>> {
     Ok(out)
 }
 
-/// The messages that have any of these link keys.
+/// The patch ids and title keys (of 8 bytes or more) that the `p:` and
+/// `t:` keys among `keys` name: the columns of `patches` that imply them.
+fn implied_columns(keys: &[String]) -> (Vec<&str>, Vec<&str>) {
+    let ids = keys.iter().filter_map(|k| k.strip_prefix("p:")).collect();
+    let titles = keys
+        .iter()
+        .filter_map(|k| k.strip_prefix("t:"))
+        .filter(|t| t.len() >= 8)
+        .collect();
+    (ids, titles)
+}
+
+/// The messages that have any of these link keys (see [`keys_of`]; a
+/// message may come more than once).
 pub fn messages_with_keys(store: &Store, keys: &[String]) -> Result<Vec<i64>> {
     let mut out = Vec::new();
+    let mut push = |r: &rusqlite::Row<'_>| {
+        out.push(r.get(0).db("messages by key")?);
+        Ok(())
+    };
     in_chunks(
         store,
         "SELECT message FROM link_keys WHERE key IN ({})",
         keys,
-        |r| {
-            out.push(r.get(0).db("messages by key")?);
-            Ok(())
-        },
+        &mut push,
+    )?;
+    let (ids, titles) = implied_columns(keys);
+    in_chunks(
+        store,
+        "SELECT message FROM patches WHERE patch_id IN ({})",
+        &ids,
+        &mut push,
+    )?;
+    in_chunks(
+        store,
+        "SELECT message FROM patches WHERE title_key IN ({})",
+        &titles,
+        &mut push,
     )?;
     Ok(out)
 }
 
 /// How many messages have each of these link keys (for a key too common
-/// to follow).
+/// to follow): those whose `patches` row implies it, and those holding it
+/// in `link_keys` whose row does not (a database an older build filled
+/// holds both).
 pub fn key_counts(store: &Store, keys: &[String]) -> Result<HashMap<String, i64>> {
-    let mut out = HashMap::new();
+    let mut out: HashMap<String, i64> = HashMap::new();
     in_chunks(
         store,
-        "SELECT key, count(*) FROM link_keys WHERE key IN ({}) GROUP BY key",
+        "SELECT l.key, count(*) FROM link_keys l WHERE l.key IN ({})
+           AND NOT EXISTS (SELECT 1 FROM patches p WHERE p.message = l.message
+                           AND ('p:' || p.patch_id = l.key
+                                OR ('t:' || p.title_key = l.key
+                                    AND length(CAST(p.title_key AS BLOB)) >= 8)))
+         GROUP BY l.key",
         keys,
         |r| {
-            out.insert(r.get(0).db("key counts")?, r.get(1).db("key counts")?);
+            *out.entry(r.get(0).db("key counts")?).or_default() +=
+                r.get::<_, i64>(1).db("key counts")?;
             Ok(())
         },
     )?;
+    let (ids, titles) = implied_columns(keys);
+    for (sql, prefix, values) in [
+        (
+            "SELECT patch_id, count(*) FROM patches WHERE patch_id IN ({}) GROUP BY patch_id",
+            "p:",
+            &ids,
+        ),
+        (
+            "SELECT title_key, count(*) FROM patches WHERE title_key IN ({}) GROUP BY title_key",
+            "t:",
+            &titles,
+        ),
+    ] {
+        in_chunks(store, sql, values, |r| {
+            let key = format!("{prefix}{}", r.get::<_, String>(0).db("key counts")?);
+            *out.entry(key).or_default() += r.get::<_, i64>(1).db("key counts")?;
+            Ok(())
+        })?;
+    }
     Ok(out)
 }
 

@@ -36,7 +36,9 @@
 //!   is not written twice; a message with none of those (most list mail)
 //!   has no `extractions` row at all.
 //! - what an update relinks by (v10): `link_keys` (every key a message ties
-//!   itself to others by, see [`crate::link::keys`]), `thread_ids` (the
+//!   itself to others by, see [`crate::link::keys`], but the patch id and
+//!   title keys its `patches` row implies, read from there; rows an older
+//!   build wrote hold those too), `thread_ids` (the
 //!   thread root of every id only referenced, v16: a message's is its
 //!   `threads` row's), `link_chosen`.
 //! - linking (v2): `threads`, `regressions`, `regression_messages`,
