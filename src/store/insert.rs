@@ -1757,9 +1757,10 @@ mod tests {
             assert_eq!(with(&["p:ab"]), [a, b], "{when}");
             assert_eq!(with(&[t.as_str()]), [a, c], "{when}");
             assert_eq!(with(&["t:short"]), Vec::<i64>::new(), "{when}");
-            let counts = links::key_counts(&store, &keys(&["p:ab", &t, "p:cd", "p:none"])).unwrap();
+            let counts =
+                links::key_counts(&store, &keys(&["p:ab", &t, "p:cd", "p:none", "s:s"])).unwrap();
             let want: std::collections::HashMap<String, i64> =
-                [("p:ab", 2), (t.as_str(), 2), ("p:cd", 1)]
+                [("p:ab", 2), (t.as_str(), 2), ("p:cd", 1), ("s:s", 4)]
                     .map(|(k, n)| (k.to_string(), n))
                     .into();
             assert_eq!(counts, want, "{when}");

@@ -1609,21 +1609,32 @@ pub fn messages_with_keys(store: &Store, keys: &[String]) -> Result<Vec<i64>> {
 /// holds both).
 pub fn key_counts(store: &Store, keys: &[String]) -> Result<HashMap<String, i64>> {
     let mut out: HashMap<String, i64> = HashMap::new();
-    in_chunks(
-        store,
-        "SELECT l.key, count(*) FROM link_keys l WHERE l.key IN ({})
-           AND NOT EXISTS (SELECT 1 FROM patches p WHERE p.message = l.message
-                           AND ('p:' || p.patch_id = l.key
-                                OR ('t:' || p.title_key = l.key
-                                    AND length(CAST(p.title_key AS BLOB)) >= 8)))
-         GROUP BY l.key",
-        keys,
-        |r| {
+    // Only a `p:` or `t:` key can be implied as well: the others are
+    // counted from the index alone.
+    let (patch_keys, others): (Vec<&String>, Vec<&String>) = keys
+        .iter()
+        .partition(|k| k.starts_with("p:") || k.starts_with("t:"));
+    for (sql, keys) in [
+        (
+            "SELECT key, count(*) FROM link_keys WHERE key IN ({}) GROUP BY key",
+            &others,
+        ),
+        (
+            "SELECT l.key, count(*) FROM link_keys l WHERE l.key IN ({})
+               AND NOT EXISTS (SELECT 1 FROM patches p WHERE p.message = l.message
+                               AND ('p:' || p.patch_id = l.key
+                                    OR ('t:' || p.title_key = l.key
+                                        AND length(CAST(p.title_key AS BLOB)) >= 8)))
+             GROUP BY l.key",
+            &patch_keys,
+        ),
+    ] {
+        in_chunks(store, sql, keys, |r| {
             *out.entry(r.get(0).db("key counts")?).or_default() +=
                 r.get::<_, i64>(1).db("key counts")?;
             Ok(())
-        },
-    )?;
+        })?;
+    }
     let (ids, titles) = implied_columns(keys);
     for (sql, prefix, values) in [
         (
