@@ -20,7 +20,7 @@
 //! `link_keys`), and the version of this function is part of
 //! [`crate::extract::EXTRACTION_VERSION`]. Two keys of a patch are not
 //! stored there but read from its `patches` row ([`implied_by_patch`],
-//! [`stored`]): three in four keys of a list's mail were these, each a
+//! [`stored`]): on four lists they were two in three `link_keys` rows, each a
 //! copy of an indexed column.
 
 use super::hints::{self, title_key};
