@@ -151,16 +151,22 @@ const ASCII_SPACE: [bool; 256] = {
 /// Appends `s` without its white space (Unicode's) to `out`.
 fn push_stripped(out: &mut Vec<u8>, s: &str) {
     if s.is_ascii() {
-        // Every byte is written and the end moves past the kept ones: no
-        // branch a byte (a tenth of ingest's extraction CPU went here).
-        let start = out.len();
-        out.resize(start + s.len(), 0);
-        let mut n = start;
-        for &b in s.as_bytes() {
-            out[n] = b;
-            n += usize::from(!ASCII_SPACE[usize::from(b)]);
+        // Eight bytes at a time: a word with no byte at or below a space
+        // (every ASCII white space is one) is copied whole, another byte by
+        // byte (a tenth of ingest's extraction CPU once went here).
+        let keep = |b: &u8| !ASCII_SPACE[usize::from(*b)];
+        out.reserve(s.len());
+        let mut words = s.as_bytes().chunks_exact(8);
+        for w in &mut words {
+            let x = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
+            // Some byte below 0x21 (exact for ASCII bytes, all below 0x80).
+            if x.wrapping_sub(0x2121_2121_2121_2121) & !x & 0x8080_8080_8080_8080 == 0 {
+                out.extend_from_slice(w);
+            } else {
+                out.extend(w.iter().filter(|b| keep(b)));
+            }
         }
-        out.truncate(n);
+        out.extend(words.remainder().iter().filter(|b| keep(b)));
     } else {
         let mut utf8 = [0u8; 4];
         for c in s.chars().filter(|c| !c.is_whitespace()) {
@@ -317,6 +323,16 @@ mod tests {
             "x\u{a0}y \u{2003}z",
             "   ",
             "tab\tand\u{85}next",
+            "abcdefghijklmnopqrstuvwxyz0123456789",
+            "static int foo(struct bar *b)\x01\x1f\x00\x08 x!",
+            "\t\t\treturn ret;   ",
+            &(0u8..128).map(char::from).collect::<String>(),
+            &(0u8..128)
+                .rev()
+                .map(char::from)
+                .cycle()
+                .take(1000)
+                .collect::<String>(),
         ] {
             let mut out = b"kept ".to_vec();
             push_stripped(&mut out, s);
