@@ -35,10 +35,14 @@ pub fn commit(id: &str) -> Option<String> {
     super::culprit::is_hex_id(id).then(|| format!("c:{}", id[..COMMIT_KEY].to_ascii_lowercase()))
 }
 
+/// Bytes a title key needs to be a key: a shorter one (`fix`, `cleanup`)
+/// ties unrelated mail together.
+pub const MIN_TITLE_KEY: usize = 8;
+
 /// The key of a title.
 pub fn title(t: &str) -> Option<String> {
     let k = title_key(t);
-    (k.len() >= 8).then(|| format!("t:{k}"))
+    (k.len() >= MIN_TITLE_KEY).then(|| format!("t:{k}"))
 }
 
 /// The key of a message a message points to.
@@ -115,18 +119,18 @@ pub fn of(subject_line: &str, refless: bool, ex: &Extraction) -> Vec<String> {
             push(commit(r));
         }
         if let Some(r) = &p.reverts_title {
-            push((r.len() >= 8).then(|| format!("t:{r}")));
+            push((r.len() >= MIN_TITLE_KEY).then(|| format!("t:{r}")));
         }
     }
     if let Some(r) = hints::revert_title(subject_line) {
-        push((r.len() >= 8).then(|| format!("t:{r}")));
+        push((r.len() >= MIN_TITLE_KEY).then(|| format!("t:{r}")));
     }
     for l in &ex.landings {
         if let Some(c) = &l.commit {
             push(commit(c));
         }
         if let Some(t) = &l.title {
-            push((t.len() >= 8).then(|| format!("t:{t}")));
+            push((t.len() >= MIN_TITLE_KEY).then(|| format!("t:{t}")));
         }
     }
     if refless {
@@ -138,14 +142,14 @@ pub fn of(subject_line: &str, refless: bool, ex: &Extraction) -> Vec<String> {
 }
 
 /// The keys a message's `patches` row implies: `p:` and its patch id, and
-/// `t:` and its title key when that has 8 bytes or more (the columns
+/// `t:` and its title key when that has [`MIN_TITLE_KEY`] bytes or more (the columns
 /// `patch_id` and `title_key`; [`crate::store::links`] reads them there).
 /// The title's key in [`of`] is the second but for a title its subject
 /// tags would cut again: then the message has both (keys may
 /// over-approximate).
 pub fn implied_by_patch(p: &PatchFacts) -> impl Iterator<Item = String> + '_ {
     let id = p.patch_id.as_ref().map(|id| format!("p:{id}"));
-    let title = (p.title_key.len() >= 8).then(|| format!("t:{}", p.title_key));
+    let title = (p.title_key.len() >= MIN_TITLE_KEY).then(|| format!("t:{}", p.title_key));
     id.into_iter().chain(title)
 }
 

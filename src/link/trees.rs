@@ -120,7 +120,7 @@ pub fn keys(r: &Regression) -> TreeKeys {
                 &p.title
             })
         })
-        .filter(|k| k.len() >= 8)
+        .filter(|k| k.len() >= super::keys::MIN_TITLE_KEY)
         .collect();
     titles.sort();
     titles.dedup();
@@ -175,7 +175,7 @@ fn fix_reason(r: &Regression, ids: &[String], c: &TreeCommit) -> Option<(u8, Str
         return Some((2, format!("patch id of patch {p}")));
     }
     let key = title_key(&c.title);
-    if key.len() >= 8 {
+    if key.len() >= super::keys::MIN_TITLE_KEY {
         let by = |p: &crate::model::history::PatchInfo| {
             p.from.as_deref().is_some_and(|f| {
                 let f = f.trim();

@@ -21,6 +21,7 @@ use super::DbContext;
 use super::Store;
 use crate::error::Result;
 use crate::link::culprit::same_commit;
+use crate::link::keys::MIN_TITLE_KEY;
 use crate::link::thread::{HeaderRow, Skeleton};
 use crate::link::{LinkInput, LinkMessage, LinkOutput};
 use crate::model::history::{Mark, Regression, Status};
@@ -179,7 +180,7 @@ pub fn patch_keys_of(store: &Store, ids: &[i64]) -> Result<PatchKeys> {
             .db(&sql)?;
         while let Some(r) = rows.next().db(&sql)? {
             let t: String = r.get(0).db(&sql)?;
-            if t.len() >= 8 {
+            if t.len() >= MIN_TITLE_KEY {
                 titles.insert(t);
             }
             if let Some(p) = r.get::<_, Option<String>>(1).db(&sql)? {
@@ -1544,31 +1545,29 @@ pub fn thread_headers_of(
 /// key may come twice).
 pub fn keys_of(store: &Store, messages: &[i64]) -> Result<Vec<String>> {
     let mut out = Vec::new();
-    in_chunks(
-        store,
-        "SELECT key FROM link_keys WHERE message IN ({})
+    let sql = format!(
+        "SELECT key FROM link_keys WHERE message IN ({{}})
          UNION ALL
-         SELECT 'p:' || patch_id FROM patches WHERE message IN ({}) AND patch_id IS NOT NULL
+         SELECT 'p:' || patch_id FROM patches WHERE message IN ({{}}) AND patch_id IS NOT NULL
          UNION ALL
          SELECT 't:' || title_key FROM patches
-         WHERE message IN ({}) AND length(CAST(title_key AS BLOB)) >= 8",
-        messages,
-        |r| {
-            out.push(r.get(0).db("link keys")?);
-            Ok(())
-        },
-    )?;
+         WHERE message IN ({{}}) AND length(CAST(title_key AS BLOB)) >= {MIN_TITLE_KEY}"
+    );
+    in_chunks(store, &sql, messages, |r| {
+        out.push(r.get(0).db("link keys")?);
+        Ok(())
+    })?;
     Ok(out)
 }
 
-/// The patch ids and title keys (of 8 bytes or more) that the `p:` and
+/// The patch ids and title keys (of [`MIN_TITLE_KEY`] bytes or more) that the `p:` and
 /// `t:` keys among `keys` name: the columns of `patches` that imply them.
 fn implied_columns(keys: &[String]) -> (Vec<&str>, Vec<&str>) {
     let ids = keys.iter().filter_map(|k| k.strip_prefix("p:")).collect();
     let titles = keys
         .iter()
         .filter_map(|k| k.strip_prefix("t:"))
-        .filter(|t| t.len() >= 8)
+        .filter(|t| t.len() >= MIN_TITLE_KEY)
         .collect();
     (ids, titles)
 }
@@ -1614,20 +1613,20 @@ pub fn key_counts(store: &Store, keys: &[String]) -> Result<HashMap<String, i64>
     let (patch_keys, others): (Vec<&String>, Vec<&String>) = keys
         .iter()
         .partition(|k| k.starts_with("p:") || k.starts_with("t:"));
+    let implied_too = format!(
+        "SELECT l.key, count(*) FROM link_keys l WHERE l.key IN ({{}})
+           AND NOT EXISTS (SELECT 1 FROM patches p WHERE p.message = l.message
+                           AND ('p:' || p.patch_id = l.key
+                                OR ('t:' || p.title_key = l.key
+                                    AND length(CAST(p.title_key AS BLOB)) >= {MIN_TITLE_KEY})))
+         GROUP BY l.key"
+    );
     for (sql, keys) in [
         (
             "SELECT key, count(*) FROM link_keys WHERE key IN ({}) GROUP BY key",
             &others,
         ),
-        (
-            "SELECT l.key, count(*) FROM link_keys l WHERE l.key IN ({})
-               AND NOT EXISTS (SELECT 1 FROM patches p WHERE p.message = l.message
-                               AND ('p:' || p.patch_id = l.key
-                                    OR ('t:' || p.title_key = l.key
-                                        AND length(CAST(p.title_key AS BLOB)) >= 8)))
-             GROUP BY l.key",
-            &patch_keys,
-        ),
+        (implied_too.as_str(), &patch_keys),
     ] {
         in_chunks(store, sql, keys, |r| {
             *out.entry(r.get(0).db("key counts")?).or_default() +=
