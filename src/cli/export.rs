@@ -58,16 +58,17 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     let mut regs = crate::query::list(&store, &filter, now, args.filter.days)?;
     super::warn_undecodable(&store);
     export::triage_order(&mut regs);
-    let mut buf: Vec<u8> = Vec::new();
-    match args.format {
-        FormatArg::Md => export::markdown::write(&mut buf, &regs, now, &ctx.links)?,
-        FormatArg::Json => export::json::write(&mut buf, &regs, &ctx.links)?,
-        FormatArg::Csv => export::csv::write(&mut buf, &regs, now, &ctx.links)?,
-        FormatArg::Html => export::html::write(&mut buf, &regs, now, &ctx.links)?,
-    }
+    let write = |w: &mut dyn Write| -> std::io::Result<()> {
+        match args.format {
+            FormatArg::Md => export::markdown::write(w, &regs, now, &ctx.links),
+            FormatArg::Json => export::json::write(w, &regs, &ctx.links),
+            FormatArg::Csv => export::csv::write(w, &regs, now, &ctx.links),
+            FormatArg::Html => export::html::write(w, &regs, now, &ctx.links),
+        }
+    };
     match &args.out {
         Some(p) => {
-            write_replacing(p, &ctx.db, &buf)?;
+            write_replacing(p, &ctx.db, write)?;
             if !ctx.quiet {
                 eprintln!(
                     "regtrack: wrote {} regressions to {}",
@@ -78,8 +79,8 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
         }
         None => {
             let stdout = std::io::stdout();
-            let mut out = stdout.lock();
-            out.write_all(&buf)?;
+            let mut out = std::io::BufWriter::new(stdout.lock());
+            write(&mut out)?;
             out.flush()?;
         }
     }
@@ -114,10 +115,14 @@ fn refusal(out: &Path, db: &Path) -> Option<String> {
     is_sqlite.then(|| "it is an SQLite database".into())
 }
 
-/// Writes `bytes` to `out` through a temporary file in the same folder,
-/// renamed over it once whole and synced; the old file's permissions are
-/// kept. A symlink is followed to the file it names.
-fn write_replacing(out: &Path, db: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+/// Writes what `write` writes to `out` through a temporary file in the same
+/// folder, renamed over it once whole and synced; the old file's
+/// permissions are kept. A symlink is followed to the file it names.
+fn write_replacing(
+    out: &Path,
+    db: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> anyhow::Result<()> {
     if let Some(why) = refusal(out, db) {
         anyhow::bail!(
             "refusing to write the export over '{}': {why}",
@@ -140,7 +145,10 @@ fn write_replacing(out: &Path, db: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     let written = builder.tempfile_in(&dir).and_then(|mut tmp| {
         // Through the file itself: tempfile's own writes add its name to
         // their errors.
-        tmp.as_file_mut().write_all(bytes)?;
+        let mut file = std::io::BufWriter::new(tmp.as_file_mut());
+        write(&mut file)?;
+        file.flush()?;
+        drop(file);
         tmp.as_file().sync_all()?;
         if let Some(m) = &old {
             // The umask applied at creation: the old mode, exactly.
