@@ -35,24 +35,20 @@ fn decode_one(id: i64, json: &str) -> std::result::Result<Regression, Undecodabl
     }
 }
 
-fn decode(store: &Store, rows: Vec<(i64, String)>) -> Vec<Regression> {
-    let mut bad = Vec::new();
-    let good = rows
-        .into_iter()
-        .filter_map(|(id, json)| decode_one(id, &json).map_err(|e| bad.push(e)).ok())
-        .collect();
-    if !bad.is_empty() {
-        let mut seen = store
-            .undecodable
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        for b in bad {
-            if !seen.iter().any(|s| s.id == b.id) {
-                seen.push(b);
-            }
+/// Remembers on the store the rows that did not decode (each id once).
+fn remember_undecodable(store: &Store, bad: Vec<Undecodable>) {
+    if bad.is_empty() {
+        return;
+    }
+    let mut seen = store
+        .undecodable
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    for b in bad {
+        if !seen.iter().any(|s| s.id == b.id) {
+            seen.push(b);
         }
     }
-    good
 }
 
 /// The regressions left out of the answers since the last call, because
@@ -77,22 +73,46 @@ pub fn undecodable(store: &Store) -> Result<Vec<Undecodable>> {
     let mut bad = Vec::new();
     while let Some(row) = rows.next().db(sql)? {
         let id: i64 = row.get(0).db(sql)?;
-        let json: String = row.get(1).db(sql)?;
-        if let Err(e) = decode_one(id, &json) {
+        if let Err(e) = decode_row(id, row.get_ref(1).db(sql)?) {
             bad.push(e);
         }
     }
     Ok(bad)
 }
 
+/// A summary as stored: text that must decode (a blob or a null, which
+/// only a foreign write leaves, does not).
+fn decode_row(
+    id: i64,
+    json: rusqlite::types::ValueRef<'_>,
+) -> std::result::Result<Regression, Undecodable> {
+    match json.as_str() {
+        Ok(text) => decode_one(id, text),
+        Err(e) => Err(Undecodable {
+            id,
+            reason: format!("the summary is not text: {e}"),
+        }),
+    }
+}
+
+/// The regressions `sql` selects (`id, summary_json`), each decoded as
+/// its row is read: the summaries' text is never held all at once (on the
+/// 3-million-message synthetic database it was as large as the decoded
+/// histories).
 fn query(store: &Store, sql: &str, p: impl rusqlite::Params) -> Result<Vec<Regression>> {
     let mut stmt = store.conn().prepare_cached(sql).db(sql)?;
-    let rows: Vec<(i64, String)> = stmt
-        .query_map(p, |r| Ok((r.get(0)?, r.get(1)?)))
-        .db(sql)?
-        .collect::<std::result::Result<_, _>>()
-        .db(sql)?;
-    Ok(decode(store, rows))
+    let mut rows = stmt.query(p).db(sql)?;
+    let mut good = Vec::new();
+    let mut bad = Vec::new();
+    while let Some(row) = rows.next().db(sql)? {
+        let id: i64 = row.get(0).db(sql)?;
+        match decode_row(id, row.get_ref(1).db(sql)?) {
+            Ok(r) => good.push(r),
+            Err(e) => bad.push(e),
+        }
+    }
+    remember_undecodable(store, bad);
+    Ok(good)
 }
 
 /// Every regression, newest first report first.

@@ -1078,11 +1078,18 @@ fn write_regressions(
         let sql = "SELECT summary_json FROM regressions WHERE id = ?1";
         let mut stmt = tx.prepare(sql).db(sql)?;
         for (k, &id) in assigned.iter().enumerate() {
-            let before: Option<String> = stmt
-                .query_row(params![id], |r| r.get(0))
+            // A summary that is not text (a foreign write) is rewritten.
+            let before: Option<Option<String>> = stmt
+                .query_row(params![id], |r| {
+                    Ok(r.get_ref(0)?.as_str().ok().map(str::to_string))
+                })
                 .optional()
                 .db(sql)?;
-            changed.push(before.is_none_or(|b| b != json_of(&mut make(k), id)));
+            changed.push(
+                before
+                    .flatten()
+                    .is_none_or(|b| b != json_of(&mut make(k), id)),
+            );
         }
     }
     {

@@ -112,4 +112,31 @@ fn a_summary_that_does_not_decode_is_reported_and_rebuilt_by_relinking() {
         run.stderr
     );
     assert_eq!(listed_ids(&db), all);
+
+    // A summary that is not text at all (a blob a foreign write left) is
+    // left out and named the same way, and rebuilt by `relink`.
+    execute(
+        &db,
+        &format!("UPDATE regressions SET summary_json = X'00FF7B' WHERE id = {victim}"),
+    );
+    let run = Cmd::regtrack()
+        .db(&db)
+        .args(["export", "--format", "json"])
+        .run();
+    run.assert_no_panic();
+    assert!(
+        run.stderr.contains("1 stored regression left out")
+            && run.stderr.contains(&format!("regression {victim}:")),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(listed_ids(&db), others);
+    let run = Cmd::regtrack().db(&db).arg("relink").ok();
+    assert!(
+        run.stderr
+            .contains(&format!("1 stored regression did not decode (id {victim})")),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(listed_ids(&db), all);
 }
