@@ -389,7 +389,7 @@ fn regtrack_agrees_with_the_gold_labels_of_whole_archives() {
     let mut measured = 0;
     for l in labels() {
         let Some(epoch) = archive(&mirrors, &l.archive) else {
-            crate::common::skip_part(
+            crate::common::skip_part_shown(
                 &l.list,
                 &format!("no archive {} under {}", l.archive, mirrors.display()),
             );

@@ -307,7 +307,7 @@ fn mutated_real_format_mail_never_panics_any_parser() {
         files_under(&Path::new(&shared).join("corpus"), &mut files);
         files_under(&Path::new(&shared).join("seeds"), &mut files);
     } else {
-        crate::common::skip_part(
+        crate::common::skip_part_shown(
             "mutating the shared mail",
             "REGTRACK_SHARED is unset (corpus/ and synthetic mail only)",
         );

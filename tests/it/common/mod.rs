@@ -35,29 +35,34 @@ fn test_name() -> String {
     }
 }
 
-/// Says, on the test's stderr, that the running test is skipped and why
-/// (libtest shows it with `--nocapture` or `--show-output`).
+/// Says that the running test is skipped and why, where the test runner's
+/// own output shows it even without `--nocapture` (libtest captures
+/// `eprintln!`, not writes to the stderr handle): a test that passes
+/// without checking anything must say so where it is read.
 pub fn skip(why: &str) {
-    eprintln!("note: {} skipped: {why}", test_name());
+    shown(&format!("note: {} skipped: {why}", test_name()));
 }
 
-/// Says that `what`, a part of the running test, is skipped and why.
+/// Says that `what`, a part of the running test, is skipped and why, on
+/// the test's captured stderr (libtest shows it with `--nocapture` or
+/// `--show-output`): for parts skipped by design, such as help lines that
+/// would ask a server.
 pub fn skip_part(what: &str, why: &str) {
     eprintln!("note: {}: {what} skipped: {why}", test_name());
 }
 
 /// Says that `what`, a part of the running test, is skipped and why, where
-/// the test runner's own output shows it even without `--nocapture`:
-/// libtest captures `eprintln!`, not writes to the stderr handle. For a
-/// check that a machine without some tool would otherwise pass silently
-/// (a shell the completion scripts are written for).
+/// the test runner's own output shows it (see [`skip`]): for data or a tool
+/// the machine lacks (a shell the completion scripts are written for, an
+/// archive the gold labels name, the shared mail).
 pub fn skip_part_shown(what: &str, why: &str) {
+    shown(&format!("note: {}: {what} skipped: {why}", test_name()));
+}
+
+/// Writes `line` to the stderr handle, past libtest's capture.
+fn shown(line: &str) {
     use std::io::Write;
-    let _ = writeln!(
-        std::io::stderr(),
-        "note: {}: {what} skipped: {why}",
-        test_name()
-    );
+    let _ = writeln!(std::io::stderr(), "{line}");
 }
 
 /// Asserts that `db` answers as a full relink of a copy of it does: what
