@@ -500,7 +500,12 @@ mod tests {
 
         // The real report threads of the shared corpus, when available.
         let Some(shared) = std::env::var_os("REGTRACK_SHARED") else {
-            eprintln!("note: REGTRACK_SHARED not set; shared corpus skipped");
+            // Past libtest's capture of `eprintln!`, so the runner shows it.
+            use std::io::Write as _;
+            let _ = writeln!(
+                std::io::stderr(),
+                "note: REGTRACK_SHARED not set; the shared corpus part of this test skipped"
+            );
             return;
         };
         let shared = std::path::Path::new(&shared).join("corpus");

@@ -220,7 +220,10 @@ fn check_rss(run: &Run, limit_kib: u64) {
             kib / 1024,
             run.elapsed.as_secs_f64()
         ),
-        None => eprintln!("note: {}: peak RSS not measurable here", run.what),
+        None => crate::common::skip_part_shown(
+            &format!("{}: the peak RSS bound", run.what),
+            "peak RSS not measurable here",
+        ),
     }
 }
 
