@@ -178,7 +178,7 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     let regs = crate::query::list(&store, &filter, now, args.filter.days)?;
     super::warn_undecodable(&store);
     let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    let mut out = std::io::BufWriter::new(stdout.lock());
     if args.json {
         crate::export::json::write(&mut out, &regs, &ctx.links)?;
     } else {
