@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::common::{Cmd, column, corpus, sql::execute};
+use crate::common::{Cmd, Run, column, corpus, sql::execute};
 
 fn listed_ids(db: &Path) -> Vec<i64> {
     let v = Cmd::regtrack().db(db).args(["list", "--json"]).json();
@@ -16,6 +16,28 @@ fn listed_ids(db: &Path) -> Vec<i64> {
         .collect();
     ids.sort_unstable();
     ids
+}
+
+/// Asserts that `run` names the one damaged row `victim` as left out.
+fn assert_left_out(run: &Run, victim: i64, what: &str) {
+    assert!(
+        run.stderr.contains("1 stored regression left out")
+            && run.stderr.contains(&format!("regression {victim}:")),
+        "{what} does not name the damaged row: {}",
+        run.stderr
+    );
+}
+
+/// Runs `regtrack relink` and asserts that it names `victim` as the one
+/// summary it rebuilt.
+fn assert_relink_rebuilds(db: &Path, victim: i64) {
+    let run = Cmd::regtrack().db(db).arg("relink").ok();
+    assert!(
+        run.stderr
+            .contains(&format!("1 stored regression did not decode (id {victim})")),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]
@@ -48,23 +70,12 @@ fn a_summary_that_does_not_decode_is_reported_and_rebuilt_by_relinking() {
     ] {
         let run = Cmd::regtrack().db(&db).args(args).run();
         run.assert_no_panic();
-        assert!(
-            run.stderr.contains("1 stored regression left out")
-                && run.stderr.contains(&format!("regression {victim}:")),
-            "{args:?} does not name the damaged row: {}",
-            run.stderr
-        );
+        assert_left_out(&run, victim, &format!("{args:?}"));
     }
     let others: Vec<i64> = all.iter().copied().filter(|&i| i != victim).collect();
     assert_eq!(listed_ids(&db), others);
 
-    let run = Cmd::regtrack().db(&db).arg("relink").ok();
-    assert!(
-        run.stderr
-            .contains(&format!("1 stored regression did not decode (id {victim})")),
-        "{}",
-        run.stderr
-    );
+    assert_relink_rebuilds(&db, victim);
     let after: String = crate::common::one(
         &db,
         &format!("SELECT summary_json FROM regressions WHERE id = {victim}"),
@@ -99,18 +110,8 @@ fn a_summary_that_does_not_decode_is_reported_and_rebuilt_by_relinking() {
         run.stderr
     );
     let run = Cmd::regtrack().db(&db).arg("list").ok();
-    assert!(
-        run.stderr.contains("1 stored regression left out"),
-        "{}",
-        run.stderr
-    );
-    let run = Cmd::regtrack().db(&db).arg("relink").ok();
-    assert!(
-        run.stderr
-            .contains(&format!("1 stored regression did not decode (id {victim})")),
-        "{}",
-        run.stderr
-    );
+    assert_left_out(&run, victim, "list after an update");
+    assert_relink_rebuilds(&db, victim);
     assert_eq!(listed_ids(&db), all);
 
     // A summary that is not text at all (a blob a foreign write left) is
@@ -124,19 +125,8 @@ fn a_summary_that_does_not_decode_is_reported_and_rebuilt_by_relinking() {
         .args(["export", "--format", "json"])
         .run();
     run.assert_no_panic();
-    assert!(
-        run.stderr.contains("1 stored regression left out")
-            && run.stderr.contains(&format!("regression {victim}:")),
-        "{}",
-        run.stderr
-    );
+    assert_left_out(&run, victim, "export of a blob summary");
     assert_eq!(listed_ids(&db), others);
-    let run = Cmd::regtrack().db(&db).arg("relink").ok();
-    assert!(
-        run.stderr
-            .contains(&format!("1 stored regression did not decode (id {victim})")),
-        "{}",
-        run.stderr
-    );
+    assert_relink_rebuilds(&db, victim);
     assert_eq!(listed_ids(&db), all);
 }
