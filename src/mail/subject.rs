@@ -126,7 +126,9 @@ fn is_list_tag(tag: &str) -> bool {
             .any(|suffix| ends_with(suffix))
 }
 
-/// `[...]` tags in front of a subject.
+/// `[...]` tags in front of a subject: the definition [`leading_tag`] reads
+/// by hand, kept for the test that compares the two.
+#[cfg(test)]
 static TAG: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\s*\[([^\[\]]*)\]\s*").expect("valid regex"));
 
@@ -209,9 +211,9 @@ pub fn subject_tags(subject: &str) -> SubjectTags {
         if !starts(s, |c| c == '[') {
             break;
         }
-        let Some(c) = TAG.captures(s) else { break };
-        let inner = c.get(1).map_or("", |m| m.as_str());
-        let end = c.get(0).map_or(0, |m| m.end());
+        let Some((inner, end)) = leading_tag(s) else {
+            break;
+        };
         let mut patch_tag = false;
         for tok in inner.split([' ', ',']).filter(|t| !t.is_empty()) {
             let starts_ci = |p: &str| {
@@ -232,15 +234,11 @@ pub fn subject_tags(subject: &str) -> SubjectTags {
                 out.rfc = true;
             } else if tok.eq_ignore_ascii_case("RESEND") {
                 out.resend = true;
-            } else if let Some(v) = (starts_ci("v"))
-                .then(|| VERSION.captures(tok))
-                .flatten()
-                .and_then(|c| c.get(1))
-            {
-                out.version = v.as_str().parse().ok();
-            } else if let Some(p) = tok.contains('/').then(|| PART.captures(tok)).flatten() {
-                out.part = p.get(1).and_then(|m| m.as_str().parse().ok());
-                out.parts = p.get(2).and_then(|m| m.as_str().parse().ok());
+            } else if let Some(v) = starts_ci("v").then(|| version_tag(tok)).flatten() {
+                out.version = v;
+            } else if let Some((part, parts)) = tok.contains('/').then(|| part_tag(tok)).flatten() {
+                out.part = part;
+                out.parts = parts;
             }
         }
         out.is_patch |= patch_tag;
@@ -248,6 +246,50 @@ pub fn subject_tags(subject: &str) -> SubjectTags {
     }
     out.title = s.trim().to_string();
     out
+}
+
+/// What [`TAG`] matches at the start of `s`: the text between the brackets
+/// and the end of the match (the white space after `]` included). Read by
+/// hand, as the regex reads it: the first bracket after the opening `[` must
+/// be `]` (most subjects have a tag or two, and a regex match allocated its
+/// captures each time).
+fn leading_tag(s: &str) -> Option<(&str, usize)> {
+    let t = s.trim_start();
+    let rest = t.strip_prefix('[')?;
+    let close = memchr::memchr2(b'[', b']', rest.as_bytes())?;
+    if rest.as_bytes().get(close) != Some(&b']') {
+        return None;
+    }
+    let after = rest.get(close + 1..)?;
+    let ws = after.len() - after.trim_start().len();
+    Some((rest.get(..close)?, s.len() - after.len() + ws))
+}
+
+/// [`VERSION`] on a token starting with `v`: `Some(version)` when it
+/// matches (`None` inside when its digits do not parse), `None` when not.
+/// ASCII tokens are read by hand; others (whose digits may be any decimal
+/// digits) go to the regex.
+fn version_tag(tok: &str) -> Option<Option<u32>> {
+    if !tok.is_ascii() {
+        let c = VERSION.captures(tok)?;
+        return Some(c.get(1).and_then(|m| m.as_str().parse().ok()));
+    }
+    let digits = tok.get(1..)?;
+    ((1..=3).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| digits.parse().ok())
+}
+
+/// [`PART`] on a token: the part and the number of parts when it matches.
+/// ASCII tokens are read by hand, others go to the regex.
+fn part_tag(tok: &str) -> Option<(Option<u32>, Option<u32>)> {
+    if !tok.is_ascii() {
+        let c = PART.captures(tok)?;
+        let num = |i| c.get(i).and_then(|m| m.as_str().parse().ok());
+        return Some((num(1), num(2)));
+    }
+    let (a, b) = tok.split_once('/')?;
+    let digits = |d: &str| (1..=4).contains(&d.len()) && d.bytes().all(|b| b.is_ascii_digit());
+    (digits(a) && digits(b)).then(|| (a.parse().ok(), b.parse().ok()))
 }
 
 #[cfg(test)]
@@ -278,5 +320,29 @@ mod tests {
         );
         assert_eq!(list_key("Reply: hello"), "Reply: hello");
         assert_eq!(list_key("  "), "");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_hand_read_tags_agree_with_their_regexes(
+            s in r"[ \t\u{a0}]{0,2}(\[[a-zA-Z0-9 /\[\u{660}]{0,12}\]?[ \t]{0,2}){0,3}[a-z: ]{0,8}",
+            tok in r"[vV]?[0-9\u{660}\u{661}a/]{0,7}",
+        ) {
+            let by_regex = TAG.captures(&s).map(|c| {
+                (c.get(1).map_or("", |m| m.as_str()), c.get(0).map_or(0, |m| m.end()))
+            });
+            proptest::prop_assert_eq!(leading_tag(&s), by_regex);
+            if tok.starts_with(['v', 'V']) {
+                let by_regex = VERSION
+                    .captures(&tok)
+                    .map(|c| c.get(1).and_then(|m| m.as_str().parse::<u32>().ok()));
+                proptest::prop_assert_eq!(version_tag(&tok), by_regex);
+            }
+            let by_regex = PART.captures(&tok).map(|c| {
+                let num = |i| c.get(i).and_then(|m| m.as_str().parse::<u32>().ok());
+                (num(1), num(2))
+            });
+            proptest::prop_assert_eq!(part_tag(&tok), by_regex);
+        }
     }
 }
