@@ -182,44 +182,41 @@ fn file_of_paths(o: Option<String>, n: Option<String>, quote_depth: u32) -> Diff
 /// (`linux.orig/` vs `linux/`).
 /// `/dev/null` becomes `None`.
 fn pair_paths(old: &str, new: &str) -> (Option<String>, Option<String>) {
-    fn tidy(p: &str) -> Option<String> {
+    // Slices of the two paths until the end, then one copy each.
+    fn tidy(p: &str) -> Option<&str> {
         if p == "/dev/null" {
             return None;
         }
-        let p = p.split('~').next().unwrap_or(p);
-        Some(p.to_string())
+        Some(p.split('~').next().unwrap_or(p))
     }
     let (mut o, mut n) = (tidy(old), tidy(new));
-    let strip_ab = |p: &mut Option<String>| {
-        if let Some(s) = p.as_mut() {
-            if let Some(r) = s.strip_prefix("a/").or_else(|| s.strip_prefix("b/")) {
-                *s = r.to_string();
-                return true;
-            }
+    let strip_ab = |p: &mut Option<&str>| {
+        if let Some(s) = *p
+            && let Some(r) = s.strip_prefix("a/").or_else(|| s.strip_prefix("b/"))
+        {
+            *p = Some(r);
+            return true;
         }
         false
     };
     let a = strip_ab(&mut o);
     let b = strip_ab(&mut n);
-    let absolute = |p: &Option<String>| p.as_ref().is_some_and(|s| s.starts_with('/'));
-    if !a && !b && !absolute(&o) && !absolute(&n) {
-        let first = |p: &Option<String>| {
-            p.as_ref()
-                .and_then(|s| s.split_once('/').map(|(f, _)| f.to_string()))
-        };
-        if let (Some(fo), Some(fn_)) = (first(&o), first(&n)) {
-            if fo != fn_ {
-                for p in [&mut o, &mut n] {
-                    if let Some(s) = p.as_mut() {
-                        if let Some((_, r)) = s.split_once('/') {
-                            *s = r.to_string();
-                        }
-                    }
+    let absolute = |p: Option<&str>| p.is_some_and(|s| s.starts_with('/'));
+    if !a && !b && !absolute(o) && !absolute(n) {
+        fn first(p: Option<&str>) -> Option<&str> {
+            p.and_then(|s| s.split_once('/').map(|(f, _)| f))
+        }
+        if let (Some(fo), Some(fn_)) = (first(o), first(n))
+            && fo != fn_
+        {
+            for p in [&mut o, &mut n] {
+                if let Some((_, r)) = p.and_then(|s| s.split_once('/')) {
+                    *p = Some(r);
                 }
             }
         }
     }
-    (o, n)
+    (o.map(str::to_string), n.map(str::to_string))
 }
 
 /// Scans a body for diffs; collapsed bodies take the token-wise path.

@@ -66,6 +66,8 @@ pub fn patch_id_of_lines<'a>(lines: impl Iterator<Item = &'a str>) -> Option<Str
     }
     fn open(text: &mut Vec<u8>, path: &str) -> File {
         text.clear();
+        // Room for most files' text at the first (it grew by doubling).
+        text.reserve(8 << 10);
         push_stripped(text, path);
         text.push(b'\n');
         File { changed: false }
