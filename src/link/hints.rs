@@ -78,8 +78,8 @@ pub fn own_diff(m: &LinkMessage) -> bool {
 /// The message an own `Closes:`/`Link:` trailer points to (its lore URL's
 /// Message-ID).
 pub fn trailer_target(t: &Trailer) -> Option<String> {
-    let key = t.key.to_ascii_lowercase();
-    if !is_own(t) || !(key == "closes" || key == "link") {
+    let key = t.key.as_str();
+    if !is_own(t) || !(key.eq_ignore_ascii_case("closes") || key.eq_ignore_ascii_case("link")) {
         return None;
     }
     crate::mail::msgid::url_message_id(&t.value)

@@ -152,8 +152,14 @@ static PART: LazyLock<Regex> =
 /// assert_eq!(title_key("ext4: Fix  the thing."), "ext4: fix the thing");
 /// ```
 pub fn title_key(title: &str) -> String {
-    let folded = crate::text::fold_ws(title).to_lowercase();
-    folded.trim_end_matches('.').trim().to_string()
+    let folded = crate::text::fold_ws_cow(title).to_lowercase();
+    let kept = folded.trim_end_matches('.').trim();
+    // Most titles have nothing to trim: the lower-cased copy is the key.
+    if kept.len() == folded.len() {
+        folded
+    } else {
+        kept.to_string()
+    }
 }
 
 /// What a patch subject's tags say.
@@ -193,8 +199,8 @@ pub struct SubjectTags {
 /// assert_eq!(t.title, "ext4: fix the thing");
 /// ```
 pub fn subject_tags(subject: &str) -> SubjectTags {
-    let folded = crate::text::fold_ws(subject);
-    let mut s = folded.as_str();
+    let folded = crate::text::fold_ws_cow(subject);
+    let mut s: &str = &folded;
     let mut out = SubjectTags::default();
     // The patterns run only where they can match: a reply prefix starts
     // with one of its letters (`ſ` folds to `s`), a tag with `[`, a version

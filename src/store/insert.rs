@@ -407,7 +407,8 @@ fn hunks_json(hunks: &[Hunk]) -> String {
     // Written by hand, as serde writes the tuples (numbers by `itoa`, as
     // serde_json does; `write!` took twice the instructions): a quarter of
     // the columns' serialising went to building and walking tuples.
-    let mut out = String::with_capacity(2 + hunks.len() * 40);
+    let context: usize = hunks.iter().map(|h| h.context.len()).sum();
+    let mut out = String::with_capacity(2 + hunks.len() * 48 + context);
     let mut num = itoa::Buffer::new();
     out.push('[');
     for (i, h) in hunks.iter().enumerate() {
