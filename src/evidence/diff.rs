@@ -293,11 +293,13 @@ fn scan_lines(view: &BodyView<'_>) -> DiffScan {
         if let Some(old) = file_line(t, "--- ") {
             let next = lines.get(i + 1).filter(|l| l.depth == depth);
             if let Some(new) = next.and_then(|l| file_line(l.text, "+++ ")) {
-                let (o, n) = pair_paths(old, new);
+                // The header pair of a `diff --git` file just opened names
+                // its paths again: they are not read (nor copied).
                 let fresh_git = open
                     .and_then(|ix| files.get(ix))
                     .is_some_and(|f| f.hunks.is_empty() && f.quote_depth == depth);
                 if !fresh_git {
+                    let (o, n) = pair_paths(old, new);
                     files.push(file_of_paths(o, n, depth));
                     open = Some(files.len() - 1);
                 }
