@@ -250,25 +250,15 @@ impl PackReader {
         let mut chain = std::mem::take(&mut self.chain);
         let found = self.chain_of(loc, &mut chain);
         self.chain = chain;
-        let mut object = match found? {
-            // The cached entry is only the base of the next delta: read in
-            // place, not copied (a copy per delta was 1 % of an epoch
-            // ingest's instructions).
-            Some(hit) if !self.chain.is_empty() => {
-                let (at, entry) = self.chain.pop().expect("the chain is not empty");
-                let mut delta = std::mem::take(&mut self.delta);
-                let inflated = self.inflate_into(at, &entry, &mut delta);
-                let applied = inflated.and_then(|()| {
-                    let base = self.cache.get(&hit).map_or(&[][..], Vec::as_slice);
-                    apply_delta(base, &delta).map_err(|reason| self.error(at, reason.into()))
-                });
-                self.delta = delta;
-                self.release(hit);
-                let object = applied?;
-                self.keep(at, &object);
-                object
-            }
-            Some(hit) => self.take(hit),
+        /// What the next delta applies to: a cached entry, read in place
+        /// (a copy of it for `apply_delta` to read was 1 % of an epoch
+        /// ingest's instructions), or the entry decoded last.
+        enum Base {
+            Cached(Loc),
+            Decoded(Vec<u8>),
+        }
+        let mut base = match found? {
+            Some(hit) => Base::Cached(hit),
             None => {
                 let (root, entry) = self.chain.pop().expect("the loop pushed the root");
                 if entry.header != kind {
@@ -278,20 +268,31 @@ impl PackReader {
                 let mut object = Vec::new();
                 self.inflate_into(root, &entry, &mut object)?;
                 self.keep(root, &object);
-                object
+                Base::Decoded(object)
             }
         };
         while let Some((at, entry)) = self.chain.pop() {
             let mut delta = std::mem::take(&mut self.delta);
             let inflated = self.inflate_into(at, &entry, &mut delta);
             let applied = inflated.and_then(|()| {
-                apply_delta(&object, &delta).map_err(|reason| self.error(at, reason.into()))
+                let from = match &base {
+                    Base::Cached(hit) => self.cache.get(hit).map_or(&[][..], Vec::as_slice),
+                    Base::Decoded(object) => object,
+                };
+                apply_delta(from, &delta).map_err(|reason| self.error(at, reason.into()))
             });
             self.delta = delta;
-            object = applied?;
+            if let Base::Cached(hit) = base {
+                self.release(hit);
+            }
+            let object = applied?;
             self.keep(at, &object);
+            base = Base::Decoded(object);
         }
-        Ok(object)
+        Ok(match base {
+            Base::Cached(hit) => self.take(hit),
+            Base::Decoded(object) => object,
+        })
     }
 
     /// The delta chain of `loc` into `chain`, requested entry first, down to
