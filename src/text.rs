@@ -308,7 +308,7 @@ fn is_folded(s: &str) -> bool {
 /// 0x7f): a byte below `low` borrows into its top bit, a non-ASCII byte has
 /// it set. A borrow carried into a higher byte comes from a byte already
 /// below `low`, so the answer is exact.
-fn all_in(w: &[u8], low: u8) -> bool {
+pub(crate) fn all_in(w: &[u8], low: u8) -> bool {
     let Ok(w) = <[u8; 8]>::try_from(w) else {
         return false;
     };

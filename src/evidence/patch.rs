@@ -160,9 +160,7 @@ fn push_stripped(out: &mut Vec<u8>, s: &str) {
         out.reserve(s.len());
         let mut words = s.as_bytes().chunks_exact(8);
         for w in &mut words {
-            let x = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
-            // Some byte below 0x21 (exact for ASCII bytes, all below 0x80).
-            if x.wrapping_sub(0x2121_2121_2121_2121) & !x & 0x8080_8080_8080_8080 == 0 {
+            if crate::text::all_in(w, 0x21) {
                 out.extend_from_slice(w);
             } else {
                 out.extend(w.iter().filter(|b| keep(b)));
