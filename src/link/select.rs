@@ -17,7 +17,7 @@
 //! trailer and cited link ([`Selection::trailer`], [`Selection::cited`]),
 //! then [`Selection::finish`].
 
-use std::collections::HashSet;
+use hashbrown::HashSet;
 
 use super::hints;
 use super::thread::Skeleton;

@@ -20,7 +20,7 @@
 //! once into one text buffer, so that a whole archive's headers thread in a
 //! few hundred bytes per message. [`thread`] runs it over messages in memory.
 
-use std::collections::HashMap;
+use hashbrown::HashMap;
 
 use crate::mail::subject::{is_reply, thread_key};
 
@@ -32,13 +32,28 @@ pub const MAX_REFERENCES: usize = 256;
 /// [`MAX_REFERENCES`] distinct non-empty ids of `refs`, each at its last
 /// place.
 pub fn recent_references<'r>(refs: impl DoubleEndedIterator<Item = &'r str>) -> Vec<&'r str> {
-    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    // Nearly every message has a few References: those are told apart by
+    // comparing them with the ones kept (no set to build and hash); a set
+    // takes over past `LINEAR` kept ids.
+    const LINEAR: usize = 16;
+    let mut seen: hashbrown::HashSet<&str> = hashbrown::HashSet::new();
     let mut out: Vec<&str> = Vec::new();
     for r in refs.rev() {
         if out.len() >= MAX_REFERENCES {
             break;
         }
-        if !r.is_empty() && seen.insert(r) {
+        if r.is_empty() {
+            continue;
+        }
+        let new = if out.len() < LINEAR {
+            !out.contains(&r)
+        } else {
+            if seen.is_empty() {
+                seen.extend(out.iter().copied());
+            }
+            seen.insert(r)
+        };
+        if new {
             out.push(r);
         }
     }
@@ -184,6 +199,24 @@ pub struct SkeletonBuilder {
 }
 
 impl SkeletonBuilder {
+    /// A builder sized for about `messages` messages (a hint: more may be
+    /// added), so that its tables do not grow by rehashing as they fill.
+    pub fn with_capacity(messages: usize) -> SkeletonBuilder {
+        let mut b = SkeletonBuilder::default();
+        // Ids only referenced (placeholders, other lists' messages) add
+        // about a third to the messages' own on a list archive.
+        let names = messages.saturating_add(messages / 3);
+        b.index.table.reserve(names, |_| 0);
+        b.index.names.ends.reserve(names);
+        b.index.names.text.reserve(names.saturating_mul(48));
+        b.container.reserve(messages);
+        b.irt.reserve(messages);
+        b.no_refs.reserve(messages);
+        b.dates.reserve(messages);
+        b.range.reserve(messages);
+        b
+    }
+
     /// Adds the next message: its headers and its References, oldest first
     /// (empty ids are skipped; only the [`recent_references`] are read).
     pub fn add<'r>(
@@ -654,5 +687,66 @@ mod tests {
         let t = thread(&[m("me", Some("r9999"), &refs, "Re: x")]);
         assert_eq!(t.info(0).depth as usize, MAX_REFERENCES);
         assert_eq!(t.info(0).root_id, format!("r{}", 10_000 - MAX_REFERENCES));
+    }
+
+    /// The references kept, by the definition: the last `MAX_REFERENCES`
+    /// distinct non-empty ids, each at its last place.
+    fn by_definition(refs: &[String]) -> Vec<&str> {
+        let mut seen = std::collections::HashSet::new();
+        let mut out: Vec<&str> = refs
+            .iter()
+            .rev()
+            .map(String::as_str)
+            .filter(|r| !r.is_empty() && seen.insert(*r))
+            .take(MAX_REFERENCES)
+            .collect();
+        out.reverse();
+        out
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn recent_references_keep_the_last_distinct_ids(
+            picks in proptest::collection::vec(0usize..40, 0..80),
+            many in proptest::collection::vec(0usize..400, 0..600),
+        ) {
+            // Few distinct ids (repeats within and past the compared prefix)
+            // and many (past the set's threshold and `MAX_REFERENCES`).
+            for ids in [&picks, &many] {
+                let refs: Vec<String> = ids
+                    .iter()
+                    .map(|&i| if i == 0 { String::new() } else { format!("<r{i}@x>") })
+                    .collect();
+                let got = recent_references(refs.iter().map(String::as_str));
+                proptest::prop_assert_eq!(got, by_definition(&refs));
+            }
+        }
+    }
+
+    #[test]
+    fn a_builder_sized_ahead_threads_like_one_that_grows() {
+        let rows: Vec<(String, Option<String>, Vec<String>)> = (0..300)
+            .map(|i| {
+                let refs: Vec<String> = (0..i % 7).map(|k| format!("m{}", i / 7 * 7 + k)).collect();
+                (format!("m{i}"), refs.last().cloned(), refs)
+            })
+            .collect();
+        let build = |mut b: SkeletonBuilder| {
+            for (id, irt, refs) in &rows {
+                let row = HeaderRow {
+                    message_id: id,
+                    in_reply_to: irt.as_deref(),
+                    date: None,
+                };
+                b.add(row, refs.iter().map(String::as_str));
+            }
+            let s = b.link().finish();
+            (0..s.len()).map(|i| s.info(i)).collect::<Vec<_>>()
+        };
+        let grown = build(SkeletonBuilder::default());
+        assert_eq!(grown, build(SkeletonBuilder::with_capacity(3)));
+        assert_eq!(grown, build(SkeletonBuilder::with_capacity(100_000)));
+        assert_eq!(grown[20].root_id, "m14");
+        assert_eq!(grown[20].depth, 6);
     }
 }

@@ -1030,9 +1030,13 @@ struct Touched {
 /// headers: the `messages.id` of each (ascending), the skeleton, and which
 /// are seeds by kind or subject.
 fn skeleton(store: &Store, keep: Option<&[i64]>) -> Result<(Vec<i64>, Skeleton, Vec<bool>)> {
-    let mut b = SkeletonBuilder::default();
-    let mut db_ids = Vec::new();
-    let mut kinds: Vec<Kind> = Vec::new();
+    let messages = match keep {
+        Some(ids) => ids.len(),
+        None => usize::try_from(links::largest_message_id(store)?).unwrap_or(0),
+    };
+    let mut b = SkeletonBuilder::with_capacity(messages);
+    let mut db_ids = Vec::with_capacity(messages);
+    let mut kinds: Vec<Kind> = Vec::with_capacity(messages);
     links::for_each_header(store, keep, |id, row, refs: &str, kind| {
         db_ids.push(id);
         kinds.push(kind);

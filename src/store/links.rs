@@ -513,9 +513,14 @@ const FEW: i64 = 16;
 /// Whether `n` messages (or keys to look up) are few against the stored
 /// messages ([`FEW`]).
 fn are_few(store: &Store, n: usize) -> Result<bool> {
+    Ok((n as i64).saturating_mul(FEW) <= largest_message_id(store)?)
+}
+
+/// The largest `messages.id` (0 when none): about the number of stored
+/// messages, read from the end of the table's B-tree without a scan.
+pub fn largest_message_id(store: &Store) -> Result<i64> {
     let sql = "SELECT coalesce(max(id), 0) FROM messages";
-    let stored: i64 = store.conn().query_row(sql, [], |r| r.get(0)).db(sql)?;
-    Ok((n as i64).saturating_mul(FEW) <= stored)
+    store.conn().query_row(sql, [], |r| r.get(0)).db(sql)
 }
 
 /// The `messages.id`s of `pos` (ascending) that `want` keeps, when they are
