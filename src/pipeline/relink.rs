@@ -1042,6 +1042,29 @@ fn skeleton(store: &Store, keep: Option<&[i64]>) -> Result<(Vec<i64>, Skeleton, 
     let mut b = SkeletonBuilder::with_capacity(messages);
     let mut db_ids = Vec::with_capacity(messages);
     let mut kinds: Vec<Kind> = Vec::with_capacity(messages);
+    if let Some(ids) = keep.filter(|ids| ids.len() <= SUBJECTS_HELD) {
+        // An update's few messages: their subjects are held while the
+        // references are linked, so each row is looked up once.
+        let mut subjects = String::new();
+        let mut ends: Vec<usize> = Vec::with_capacity(ids.len());
+        links::for_each_header_and_subject(store, ids, |id, row, refs, kind, subject| {
+            db_ids.push(id);
+            kinds.push(kind);
+            b.add(row, refs.split_ascii_whitespace());
+            subjects.push_str(subject);
+            ends.push(subjects.len());
+        })?;
+        let mut pass = b.link();
+        let mut seeds = vec![false; db_ids.len()];
+        let mut start = 0;
+        for (i, &end) in ends.iter().enumerate() {
+            let subject = subjects.get(start..end).unwrap_or_default();
+            pass.subject(i, subject);
+            seeds[i] = select::seeds(kinds[i], subject);
+            start = end;
+        }
+        return Ok((db_ids, pass.finish(), seeds));
+    }
     links::for_each_header(store, keep, |id, row, refs: &str, kind| {
         db_ids.push(id);
         kinds.push(kind);
@@ -1058,6 +1081,12 @@ fn skeleton(store: &Store, keep: Option<&[i64]>) -> Result<(Vec<i64>, Skeleton, 
     })?;
     Ok((db_ids, pass.finish(), seeds))
 }
+
+/// Most messages whose subjects [`skeleton`] holds while it links their
+/// references (one look-up per message instead of two); more, as in a
+/// full link, are read in two passes so that memory does not grow with the
+/// archive (subjects average about 70 bytes: 7 MB at most).
+const SUBJECTS_HELD: usize = 100_000;
 
 /// The messages the first step of [`select`] chooses (indices into the
 /// skeleton, ascending), among all or those of `keep`.

@@ -63,6 +63,29 @@ pub fn for_each_header(
     })
 }
 
+/// [`for_each_header`] of the messages `keep` (ascending) with each one's
+/// subject too (`f(id, headers, references, kind, subject)`): one look-up
+/// per message where [`for_each_header`] and [`for_each_subject`] take two.
+pub fn for_each_header_and_subject(
+    store: &Store,
+    keep: &[i64],
+    mut f: impl FnMut(i64, HeaderRow<'_>, &str, Kind, &str),
+) -> Result<()> {
+    let sql = "SELECT id, message_id, date, in_reply_to, kind, refs, subject FROM messages";
+    rows_of(store, sql, "id", Some(keep), |r| {
+        let id: i64 = r.get(0).db(sql)?;
+        let row = HeaderRow {
+            message_id: text(r, 1, sql)?.unwrap_or_default(),
+            date: r.get(2).db(sql)?,
+            in_reply_to: text(r, 3, sql)?,
+        };
+        let kind = parse_kind(text(r, 4, sql)?.unwrap_or_default());
+        let refs = text(r, 5, sql)?.unwrap_or_default();
+        f(id, row, refs, kind, text(r, 6, sql)?.unwrap_or_default());
+        Ok(())
+    })
+}
+
 /// Calls `each` for every row of `sql` (a `SELECT ... FROM t` without a
 /// `WHERE`) in `column` order, of the rows whose `column` is in `keep`
 /// (ascending) when given, else of all.
