@@ -51,14 +51,8 @@ pub fn for_each_header(
 ) -> Result<()> {
     let sql = "SELECT id, message_id, date, in_reply_to, kind, refs FROM messages";
     rows_of(store, sql, "id", keep, |r| {
-        let id: i64 = r.get(0).db(sql)?;
-        let row = HeaderRow {
-            message_id: text(r, 1, sql)?.unwrap_or_default(),
-            date: r.get(2).db(sql)?,
-            in_reply_to: text(r, 3, sql)?,
-        };
-        let kind = parse_kind(text(r, 4, sql)?.unwrap_or_default());
-        f(id, row, text(r, 5, sql)?.unwrap_or_default(), kind);
+        let (id, row, refs, kind) = header_of(r, sql)?;
+        f(id, row, refs, kind);
         Ok(())
     })
 }
@@ -73,17 +67,26 @@ pub fn for_each_header_and_subject(
 ) -> Result<()> {
     let sql = "SELECT id, message_id, date, in_reply_to, kind, refs, subject FROM messages";
     rows_of(store, sql, "id", Some(keep), |r| {
-        let id: i64 = r.get(0).db(sql)?;
-        let row = HeaderRow {
-            message_id: text(r, 1, sql)?.unwrap_or_default(),
-            date: r.get(2).db(sql)?,
-            in_reply_to: text(r, 3, sql)?,
-        };
-        let kind = parse_kind(text(r, 4, sql)?.unwrap_or_default());
-        let refs = text(r, 5, sql)?.unwrap_or_default();
+        let (id, row, refs, kind) = header_of(r, sql)?;
         f(id, row, refs, kind, text(r, 6, sql)?.unwrap_or_default());
         Ok(())
     })
+}
+
+/// The first six columns of a [`for_each_header`] row: id, headers,
+/// references, kind.
+fn header_of<'r>(
+    r: &'r rusqlite::Row<'_>,
+    sql: &str,
+) -> Result<(i64, HeaderRow<'r>, &'r str, Kind)> {
+    let id: i64 = r.get(0).db(sql)?;
+    let row = HeaderRow {
+        message_id: text(r, 1, sql)?.unwrap_or_default(),
+        date: r.get(2).db(sql)?,
+        in_reply_to: text(r, 3, sql)?,
+    };
+    let kind = parse_kind(text(r, 4, sql)?.unwrap_or_default());
+    Ok((id, row, text(r, 5, sql)?.unwrap_or_default(), kind))
 }
 
 /// Calls `each` for every row of `sql` (a `SELECT ... FROM t` without a
