@@ -83,7 +83,8 @@ pub struct HeaderRow<'a> {
     pub date: Option<i64>,
 }
 
-/// Interned Message-IDs: one text buffer and where each id ends, so that an
+/// Interned Message-IDs (or any list of strings, such as the subjects a
+/// relink holds): one text buffer and where each entry ends, so that an
 /// archive's half million ids cost their bytes, not an allocation each.
 #[derive(Debug, Default)]
 pub struct Names {
@@ -100,6 +101,12 @@ impl Names {
             None => 0,
         };
         self.text.get(start..end)
+    }
+
+    /// Adds `s` as the next entry.
+    pub fn push(&mut self, s: &str) {
+        self.text.push_str(s);
+        self.ends.push(self.text.len());
     }
 
     /// How many ids there are.
@@ -135,8 +142,7 @@ impl Interner {
             return c;
         }
         let c = u32::try_from(names.len()).unwrap_or(u32::MAX);
-        names.text.push_str(s);
-        names.ends.push(names.text.len());
+        names.push(s);
         table.insert_unique(h, c, |&c| {
             hasher.hash_one(names.get(c as usize).unwrap_or_default())
         });

@@ -31,7 +31,7 @@ use rayon::prelude::*;
 
 use crate::error::{Error, Result};
 use crate::link::attach::Linked;
-use crate::link::thread::{self, Skeleton, SkeletonBuilder};
+use crate::link::thread::{self, HeaderRow, Skeleton, SkeletonBuilder};
 use crate::link::{self, LINK_LOGIC_VERSION, LinkInput, LinkMessage, attach, select};
 use crate::model::Kind;
 use crate::model::history::{Mark, Regression};
@@ -1042,43 +1042,40 @@ fn skeleton(store: &Store, keep: Option<&[i64]>) -> Result<(Vec<i64>, Skeleton, 
     let mut b = SkeletonBuilder::with_capacity(messages);
     let mut db_ids = Vec::with_capacity(messages);
     let mut kinds: Vec<Kind> = Vec::with_capacity(messages);
-    if let Some(ids) = keep.filter(|ids| ids.len() <= SUBJECTS_HELD) {
-        // An update's few messages: their subjects are held while the
-        // references are linked, so each row is looked up once.
-        let mut subjects = String::new();
-        let mut ends: Vec<usize> = Vec::with_capacity(ids.len());
-        links::for_each_header_and_subject(store, ids, |id, row, refs, kind, subject| {
-            db_ids.push(id);
-            kinds.push(kind);
-            b.add(row, refs.split_ascii_whitespace());
-            subjects.push_str(subject);
-            ends.push(subjects.len());
-        })?;
-        let mut pass = b.link();
-        let mut seeds = vec![false; db_ids.len()];
-        let mut start = 0;
-        for (i, &end) in ends.iter().enumerate() {
-            let subject = subjects.get(start..end).unwrap_or_default();
-            pass.subject(i, subject);
-            seeds[i] = select::seeds(kinds[i], subject);
-            start = end;
-        }
-        return Ok((db_ids, pass.finish(), seeds));
-    }
-    links::for_each_header(store, keep, |id, row, refs: &str, kind| {
+    let mut add = |id: i64, row: HeaderRow<'_>, refs: &str, kind: Kind| {
         db_ids.push(id);
         kinds.push(kind);
         b.add(row, refs.split_ascii_whitespace());
-    })?;
+    };
+    // An update's few messages: their subjects are held while the
+    // references are linked, so each row is looked up once.
+    let held = keep.filter(|ids| ids.len() <= SUBJECTS_HELD);
+    let mut subjects = thread::Names::default();
+    match held {
+        Some(ids) => links::for_each_header_and_subject(store, ids, |id, row, refs, kind, s| {
+            add(id, row, refs, kind);
+            subjects.push(s);
+        })?,
+        None => links::for_each_header(store, keep, &mut add)?,
+    }
     let mut pass = b.link();
     let mut seeds = vec![false; db_ids.len()];
-    let at = |id: i64| db_ids.binary_search(&id).ok();
-    links::for_each_subject(store, keep, |id, subject| {
-        if let Some(i) = at(id) {
-            pass.subject(i, subject);
-            seeds[i] = select::seeds(kinds[i], subject);
+    let mut subject = |i: usize, s: &str| {
+        pass.subject(i, s);
+        seeds[i] = select::seeds(kinds[i], s);
+    };
+    if held.is_some() {
+        for i in 0..subjects.len() {
+            subject(i, subjects.get(i).unwrap_or_default());
         }
-    })?;
+    } else {
+        let at = |id: i64| db_ids.binary_search(&id).ok();
+        links::for_each_subject(store, keep, |id, s| {
+            if let Some(i) = at(id) {
+                subject(i, s);
+            }
+        })?;
+    }
     Ok((db_ids, pass.finish(), seeds))
 }
 
