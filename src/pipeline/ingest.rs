@@ -370,6 +370,12 @@ fn read_inputs(
         // Whether the current input opened (its `FileDone` follows then).
         let mut opened = true;
         while let Some(step) = steps.pop_front() {
+            // The next epoch opens while this one is opened or read: the
+            // parsers had little left to do while an epoch's commits were
+            // walked, and nothing at all while the first epoch's were.
+            if matches!(&step, Step::Open(o) if o.slow) || matches!(step, Step::Opening(..)) {
+                open_next(scope, &mut steps);
+            }
             let items = match step {
                 Step::Input => {
                     opened = true;
@@ -389,14 +395,6 @@ fn read_inputs(
                     crate::source::unopened(path, "opening it stopped unexpectedly".into())
                 }),
             };
-            // The next epoch opens while this one is read: the parsers had
-            // little left to do while an epoch's commits were walked.
-            if let Some(next) = steps.iter_mut().find(|s| matches!(s, Step::Open(_)))
-                && matches!(next, Step::Open(o) if o.slow)
-                && let Step::Open(o) = std::mem::replace(next, Step::Input)
-            {
-                *next = Step::Opening(o.path, scope.spawn(o.open));
-            }
             for item in items {
                 opened &= !matches!(item, Item::InputError { .. });
                 if !send(item, &mut batch, &mut batch_bytes) {
@@ -407,6 +405,17 @@ fn read_inputs(
     });
     if !batch.is_empty() {
         let _ = tx.send(batch);
+    }
+}
+
+/// Starts opening the next input waiting to be opened on a thread of its
+/// own, when it is an epoch (slow to open: its commits are walked).
+fn open_next<'s>(scope: &'s std::thread::Scope<'s, '_>, steps: &mut VecDeque<Step<'s>>) {
+    if let Some(next) = steps.iter_mut().find(|s| matches!(s, Step::Open(_)))
+        && matches!(next, Step::Open(o) if o.slow)
+        && let Step::Open(o) = std::mem::replace(next, Step::Input)
+    {
+        *next = Step::Opening(o.path, scope.spawn(o.open));
     }
 }
 
