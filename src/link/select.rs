@@ -23,6 +23,11 @@ use super::hints;
 use super::thread::Skeleton;
 use crate::model::Trailer;
 
+/// The keys of the trailers [`Selection::trailer`] reads (in any case):
+/// a `Closes:`/`Link:` into a seed's thread, the robot's `Reported-by:`,
+/// a `Fixes:`.
+pub const TRAILER_KEYS: [&str; 4] = ["closes", "link", "reported-by", "fixes"];
+
 /// The choice being made (indices are the skeleton's messages).
 #[derive(Debug)]
 pub struct Selection {
@@ -66,7 +71,9 @@ impl Selection {
             .collect();
     }
 
-    /// One trailer of message `i`.
+    /// One trailer of message `i`: only own trailers with one of
+    /// [`TRAILER_KEYS`] change the choice, so the caller may pass only
+    /// those.
     pub fn trailer(&mut self, i: usize, t: &Trailer) {
         if i >= self.seed.len() {
             return;
@@ -120,4 +127,90 @@ pub fn with_threads(sk: &Skeleton, chosen: Vec<usize>, extra: &[usize]) -> Vec<u
     out.extend((0..sk.len()).filter(|i| !have.contains(i) && roots.contains(&sk.root[*i])));
     out.sort_unstable();
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::link::thread::{HeaderRow, SkeletonBuilder};
+
+    /// A skeleton of four single-message threads: a report `r`, a reply `a`
+    /// to it and two unrelated messages `x`, `y`.
+    fn skeleton() -> Skeleton {
+        let mut b = SkeletonBuilder::default();
+        for (id, parent) in [
+            ("r@x", None),
+            ("a@x", Some("r@x")),
+            ("x@x", None),
+            ("y@x", None),
+        ] {
+            let row = HeaderRow {
+                message_id: id,
+                in_reply_to: parent,
+                date: Some(1),
+            };
+            b.add(row, parent.into_iter());
+        }
+        let mut pass = b.link();
+        for (i, s) in ["report", "Re: report", "other", "more"].iter().enumerate() {
+            pass.subject(i, s);
+        }
+        pass.finish()
+    }
+
+    fn trailer(key: &str, value: &str, quote_depth: u32, suggested: bool) -> Trailer {
+        Trailer {
+            key: key.into(),
+            value: value.into(),
+            suggested,
+            commit: None,
+            title: None,
+            quote_depth,
+        }
+    }
+
+    fn choice(trailers: &[(usize, Trailer)]) -> Vec<usize> {
+        let sk = skeleton();
+        let mut sel = Selection::new(&sk);
+        sel.seed(0);
+        sel.members(&sk);
+        for (i, t) in trailers {
+            sel.trailer(*i, t);
+        }
+        sel.finish(&sk)
+    }
+
+    /// The store passes only own trailers with one of [`TRAILER_KEYS`]; the
+    /// choice is the same as with every trailer.
+    #[test]
+    fn only_own_trailers_with_the_listed_keys_change_the_choice() {
+        let closes = "https://lore.kernel.org/r/r@x";
+        let robot = "kernel test robot <lkp@intel.com>";
+        let all = vec![
+            (2, trailer("Closes", closes, 0, false)),
+            (3, trailer("Reported-by", robot, 0, false)),
+            (3, trailer("FIXES", "0123456789ab (\"x\")", 0, false)),
+            (2, trailer("Signed-off-by", closes, 0, false)),
+            (3, trailer("link", closes, 1, false)),
+            (3, trailer("Closes", closes, 0, true)),
+            (3, trailer("Tested-by", robot, 0, false)),
+            (2, trailer("Cc", robot, 0, false)),
+        ];
+        let passed: Vec<(usize, Trailer)> = all
+            .iter()
+            .filter(|(_, t)| {
+                hints::is_own(t) && TRAILER_KEYS.iter().any(|k| t.key.eq_ignore_ascii_case(k))
+            })
+            .cloned()
+            .collect();
+        assert_eq!(passed.len(), 3);
+        assert_eq!(choice(&all), choice(&passed));
+        // Each passed trailer matters: message 2 by its `Closes:` into the
+        // report's thread, message 3 by the robot's `Reported-by:` with
+        // a `Fixes:`.
+        assert_eq!(choice(&passed), vec![0, 1, 2, 3]);
+        assert_eq!(choice(&passed[..1]), vec![0, 1, 2]);
+        assert_eq!(choice(&passed[1..2]), vec![0, 1]);
+        assert_eq!(choice(&[]), vec![0, 1]);
+    }
 }

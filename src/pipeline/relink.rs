@@ -1107,7 +1107,7 @@ fn first_chosen(
         }
     })?;
     sel.members(sk);
-    links::for_each_trailer(store, keep, |id, t| {
+    links::for_each_own_trailer(store, keep, &select::TRAILER_KEYS, |id, t| {
         if let Some(i) = at(id) {
             sel.trailer(i, t);
         }

@@ -3,7 +3,7 @@
 //!
 //! Reading is in the shapes `crate::link` takes: every message's threading
 //! headers ([`for_each_header`], [`for_each_subject`]), the few facts that
-//! choose the messages a regression can involve ([`for_each_trailer`],
+//! choose the messages a regression can involve ([`for_each_own_trailer`],
 //! [`for_each_cited_link`], [`for_each_subject_report`]), and the chosen
 //! messages themselves ([`load_messages`], [`for_each_report_extraction`],
 //! [`load_parts`]). Writing ([`begin_relink`], [`RelinkWrite::finish`],
@@ -97,11 +97,27 @@ fn rows_of(
     sql: &str,
     column: &str,
     keep: Option<&[i64]>,
+    each: impl FnMut(&rusqlite::Row<'_>) -> Result<()>,
+) -> Result<()> {
+    rows_where(store, sql, None, column, keep, each)
+}
+
+/// [`rows_of`] of the rows that also meet `filter` (an SQL condition).
+fn rows_where(
+    store: &Store,
+    sql: &str,
+    filter: Option<&str>,
+    column: &str,
+    keep: Option<&[i64]>,
     mut each: impl FnMut(&rusqlite::Row<'_>) -> Result<()>,
 ) -> Result<()> {
+    let (and_filter, where_filter) = match filter {
+        Some(f) => (format!(" AND ({f})"), format!(" WHERE {f}")),
+        None => (String::new(), String::new()),
+    };
     match keep {
         None => {
-            let q = format!("{sql} ORDER BY {column}");
+            let q = format!("{sql}{where_filter} ORDER BY {column}");
             let mut stmt = store.conn().prepare(&q).db(&q)?;
             let mut rows = stmt.query([]).db(&q)?;
             while let Some(r) = rows.next().db(&q)? {
@@ -111,7 +127,7 @@ fn rows_of(
         }
         Some(ids) => in_chunks(
             store,
-            &format!("{sql} WHERE {column} IN ({{}}) ORDER BY {column}"),
+            &format!("{sql} WHERE {column} IN ({{}}){and_filter} ORDER BY {column}"),
             ids,
             each,
         ),
@@ -146,14 +162,28 @@ pub fn for_each_subject_report(
     })
 }
 
-/// Calls `f(id, trailer)` for every stored trailer (title left out).
-pub fn for_each_trailer(
+/// Calls `f(id, trailer)` for every own trailer (unquoted, not suggested)
+/// whose key is one of `keys` in any case (title left out). The other rows
+/// are passed over by SQLite without being read into trailers: on four
+/// whole lists the own `Closes:`, `Link:`, `Reported-by:` and `Fixes:` are
+/// an eighth of the 352,000 rows.
+pub fn for_each_own_trailer(
     store: &Store,
     keep: Option<&[i64]>,
+    keys: &[&str],
     mut f: impl FnMut(i64, &Trailer),
 ) -> Result<()> {
     let sql = "SELECT message, key, value, suggested, commit_id, quote_depth FROM trailers";
-    rows_of(store, sql, "message", keep, |r| {
+    // The keys are the caller's constants; quoted all the same.
+    let listed: Vec<String> = keys
+        .iter()
+        .map(|k| format!("'{}'", k.replace('\'', "''")))
+        .collect();
+    let filter = format!(
+        "quote_depth = 0 AND suggested = 0 AND key COLLATE NOCASE IN ({})",
+        listed.join(",")
+    );
+    rows_where(store, sql, Some(&filter), "message", keep, |r| {
         let t = Trailer {
             key: r.get(1).db(sql)?,
             value: r.get(2).db(sql)?,

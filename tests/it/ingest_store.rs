@@ -411,3 +411,62 @@ fn an_input_of_several_batches_is_stored_whole_and_in_order() {
     );
     assert_eq!(count(&db, "SELECT count(*) FROM messages"), n as i64);
 }
+
+/// The choice of a relink reads own trailers of a few keys: the store
+/// passes those in any case, and no quoted, suggested or other one, both
+/// over all messages and over a few.
+#[test]
+fn own_trailers_are_read_by_key_in_any_case() {
+    let (store, _db, _dir) = temp_store();
+    let t = |key: &str, quote_depth: u32, suggested: bool| Trailer {
+        key: key.into(),
+        value: format!("v-{key}-{quote_depth}-{suggested}"),
+        suggested,
+        commit: None,
+        title: None,
+        quote_depth,
+    };
+    let ex = Extraction {
+        trailers: vec![
+            t("Closes", 0, false),
+            t("FIXES", 0, false),
+            t("link", 0, false),
+            t("Signed-off-by", 0, false),
+            t("Closes", 1, false),
+            t("Reported-by", 0, true),
+            t("Reported-By", 0, false),
+        ],
+        ..Extraction::default()
+    };
+    let other = Extraction {
+        trailers: vec![t("Fixes", 0, false)],
+        ..Extraction::default()
+    };
+    let mut ids = Vec::new();
+    for (id, ex) in [("m1@x", ex), ("m2@x", other)] {
+        let rec = Record::new(message(id, id, &["a.lists"]), origin(), ex);
+        match insert_record(&store, &rec, 1, &mut BodyBlocks::default()).unwrap() {
+            Outcome::New(row) => ids.push(row),
+            o => panic!("{o:?}"),
+        }
+    }
+    let keys = ["closes", "link", "reported-by", "fixes"];
+    let read = |keep: Option<&[i64]>| {
+        let mut got = Vec::new();
+        regtrack::store::links::for_each_own_trailer(&store, keep, &keys, |id, t| {
+            got.push((id, t.key.clone()))
+        })
+        .unwrap();
+        got.sort();
+        got
+    };
+    let want = vec![
+        (ids[0], "Closes".to_string()),
+        (ids[0], "FIXES".to_string()),
+        (ids[0], "Reported-By".to_string()),
+        (ids[0], "link".to_string()),
+        (ids[1], "Fixes".to_string()),
+    ];
+    assert_eq!(read(None), want);
+    assert_eq!(read(Some(&ids[1..])), want[4..]);
+}

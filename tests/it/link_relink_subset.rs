@@ -96,11 +96,16 @@ fn chosen(store: &Store) -> usize {
     })
     .unwrap();
     sel.members(&sk);
-    links::for_each_trailer(store, None, |id, t| {
-        if let Some(i) = at(id) {
-            sel.trailer(i, t);
-        }
-    })
+    links::for_each_own_trailer(
+        store,
+        None,
+        &regtrack::link::select::TRAILER_KEYS,
+        |id, t| {
+            if let Some(i) = at(id) {
+                sel.trailer(i, t);
+            }
+        },
+    )
     .unwrap();
     links::for_each_cited_link(store, None, |id, link| {
         if let Some(i) = at(id) {
