@@ -985,10 +985,21 @@ fn thread_closure(
     use std::collections::HashSet;
     let mut roots: HashSet<String> = HashSet::new();
     let mut subjects: HashSet<String> = HashSet::new();
+    // Messages read as members of a whole stored thread: their roots and
+    // the ids they name are that thread's (threading put every message
+    // an id of theirs names, or its `thread_ids` row, in it), so only
+    // their subjects can reach further. On a busy day three in four of the
+    // closure's messages come this way.
+    let mut whole: HashSet<i64> = HashSet::new();
     let u = match closure(seeds, cap, |frontier, _| {
         let mut next = Vec::new();
-        let mut new_roots: Vec<String> = links::roots_of_messages(store, frontier)?;
-        let headers = links::thread_headers_of(store, frontier)?;
+        let open: Vec<i64> = frontier
+            .iter()
+            .copied()
+            .filter(|m| !whole.contains(m))
+            .collect();
+        let mut new_roots: Vec<String> = links::roots_of_messages(store, &open)?;
+        let headers = links::thread_headers_of(store, &open)?;
         let mut ids: Vec<&str> = Vec::new();
         for (mid, irt, refs) in &headers {
             ids.push(mid);
@@ -1004,7 +1015,9 @@ fn thread_closure(
         ids.dedup();
         new_roots.extend(links::roots_of_ids(store, &ids)?);
         new_roots.retain(|r| roots.insert(r.clone()));
-        next.extend(links::messages_in_roots(store, &new_roots)?);
+        let members = links::messages_in_roots(store, &new_roots)?;
+        whole.extend(members.iter().copied());
+        next.extend(members);
         let mut subj: Vec<String> = links::keys_of(store, frontier)?
             .into_iter()
             .filter(|k| k.starts_with("s:"))
