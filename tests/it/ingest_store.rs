@@ -450,7 +450,7 @@ fn own_trailers_are_read_by_key_in_any_case() {
             o => panic!("{o:?}"),
         }
     }
-    let keys = ["closes", "link", "reported-by", "fixes"];
+    let keys = regtrack::link::select::TRAILER_KEYS;
     let read = |keep: Option<&[i64]>| {
         let mut got = Vec::new();
         regtrack::store::links::for_each_own_trailer(&store, keep, &keys, |id, t| {
