@@ -15,7 +15,9 @@ use crate::model::{Extraction, Message};
 /// 4: a reply naming a culprit in its subject keys the title its quoted
 /// report gives that culprit; `A patch with a fix landed to the mm tree`
 /// is a landing.
-pub const EXTRACTION_VERSION: i64 = 4;
+/// 5: a patch named as dropped in a change log or a pull request (`-
+/// Dropped patch "title"`, `Removed the patch "title"`) is a landing.
+pub const EXTRACTION_VERSION: i64 = 5;
 
 /// The extractors read a body up to this many lines or
 /// [`MAX_EXTRACTED_BODY`] bytes, whichever comes first.

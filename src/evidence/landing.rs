@@ -5,7 +5,8 @@
 //!   for-next`, `Queued for 6.5`, `Applied to the vfs.fixes branch of the
 //!   vfs/vfs.git tree`, b4's thank-you (`Applied to` + the tree URL and
 //!   branch, then `[1/3] title` entries with `commit: <sha>`);
-//! - `Dropped from for-next`, `I've dropped the series`: the patch left;
+//! - `Dropped from for-next`, `I've dropped the series`, a change log's or a
+//!   pull request's `Dropped patch "title"`: the patch left;
 //! - for-next announcements (`[ANNOUNCE] xfs-linux: for-next updated to
 //!   <sha>`, "The for-next branch of the xfs-linux repository ... has just
 //!   been updated") and pull requests (`git request-pull`: "are available
@@ -136,6 +137,31 @@ static DROPPED_SHORT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
         r"(?i)^(?:(?:I'?ve|I have|I)\s+)?(?:dropped|reverted)(?:\s+(?:it|this|this one|the patch|this patch|the series|them))?",
         r"(?:\s+(?:from|for)\s+(?:the\s+)?([\w./:+-]+))?[.!,]*(?:\s+thanks[.!]*)?$"
+    ))
+    .expect("valid regex")
+});
+
+/// A patch named as gone from a series or a tree, in a posting's change log
+/// or a pull request: `- Dropped patch "tmpfs: Always set ..."`, `Changes
+/// since v1: Removed the patch "nfs: pass flags to second superblock" as
+/// agreed.`, `v3: dropped the patch "x: y" (not needed)`. The title is
+/// group 1, what follows it group 2.
+static NAMED_DROP: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r#"(?i)^(?:[-*+•]\s*)?(?:(?:changes\s+(?:since|from|in)\s+)?(?:v|version\s*)?\d+\s*[:-]\s*)?"#,
+        r"(?:(?:I|we)(?:'ve|\s+have)?\s+)?(?:dropped|removed)\s+(?:the\s+)?(?:patch|commit)\s+",
+        r#"(?:\d+(?:/\d+)?\s+)?(?:\(|:\s*)?["“]([^"”]{6,200})["”]\)?(.{0,120})$"#
+    ))
+    .expect("valid regex")
+});
+
+/// Words after a named drop saying the change went on elsewhere (`merged
+/// upstream`, `squashed into 3/5`, `already applied`): the patch left the
+/// series, its change did not.
+static DROP_KEPT_ELSEWHERE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"(?i)\b(?:merged|applied|upstream|already|squash|fold|folded|into|picked|queued|",
+        r"landed|taken|separately|split|moved|combined|mainline|sent\s+separately)"
     ))
     .expect("valid regex")
 });
@@ -288,7 +314,9 @@ pub fn landings_in(msg: &Message, view: &BodyView<'_>, in_diff: &[bool]) -> Vec<
     // The phrases most mail lacks are looked for in the whole body first
     // (one search each), and on each line only when the body holds them.
     let in_body = Found::in_body(msg, view.body);
-    if let Some(l) = pull_or_announce(msg, &own, &raw, &in_body) {
+    if let Some(mut l) = pull_or_announce(msg, &own, &raw, &in_body) {
+        // A request's change log may name a patch taken out of it.
+        l.extend(own.iter().filter_map(|(_, t)| named_drop(t)));
         return l;
     }
     let words = LineWords::of(&own);
@@ -347,6 +375,8 @@ pub fn landings_in(msg: &Message, view: &BodyView<'_>, in_diff: &[bool]) -> Vec<
         } else if let Some(used) = applied(&own[k..], words.verb_in(k), &mut out) {
             k += used;
             continue;
+        } else if let Some(l) = words.drop_in(k).then(|| named_drop(t)).flatten() {
+            out.push(l);
         } else if in_body.reply && words.drop_in(k) {
             if let Some(l) = dropped(t) {
                 out.push(l);
@@ -660,6 +690,27 @@ fn dropped(t: &str) -> Option<Landing> {
     }
     DROPPED.is_match(t).then(|| Landing {
         kind: LandingKind::Dropped,
+        ..Landing::default()
+    })
+}
+
+/// A patch named as dropped ([`NAMED_DROP`]), unless the words after the
+/// title say its change lives on elsewhere.
+fn named_drop(t: &str) -> Option<Landing> {
+    if !(may_contain_ci(t, "patch") || may_contain_ci(t, "commit"))
+        || !(t.contains('"') || t.contains('“'))
+    {
+        return None;
+    }
+    let c = NAMED_DROP.captures(t)?;
+    let after = c.get(2).map_or("", |m| m.as_str());
+    if DROP_KEPT_ELSEWHERE.is_match(after) {
+        return None;
+    }
+    let title = title_key(c.get(1)?.as_str());
+    (!title.is_empty()).then(|| Landing {
+        kind: LandingKind::Dropped,
+        title: Some(title),
         ..Landing::default()
     })
 }
@@ -1099,5 +1150,76 @@ mod tests {
             );
         }
         assert!(land("Re: x", "we can drop the lock here\n").is_empty());
+    }
+
+    #[test]
+    fn a_patch_named_as_dropped_in_a_change_log_or_a_pull_request() {
+        let title = |l: &[Landing]| -> Vec<(LandingKind, Option<String>)> {
+            l.iter().map(|l| (l.kind, l.title.clone())).collect()
+        };
+        for (subject, t, want) in [
+            (
+                "[PATCH v3 0/4] tmpfs: casefold",
+                "- Dropped patch \"tmpfs: Always set simple_dentry_operations as dentry ops\"",
+                "tmpfs: always set simple_dentry_operations as dentry ops",
+            ),
+            (
+                "[PATCH v2 0/3] f2fs: dio",
+                "   - Dropped the patch \"f2fs: don't allow DIO reads but not DIO writes\".",
+                "f2fs: don't allow dio reads but not dio writes",
+            ),
+            (
+                "Re: [PATCH v4 0/2] x",
+                "v5: removed the patch \"mm: batch the lru drain\" (not needed)",
+                "mm: batch the lru drain",
+            ),
+        ] {
+            let l = land(subject, &format!("{t}\n"));
+            assert_eq!(
+                title(&l),
+                [(LandingKind::Dropped, Some(title_key(want)))],
+                "{t}"
+            );
+        }
+        // A pull request's change log: the shortlog's landings and the drop.
+        let pull = "Hi Linus,\n\nThe following changes since commit ff7afaeca1a15fbeaa2c4795ee806c0667bd77b2:\n\n  \
+            Merge tag 'x' (2024-11-06 13:09:22 -1000)\n\nare available in the Git repository at:\n\n  \
+            git://git.linux-nfs.org/projects/trondmy/linux-nfs.git tags/nfs-for-6.13-1\n\n\
+            for you to fetch changes up to 38a125b31504f91bf6fdd3cfc3a3e9a721e6c97a:\n\n  \
+            fs/nfs/io: make nfs_start_io_*() killable (2024-11-28 12:55:33 -0500)\n\n\n\
+            Changes since v1: Removed the patch \"nfs: pass flags to second superblock\"\nas agreed.\n\n\
+            ----------------------------------------------------------------\n\
+            Max Kellermann (1):\n      fs/nfs/io: make nfs_start_io_*() killable\n";
+        let l = land(
+            "[GIT PULL v2] Please pull NFS client changes for 6.13",
+            pull,
+        );
+        assert!(
+            l.iter().any(|l| l.kind == LandingKind::PullRequest),
+            "{l:?}"
+        );
+        assert_eq!(
+            l.iter()
+                .filter(|l| l.kind == LandingKind::Dropped)
+                .map(|l| l.title.clone())
+                .collect::<Vec<_>>(),
+            [Some(title_key("nfs: pass flags to second superblock"))],
+            "{l:?}"
+        );
+        // Dropped from the series because its change went on elsewhere,
+        // quoted, or not a title in quotes: no drop.
+        for t in [
+            "- Dropped patch \"x: fix the lock order\" (merged upstream)",
+            "- Dropped patch \"x: fix the lock order\", squashed into 2/3",
+            "- Dropped patch \"x: fix the lock order\" as it was already applied",
+            "> - Dropped patch \"x: fix the lock order\"",
+            "- Dropped patch 3 as suggested by Jan",
+            "- Removed the \"x: fix the lock order\" comment",
+        ] {
+            assert!(
+                land("[PATCH v2 0/3] x", &format!("{t}\n")).is_empty(),
+                "{t}"
+            );
+        }
     }
 }

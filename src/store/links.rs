@@ -211,7 +211,9 @@ pub fn for_each_cited_link(
 }
 
 /// What identifies the patches of some messages: their title keys and
-/// patch ids (those a message has).
+/// patch ids (those a message has), and the title keys of the culprits
+/// their robot reports name (the culprit's own posting and the landings
+/// naming it are found by them).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PatchKeys {
     /// Title keys.
@@ -223,10 +225,27 @@ pub struct PatchKeys {
 /// Messages read per `IN (...)` list.
 const IN_CHUNK: usize = 500;
 
-/// The title keys and patch ids of the patches among the messages `ids`.
+/// The key of the culprit title a robot report gives (as
+/// [`crate::link::keys`] makes it), without its `t:`.
+fn culprit_title_key(title: &str) -> Option<String> {
+    crate::link::keys::title(title).map(|k| k["t:".len()..].to_string())
+}
+
+/// The title keys and patch ids of the patches among the messages `ids`,
+/// and the title keys of the culprits their reports name.
 pub fn patch_keys_of(store: &Store, ids: &[i64]) -> Result<PatchKeys> {
     let mut titles: HashSet<String> = HashSet::new();
     let mut patch_ids: HashSet<String> = HashSet::new();
+    in_chunks(
+        store,
+        "SELECT commit_title FROM reports WHERE message IN ({}) AND commit_title IS NOT NULL",
+        ids,
+        |r| {
+            let t: String = r.get(0).db("culprit titles")?;
+            titles.extend(culprit_title_key(&t));
+            Ok(())
+        },
+    )?;
     for chunk in ids.chunks(IN_CHUNK) {
         let list = vec!["?"; chunk.len()].join(",");
         let sql = format!("SELECT title_key, patch_id FROM patches WHERE message IN ({list})");
@@ -1819,9 +1838,26 @@ pub fn patch_keys_by_message(store: &Store, messages: &[i64]) -> Result<Vec<(i64
 }
 
 /// The messages carrying a patch with one of these keys (`t:<title key>`
-/// or `p:<patch id>`), each with the key.
+/// or `p:<patch id>`), or a robot report naming a culprit of that title
+/// (see [`patch_keys_of`]), each with the key.
 pub fn patch_holders(store: &Store, keys: &[String]) -> Result<Vec<(i64, String)>> {
     let mut out = Vec::new();
+    if keys.iter().any(|k| k.starts_with("t:")) {
+        // Reports are few (thousands on four whole lists) and their titles
+        // are stored as the robot wrote them: one pass reads them.
+        let wanted: HashSet<&str> = keys.iter().map(String::as_str).collect();
+        let sql = "SELECT message, commit_title FROM reports WHERE commit_title IS NOT NULL";
+        let mut stmt = store.conn().prepare_cached(sql).db(sql)?;
+        let mut rows = stmt.query([]).db(sql)?;
+        while let Some(r) = rows.next().db(sql)? {
+            let t: String = r.get(1).db(sql)?;
+            if let Some(k) = crate::link::keys::title(&t)
+                && wanted.contains(k.as_str())
+            {
+                out.push((r.get(0).db(sql)?, k));
+            }
+        }
+    }
     if !lookups_pay(store, keys.len())? {
         let wanted: HashSet<&str> = keys.iter().map(String::as_str).collect();
         let mut key = String::new();
