@@ -115,7 +115,8 @@ pub struct Linked {
 /// `msgs` may be a subset of the messages, in their order, as long as it
 /// holds whole threads: every message of every thread that holds a report,
 /// a subject-named reply or a message that links to one of those, and the
-/// postings and landings of their patches (see [`super::select`]); the
+/// postings and landings of their patches and of their culprits (see
+/// [`super::select`]); the
 /// result is then the same as on all messages.
 pub fn regressions(
     msgs: &[LinkMessage],

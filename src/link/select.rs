@@ -9,7 +9,10 @@
 //!   whatever else is stored);
 //! - messages whose `Closes:`/`Link:` trailer or cited lore URL points into
 //!   a seed's thread;
-//! - messages with `Fixes:` and a robot `Reported-by:`.
+//! - messages with `Fixes:` and a robot `Reported-by:`;
+//! - then (`pipeline::relink`) the other postings of the chosen patches,
+//!   the postings of the culprits the chosen reports name, and the
+//!   messages saying where either landed or was dropped ([`with_threads`]).
 //!
 //! The facts are read through [`super::hints`], the functions the
 //! attachment rules read them through. Feed [`Selection`] in three steps:

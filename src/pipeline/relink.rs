@@ -439,7 +439,8 @@ fn distinct_roots(sk: &Skeleton) -> u64 {
 /// A full link threads every message, chooses the whole threads a
 /// regression can involve ([`select`]: the first step, threads of seeds, of
 /// pointers into a seed's thread, of fixes the robot reported; then the
-/// threads of the other postings and landings of their patches) and links
+/// threads of the other postings and landings of their patches and of
+/// their reports' culprits) and links
 /// the chosen messages ([`attach`]). Every rule of attachment and patch
 /// identity relates two chosen messages through a shared thread or a shared
 /// link key ([`crate::link::keys`]); new mail only adds, so a message once
@@ -458,8 +459,10 @@ fn distinct_roots(sk: &Skeleton) -> u64 {
 ///    first step's choice of any other thread cannot change (its reasons
 ///    lie in it and in the threads it points to, none touched). A newly
 ///    chosen patch brings the other postings and landings sharing its title
-///    or patch id, wherever they are; a touched message becomes another
-///    posting or landing when it shares one with a chosen patch. The choice
+///    or patch id, wherever they are, and a newly chosen robot report those
+///    titled like its culprit (the culprit's own posting, a pull request
+///    that dropped it); a touched message becomes another posting or
+///    landing when it shares one with a chosen patch or report. The choice
 ///    of everything else is the one stored (`link_chosen`).
 /// 3. **Histories**: from the messages whose choice or thread changed (and
 ///    the regressions of new marks: the marked culprit's, a duplicate
