@@ -309,6 +309,45 @@ fn a_mark_relinks_its_regression_as_an_update() {
     assert_eq!(histories(&copy), after);
 }
 
+/// The culprit's posting, a pull request taking it out and the report are
+/// three threads that only the culprit's title ties: in every order of
+/// arrival, each linked as an update, the history ends `culprit-dropped`
+/// and equals one full link's.
+#[test]
+fn a_drop_of_the_culprit_in_another_thread_reaches_its_history_as_an_update() {
+    let messages = messages_of(&crate::common::corpus("threads/culprit-dropped.mbox"));
+    assert_eq!(messages.len(), 3, "posting, pull request, report");
+    let dir = tempfile::tempdir().unwrap();
+    for order in [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ] {
+        let steps: Vec<PathBuf> = order
+            .iter()
+            .enumerate()
+            .map(|(k, &m)| {
+                let p = dir.path().join(format!("step-{k}.mbox"));
+                std::fs::write(&p, &messages[m]).unwrap();
+                p
+            })
+            .collect();
+        let what = format!("arrival order {order:?}");
+        let (updates, regressions) =
+            assert_updates_equal_full(dir.path(), &steps[..1], &steps[1..], &what);
+        assert_eq!(updates, 2, "{what}");
+        assert_eq!(regressions, 1, "{what}");
+        let status: Vec<String> = crate::common::column(
+            &dir.path().join("steps.db"),
+            "SELECT status FROM regressions",
+        );
+        assert_eq!(status, ["culprit-dropped"], "{what}");
+    }
+}
+
 /// Mail whose References name every thread stored (200 threads a message,
 /// under the most one message contributes): the update would reach
 /// everything, so it links in full and says why.
