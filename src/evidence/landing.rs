@@ -315,8 +315,21 @@ pub fn landings_in(msg: &Message, view: &BodyView<'_>, in_diff: &[bool]) -> Vec<
     // (one search each), and on each line only when the body holds them.
     let in_body = Found::in_body(msg, view.body);
     if let Some(mut l) = pull_or_announce(msg, &own, &raw, &in_body) {
-        // A request's change log may name a patch taken out of it.
-        l.extend(own.iter().filter_map(|(_, t)| named_drop(t)));
+        // A request's change log may name a patch taken out of it (of the
+        // request's tree and branch).
+        let (tree, branch) = l
+            .first()
+            .map(|x| (x.tree.clone(), x.branch.clone()))
+            .unwrap_or_default();
+        l.extend(
+            own.iter()
+                .filter_map(|(_, t)| named_drop(t))
+                .map(|d| Landing {
+                    tree: tree.clone(),
+                    branch: branch.clone(),
+                    ..d
+                }),
+        );
         return l;
     }
     let words = LineWords::of(&own);
@@ -1201,9 +1214,13 @@ mod tests {
         assert_eq!(
             l.iter()
                 .filter(|l| l.kind == LandingKind::Dropped)
-                .map(|l| l.title.clone())
+                .map(|l| (l.title.clone(), l.branch.as_deref(), l.tree.as_deref()))
                 .collect::<Vec<_>>(),
-            [Some(title_key("nfs: pass flags to second superblock"))],
+            [(
+                Some(title_key("nfs: pass flags to second superblock")),
+                Some("tags/nfs-for-6.13-1"),
+                Some("git://git.linux-nfs.org/projects/trondmy/linux-nfs.git")
+            )],
             "{l:?}"
         );
         // Dropped from the series because its change went on elsewhere,

@@ -661,6 +661,25 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
             .as_deref()
             .and_then(|t| patches.identities.iter().position(|id| id.title_key == t));
         d.culprit_patch = parent_posting.or(titled).filter(|k| !d.patches.contains(k));
+        // A message dropping the culprit's patch decides the history: it is
+        // one of its messages.
+        if let Some(k) = d.culprit_patch {
+            for at in &patches.landings[k] {
+                let dropped = msgs[at.msg]
+                    .extraction
+                    .landings
+                    .get(at.landing)
+                    .is_some_and(|l| l.kind == LandingKind::Dropped);
+                if dropped {
+                    let title = &patches.identities[k].title;
+                    d.add(
+                        at.msg,
+                        Role::Landing,
+                        format!("dropped the culprit's patch \"{title}\""),
+                    );
+                }
+            }
+        }
     }
 
     // A later robot report on a commit titled like one of a regression's

@@ -489,6 +489,16 @@ fn describe(l: &Landing) -> String {
         LandingKind::WillDrop => "to be dropped",
     };
     let mut s = verb.to_string();
+    if l.kind == LandingKind::Dropped && (l.branch.is_some() || l.tree.is_some()) {
+        // `dropped from tags/nfs-for-6.13-1 of git://...`
+        s.push_str(" from");
+        match (l.branch.as_deref(), l.tree.as_deref()) {
+            (Some(b), Some(t)) => s.push_str(&format!(" {b} of {t}")),
+            (Some(x), None) | (None, Some(x)) => s.push_str(&format!(" {x}")),
+            (None, None) => {}
+        }
+        return s;
+    }
     match (l.branch.as_deref(), l.tree.as_deref()) {
         (Some(b), Some(t)) => s.push_str(&format!(" ({b} of {t})")),
         (Some(b), None) => s.push_str(&format!(" ({b})")),
