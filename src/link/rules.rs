@@ -567,13 +567,15 @@ pub fn landings(ctx: &Ctx<'_>, out: &mut Vec<Happening>) {
 
 /// The culprit left its tree before mainline: a maintainer dropped the
 /// culprit's own posting (`Dropped from for-next`, or a pull request's or
-/// series' change log names its title: `Removed the patch "..."`), or, for a patch under
+/// series' change log names its title: `Removed the patch "..."`; a drop
+/// weeks before the first report only shows, see [`EARLIER_DROP`]), or, for a patch under
 /// review, its author or a reviewer means to drop it (`would you mind if I
 /// drop it from my series`), `culprit-dropped`.
 pub fn culprit_dropped(ctx: &Ctx<'_>, out: &mut Vec<Happening>) {
     let Some(k) = ctx.draft.culprit_patch else {
         return;
     };
+    let first_report = ctx.first_report.and_then(|i| ctx.msgs.get(i)?.date);
     for at in &ctx.patches.landings[k] {
         let (Some(m), Some(l)) = (
             ctx.msgs.get(at.msg),
@@ -585,7 +587,19 @@ pub fn culprit_dropped(ctx: &Ctx<'_>, out: &mut Vec<Happening>) {
         };
         let gone = l.kind == LandingKind::Dropped
             || (l.kind == LandingKind::WillDrop && ctx.scope == Scope::PatchUnderReview);
-        if gone && !ctx.in_mainline {
+        if !gone || ctx.in_mainline {
+            continue;
+        }
+        if m.date
+            .zip(first_report)
+            .is_some_and(|(d, f)| d < f - EARLIER_DROP)
+        {
+            out.push(entry(
+                m,
+                format!("an earlier application of the culprit was {}", describe(l)),
+                None,
+            ));
+        } else {
             out.push(entry(
                 m,
                 format!("the culprit was {}", describe(l)),
@@ -594,6 +608,11 @@ pub fn culprit_dropped(ctx: &Ctx<'_>, out: &mut Vec<Happening>) {
         }
     }
 }
+
+/// How long before the first report a drop of the culprit's patch is of an
+/// earlier application of it: the robot tested the patch after it came
+/// back (a linux-next report lags its tree by days, not weeks).
+const EARLIER_DROP: i64 = 14 * 86_400;
 
 /// The human marks on the culprit (`regtrack mark 2edf06a50f declined`,
 /// `--fix`, `dup-of`, `regtrack unmark`; see [`super::marks`]): a status
@@ -702,6 +721,79 @@ mod tests {
         let mut out = Vec::new();
         rule(&ctx(&msgs, &d, &patches), mem, m, &mut out);
         out
+    }
+
+    /// The culprit's posting (message 0), a report (message 1, on day 30)
+    /// and a message dropping the posting on day `drop_day` (message 2).
+    fn dropped_culprit(drop_day: i64, in_mainline: bool) -> Vec<Happening> {
+        let day = 86_400;
+        let drop = Landing {
+            kind: LandingKind::Dropped,
+            branch: Some("for-next".into()),
+            ..Landing::default()
+        };
+        let msgs = [
+            LinkMessage {
+                message_id: "p@x".into(),
+                date: Some(day),
+                ..LinkMessage::default()
+            },
+            LinkMessage {
+                message_id: "r@x".into(),
+                date: Some(30 * day),
+                ..LinkMessage::default()
+            },
+            LinkMessage {
+                message_id: "d@x".into(),
+                from_name: Some("Maintainer".into()),
+                date: Some(drop_day * day),
+                extraction: crate::model::Extraction {
+                    landings: vec![drop],
+                    ..Default::default()
+                },
+                ..LinkMessage::default()
+            },
+        ];
+        let mut d = Draft::default();
+        d.culprit_patch = Some(0);
+        let patches = Patches {
+            identities: vec![super::super::patch::Identity::default()],
+            landings: vec![vec![super::super::patch::LandingAt { msg: 2, landing: 0 }]],
+            reviews: vec![Vec::new()],
+            ..Patches::default()
+        };
+        let mut c = ctx(&msgs, &d, &patches);
+        c.first_report = Some(1);
+        c.scope = Scope::Next;
+        c.in_mainline = in_mainline;
+        let mut out = Vec::new();
+        culprit_dropped(&c, &mut out);
+        out
+    }
+
+    #[test]
+    fn a_drop_of_the_culprit_s_patch_drops_it_unless_weeks_before_the_report_or_in_mainline() {
+        // A day before the report (linux-next lags) and after it: dropped.
+        for day in [29, 40] {
+            let out = dropped_culprit(day, false);
+            assert_eq!(out.len(), 1, "day {day}");
+            assert_eq!(
+                out[0].entry.status,
+                Some(Status::CulpritDropped),
+                "day {day}"
+            );
+            assert_eq!(
+                out[0].entry.event, "the culprit was dropped from for-next",
+                "day {day}"
+            );
+        }
+        // Three weeks before: the patch came back and was tested then.
+        let out = dropped_culprit(9, false);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].entry.status, None);
+        assert!(out[0].entry.event.starts_with("an earlier application"));
+        // A culprit the robot found in mainline did not leave its tree.
+        assert!(dropped_culprit(29, true).is_empty());
     }
 
     #[test]
