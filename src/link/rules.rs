@@ -568,7 +568,7 @@ pub fn landings(ctx: &Ctx<'_>, out: &mut Vec<Happening>) {
 /// The culprit left its tree before mainline: a maintainer dropped the
 /// culprit's own posting (`Dropped from for-next`, or a pull request's or
 /// series' change log names its title: `Removed the patch "..."`; a drop
-/// weeks before the first report only shows, see [`EARLIER_DROP`]), or, for a patch under
+/// more than 14 days before the first report only shows), or, for a patch under
 /// review, its author or a reviewer means to drop it (`would you mind if I
 /// drop it from my series`), `culprit-dropped`.
 pub fn culprit_dropped(ctx: &Ctx<'_>, out: &mut Vec<Happening>) {
