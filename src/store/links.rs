@@ -1837,27 +1837,57 @@ pub fn patch_keys_by_message(store: &Store, messages: &[i64]) -> Result<Vec<(i64
     Ok(out)
 }
 
-/// The messages carrying a patch with one of these keys (`t:<title key>`
-/// or `p:<patch id>`), or a robot report naming a culprit of that title
-/// (see [`patch_keys_of`]), each with the key.
-pub fn patch_holders(store: &Store, keys: &[String]) -> Result<Vec<(i64, String)>> {
-    let mut out = Vec::new();
-    if keys.iter().any(|k| k.starts_with("t:")) {
-        // Reports are few (thousands on four whole lists) and their titles
-        // are stored as the robot wrote them: one pass reads them.
-        let wanted: HashSet<&str> = keys.iter().map(String::as_str).collect();
+/// The robot reports whose culprit title has one of these `t:` keys, each
+/// with the key: looked up by the stored link keys (a report keeps its
+/// culprit title's there) when their index exists and the keys are few,
+/// else one pass over the reports.
+fn report_holders(store: &Store, keys: &[String], out: &mut Vec<(i64, String)>) -> Result<()> {
+    let titles: Vec<&String> = keys.iter().filter(|k| k.starts_with("t:")).collect();
+    if titles.is_empty() {
+        return Ok(());
+    }
+    let sql = "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'link_keys_key'";
+    let indexed: i64 = store.conn().query_row(sql, [], |r| r.get(0)).db(sql)?;
+    // The title the robot wrote gives the key (the same message's other
+    // keys, a `Fixes:` title say, are no report's).
+    let wanted: HashSet<&str> = titles.iter().map(|k| k.as_str()).collect();
+    let mut take = |m: i64, title: &str| {
+        if let Some(k) = crate::link::keys::title(title)
+            && wanted.contains(k.as_str())
+        {
+            out.push((m, k));
+        }
+    };
+    if indexed > 0 && are_few(store, titles.len())? {
+        let sql = "SELECT r.message, r.commit_title FROM link_keys k \
+                   JOIN reports r ON r.message = k.message \
+                   WHERE k.key = ?1 AND r.commit_title IS NOT NULL";
+        let mut stmt = store.conn().prepare_cached(sql).db(sql)?;
+        for key in &titles {
+            let mut rows = stmt.query([key.as_str()]).db(sql)?;
+            while let Some(r) = rows.next().db(sql)? {
+                let t: String = r.get(1).db(sql)?;
+                take(r.get(0).db(sql)?, &t);
+            }
+        }
+    } else {
         let sql = "SELECT message, commit_title FROM reports WHERE commit_title IS NOT NULL";
         let mut stmt = store.conn().prepare_cached(sql).db(sql)?;
         let mut rows = stmt.query([]).db(sql)?;
         while let Some(r) = rows.next().db(sql)? {
             let t: String = r.get(1).db(sql)?;
-            if let Some(k) = crate::link::keys::title(&t)
-                && wanted.contains(k.as_str())
-            {
-                out.push((r.get(0).db(sql)?, k));
-            }
+            take(r.get(0).db(sql)?, &t);
         }
     }
+    Ok(())
+}
+
+/// The messages carrying a patch with one of these keys (`t:<title key>`
+/// or `p:<patch id>`), or a robot report naming a culprit of that title
+/// (see [`patch_keys_of`]), each with the key.
+pub fn patch_holders(store: &Store, keys: &[String]) -> Result<Vec<(i64, String)>> {
+    let mut out = Vec::new();
+    report_holders(store, keys, &mut out)?;
     if !lookups_pay(store, keys.len())? {
         let wanted: HashSet<&str> = keys.iter().map(String::as_str).collect();
         let mut key = String::new();

@@ -171,7 +171,8 @@ fn relinking_only_the_threads_that_matter_equals_linking_the_shared_corpus() {
 /// The messages holding given patch keys are the same whether looked up
 /// key by key through the indexes or found by one scan (taken when the
 /// indexes are missing, as while a bulk load builds them, or when the keys
-/// are many): every stored title key and patch id, and a subset of them.
+/// are many): every stored title key and patch id, and a subset of them,
+/// with the culprit titles of reports (held by the reports).
 #[test]
 fn patch_key_lookups_and_the_scan_find_the_same_messages() {
     let dir = tempfile::tempdir().unwrap();
@@ -185,6 +186,16 @@ fn patch_key_lookups_and_the_scan_find_the_same_messages() {
     assert!(all.len() > 500, "{} patches", all.len());
     let few: Vec<i64> = all.iter().copied().step_by(97).collect();
     let landed: Vec<String> = column(&db, "SELECT title FROM landings WHERE title IS NOT NULL");
+    // Reports hold their culprit's title (the culprit's posting and the
+    // landings naming it are found by it).
+    let reports: Vec<i64> = column(&db, "SELECT DISTINCT message FROM reports ORDER BY message");
+    let culprit_keys: Vec<String> = links::patch_keys_of(&store, &reports)
+        .unwrap()
+        .titles
+        .into_iter()
+        .map(|t| format!("t:{t}"))
+        .collect();
+    assert!(culprit_keys.len() >= 5, "{culprit_keys:?}");
     let found = |store: &Store| {
         let mut out = Vec::new();
         for ids in [&all, &few] {
@@ -205,6 +216,7 @@ fn patch_key_lookups_and_the_scan_find_the_same_messages() {
             } else {
                 20
             });
+            key_list.extend(culprit_keys.iter().take(5).cloned());
             let mut holders = links::patch_holders(store, &key_list).unwrap();
             holders.sort();
             out.push((brought, holders));
@@ -217,10 +229,19 @@ fn patch_key_lookups_and_the_scan_find_the_same_messages() {
         "every patch holds its own keys"
     );
     assert!(!with_indexes[1].0.is_empty() && !with_indexes[1].1.is_empty());
+    for (_, holders) in &with_indexes {
+        assert!(
+            holders
+                .iter()
+                .any(|(m, _)| reports.binary_search(m).is_ok()),
+            "a report holds its culprit's title"
+        );
+    }
     drop(store);
     let conn = rusqlite::Connection::open(&db).unwrap();
     conn.execute_batch(
-        "DROP INDEX patches_title_key; DROP INDEX patches_patch_id; DROP INDEX landings_title;",
+        "DROP INDEX patches_title_key; DROP INDEX patches_patch_id; DROP INDEX landings_title; \
+         DROP INDEX link_keys_key;",
     )
     .unwrap();
     drop(conn);
@@ -228,7 +249,7 @@ fn patch_key_lookups_and_the_scan_find_the_same_messages() {
     let indexes: Vec<String> = column(
         &db,
         "SELECT name FROM sqlite_master WHERE name IN \
-         ('patches_title_key', 'patches_patch_id', 'landings_title')",
+         ('patches_title_key', 'patches_patch_id', 'landings_title', 'link_keys_key')",
     );
     assert!(indexes.is_empty(), "{indexes:?}");
     assert_eq!(found(&store), with_indexes);
