@@ -629,11 +629,7 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
     for d in drafts.iter_mut() {
         for &k in &d.patches.clone() {
             for at in &patches.landings[k] {
-                let what = msgs[at.msg]
-                    .extraction
-                    .landings
-                    .get(at.landing)
-                    .map_or(LandingKind::Applied, |l| l.kind);
+                let what = at.of(msgs).map_or(LandingKind::Applied, |(_, l)| l.kind);
                 let title = &patches.identities[k].title;
                 d.add(
                     at.msg,
@@ -665,11 +661,9 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
         // one of its messages.
         if let Some(k) = d.culprit_patch {
             for at in &patches.landings[k] {
-                let dropped = msgs[at.msg]
-                    .extraction
-                    .landings
-                    .get(at.landing)
-                    .is_some_and(|l| l.kind == LandingKind::Dropped);
+                let dropped = at
+                    .of(msgs)
+                    .is_some_and(|(_, l)| l.kind == LandingKind::Dropped);
                 if dropped {
                     let title = &patches.identities[k].title;
                     d.add(
@@ -709,14 +703,7 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
             };
             let commits: Vec<&str> = patches.landings[k]
                 .iter()
-                .filter_map(|at| {
-                    msgs[at.msg]
-                        .extraction
-                        .landings
-                        .get(at.landing)?
-                        .commit
-                        .as_deref()
-                })
+                .filter_map(|at| at.of(msgs)?.1.commit.as_deref())
                 .filter(|c| is_hex_id(c))
                 .collect();
             let by_title = report_by_title

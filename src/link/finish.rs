@@ -154,10 +154,9 @@ fn patch_life(
     let mut state = PatchState::Proposed;
     let mut applied_version = None;
     for at in &patches.landings[k] {
-        let Some(l) = msgs[at.msg].extraction.landings.get(at.landing) else {
+        let Some((lm, l)) = at.of(msgs) else {
             continue;
         };
-        let lm = &msgs[at.msg];
         applied.push(AppliedAt {
             tree: l.tree.clone(),
             branch: l.branch.clone(),

@@ -23,7 +23,7 @@ use std::collections::HashMap;
 
 use super::LinkMessage;
 use super::hints::{is_robot_team, kind_of};
-use crate::model::{Kind, LandingKind};
+use crate::model::{Kind, Landing, LandingKind};
 
 /// Shortest title key that identifies a patch by itself.
 const MIN_TITLE: usize = 8;
@@ -49,6 +49,14 @@ pub struct LandingAt {
     pub msg: usize,
     /// Which of its landings.
     pub landing: usize,
+}
+
+impl LandingAt {
+    /// The message and the landing this names among `msgs`.
+    pub fn of<'a>(&self, msgs: &'a [LinkMessage]) -> Option<(&'a LinkMessage, &'a Landing)> {
+        let m = msgs.get(self.msg)?;
+        Some((m, m.extraction.landings.get(self.landing)?))
+    }
 }
 
 /// Every patch identity among a set of messages, and their landings.

@@ -489,21 +489,16 @@ fn describe(l: &Landing) -> String {
         LandingKind::WillDrop => "to be dropped",
     };
     let mut s = verb.to_string();
-    if l.kind == LandingKind::Dropped && (l.branch.is_some() || l.tree.is_some()) {
+    let place = match (l.branch.as_deref(), l.tree.as_deref()) {
+        (Some(b), Some(t)) => Some(format!("{b} of {t}")),
+        (Some(x), None) | (None, Some(x)) => Some(x.to_string()),
+        (None, None) => None,
+    };
+    match place {
         // `dropped from tags/nfs-for-6.13-1 of git://...`
-        s.push_str(" from");
-        match (l.branch.as_deref(), l.tree.as_deref()) {
-            (Some(b), Some(t)) => s.push_str(&format!(" {b} of {t}")),
-            (Some(x), None) | (None, Some(x)) => s.push_str(&format!(" {x}")),
-            (None, None) => {}
-        }
-        return s;
-    }
-    match (l.branch.as_deref(), l.tree.as_deref()) {
-        (Some(b), Some(t)) => s.push_str(&format!(" ({b} of {t})")),
-        (Some(b), None) => s.push_str(&format!(" ({b})")),
-        (None, Some(t)) => s.push_str(&format!(" ({t})")),
-        (None, None) => {}
+        Some(p) if l.kind == LandingKind::Dropped => return format!("{s} from {p}"),
+        Some(p) => s.push_str(&format!(" ({p})")),
+        None => {}
     }
     if let Some(c) = &l.commit {
         s.push_str(&format!(" as {}", c.get(..12).unwrap_or(c)));
@@ -538,12 +533,7 @@ pub fn landings(ctx: &Ctx<'_>, out: &mut Vec<Happening>) {
         let id = &ctx.patches.identities[k];
         let revert = id.reverts.0.is_some() || id.reverts.1.is_some();
         for at in &ctx.patches.landings[k] {
-            let (Some(m), Some(l)) = (
-                ctx.msgs.get(at.msg),
-                ctx.msgs
-                    .get(at.msg)
-                    .and_then(|m| m.extraction.landings.get(at.landing)),
-            ) else {
+            let Some((m, l)) = at.of(ctx.msgs) else {
                 continue;
             };
             let title = if id.title.is_empty() {
@@ -577,12 +567,7 @@ pub fn culprit_dropped(ctx: &Ctx<'_>, out: &mut Vec<Happening>) {
     };
     let first_report = ctx.first_report.and_then(|i| ctx.msgs.get(i)?.date);
     for at in &ctx.patches.landings[k] {
-        let (Some(m), Some(l)) = (
-            ctx.msgs.get(at.msg),
-            ctx.msgs
-                .get(at.msg)
-                .and_then(|m| m.extraction.landings.get(at.landing)),
-        ) else {
+        let Some((m, l)) = at.of(ctx.msgs) else {
             continue;
         };
         let gone = l.kind == LandingKind::Dropped
