@@ -246,23 +246,21 @@ pub fn patch_keys_of(store: &Store, ids: &[i64]) -> Result<PatchKeys> {
             Ok(())
         },
     )?;
-    for chunk in ids.chunks(IN_CHUNK) {
-        let list = vec!["?"; chunk.len()].join(",");
-        let sql = format!("SELECT title_key, patch_id FROM patches WHERE message IN ({list})");
-        let mut stmt = store.conn().prepare(&sql).db(&sql)?;
-        let mut rows = stmt
-            .query(rusqlite::params_from_iter(chunk.iter()))
-            .db(&sql)?;
-        while let Some(r) = rows.next().db(&sql)? {
-            let t: String = r.get(0).db(&sql)?;
+    in_chunks(
+        store,
+        "SELECT title_key, patch_id FROM patches WHERE message IN ({})",
+        ids,
+        |r| {
+            let t: String = r.get(0).db("patch keys")?;
             if t.len() >= MIN_TITLE_KEY {
                 titles.insert(t);
             }
-            if let Some(p) = r.get::<_, Option<String>>(1).db(&sql)? {
+            if let Some(p) = r.get::<_, Option<String>>(1).db("patch keys")? {
                 patch_ids.insert(p);
             }
-        }
-    }
+            Ok(())
+        },
+    )?;
     let mut out = PatchKeys {
         titles: titles.into_iter().collect(),
         patch_ids: patch_ids.into_iter().collect(),
@@ -319,15 +317,21 @@ const PATCH_KEY_INDEXES: [&str; 3] = ["patches_title_key", "patches_patch_id", "
 /// them took 2.5 % of the instructions of a whole ingest of the cgroups
 /// archive) and the keys are few against the stored messages ([`FEW`]).
 fn lookups_pay(store: &Store, n: usize) -> Result<bool> {
-    let sql = "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name IN (?1, ?2, ?3)";
-    let indexed: i64 = store
-        .conn()
-        .query_row(sql, PATCH_KEY_INDEXES, |r| r.get(0))
-        .db(sql)?;
-    if indexed < PATCH_KEY_INDEXES.len() as i64 {
-        return Ok(false);
+    Ok(indexes_exist(store, &PATCH_KEY_INDEXES)? && are_few(store, n)?)
+}
+
+/// Whether every one of these indexes exists (a bulk load builds them
+/// after its rows).
+fn indexes_exist(store: &Store, names: &[&str]) -> Result<bool> {
+    let sql = "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = ?1";
+    let mut stmt = store.conn().prepare_cached(sql).db(sql)?;
+    for name in names {
+        let n: i64 = stmt.query_row([name], |r| r.get(0)).db(sql)?;
+        if n == 0 {
+            return Ok(false);
+        }
     }
-    are_few(store, n)
+    Ok(true)
 }
 
 /// Calls `each(message, title key, patch id, false)` for every stored patch
@@ -1846,8 +1850,6 @@ fn report_holders(store: &Store, keys: &[String], out: &mut Vec<(i64, String)>) 
     if titles.is_empty() {
         return Ok(());
     }
-    let sql = "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'link_keys_key'";
-    let indexed: i64 = store.conn().query_row(sql, [], |r| r.get(0)).db(sql)?;
     // The title the robot wrote gives the key (the same message's other
     // keys, a `Fixes:` title say, are no report's).
     let wanted: HashSet<&str> = titles.iter().map(|k| k.as_str()).collect();
@@ -1858,7 +1860,7 @@ fn report_holders(store: &Store, keys: &[String], out: &mut Vec<(i64, String)>) 
             out.push((m, k));
         }
     };
-    if indexed > 0 && are_few(store, titles.len())? {
+    if indexes_exist(store, &["link_keys_key"])? && are_few(store, titles.len())? {
         let sql = "SELECT r.message, r.commit_title FROM link_keys k \
                    JOIN reports r ON r.message = k.message \
                    WHERE k.key = ?1 AND r.commit_title IS NOT NULL";
