@@ -17,7 +17,10 @@ use crate::model::{Extraction, Message};
 /// is a landing.
 /// 5: a patch named as dropped in a change log or a pull request (`-
 /// Dropped patch "title"`, `Removed the patch "title"`) is a landing.
-pub const EXTRACTION_VERSION: i64 = 5;
+/// 6: replies are read with the phrase book (`evidence::phrases`): new
+/// kinds (withdraws, will-fix, will-revert, sets-aside), questions,
+/// conditions, denials and hedges, and the commit a sentence names.
+pub const EXTRACTION_VERSION: i64 = 6;
 
 /// The extractors read a body up to this many lines or
 /// [`MAX_EXTRACTED_BODY`] bytes, whichever comes first.

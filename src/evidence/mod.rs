@@ -18,6 +18,7 @@ pub mod landing;
 pub mod lore;
 pub mod mmtests;
 pub mod patch;
+pub mod phrases;
 pub mod profile;
 pub mod reproducer;
 pub mod signal;

@@ -524,7 +524,7 @@ pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark], patches: &Patches
 
     let regzbot_line =
         (!tracked && direction != Direction::Improvement).then(|| regzbot::introduced_line(&d.key));
-    Regression {
+    let mut r = Regression {
         id: 0,
         culprit: CulpritInfo {
             commit: d.key.clone(),
@@ -563,5 +563,8 @@ pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark], patches: &Patches
         facts,
         scope,
         fix,
-    }
+        ..Regression::default()
+    };
+    super::doubt::assess(&mut r);
+    r
 }

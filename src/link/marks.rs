@@ -170,6 +170,7 @@ pub fn entries(marks: &[&Mark], all: &[Mark]) -> Vec<TimelineEntry> {
                 message_id: None,
                 reopens: false,
                 step,
+                doubt: None,
             }
         })
         .collect()

@@ -19,6 +19,7 @@
 //! - [`marks`]: human marks (a status, a fix, a release, a duplicate, a
 //!   withdrawal);
 //! - [`finish`]: the history put together;
+//! - [`doubt`]: how sure its status is, and what could change it;
 //! - [`regzbot`]: the official tracker's command lines.
 //! - [`trees`]: what the followed kernel trees say (fix commits, releases,
 //!   reverts of the culprit).
@@ -28,6 +29,7 @@
 
 pub mod attach;
 pub mod culprit;
+pub mod doubt;
 pub mod facts;
 pub mod finish;
 pub mod fold;
@@ -94,7 +96,7 @@ pub struct LinkOutput {
 /// Version of the linking logic; bump it whenever linking would compute
 /// something different from the same input, so that stored link tables of
 /// an older version are recomputed.
-pub const LINK_LOGIC_VERSION: i64 = 5;
+pub const LINK_LOGIC_VERSION: i64 = 6;
 
 /// Threads and regressions of messages held in memory (whole or
 /// [`facts::prepare`]d).

@@ -15,7 +15,7 @@ use super::hints::{is_robot, is_robot_team, kind_of, names_robot, own_trailers};
 use super::patch::Patches;
 use super::regzbot;
 use crate::model::history::{
-    Mark, ReportInfo, Role, Scope, Status, TimelineEntry, fmt_change, iso,
+    DoubtKind, Mark, ReportInfo, Role, Scope, Status, TimelineEntry, fmt_change, iso,
 };
 use crate::model::{Direction, EventKind, Kind, Landing, LandingKind, SignalKind};
 
@@ -95,6 +95,7 @@ fn entry(m: &LinkMessage, event: String, status: Option<Status>) -> Happening {
             message_id: Some(m.message_id.clone()),
             reopens: false,
             step: false,
+            doubt: None,
         },
         ..Happening::default()
     }
@@ -239,17 +240,44 @@ pub fn sentences(_ctx: &Ctx<'_>, mem: &Member, m: &LinkMessage, out: &mut Vec<Ha
     for s in m.extraction.signals.iter().filter(|s| s.quote_depth == 0) {
         // A table of the robot team shows a measurement whoever sends it.
         let table = s.commit.is_some();
+        let event = format!("{}: \"{}\"", s.kind.as_str(), s.sentence.trim());
         let Some(st) = sentence_status(s.kind, &s.sentence, table, posting, robot_team, mem.role)
         else {
+            // A promise in a reply shows in the timeline and raises the
+            // doubt of what it promises until that is done.
+            if let (Some(doubt), Role::Reply) = (promise_doubt(s.kind), mem.role) {
+                let mut h = entry(m, event, None);
+                h.entry.doubt = Some(doubt);
+                out.push(h);
+            }
             continue;
         };
-        let mut h = entry(
-            m,
-            format!("{}: \"{}\"", s.kind.as_str(), s.sentence.trim()),
-            Some(st),
-        );
+        let mut h = entry(m, event, Some(st));
         h.claims_fix = st == Status::FixConfirmed;
+        if s.tentative {
+            h.entry.doubt = match st {
+                Status::Declined => Some(DoubtKind::PossibleDecline),
+                Status::Disputed => Some(DoubtKind::PossibleDispute),
+                _ => None,
+            };
+        }
         out.push(h);
+    }
+}
+
+/// The doubt a promise raises: a fix promised may exist unseen; a revert or
+/// a series set aside may drop the culprit.
+fn promise_doubt(kind: SignalKind) -> Option<DoubtKind> {
+    match kind {
+        SignalKind::WillFix => Some(DoubtKind::PossibleFix),
+        SignalKind::WillRevert | SignalKind::SetsAside => Some(DoubtKind::PossibleDrop),
+        SignalKind::ConfirmsFix
+        | SignalKind::Disputes
+        | SignalKind::CannotReproduce
+        | SignalKind::Declines
+        | SignalKind::Noise
+        | SignalKind::Layout
+        | SignalKind::Withdraws => None,
     }
 }
 
@@ -327,11 +355,20 @@ pub fn sentence_status(
             Some(Status::FixConfirmed)
         }
         _ if role == Role::PatchReply => None,
+        // A patch's own changelog describes the patch, it decides nothing
+        // about the report.
+        _ if posting => None,
         SignalKind::CannotReproduce if with_the_fix(sentence) => None,
         SignalKind::Noise | SignalKind::Layout if posting => None,
-        SignalKind::Declines if robot_team => Some(Status::Disputed),
-        SignalKind::Declines => Some(Status::Declined),
-        _ => Some(Status::Disputed),
+        SignalKind::Declines | SignalKind::Withdraws if robot_team => Some(Status::Disputed),
+        SignalKind::Declines | SignalKind::Withdraws => Some(Status::Declined),
+        SignalKind::Disputes
+        | SignalKind::CannotReproduce
+        | SignalKind::Noise
+        | SignalKind::Layout => Some(Status::Disputed),
+        // Promises and proposals show in the timeline; what is done about
+        // them (a patch, a revert, a drop) decides.
+        SignalKind::WillFix | SignalKind::WillRevert | SignalKind::SetsAside => None,
     }
 }
 
@@ -886,8 +923,7 @@ mod tests {
                 m.extraction.signals.push(Signal {
                     kind: SignalKind::ConfirmsFix,
                     sentence: s.into(),
-                    quote_depth: 0,
-                    commit: None,
+                    ..Signal::default()
                 });
             }
         });

@@ -274,6 +274,7 @@ fn entry(c: &TreeCommit, event: String, status: Option<Status>) -> TimelineEntry
         message_id: None,
         reopens: false,
         step: false,
+        doubt: None,
     }
 }
 
@@ -526,11 +527,12 @@ pub fn apply(r: &mut Regression, commits: &[TreeCommit]) {
             });
         }
     }
-    if timeline.is_empty() {
-        return;
+    if !timeline.is_empty() {
+        r.timeline.extend(timeline);
+        r.timeline.sort_by_key(|e| e.unix.unwrap_or(i64::MAX));
     }
-    r.timeline.extend(timeline);
-    r.timeline.sort_by_key(|e| e.unix.unwrap_or(i64::MAX));
+    // What the trees say may settle or raise a doubt.
+    super::doubt::assess(r);
 }
 
 /// Sets the fix of `r` to the tree commit `canon` (`first` its commit,

@@ -601,6 +601,108 @@ pub struct TimelineEntry {
     /// fold; not part of the JSON).
     #[serde(skip)]
     pub step: bool,
+    /// The entry is weak evidence of its status or a promise: the doubt it
+    /// raises (read when the history is finished; not part of the JSON).
+    #[serde(skip)]
+    pub doubt: Option<DoubtKind>,
+}
+
+/// How sure regtrack is of a history's status (`status_confidence`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum StatusConfidence {
+    /// Every piece of evidence behind the status is plain and nothing
+    /// points elsewhere.
+    #[default]
+    Sure,
+    /// The evidence is weak or conflicting: see the history's `doubts`.
+    Unsure,
+}
+
+impl StatusConfidence {
+    /// The kebab-case name used in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StatusConfidence::Sure => "sure",
+            StatusConfidence::Unsure => "unsure",
+        }
+    }
+}
+
+/// What a doubt is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum DoubtKind {
+    /// A reply reads like a decline but is hedged or weak.
+    #[default]
+    PossibleDecline,
+    /// A reply reads like a dispute (or a withdrawal) but is hedged or weak.
+    PossibleDispute,
+    /// A patch may be the fix, but nothing ties it firmly (a fix candidate
+    /// below the linking threshold, a promised fix never found).
+    PossibleFix,
+    /// A landing was matched only loosely (by a short or common title).
+    PossibleLanding,
+    /// The culprit's series may have been set aside or dropped.
+    PossibleDrop,
+    /// Pieces of evidence point different ways.
+    ConflictingEvidence,
+}
+
+impl DoubtKind {
+    /// The kebab-case name used in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DoubtKind::PossibleDecline => "possible-decline",
+            DoubtKind::PossibleDispute => "possible-dispute",
+            DoubtKind::PossibleFix => "possible-fix",
+            DoubtKind::PossibleLanding => "possible-landing",
+            DoubtKind::PossibleDrop => "possible-drop",
+            DoubtKind::ConflictingEvidence => "conflicting-evidence",
+        }
+    }
+}
+
+/// One doubt about a history's status, for a person to settle.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Doubt {
+    /// What it is about.
+    pub kind: DoubtKind,
+    /// The message that raised it.
+    pub message_id: Option<String>,
+    /// The sentence or patch that raised it.
+    pub said: String,
+    /// The `regtrack mark ...` command that settles it.
+    pub settle: String,
+}
+
+/// A patch that may fix a regression, with the reasons it was weighed.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct FixCandidate {
+    /// The posting's Message-ID.
+    pub message_id: String,
+    /// The patch's title.
+    pub title: String,
+    /// Its author.
+    pub from: Option<String>,
+    /// When it was posted (ISO 8601, UTC).
+    pub date: Option<String>,
+    /// The weight of the reasons together (linked as a fix from
+    /// [`FixCandidate::LINK_SCORE`] on).
+    pub score: u32,
+    /// The reasons, in words.
+    pub reasons: Vec<String>,
+    /// True when the score linked it as a fix.
+    pub linked: bool,
+    /// The `regtrack mark ...` command that settles it.
+    pub settle: String,
+}
+
+impl FixCandidate {
+    /// The score from which a candidate is linked as a fix.
+    pub const LINK_SCORE: u32 = 6;
 }
 
 /// The headline metric of a regression across its table's commits.
@@ -667,6 +769,12 @@ pub struct Regression {
     pub scope: Scope,
     /// The fix: the linked patch that got furthest, if any.
     pub fix: Option<FixInfo>,
+    /// How sure the status is.
+    pub status_confidence: StatusConfidence,
+    /// What could change the status, each with the command that settles it.
+    pub doubts: Vec<Doubt>,
+    /// Patches that may fix the regression, weighed (see `docs/json.md`).
+    pub fix_candidates: Vec<FixCandidate>,
 }
 
 /// Dates and counts behind the triage flags.

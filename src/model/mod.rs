@@ -607,7 +607,8 @@ pub struct KconfigChange {
     pub after: Option<String>,
 }
 
-/// Kinds of sentences that confirm or dispute a regression.
+/// What a sentence of a reply (or a table, or a trailer) says about a
+/// regression (the phrase families of `grammar/evidence-signal.md`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]
 pub enum SignalKind {
@@ -618,12 +619,22 @@ pub enum SignalKind {
     Disputes,
     /// The result cannot be reproduced.
     CannotReproduce,
-    /// A maintainer will not chase it.
+    /// The cost is accepted: expected, intended, a trade-off, not worth
+    /// chasing.
     Declines,
     /// The change is called noise.
     Noise,
     /// The change is blamed on code or data layout.
     Layout,
+    /// The report is taken back: a false alarm, a broken test set-up,
+    /// "please ignore this report".
+    Withdraws,
+    /// A fix is promised ("I'll send a fix").
+    WillFix,
+    /// A revert or drop of the culprit is promised or proposed.
+    WillRevert,
+    /// The culprit's series is set aside ("let's put this on hold").
+    SetsAside,
 }
 
 impl SignalKind {
@@ -636,11 +647,15 @@ impl SignalKind {
             SignalKind::Declines => "declines",
             SignalKind::Noise => "noise",
             SignalKind::Layout => "layout",
+            SignalKind::Withdraws => "withdraws",
+            SignalKind::WillFix => "will-fix",
+            SignalKind::WillRevert => "will-revert",
+            SignalKind::SetsAside => "sets-aside",
         }
     }
 }
 
-/// A sentence (or table) that confirms or disputes.
+/// A sentence (or table, or trailer) that says something about a regression.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(default)]
 pub struct Signal {
@@ -653,6 +668,12 @@ pub struct Signal {
     /// For table signals: the commit whose column confirms the fix.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub commit: Option<String>,
+    /// Said as a guess (hedged, or a phrase that is only ever a guess).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub tentative: bool,
+    /// A commit id the sentence names (which report or patch it is about).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mentions: Option<String>,
 }
 
 /// Kinds of events read from mail text.

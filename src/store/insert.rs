@@ -1229,8 +1229,8 @@ fn insert_extraction(
     if !ex.signals.is_empty() {
         let mut st = conn
             .prepare_cached(
-                "INSERT INTO signals (message, idx, kind, sentence, quote_depth, commit_id)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                "INSERT INTO signals (message, idx, kind, sentence, quote_depth, commit_id, \
+                 tentative, mentions) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
             )
             .db("prepare signal insert")?;
         for (i, s) in ex.signals.iter().enumerate() {
@@ -1240,7 +1240,9 @@ fn insert_extraction(
                 s.kind.as_str(),
                 s.sentence,
                 s.quote_depth,
-                s.commit
+                s.commit,
+                s.tentative,
+                s.mentions
             ])
             .db("signal insert")?;
         }

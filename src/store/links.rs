@@ -484,8 +484,8 @@ pub fn load_parts(
         Ok(())
     })?;
 
-    let sql = "SELECT message, kind, sentence, quote_depth, commit_id FROM signals \
-               ORDER BY message, idx";
+    let sql = "SELECT message, kind, sentence, quote_depth, commit_id, tentative, mentions \
+               FROM signals ORDER BY message, idx";
     for_kept_rows(conn, sql, few.as_deref(), idx, |i, r| {
         let kind: String = r.get(1).db(sql)?;
         let Some(kind) = enum_of::<SignalKind>(&kind) else {
@@ -496,6 +496,8 @@ pub fn load_parts(
             sentence: r.get(2).db(sql)?,
             quote_depth: r.get::<_, i64>(3).db(sql)?.max(0) as u32,
             commit: r.get(4).db(sql)?,
+            tentative: r.get::<_, i64>(5).db(sql)? != 0,
+            mentions: r.get(6).db(sql)?,
         });
         Ok(())
     })?;

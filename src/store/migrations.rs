@@ -24,6 +24,7 @@ pub const MIGRATIONS: &[&str] = &[
     include_str!("sql/0015_mark_kinds.sql"),
     include_str!("sql/0016_lean_rows.sql"),
     include_str!("sql/0017_bodies_in_epochs.sql"),
+    include_str!("sql/0018_signal_reading.sql"),
 ];
 
 /// The schema version this build writes.

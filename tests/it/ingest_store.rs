@@ -151,8 +151,9 @@ fn extraction() -> Extraction {
         signals: vec![Signal {
             kind: SignalKind::Noise,
             sentence: "This looks like noise.".into(),
-            quote_depth: 0,
-            commit: None,
+            tentative: true,
+            mentions: Some("abcdef1234".into()),
+            ..Signal::default()
         }],
         events: vec![Event {
             kind: EventKind::StillRegression,

@@ -148,8 +148,7 @@ fn signal(kind: SignalKind, s: &str) -> Signal {
     Signal {
         kind,
         sentence: s.into(),
-        quote_depth: 0,
-        commit: None,
+        ..Signal::default()
     }
 }
 

@@ -1,0 +1,278 @@
+//! How sure a history's status is, and what could change it: the last
+//! stage of a history. A status is `unsure` when it rests on weak evidence
+//! (a hedged decline or dispute, a patch linked only by its likeness to the
+//! culprit) or when some evidence points elsewhere (a promised fix never
+//! found, a series said to be set aside, a fix candidate below the linking
+//! threshold, a confirmed fix the robot still sees regress). Each doubt
+//! names its message, what was said, and the `regtrack mark` command that
+//! settles it; a mark settles the history.
+
+use crate::model::history::{
+    Doubt, DoubtKind, FixCandidate, Regression, Status, StatusConfidence, TimelineEntry,
+};
+
+/// The culprit as a `regtrack mark` argument: its first twelve digits.
+fn mark_arg(r: &Regression) -> String {
+    r.culprit.commit.chars().take(12).collect()
+}
+
+/// The command that settles a doubt of `kind` on `r`.
+fn settle(r: &Regression, kind: DoubtKind, candidate: Option<&FixCandidate>) -> String {
+    let key = mark_arg(r);
+    match kind {
+        DoubtKind::PossibleDecline => format!("regtrack mark {key} declined"),
+        DoubtKind::PossibleDispute => format!("regtrack mark {key} disputed"),
+        DoubtKind::PossibleDrop => format!("regtrack mark {key} culprit-dropped"),
+        DoubtKind::PossibleFix => match candidate {
+            Some(c) => format!("regtrack mark {key} --fix {}", c.message_id),
+            None => format!("regtrack mark {key} fix-proposed"),
+        },
+        DoubtKind::PossibleLanding | DoubtKind::ConflictingEvidence => {
+            format!("regtrack mark {key} {}", r.status.as_str())
+        }
+    }
+}
+
+/// True when the status rests on `e`: it set the current status, and it is
+/// the latest evidence of it.
+fn decided_by(r: &Regression, e: &TimelineEntry) -> bool {
+    e.status == Some(r.status)
+        && r.status_evidence
+            .iter()
+            .rev()
+            .find(|ev| ev.status == r.status)
+            .is_some_and(|ev| ev.message_id.is_some() && ev.message_id == e.message_id)
+}
+
+/// True when a fix of some kind already speaks for the history.
+fn has_fix(r: &Regression) -> bool {
+    !r.patches.is_empty() || r.fix.is_some()
+}
+
+/// Whether the doubt of `e` still bears on the status of `r`.
+fn bears(r: &Regression, e: &TimelineEntry, kind: DoubtKind) -> bool {
+    match kind {
+        DoubtKind::PossibleDecline | DoubtKind::PossibleDispute => decided_by(r, e),
+        DoubtKind::PossibleFix => {
+            !has_fix(r)
+                && matches!(
+                    r.status,
+                    Status::Reported | Status::Discussed | Status::Disputed | Status::Declined
+                )
+        }
+        DoubtKind::PossibleDrop => !matches!(
+            r.status,
+            Status::CulpritDropped | Status::Fixed | Status::FixApplied | Status::Improvement
+        ),
+        DoubtKind::PossibleLanding | DoubtKind::ConflictingEvidence => true,
+    }
+}
+
+/// Sets `r.status_confidence` and `r.doubts` from its timeline, fix
+/// candidates and facts. Pure and idempotent: run it again after anything
+/// changes the status (a followed tree's commits).
+pub fn assess(r: &mut Regression) {
+    let mut doubts: Vec<Doubt> = Vec::new();
+    let mut push = |d: Doubt| {
+        if !doubts
+            .iter()
+            .any(|o| o.kind == d.kind && o.message_id == d.message_id)
+        {
+            doubts.push(d);
+        }
+    };
+    for e in &r.timeline {
+        let Some(kind) = e.doubt else { continue };
+        if !bears(r, e, kind) {
+            continue;
+        }
+        push(Doubt {
+            kind,
+            message_id: e.message_id.clone(),
+            said: e.event.clone(),
+            settle: settle(r, kind, None),
+        });
+    }
+    let open = !matches!(
+        r.status,
+        Status::Fixed | Status::FixApplied | Status::CulpritDropped
+    );
+    for c in r.fix_candidates.iter().filter(|c| !c.linked) {
+        if open {
+            push(Doubt {
+                kind: DoubtKind::PossibleFix,
+                message_id: Some(c.message_id.clone()),
+                said: format!("\"{}\": {}", c.title, c.reasons.join("; ")),
+                settle: settle(r, DoubtKind::PossibleFix, Some(c)),
+            });
+        }
+    }
+    for c in r.fix_candidates.iter().filter(|c| c.linked) {
+        // A fix linked by its likeness alone decides a closed status only
+        // with a person's word.
+        if r.status.is_fixed() && r.fix.as_ref().is_some_and(|f| f.message_id == c.message_id) {
+            push(Doubt {
+                kind: DoubtKind::PossibleFix,
+                message_id: Some(c.message_id.clone()),
+                said: format!("\"{}\": {}", c.title, c.reasons.join("; ")),
+                settle: settle(r, DoubtKind::ConflictingEvidence, Some(c)),
+            });
+        }
+    }
+    if r.facts.still_regression_after_fix
+        && matches!(
+            r.status,
+            Status::FixConfirmed | Status::FixApplied | Status::Fixed
+        )
+    {
+        push(Doubt {
+            kind: DoubtKind::ConflictingEvidence,
+            message_id: None,
+            said: "the robot still reports the regression after the fix was claimed".into(),
+            settle: settle(r, DoubtKind::ConflictingEvidence, None),
+        });
+    }
+    let settled = r.facts.marked || r.facts.marked_fix.is_some();
+    if settled {
+        doubts.clear();
+    }
+    r.status_confidence = if doubts.is_empty() {
+        StatusConfidence::Sure
+    } else {
+        StatusConfidence::Unsure
+    };
+    r.doubts = doubts;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::history::StatusEvidence;
+
+    fn entry(status: Option<Status>, doubt: Option<DoubtKind>, id: &str) -> TimelineEntry {
+        TimelineEntry {
+            event: format!("said in {id}"),
+            status,
+            message_id: Some(id.into()),
+            doubt,
+            ..TimelineEntry::default()
+        }
+    }
+
+    fn history(status: Status, timeline: Vec<TimelineEntry>) -> Regression {
+        let status_evidence = timeline
+            .iter()
+            .filter_map(|e| {
+                Some(StatusEvidence {
+                    status: e.status?,
+                    message_id: e.message_id.clone(),
+                    reason: e.event.clone(),
+                })
+            })
+            .collect();
+        let mut r = Regression {
+            status,
+            status_evidence,
+            timeline,
+            ..Regression::default()
+        };
+        r.culprit.commit = "4c40d6efc8b22b88a45c".into();
+        r
+    }
+
+    #[test]
+    fn a_status_resting_on_a_hedged_decline_is_unsure() {
+        let mut r = history(
+            Status::Declined,
+            vec![
+                entry(Some(Status::Discussed), None, "a@x"),
+                entry(
+                    Some(Status::Declined),
+                    Some(DoubtKind::PossibleDecline),
+                    "b@x",
+                ),
+            ],
+        );
+        assess(&mut r);
+        assert_eq!(r.status_confidence, StatusConfidence::Unsure);
+        assert_eq!(r.doubts.len(), 1);
+        assert_eq!(r.doubts[0].settle, "regtrack mark 4c40d6efc8b2 declined");
+        assert_eq!(r.doubts[0].message_id.as_deref(), Some("b@x"));
+    }
+
+    #[test]
+    fn a_hedged_decline_a_later_fix_moved_past_is_no_doubt() {
+        let mut r = history(
+            Status::FixProposed,
+            vec![
+                entry(
+                    Some(Status::Declined),
+                    Some(DoubtKind::PossibleDecline),
+                    "b@x",
+                ),
+                entry(Some(Status::FixProposed), None, "c@x"),
+            ],
+        );
+        assess(&mut r);
+        assert_eq!(r.status_confidence, StatusConfidence::Sure);
+        assert!(r.doubts.is_empty());
+    }
+
+    #[test]
+    fn a_promised_fix_never_found_and_a_set_aside_series_raise_doubts() {
+        let mut r = history(
+            Status::Discussed,
+            vec![
+                entry(Some(Status::Discussed), None, "a@x"),
+                entry(None, Some(DoubtKind::PossibleFix), "b@x"),
+                entry(None, Some(DoubtKind::PossibleDrop), "c@x"),
+            ],
+        );
+        assess(&mut r);
+        let kinds: Vec<DoubtKind> = r.doubts.iter().map(|d| d.kind).collect();
+        assert_eq!(kinds, [DoubtKind::PossibleFix, DoubtKind::PossibleDrop]);
+        // Once the culprit is dropped, the drop is no doubt.
+        let mut r = history(
+            Status::CulpritDropped,
+            vec![entry(
+                Some(Status::CulpritDropped),
+                Some(DoubtKind::PossibleDrop),
+                "c@x",
+            )],
+        );
+        assess(&mut r);
+        assert!(r.doubts.is_empty());
+    }
+
+    #[test]
+    fn a_mark_settles_every_doubt() {
+        let mut r = history(
+            Status::Declined,
+            vec![entry(
+                Some(Status::Declined),
+                Some(DoubtKind::PossibleDecline),
+                "b@x",
+            )],
+        );
+        r.facts.marked = true;
+        assess(&mut r);
+        assert_eq!(r.status_confidence, StatusConfidence::Sure);
+        assert!(r.doubts.is_empty());
+    }
+
+    #[test]
+    fn an_unlinked_candidate_of_an_open_history_is_a_possible_fix() {
+        let mut r = history(Status::Discussed, vec![]);
+        r.fix_candidates.push(FixCandidate {
+            message_id: "p@x".into(),
+            title: "ext4: speed it up again".into(),
+            score: 3,
+            reasons: vec!["by the culprit's author".into()],
+            ..FixCandidate::default()
+        });
+        assess(&mut r);
+        assert_eq!(r.doubts.len(), 1);
+        assert_eq!(r.doubts[0].kind, DoubtKind::PossibleFix);
+        assert_eq!(r.doubts[0].settle, "regtrack mark 4c40d6efc8b2 --fix p@x");
+    }
+}

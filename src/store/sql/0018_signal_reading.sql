@@ -1,0 +1,6 @@
+-- regtrack schema v18: a signal sentence says whether it was a guess
+-- (hedged, or a phrase that is only ever a guess) and which commit id it
+-- names, so that linking can tell a doubt from a decision and a sentence
+-- about another report from one about this.
+ALTER TABLE signals ADD COLUMN tentative INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE signals ADD COLUMN mentions TEXT;
