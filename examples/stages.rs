@@ -153,7 +153,7 @@ pub fn per_extractor(msgs: &[regtrack::model::Message]) {
         let _ = lore::links_in(&view, &scan.in_diff);
         add("lore", t);
         let t = Instant::now();
-        let _ = patch::patch_facts(msg, ex.kind, &view, &scan.in_diff);
+        let _ = patch::patch_facts(msg, ex.kind, &view, &scan.in_diff, &scan.files);
         add("patch facts", t);
         let t = Instant::now();
         let _ = landing::landings_in(msg, &view, &scan.in_diff);

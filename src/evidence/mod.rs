@@ -100,7 +100,14 @@ pub fn extract_evidence_each(msgs: &[&Message], exs: &mut [Extraction]) {
             .collect();
     });
     each(exs, &mut |i, ex| {
-        ex.patch = patch::patch_facts(msgs[i], ex.kind, &views[i], &scans[i].in_diff).map(Box::new);
+        ex.patch = patch::patch_facts(
+            msgs[i],
+            ex.kind,
+            &views[i],
+            &scans[i].in_diff,
+            &scans[i].files,
+        )
+        .map(Box::new);
     });
     each(exs, &mut |i, ex| {
         ex.landings = landing::landings_in(msgs[i], &views[i], &scans[i].in_diff);

@@ -19,7 +19,7 @@ use regex::Regex;
 
 use super::BodyView;
 use crate::mail::subject::{subject_tags, title_key};
-use crate::model::{Kind, Message, PatchFacts};
+use crate::model::{DiffFile, Kind, Message, PatchFacts};
 
 static REVERT_TITLE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"(?i)^revert\s+"(.+)"\s*$"#).expect("valid regex"));
@@ -240,6 +240,7 @@ pub fn patch_facts(
     kind: Kind,
     view: &BodyView<'_>,
     in_diff: &[bool],
+    files: &[DiffFile],
 ) -> Option<PatchFacts> {
     let id = if view.collapsed {
         None
@@ -308,7 +309,58 @@ pub fn patch_facts(
         base_commit: own_value(view, &BASE_COMMIT).map(str::to_string),
         reverts,
         upstream,
+        touches: touches(files),
+        speaks_of: speaks_of(view, in_diff),
     })
+}
+
+/// What the message's own diff touches: each file, and each function its
+/// hunk headers name (`path:function`), in order, each once.
+pub fn touches(files: &[DiffFile]) -> Vec<String> {
+    static FUNCTION: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(").expect("valid regex"));
+    let mut out: Vec<String> = Vec::new();
+    let mut push = |s: String| {
+        if out.len() < PatchFacts::MAX_TOUCHES && !out.contains(&s) {
+            out.push(s);
+        }
+    };
+    for f in files.iter().filter(|f| f.quote_depth == 0) {
+        let Some(path) = f.new_path.as_deref().or(f.old_path.as_deref()) else {
+            continue;
+        };
+        push(path.to_string());
+        for h in &f.hunks {
+            if let Some(c) = FUNCTION.captures(&h.context).and_then(|c| c.get(1)) {
+                push(format!("{path}:{}", c.as_str()));
+            }
+        }
+    }
+    out
+}
+
+/// The words of the message's own prose (not quoted, not diff) that speak
+/// of performance or of the robot, each once, lower case.
+pub fn speaks_of(view: &BodyView<'_>, in_diff: &[bool]) -> Vec<String> {
+    static WORDS: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"(?i)\b(performance|regression|regressions|slowdown|slow-down|throughput|latency|overhead|scalability|lkp|0-?day|kernel test robot|test robot)\b",
+        )
+        .expect("valid regex")
+    });
+    let mut out: Vec<String> = Vec::new();
+    for (i, l) in view.lines.iter().enumerate() {
+        if l.depth != 0 || in_diff.get(i).copied().unwrap_or(false) {
+            continue;
+        }
+        for m in WORDS.find_iter(l.text) {
+            let w = m.as_str().to_ascii_lowercase().replace("0day", "0-day");
+            if !out.contains(&w) {
+                out.push(w);
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -405,7 +457,7 @@ mod tests {
         };
         let view = BodyView::new(&msg.body);
         let scan = super::super::diff::scan(&view);
-        let f = patch_facts(&msg, Kind::Reply, &view, &scan.in_diff).unwrap();
+        let f = patch_facts(&msg, Kind::Reply, &view, &scan.in_diff, &scan.files).unwrap();
         assert_eq!(f.title, "smb3: lower the default timeout");
         assert!(f.patch_id.is_some());
     }
@@ -420,7 +472,7 @@ mod tests {
         };
         let view = BodyView::new(&msg.body);
         let scan = super::super::diff::scan(&view);
-        let f = patch_facts(&msg, Kind::Patch, &view, &scan.in_diff).unwrap();
+        let f = patch_facts(&msg, Kind::Patch, &view, &scan.in_diff, &scan.files).unwrap();
         assert_eq!(
             f.reverts.as_deref(),
             Some("0123456789abcdef0123456789abcdef01234567")

@@ -71,6 +71,9 @@ pub struct Draft {
     /// The culprit's own posting, when the archive holds it (a patch under
     /// review, or the patch as posted before it was applied).
     pub culprit_patch: Option<usize>,
+    /// Patches weighed as fixes ([`super::candidates`]), best first; the
+    /// linked ones are also members.
+    pub candidates: Vec<super::candidates::Candidate>,
     set: HashSet<usize>,
 }
 
@@ -534,8 +537,12 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
                 let Some(id) = fixes_id(t) else {
                     continue;
                 };
+                // The culprit by any id, or another id with the culprit's
+                // title (the merged commit of a patch the robot tested).
+                let titled = t.title.as_deref().map(title_key);
                 for (r, d) in drafts.iter().enumerate() {
-                    if d.names(&id) && !closes_elsewhere(r) {
+                    let by_title = titled.is_some() && titled == titles[r];
+                    if (d.names(&id) || by_title) && !closes_elsewhere(r) {
                         targets.push((
                             r,
                             role_for(m),
@@ -580,8 +587,35 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
         }
     }
 
-    // Every posting of a linked patch.
+    // Fix candidates: patches related to the history by what they are;
+    // the weighty ones are linked as fixes.
     let patches = patch::identify(msgs, parent);
+    for (r, d) in drafts.iter_mut().enumerate() {
+        let ids: Vec<&str> = std::iter::once(d.key.as_str())
+            .chain(d.aliases.iter().map(String::as_str))
+            .collect();
+        let h = super::candidates::History {
+            ids,
+            title: titles[r].as_deref(),
+            first_report: first_report[r],
+            members: d.members.iter().map(|m| (m.idx, m.role)).collect(),
+        };
+        let found = super::candidates::weigh(msgs, parent, &children, &patches, &h);
+        for c in &found {
+            if c.links()
+                && d.add(
+                    c.idx,
+                    Role::Patch,
+                    format!("fix candidate ({}): {}", c.score, c.reasons.join("; ")),
+                )
+            {
+                patch_roots.push((r, c.idx));
+            }
+        }
+        d.candidates = found;
+    }
+
+    // Every posting of a linked patch.
     for (r, d) in drafts.iter_mut().enumerate() {
         let linked_patches: Vec<(usize, Role)> = d
             .members

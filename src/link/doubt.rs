@@ -93,9 +93,11 @@ pub fn assess(r: &mut Regression) {
             settle: settle(r, kind, None),
         });
     }
+    // An improvement asks nobody to act; a landed fix or a dropped culprit
+    // needs no other.
     let open = !matches!(
         r.status,
-        Status::Fixed | Status::FixApplied | Status::CulpritDropped
+        Status::Fixed | Status::FixApplied | Status::CulpritDropped | Status::Improvement
     );
     for c in r.fix_candidates.iter().filter(|c| !c.linked) {
         if open {

@@ -11,8 +11,9 @@ use super::rules::{self, Ctx, info_of, who};
 use super::{LinkMessage, regzbot, scope};
 use crate::mail::subject::thread_key;
 use crate::model::history::{
-    AppliedAt, Attachment, CulpritInfo, Facts, FixInfo, Headline, Mark, PatchInfo, PatchRole,
-    PatchState, Regression, ReportInfo, Role, Scope, Status, TimelineEntry, TrailerKv, iso,
+    AppliedAt, Attachment, CulpritInfo, Facts, FixCandidate, FixInfo, Headline, Mark, PatchInfo,
+    PatchRole, PatchState, Regression, ReportInfo, Role, Scope, Status, TimelineEntry, TrailerKv,
+    iso,
 };
 use crate::model::{Direction, Kind, LandingKind};
 
@@ -524,6 +525,31 @@ pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark], patches: &Patches
 
     let regzbot_line =
         (!tracked && direction != Direction::Improvement).then(|| regzbot::introduced_line(&d.key));
+    let key12: String = d.key.chars().take(12).collect();
+    let fix_candidates = d
+        .candidates
+        .iter()
+        .filter_map(|c| {
+            let m = msgs.get(c.idx)?;
+            let title = m
+                .extraction
+                .patch
+                .as_deref()
+                .map(|p| p.title.clone())
+                .filter(|t| !t.is_empty())
+                .unwrap_or_else(|| m.subject.clone());
+            Some(FixCandidate {
+                message_id: m.message_id.clone(),
+                title,
+                from: rules::who(m),
+                date: iso(m.date),
+                score: c.score,
+                reasons: c.reasons.clone(),
+                linked: c.links(),
+                settle: format!("regtrack mark {key12} --fix {}", m.message_id),
+            })
+        })
+        .collect();
     let mut r = Regression {
         id: 0,
         culprit: CulpritInfo {
@@ -563,6 +589,7 @@ pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark], patches: &Patches
         facts,
         scope,
         fix,
+        fix_candidates,
         ..Regression::default()
     };
     super::doubt::assess(&mut r);

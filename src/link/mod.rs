@@ -11,6 +11,7 @@
 //! - [`culprit`]: short and full ids of one commit;
 //! - [`attach`]: which messages belong to which regression, and why;
 //! - [`patch`]: one patch across its postings, and where it landed;
+//! - [`candidates`]: patches weighed as fixes by what they are;
 //! - [`scope`]: what the robot tested (mainline, next, a maintainer's tree,
 //!   a developer's branch, a patch under review);
 //! - [`facts`]: what a report's own tables say (headline, confidence);
@@ -28,6 +29,7 @@
 //! JSON (documented in `docs/json.md`).
 
 pub mod attach;
+pub mod candidates;
 pub mod culprit;
 pub mod doubt;
 pub mod facts;

@@ -789,6 +789,21 @@ pub struct PatchFacts {
     /// A stable backport's upstream commit (`commit <40 hex> upstream.`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub upstream: Option<String>,
+    /// What its own diff touches: each file (`fs/ext4/inode.c`) and each
+    /// function a hunk header names (`fs/ext4/inode.c:ext4_write_begin`),
+    /// in order, at most [`PatchFacts::MAX_TOUCHES`].
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub touches: Vec<String>,
+    /// The words of its own changelog that speak of performance or of the
+    /// robot (`performance`, `regression`, `kernel test robot`, ...), each
+    /// once, lower case.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub speaks_of: Vec<String>,
+}
+
+impl PatchFacts {
+    /// The most files and functions [`PatchFacts::touches`] keeps.
+    pub const MAX_TOUCHES: usize = 64;
 }
 
 /// How a message says a patch landed (or left a tree).

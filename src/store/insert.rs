@@ -1291,8 +1291,9 @@ fn insert_patch_and_landings(conn: &Connection, id: i64, ex: &Extraction) -> Res
     if let Some(p) = &ex.patch {
         let sql =
             "INSERT INTO patches (message, title, title_key, version, part, parts, resend, rfc,
-                       patch_id, change_id, base_commit, reverts, reverts_title, upstream)
-                   VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)";
+                       patch_id, change_id, base_commit, reverts, reverts_title, upstream,
+                       touches, speaks_of)
+                   VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)";
         conn.prepare_cached(sql)
             .db(sql)?
             .execute(params![
@@ -1309,7 +1310,9 @@ fn insert_patch_and_landings(conn: &Connection, id: i64, ex: &Extraction) -> Res
                 p.base_commit,
                 p.reverts,
                 p.reverts_title,
-                p.upstream
+                p.upstream,
+                joined(&p.touches),
+                joined(&p.speaks_of)
             ])
             .db(sql)?;
     }
@@ -1578,6 +1581,11 @@ pub fn now() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() as i64)
+}
+
+/// A list as one text column: newline-separated, `None` when empty.
+fn joined(items: &[String]) -> Option<String> {
+    (!items.is_empty()).then(|| items.join("\n"))
 }
 
 #[cfg(test)]

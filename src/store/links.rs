@@ -536,7 +536,8 @@ pub fn load_parts(
     })?;
 
     let sql = "SELECT message, title, title_key, version, part, parts, resend, rfc, patch_id, \
-               change_id, base_commit, reverts, reverts_title, upstream FROM patches";
+               change_id, base_commit, reverts, reverts_title, upstream, touches, speaks_of \
+               FROM patches";
     for_kept_rows(conn, sql, few.as_deref(), idx, |i, r| {
         messages[i].extraction.patch = Some(Box::new(PatchFacts {
             title: r.get(1).db(sql)?,
@@ -552,6 +553,8 @@ pub fn load_parts(
             reverts: r.get(11).db(sql)?,
             reverts_title: r.get(12).db(sql)?,
             upstream: r.get(13).db(sql)?,
+            touches: split_lines(r.get(14).db(sql)?),
+            speaks_of: split_lines(r.get(15).db(sql)?),
         }));
         Ok(())
     })?;
@@ -584,6 +587,12 @@ pub fn load_parts(
         Ok(())
     })?;
     Ok(())
+}
+
+/// A newline-separated text column as a list (empty for NULL).
+fn split_lines(v: Option<String>) -> Vec<String> {
+    v.map(|s| s.lines().map(str::to_string).collect())
+        .unwrap_or_default()
 }
 
 /// Share of the stored messages under which the rows of a few are looked up

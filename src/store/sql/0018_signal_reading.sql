@@ -4,3 +4,8 @@
 -- about another report from one about this.
 ALTER TABLE signals ADD COLUMN tentative INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE signals ADD COLUMN mentions TEXT;
+-- A patch keeps what its diff touches (files and functions) and the words
+-- of its changelog that speak of performance or of the robot, newline
+-- separated: what weighs it as a fix candidate.
+ALTER TABLE patches ADD COLUMN touches TEXT;
+ALTER TABLE patches ADD COLUMN speaks_of TEXT;

@@ -1,0 +1,610 @@
+//! Fix candidates: patches that may fix a regression although no trailer
+//! or link of theirs points at it (grammar: `grammar/link-fix-candidates.md`).
+//!
+//! A patch in a thread the history holds (its messages' threads and the
+//! culprit's postings') is weighed when something relates it to the
+//! history: it was
+//! posted in the thread of the culprit's own posting after the report, its
+//! `Fixes:` names the culprit (by any id or by its title) without the
+//! robot's `Reported-by:`, it is a later posting of the culprit's own patch,
+//! a reply in the report's thread points at it, or its author is the
+//! culprit's or replied to the report. Then what it is adds weight: it
+//! touches the functions or files the culprit touched, its changelog speaks
+//! of performance or of the robot, it came soon after the report. From
+//! [`FixCandidate::LINK_SCORE`] on it is linked as a fix; below, it is shown
+//! as a question for a person, with the mark that settles it.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+
+use super::LinkMessage;
+use super::culprit::same_commit;
+use super::hints::{fixes_id, is_report, is_robot_team, own_diff, own_trailers, robot_reported};
+use super::patch::{Patches, is_cover, is_posting};
+use crate::model::history::{FixCandidate, Role};
+
+/// One patch weighed as a fix of one history.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Candidate {
+    /// The posting (index into the messages).
+    pub idx: usize,
+    /// The weight of its reasons.
+    pub score: u32,
+    /// The reasons, in words.
+    pub reasons: Vec<String>,
+}
+
+impl Candidate {
+    /// True when the score links it as a fix.
+    pub fn links(&self) -> bool {
+        self.score >= FixCandidate::LINK_SCORE
+    }
+}
+
+/// The least score a candidate needs to be shown at all.
+const SHOW_SCORE: u32 = 4;
+
+/// The least score a candidate related only weakly (by its author) needs
+/// to be shown.
+const WEAK_SHOW_SCORE: u32 = 5;
+
+/// Changelog words that speak of the regression or the robot itself, not
+/// of performance in general.
+const STRONG_WORDS: [&str; 8] = [
+    "regression",
+    "regressions",
+    "slowdown",
+    "slow-down",
+    "lkp",
+    "0-day",
+    "kernel test robot",
+    "test robot",
+];
+
+/// Changelog words that name the robot.
+const ROBOT_WORDS: [&str; 4] = ["lkp", "0-day", "kernel test robot", "test robot"];
+
+/// The reasons of one candidate as they add up.
+#[derive(Debug, Default)]
+struct Weighing {
+    score: u32,
+    reasons: Vec<String>,
+    /// Something ties it to the history itself (a pointer, the culprit's
+    /// thread, a `Fixes:`), not only its author.
+    strong: bool,
+    weak: bool,
+    /// Posted in the culprit's own thread after the report.
+    in_thread: bool,
+    /// A later posting of the culprit's own patch.
+    new_version: bool,
+    /// By the culprit's author or someone who replied to the report.
+    known_author: bool,
+    /// What it touches or says speaks for it.
+    content: bool,
+}
+
+impl Weighing {
+    fn strong(&mut self, w: u32, why: String) {
+        self.strong = true;
+        self.add(w, why);
+    }
+    fn weak(&mut self, w: u32, why: String) {
+        self.weak = true;
+        self.add(w, why);
+    }
+    fn add(&mut self, w: u32, why: String) {
+        self.score += w;
+        self.reasons.push(why);
+    }
+    fn related(&self) -> bool {
+        self.strong || self.weak
+    }
+}
+
+/// How long after the first report a patch is still weighed.
+const HORIZON_DAYS: i64 = 365;
+
+/// What is known of one history when its candidates are weighed.
+pub struct History<'a> {
+    /// Every id of the culprit.
+    pub ids: Vec<&'a str>,
+    /// The culprit's title as compared (a title key), if known.
+    pub title: Option<&'a str>,
+    /// Date of the first report.
+    pub first_report: Option<i64>,
+    /// The attached messages and their roles.
+    pub members: Vec<(usize, Role)>,
+}
+
+/// Lower-cased address, else name: the author as compared.
+fn author(m: &LinkMessage) -> String {
+    m.from_email
+        .as_deref()
+        .filter(|e| !e.is_empty())
+        .or(m.from_name.as_deref())
+        .unwrap_or("")
+        .to_ascii_lowercase()
+}
+
+/// The sender as shown.
+fn who(m: &LinkMessage) -> String {
+    m.from_name
+        .clone()
+        .filter(|s| !s.trim().is_empty())
+        .or_else(|| m.from_email.clone())
+        .unwrap_or_else(|| "someone".into())
+}
+
+/// The culprit's own patch among the identities: the posting a report
+/// replies to, else the patch titled like the culprit.
+pub fn culprit_identity(
+    parent: &[Option<usize>],
+    patches: &Patches,
+    h: &History<'_>,
+) -> Option<usize> {
+    let reports = h
+        .members
+        .iter()
+        .filter(|(_, r)| *r == Role::Report)
+        .map(|(i, _)| *i);
+    let replied = reports
+        .filter_map(|rep| parent.get(rep).copied().flatten())
+        .find_map(|p| patches.identity_of(p));
+    replied.or_else(|| {
+        let t = h.title?;
+        patches.identities.iter().position(|id| id.title_key == t)
+    })
+}
+
+/// Every message below `roots` in the threads (children map).
+fn below(children: &[Vec<usize>], roots: &[usize]) -> HashSet<usize> {
+    let mut seen: HashSet<usize> = HashSet::new();
+    let mut queue: VecDeque<usize> = roots.iter().copied().collect();
+    while let Some(i) = queue.pop_front() {
+        if !seen.insert(i) {
+            continue;
+        }
+        queue.extend(children.get(i).into_iter().flatten().copied());
+    }
+    seen
+}
+
+/// The candidates of one history, best first.
+pub fn weigh(
+    msgs: &[LinkMessage],
+    parent: &[Option<usize>],
+    children: &[Vec<usize>],
+    patches: &Patches,
+    h: &History<'_>,
+) -> Vec<Candidate> {
+    let Some(first) = h.first_report else {
+        return Vec::new();
+    };
+    let member: HashMap<usize, Role> = h.members.iter().copied().collect();
+    let culprit = culprit_identity(parent, patches, h);
+    let culprit_postings: Vec<usize> = culprit
+        .map(|k| patches.identities[k].postings.clone())
+        .unwrap_or_default();
+    let culprit_authors: HashSet<String> = culprit_postings
+        .iter()
+        .map(|&p| author(&msgs[p]))
+        .filter(|a| !a.is_empty())
+        .collect();
+    let culprit_touches: HashSet<&str> = culprit_postings
+        .iter()
+        .filter_map(|&p| msgs[p].extraction.patch.as_deref())
+        .flat_map(|p| p.touches.iter().map(String::as_str))
+        .collect();
+    // The threads of the culprit's postings the robot can have tested
+    // (those before the first report): below each, and below its series'
+    // cover letter.
+    let tested: Vec<usize> = culprit_postings
+        .iter()
+        .copied()
+        .filter(|&p| msgs[p].date.is_none_or(|d| d <= first))
+        .collect();
+    let mut roots: Vec<usize> = tested.clone();
+    for &p in &tested {
+        if let Some(c) = parent.get(p).copied().flatten()
+            && is_cover(&msgs[c])
+        {
+            roots.push(c);
+        }
+    }
+    let culprit_thread = below(children, &roots);
+    let participants: HashMap<String, String> = h
+        .members
+        .iter()
+        .filter(|(_, r)| matches!(r, Role::Reply | Role::PatchReply))
+        .map(|(i, _)| &msgs[*i])
+        .filter(|m| !is_robot_team(m))
+        .map(|m| (author(m), who(m)))
+        .collect();
+    // Postings a reply in the history points at (a lore URL of a patch).
+    let by_id: HashMap<&str, usize> = msgs
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (m.message_id.as_str(), i))
+        .collect();
+    let mut pointed: HashMap<usize, String> = HashMap::new();
+    for (i, role) in &h.members {
+        if !matches!(role, Role::Reply | Role::PatchReply) {
+            continue;
+        }
+        let m = &msgs[*i];
+        if is_robot_team(m) {
+            continue;
+        }
+        for link in &m.extraction.lore_links {
+            let target = super::hints::cited_target(link);
+            if let Some(&j) = by_id.get(target.as_str()) {
+                pointed.entry(j).or_insert_with(|| who(m));
+            }
+        }
+    }
+    // Only the threads the history already holds (its messages, the
+    // culprit's postings) are weighed: they are what a relink of the chosen
+    // threads loads, so a link of a few threads weighs what a link of
+    // everything does.
+    let root_of = |mut i: usize| {
+        for _ in 0..msgs.len() {
+            match parent.get(i).copied().flatten() {
+                Some(p) => i = p,
+                None => break,
+            }
+        }
+        i
+    };
+    let held: HashSet<usize> = h
+        .members
+        .iter()
+        .map(|(i, _)| *i)
+        .chain(culprit_postings.iter().copied())
+        .map(root_of)
+        .collect();
+    let names_culprit = |id: &str| h.ids.iter().any(|c| same_commit(c, id));
+    let mut out: Vec<Candidate> = Vec::new();
+    for (i, m) in msgs.iter().enumerate() {
+        if member.contains_key(&i) || is_report(m) || is_robot_team(m) || is_cover(m) {
+            continue;
+        }
+        if !(is_posting(m) || own_diff(m)) || !held.contains(&root_of(i)) {
+            continue;
+        }
+        let Some(date) = m.date else { continue };
+        let pointer = pointed.get(&i);
+        let after = date > first;
+        if pointer.is_none() && (!after || date > first + HORIZON_DAYS * 86_400) {
+            continue;
+        }
+        let facts = m.extraction.patch.as_deref();
+        let words: &[String] = facts.map_or(&[], |p| p.speaks_of.as_slice());
+        let strong_words: Vec<&str> = words
+            .iter()
+            .map(String::as_str)
+            .filter(|w| STRONG_WORDS.contains(w))
+            .collect();
+        let mut w = Weighing::default();
+        // What relates it to the history.
+        if let Some(by) = pointer {
+            w.strong(5, format!("{by} pointed at it in the report's thread"));
+        }
+        // A new version of a series posted into the old thread is the
+        // series, not a fix: only a lone patch or a diff in a reply counts.
+        let series_part = facts.is_some_and(|p| p.parts.is_some_and(|n| n > 1));
+        if after && culprit_thread.contains(&i) && !series_part {
+            w.strong(
+                4,
+                "posted in the thread of the culprit's patch after the report".into(),
+            );
+            w.in_thread = true;
+        }
+        let fixes = own_trailers(m)
+            .filter(|t| !robot_reported(t))
+            .find_map(|t| {
+                let id = fixes_id(t)?;
+                if names_culprit(&id) {
+                    Some("its Fixes: names the culprit")
+                } else {
+                    let ct = h.title?;
+                    let tt = super::hints::title_key(t.title.as_deref()?);
+                    (tt == ct).then_some("its Fixes: names the culprit's title")
+                }
+            });
+        if let Some(why) = fixes {
+            w.strong(3, why.to_string());
+        }
+        // A later version of the culprit's own patch answers the report
+        // only when it says so (it names the robot); even then whether it
+        // fixes the regression or just replaces the tested version is for a
+        // person to say: it is shown, never linked by weight.
+        let robot_words = words.iter().any(|w| ROBOT_WORDS.contains(&w.as_str()));
+        if after && culprit.is_some() && patches.identity_of(i) == culprit {
+            if robot_words {
+                w.strong(
+                    3,
+                    "a later posting of the culprit's own patch that names the robot".into(),
+                );
+            } else {
+                w.weak(1, "a later posting of the culprit's own patch".into());
+            }
+            w.new_version = true;
+        }
+        let a = author(m);
+        if culprit_authors.contains(&a) {
+            w.weak(1, "by the culprit's author".into());
+            w.known_author = true;
+        } else if let Some(name) = participants.get(&a) {
+            w.weak(1, format!("by {name}, who replied to the report"));
+            w.known_author = true;
+        }
+        if !w.related() {
+            continue;
+        }
+        // What it is.
+        if let Some(p) = facts {
+            let shared: Vec<&str> = p
+                .touches
+                .iter()
+                .map(String::as_str)
+                .filter(|t| culprit_touches.contains(t))
+                .collect();
+            if let Some(f) = shared.iter().find(|t| t.contains(':')) {
+                w.add(2, format!("touches {f} like the culprit"));
+                w.content = true;
+            } else if let Some(f) = shared.first() {
+                w.add(1, format!("touches {f} like the culprit"));
+                w.content = true;
+            }
+        }
+        let quoted = |ws: &[&str]| {
+            ws.iter()
+                .take(3)
+                .map(|w| format!("\"{w}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        if !words.is_empty() {
+            w.content = true;
+        }
+        if !strong_words.is_empty() {
+            w.add(
+                2,
+                format!("its changelog speaks of {}", quoted(&strong_words)),
+            );
+        } else if !words.is_empty() {
+            let ws: Vec<&str> = words.iter().map(String::as_str).collect();
+            w.add(1, format!("its changelog speaks of {}", quoted(&ws)));
+        }
+        if own_trailers(m).any(robot_reported) {
+            w.add(1, "credits the robot".into());
+        }
+        if after && date <= first + 14 * 86_400 {
+            w.add(
+                1,
+                format!("posted {} days after the report", (date - first) / 86_400),
+            );
+        }
+        // A weak relation alone (an author's other work) needs more weight,
+        // and never links.
+        let shown = w.score >= SHOW_SCORE && (w.strong || w.score >= WEAK_SHOW_SCORE);
+        if shown {
+            // Only a pointer, the culprit's own thread or a changelog that
+            // speaks of the regression ties a patch firmly enough to link it
+            // by weight; anything else stays a question.
+            // In the culprit's thread, by someone of the history; and what
+            // it is must speak for it too (it touches what the culprit
+            // touched, or its changelog speaks of performance).
+            let firm = pointer.is_some()
+                || (w.in_thread && w.known_author)
+                || (!strong_words.is_empty() && !w.new_version);
+            let mut score = w.score;
+            if !(w.strong && firm && w.content) {
+                score = score.min(FixCandidate::LINK_SCORE - 1);
+            }
+            out.push(Candidate {
+                idx: i,
+                score,
+                reasons: w.reasons,
+            });
+        }
+    }
+    out.sort_by(|a, b| {
+        b.score.cmp(&a.score).then_with(|| {
+            (msgs[a.idx].date, &msgs[a.idx].message_id)
+                .cmp(&(msgs[b.idx].date, &msgs[b.idx].message_id))
+        })
+    });
+    // One identity weighs once: its best posting.
+    let mut seen: HashSet<usize> = HashSet::new();
+    out.retain(|c| match patches.identity_of(c.idx) {
+        Some(k) => seen.insert(k),
+        None => true,
+    });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Extraction, Kind, PatchFacts, Trailer};
+
+    const DAY: i64 = 86_400;
+
+    fn msg(id: &str, from: &str, day: i64, parent: Option<&str>) -> LinkMessage {
+        LinkMessage {
+            message_id: id.into(),
+            subject: format!("Re: {id}"),
+            from_name: Some(from.into()),
+            from_email: Some(format!("{from}@example.org")),
+            date: Some(1_700_000_000 + day * DAY),
+            in_reply_to: parent.map(str::to_string),
+            kind: Kind::Reply,
+            extraction: Extraction {
+                kind: Kind::Reply,
+                ..Extraction::default()
+            },
+            ..LinkMessage::default()
+        }
+    }
+
+    /// A posting (`title` non-empty) or a diff in a reply, touching `touches`.
+    fn patch(mut m: LinkMessage, title: &str, touches: &[&str], words: &[&str]) -> LinkMessage {
+        m.kind = if title.is_empty() {
+            Kind::Reply
+        } else {
+            Kind::Patch
+        };
+        m.extraction.kind = m.kind;
+        m.extraction.diffs = vec![crate::model::DiffFile::default()];
+        m.extraction.patch = Some(Box::new(PatchFacts {
+            title: title.into(),
+            title_key: super::super::hints::title_key(title),
+            patch_id: Some(format!("pid-{}", m.message_id)),
+            touches: touches.iter().map(|s| s.to_string()).collect(),
+            speaks_of: words.iter().map(|s| s.to_string()).collect(),
+            ..PatchFacts::default()
+        }));
+        m
+    }
+
+    fn report(id: &str, day: i64, parent: Option<&str>) -> LinkMessage {
+        let mut m = msg(id, "lkp", day, parent);
+        m.from_email = Some("oliver.sang@intel.com".into());
+        m.kind = Kind::PerfReport;
+        m.extraction.kind = Kind::PerfReport;
+        m
+    }
+
+    /// The candidates of a history of one report on the culprit posting
+    /// `culprit@x` (by alice), among `more` messages.
+    fn weigh_all(more: Vec<LinkMessage>) -> Vec<(String, u32, bool)> {
+        let mut msgs = vec![
+            patch(
+                msg("culprit@x", "alice", 0, None),
+                "ext4: take the lock later",
+                &["fs/ext4/inode.c", "fs/ext4/inode.c:ext4_write_begin"],
+                &[],
+            ),
+            report("report@x", 10, Some("culprit@x")),
+            msg("reply@x", "bob", 11, Some("report@x")),
+        ];
+        msgs.extend(more);
+        let at: HashMap<String, usize> = msgs
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (m.message_id.clone(), i))
+            .collect();
+        let parent: Vec<Option<usize>> = msgs
+            .iter()
+            .map(|m| m.in_reply_to.as_ref().and_then(|p| at.get(p).copied()))
+            .collect();
+        let mut children = vec![Vec::new(); msgs.len()];
+        for (i, p) in parent.iter().enumerate() {
+            if let Some(p) = p {
+                children[*p].push(i);
+            }
+        }
+        let patches = super::super::patch::identify(&msgs, &parent);
+        let h = History {
+            ids: vec!["1234567890ab"],
+            title: Some("ext4: take the lock later"),
+            first_report: msgs[1].date,
+            // The report and the replies below it.
+            members: std::iter::once((1, Role::Report))
+                .chain(
+                    (2..msgs.len())
+                        .filter(|&i| msgs[i].in_reply_to.as_deref() == Some("report@x"))
+                        .map(|i| (i, Role::Reply)),
+                )
+                .collect(),
+        };
+        weigh(&msgs, &parent, &children, &patches, &h)
+            .into_iter()
+            .map(|c| (msgs[c.idx].message_id.clone(), c.score, c.links()))
+            .collect()
+    }
+
+    #[test]
+    fn a_diff_by_the_culprits_author_in_its_thread_after_the_report_is_linked() {
+        let got = weigh_all(vec![patch(
+            msg("draft@x", "alice", 12, Some("culprit@x")),
+            "",
+            &["fs/ext4/inode.c:ext4_write_begin"],
+            &["regression"],
+        )]);
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert!(got[0].2, "{got:?}");
+    }
+
+    #[test]
+    fn a_stranger_in_the_thread_or_a_new_version_of_the_series_is_only_shown() {
+        // Somebody else's patch in the culprit's thread: a question.
+        let got = weigh_all(vec![patch(
+            msg("other@x", "carol", 12, Some("culprit@x")),
+            "",
+            &["fs/ext4/inode.c:ext4_write_begin"],
+            &["performance"],
+        )]);
+        assert!(got.iter().all(|c| !c.2), "{got:?}");
+        // The culprit's own patch again, naming the robot: shown, not linked.
+        let got = weigh_all(vec![patch(
+            msg("v2@x", "alice", 20, None),
+            "ext4: take the lock later",
+            &["fs/ext4/inode.c:ext4_write_begin"],
+            &["kernel test robot"],
+        )]);
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert!(!got[0].2, "{got:?}");
+    }
+
+    #[test]
+    fn the_authors_other_work_is_no_fix() {
+        // By the culprit's author, weeks later, elsewhere, saying nothing of
+        // performance: not even shown.
+        let got = weigh_all(vec![patch(
+            msg("unrelated@x", "alice", 60, None),
+            "ext4: tidy the journal code",
+            &["fs/jbd2/journal.c"],
+            &[],
+        )]);
+        assert!(got.is_empty(), "{got:?}");
+    }
+
+    #[test]
+    fn a_fixes_trailer_and_a_pointer_relate_a_patch_in_a_thread_the_history_holds() {
+        let fix = |parent: Option<&str>| {
+            let mut m = patch(
+                msg("fix@x", "dave", 30, parent),
+                "ext4: take the lock earlier again",
+                &["fs/ext4/inode.c:ext4_write_begin"],
+                &["regression"],
+            );
+            m.extraction.trailers.push(Trailer {
+                key: "Fixes".into(),
+                value: "1234567890ab (\"ext4: take the lock later\")".into(),
+                commit: Some("1234567890ab".into()),
+                title: Some("ext4: take the lock later".into()),
+                ..Trailer::default()
+            });
+            m
+        };
+        let got = weigh_all(vec![fix(Some("culprit@x"))]);
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert!(got[0].2, "{got:?}");
+        // In a thread of its own it is not weighed: a relink of the
+        // history's threads would not load it.
+        assert!(weigh_all(vec![fix(None)]).is_empty());
+        // A reply of the history pointing at a patch posted before the
+        // report, in the culprit's thread.
+        let mut pointing = msg("pointer@x", "bob", 12, Some("report@x"));
+        pointing.extraction.lore_links = vec!["earlier@x".into()];
+        let earlier = patch(
+            msg("earlier@x", "erin", 5, Some("culprit@x")),
+            "ext4: avoid the extra lock round trip",
+            &["fs/ext4/inode.c"],
+            &[],
+        );
+        let got = weigh_all(vec![earlier, pointing]);
+        assert!(got.iter().any(|c| c.0 == "earlier@x" && c.2), "{got:?}");
+    }
+}
