@@ -2,8 +2,7 @@
 //! and headline (from the reports' facts), its timeline ([`super::rules`]),
 //! its status ([`super::fold`]), its patches and its dates.
 
-use super::attach::{Draft, Member};
-use super::culprit::same_commit;
+use super::draft::{Draft, Member};
 use super::fold::fold;
 use super::hints::{is_robot, kind_of, own_trailers};
 use super::patch::{Patches, is_posting};
@@ -15,48 +14,6 @@ use crate::model::history::{
     PatchState, Regression, ReportInfo, Role, Scope, Status, TimelineEntry, TrailerKv, iso,
 };
 use crate::model::{Direction, Kind, LandingKind};
-
-/// The culprit's title, from a report body, a table's commit list or a `Fixes:` tag.
-pub fn culprit_title(d: &Draft, msgs: &[LinkMessage]) -> Option<String> {
-    for mem in &d.members {
-        let Some(m) = msgs.get(mem.idx) else { continue };
-        if let Some(t) = m
-            .extraction
-            .report
-            .as_ref()
-            .and_then(|r| r.commit_title.clone())
-            && !t.trim().is_empty()
-        {
-            return Some(t);
-        }
-    }
-    for mem in &d.members {
-        let Some(m) = msgs.get(mem.idx) else { continue };
-        for t in &m.extraction.tables {
-            for (c, title) in &t.commit_titles {
-                if same_commit(c, &d.key) && !title.trim().is_empty() {
-                    return Some(title.clone());
-                }
-            }
-        }
-        for t in &m.extraction.trailers {
-            if let (Some(c), Some(title)) = (&t.commit, &t.title)
-                && same_commit(c, &d.key)
-            {
-                return Some(title.clone());
-            }
-        }
-    }
-    // A commit reference with its title anywhere in the history (`06c4d00466 ("...")`).
-    d.members
-        .iter()
-        .filter_map(|mem| msgs.get(mem.idx))
-        .flat_map(|m| m.extraction.commits.iter())
-        .find(|c| {
-            same_commit(&c.id, &d.key) && c.title.as_deref().is_some_and(|t| !t.trim().is_empty())
-        })
-        .and_then(|c| c.title.clone())
-}
 
 /// A subsystem guessed from a patch subject (`Re: [PATCH v2] sched/fair: ...` -> `sched/fair`).
 fn patch_subsystem(subject: &str) -> Option<String> {
@@ -79,6 +36,25 @@ fn direction_of(perf: &[&ReportInfo], subject: Option<Direction>) -> Direction {
     } else {
         Direction::Undefined
     }
+}
+
+/// A draft's members among `msgs` in date order; ties by Message-ID, so
+/// arrival order never matters.
+fn in_date_order<'d>(d: &'d Draft, msgs: &[LinkMessage]) -> Vec<&'d Member> {
+    let mut members: Vec<&Member> = d.members.iter().filter(|m| m.idx < msgs.len()).collect();
+    members.sort_by(|a, b| {
+        let (ma, mb) = (&msgs[a.idx], &msgs[b.idx]);
+        (ma.date.unwrap_or(i64::MAX), &ma.message_id)
+            .cmp(&(mb.date.unwrap_or(i64::MAX), &mb.message_id))
+    });
+    members
+}
+
+/// The date a draft's history starts, as its [`finish`]ed regression says
+/// it (`facts.first_unix`: the first report's, else the first human
+/// reply's), without finishing it.
+pub fn first_date(d: &Draft, msgs: &[LinkMessage]) -> Option<i64> {
+    member_facts(&in_date_order(d, msgs), msgs).first_unix
 }
 
 /// Dates and counts of a history's members (in date order).
@@ -351,13 +327,7 @@ fn fix_of(patches: &[PatchInfo]) -> Option<FixInfo> {
 /// must be prepared ([`super::facts::prepare`]) or whole; `patches` are the
 /// identities of `msgs` ([`super::patch::identify`]).
 pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark], patches: &Patches) -> Regression {
-    let mut members: Vec<&Member> = d.members.iter().filter(|m| m.idx < msgs.len()).collect();
-    // Date order; ties by Message-ID, so arrival order never matters.
-    members.sort_by(|a, b| {
-        let (ma, mb) = (&msgs[a.idx], &msgs[b.idx]);
-        (ma.date.unwrap_or(i64::MAX), &ma.message_id)
-            .cmp(&(mb.date.unwrap_or(i64::MAX), &mb.message_id))
-    });
+    let members = in_date_order(d, msgs);
 
     let reports: Vec<ReportInfo> = members
         .iter()
@@ -528,7 +498,7 @@ pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark], patches: &Patches
         id: 0,
         culprit: CulpritInfo {
             commit: d.key.clone(),
-            title: culprit_title(d, msgs),
+            title: d.culprit_title(msgs),
             aliases: d.aliases.clone(),
             ambiguous_with: d.ambiguous_with.clone(),
             ..CulpritInfo::default()

@@ -9,6 +9,8 @@
 //!   their extractions are loaded;
 //! - [`hints`]: what a message says about itself and what it points at;
 //! - [`culprit`]: short and full ids of one commit;
+//! - [`draft`]: a regression before its status is computed, the type the
+//!   stages pass on;
 //! - [`attach`]: which messages belong to which regression, and why;
 //! - [`patch`]: one patch across its postings, and where it landed;
 //! - [`scope`]: what the robot tested (mainline, next, a maintainer's tree,
@@ -19,6 +21,9 @@
 //! - [`marks`]: human marks (a status, a fix, a release, a duplicate, a
 //!   withdrawal);
 //! - [`finish`]: the history put together;
+//! - [`compose`]: the stages in their order, the one composition of the
+//!   linker (a full link and an update both call it);
+//! - [`ids`]: which id each history is stored under;
 //! - [`regzbot`]: the official tracker's command lines.
 //! - [`trees`]: what the followed kernel trees say (fix commits, releases,
 //!   reverts of the culprit).
@@ -27,11 +32,14 @@
 //! JSON (documented in `docs/json.md`).
 
 pub mod attach;
+pub mod compose;
 pub mod culprit;
+pub mod draft;
 pub mod facts;
 pub mod finish;
 pub mod fold;
 pub mod hints;
+pub mod ids;
 pub mod keys;
 pub mod marks;
 pub mod patch;
@@ -118,10 +126,15 @@ pub fn build(input: &LinkInput) -> LinkOutput {
     let sk = thread::thread(&tmsgs);
     let (parent, depth) = parents(&sk);
     drop(tmsgs);
-    let regressions = attach::regressions(&msgs, &parent, &depth, &input.marks);
+    let input = LinkInput {
+        messages: msgs,
+        marks: input.marks.clone(),
+    };
+    let histories = compose::histories::<std::convert::Infallible>(input, &parent, &depth, None)
+        .unwrap_or_else(|never| match never {});
     LinkOutput {
         threads: (0..sk.len()).map(|i| sk.info(i)).collect(),
-        regressions,
+        regressions: histories.all(),
     }
 }
 
