@@ -323,12 +323,21 @@ fn fix_of(patches: &[PatchInfo]) -> Option<FixInfo> {
     })
 }
 
-/// Builds the finished [`Regression`] of a draft. The reports among `msgs`
-/// must be prepared ([`super::facts::prepare`]) or whole; `patches` are the
-/// identities of `msgs` ([`super::patch::identify`]).
-pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark], patches: &Patches) -> Regression {
-    let members = in_date_order(d, msgs);
+/// What a history's reports say of it (in date order), before the
+/// timeline: the reports, the direction, subsystem and branch, the
+/// branches of all reports, and the headline.
+struct Reported {
+    reports: Vec<ReportInfo>,
+    direction: Direction,
+    subsystem: Option<String>,
+    branch: Option<String>,
+    branches: Vec<String>,
+    headline: Option<Headline>,
+}
 
+/// What the reports among `members` (in date order) say; a reply-only
+/// history takes its facts from a reply's subject.
+fn reported(members: &[&Member], msgs: &[LinkMessage]) -> Reported {
     let reports: Vec<ReportInfo> = members
         .iter()
         .filter(|m| m.role == Role::Report)
@@ -368,14 +377,34 @@ pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark], patches: &Patches
         .and_then(|s| s.branch.clone())
         .or_else(|| branches.first().cloned());
 
-    // Headline: the first regression report (else the first report).
+    let headline = headline_of(&perf, &reports, subject_facts.as_deref(), members, msgs);
+    Reported {
+        reports,
+        direction,
+        subsystem,
+        branch,
+        branches,
+        headline,
+    }
+}
+
+/// The headline: the first regression report's metric and change (else
+/// the first report's), with its table columns; a reply-only history's
+/// from a reply's subject.
+fn headline_of(
+    perf: &[&ReportInfo],
+    reports: &[ReportInfo],
+    subject_facts: Option<&crate::model::SubjectReport>,
+    members: &[&Member],
+    msgs: &[LinkMessage],
+) -> Option<Headline> {
     let head_report = perf
         .iter()
         .find(|r| r.direction == Direction::Regression)
         .or_else(|| perf.first())
         .copied()
         .or_else(|| reports.first());
-    let headline = match head_report {
+    match head_report {
         Some(r) => r.metric.clone().map(|metric| {
             let msg = members
                 .iter()
@@ -394,28 +423,100 @@ pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark], patches: &Patches
                 stddev_percent: stddev,
             }
         }),
-        None => subject_facts.as_ref().and_then(|s| {
+        None => subject_facts.and_then(|s| {
             s.metric.clone().map(|metric| Headline {
                 metric,
                 change_percent: s.change_percent,
                 ..Headline::default()
             })
         }),
-    };
+    }
+}
 
+/// What the robot tested first: the scope of the first performance report
+/// among `members` (in date order), else of the first report.
+fn scope_of(members: &[&Member], msgs: &[LinkMessage]) -> Scope {
     let first_report_idx = members
         .iter()
         .find(|m| m.role == Role::Report && kind_of(&msgs[m.idx]) == Kind::PerfReport)
         .or_else(|| members.iter().find(|m| m.role == Role::Report))
         .map(|m| m.idx);
-    let scope = first_report_idx.map_or(Scope::Unknown, |i| {
+    first_report_idx.map_or(Scope::Unknown, |i| {
         let replies_to_posting = msgs[i]
             .in_reply_to
             .as_deref()
             .and_then(|p| msgs.iter().find(|x| x.message_id == p))
             .is_some_and(is_posting);
         scope::scope_of(&msgs[i], replies_to_posting)
-    });
+    })
+}
+
+/// The lives of a history's patches (by date): every linked patch
+/// ([`patch_life`]) and every patch member too short to identify
+/// ([`lone_patch`]; a series' cover letter is none), a patch that never got
+/// far superseded by a later one that was applied.
+fn patch_lives(
+    d: &Draft,
+    patches: &Patches,
+    members: &[&Member],
+    msgs: &[LinkMessage],
+    tl: &[TimelineEntry],
+    scope: Scope,
+) -> Vec<PatchInfo> {
+    let mut lives: Vec<PatchInfo> = d
+        .patches
+        .iter()
+        .filter_map(|&k| patch_life(d, k, patches, members, msgs, tl, scope))
+        .collect();
+    // A series' cover letter is no patch: its patches are linked themselves.
+    for mem in members
+        .iter()
+        .filter(|m| matches!(m.role, Role::Patch | Role::Revert))
+        .filter(|m| patches.identity_of(m.idx).is_none())
+        .filter(|m| !super::patch::is_cover(&msgs[m.idx]))
+    {
+        lives.push(lone_patch(mem, members, msgs, tl));
+    }
+    lives.sort_by(|a, b| (a.date.clone(), &a.message_id).cmp(&(b.date.clone(), &b.message_id)));
+    // A patch that never got far is superseded by a later one that was applied.
+    let landed_at: Vec<Option<String>> = lives
+        .iter()
+        .map(|p| {
+            matches!(p.state, PatchState::Applied | PatchState::Merged)
+                .then(|| p.date.clone())
+                .flatten()
+        })
+        .collect();
+    for (i, life) in lives.iter_mut().enumerate() {
+        if matches!(
+            life.state,
+            PatchState::Proposed | PatchState::Reviewed | PatchState::Confirmed
+        ) && landed_at.iter().enumerate().any(|(j, l)| {
+            j != i
+                && l.as_deref()
+                    .is_some_and(|d| Some(d) >= life.date.as_deref())
+        }) {
+            life.state = PatchState::Superseded;
+        }
+    }
+    lives
+}
+
+/// Builds the finished [`Regression`] of a draft. The reports among `msgs`
+/// must be prepared ([`super::facts::prepare`]) or whole; `patches` are the
+/// identities of `msgs` ([`super::patch::identify`]).
+pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark], patches: &Patches) -> Regression {
+    let members = in_date_order(d, msgs);
+
+    let Reported {
+        reports,
+        direction,
+        subsystem,
+        branch,
+        branches,
+        headline,
+    } = reported(&members, msgs);
+    let scope = scope_of(&members, msgs);
     let metric = headline.as_ref().map(|h| h.metric.as_str());
     let ctx = Ctx {
         msgs,
@@ -447,50 +548,14 @@ pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark], patches: &Patches
     facts.marked = folded.marked;
     let (marked_fix, marked_release) = super::marks::marked_fix(&ctx.marks, marks);
 
-    let mut lives: Vec<PatchInfo> = d
-        .patches
-        .iter()
-        .filter_map(|&k| patch_life(d, k, patches, &members, msgs, &tl, scope))
-        .collect();
-    // A series' cover letter is no patch: its patches are linked themselves.
-    for mem in members
-        .iter()
-        .filter(|m| matches!(m.role, Role::Patch | Role::Revert))
-        .filter(|m| patches.identity_of(m.idx).is_none())
-        .filter(|m| !super::patch::is_cover(&msgs[m.idx]))
-    {
-        lives.push(lone_patch(mem, &members, msgs, &tl));
-    }
-    lives.sort_by(|a, b| (a.date.clone(), &a.message_id).cmp(&(b.date.clone(), &b.message_id)));
-    // A patch that never got far is superseded by a later one that was applied.
-    let landed_at: Vec<Option<String>> = lives
-        .iter()
-        .map(|p| {
-            matches!(p.state, PatchState::Applied | PatchState::Merged)
-                .then(|| p.date.clone())
-                .flatten()
-        })
-        .collect();
-    for (i, life) in lives.iter_mut().enumerate() {
-        if matches!(
-            life.state,
-            PatchState::Proposed | PatchState::Reviewed | PatchState::Confirmed
-        ) && landed_at.iter().enumerate().any(|(j, l)| {
-            j != i
-                && l.as_deref()
-                    .is_some_and(|d| Some(d) >= life.date.as_deref())
-        }) {
-            life.state = PatchState::Superseded;
-        }
-    }
+    let patches = patch_lives(d, patches, &members, msgs, &tl, scope);
     let fix = super::marks::apply_fix(
-        fix_of(&lives),
+        fix_of(&patches),
         marked_fix.as_deref(),
         marked_release.as_deref(),
     );
     facts.marked_fix = marked_fix;
     facts.marked_release = marked_release;
-    let patches = lives;
 
     let regzbot_line =
         (!tracked && direction != Direction::Improvement).then(|| regzbot::introduced_line(&d.key));
