@@ -32,6 +32,7 @@ mod ingest_shared;
 mod ingest_shared_cli;
 mod ingest_sources;
 mod ingest_store;
+mod ingest_update;
 mod link_build;
 mod link_fixtures;
 mod link_html_browser;
