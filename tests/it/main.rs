@@ -10,6 +10,7 @@
 //! the machine lacks says so in the runner's output itself
 //! (`common::skip_part_shown`).
 
+mod arch_modules;
 mod common;
 
 mod copies_cli;
