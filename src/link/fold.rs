@@ -27,17 +27,10 @@ pub struct Folded {
     pub marked: bool,
 }
 
-/// The place of a status on the forward path (`None` for the side states).
+/// The place of a status on the forward path (`None` for the side
+/// states), as its row in [`Status`] gives it.
 fn rank(s: Status) -> Option<u8> {
-    match s {
-        Status::Reported => Some(0),
-        Status::Discussed => Some(1),
-        Status::FixProposed => Some(2),
-        Status::FixConfirmed => Some(3),
-        Status::FixApplied => Some(4),
-        Status::Fixed | Status::CulpritDropped => Some(5),
-        Status::Disputed | Status::Declined | Status::Improvement => None,
-    }
+    s.facts().path
 }
 
 /// Folds `timeline` (in date order) into a status; `first_report` is the

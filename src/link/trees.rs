@@ -575,17 +575,20 @@ fn revert_said(
     (s, reason, rel)
 }
 
-/// Sets the status the trees speak for (`s`, for `reason`) on `r`, unless
-/// a human mark or an improvement keeps its status, or the mail settled
-/// more: what the mail already settled as fixed stays fixed.
+/// Sets the status the trees speak for (`s`: `fix-applied`, `fixed` or
+/// `culprit-dropped`, for `reason`) on `r`, unless a human mark or an
+/// improvement keeps its status, or the mail settled more: a history at
+/// the end of the path stays there (a `fixed` one stays `fixed`).
 fn raise_status(r: &mut Regression, s: Status, reason: String) {
     if r.facts.marked || r.status == Status::Improvement {
         return;
     }
-    let raise = match s {
-        Status::FixApplied => !matches!(r.status, Status::Fixed | Status::CulpritDropped),
-        Status::CulpritDropped => r.status != Status::Fixed,
-        _ => true,
+    let raise = if s == Status::Fixed {
+        true
+    } else if s.ends_path() {
+        r.status != Status::Fixed
+    } else {
+        !r.status.ends_path()
     };
     if raise {
         r.status = s;
