@@ -193,14 +193,14 @@ fn culprit_groups(msgs: &[LinkMessage], culprits: &Culprits) -> HashMap<String, 
 /// [`super::select`]); the result is then the same as on all messages.
 ///
 /// The stages, in order, each a function below: the culprit keys
-/// ([`culprit_keys`]), a draft per reported culprit ([`report_drafts`]),
+/// (`culprit_keys`), a draft per reported culprit (`report_drafts`),
 /// the messages below a report and the replies naming a culprit
-/// ([`attach_threads`]), the messages pointing at a history
-/// ([`attach_pointers`]), every posting of a linked patch
-/// ([`attach_postings`]) and the replies to them ([`attach_patch_replies`]),
-/// where the patches landed ([`attach_landings`]), the culprit's own posting
-/// ([`find_culprit_patches`]) and the later reports that show a fix in a
-/// tree ([`find_fix_in_tree`]).
+/// (`attach_threads`), the messages pointing at a history
+/// (`attach_pointers`), every posting of a linked patch
+/// (`attach_postings`) and the replies to them (`attach_patch_replies`),
+/// where the patches landed (`attach_landings`), the culprit's own posting
+/// (`find_culprit_patches`) and the later reports that show a fix in a
+/// tree (`find_fix_in_tree`).
 pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> Linked {
     let ix = Index::new(msgs, parent);
     let keys = culprit_keys(msgs);

@@ -22,8 +22,8 @@
 //! link of everything goes in steps ([`relink_full_in_steps`]): the first
 //! [`STEP`] messages linked as if nothing else were stored, then each next
 //! [`STEP`] as an update. Its memory is a step's, its answers a link at
-//! once's; it takes longer (2.4 times at 300,000 messages in steps of
-//! 50,000; 3.4 times at 3 million, whose database outgrew the page cache).
+//! once's; it takes a few times longer (benches/README.md, "Linking and
+//! relinking").
 
 use std::collections::HashMap;
 
@@ -439,7 +439,7 @@ fn distinct_roots(sk: &Skeleton) -> u64 {
 /// pointers into a seed's thread, of fixes the robot reported; then the
 /// threads of the other postings and landings of their patches and of
 /// their reports' culprits) and links
-/// the chosen messages ([`attach`]). Every rule of attachment and patch
+/// the chosen messages ([`crate::link::attach`]). Every rule of attachment and patch
 /// identity relates two chosen messages through a shared thread or a shared
 /// link key ([`crate::link::keys`]); new mail only adds, so a message once
 /// chosen stays chosen. What an update can change is therefore found from

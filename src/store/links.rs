@@ -314,9 +314,8 @@ const PATCH_KEY_INDEXES: [&str; 3] = ["patches_title_key", "patches_patch_id", "
 
 /// Whether `n` look-ups by patch key cost less than one scan of `patches`
 /// and `landings`: only when their indexes exist (a bulk load builds them
-/// while the first link runs, whose look-ups were then a scan each: 626 of
-/// them took 2.5 % of the instructions of a whole ingest of the cgroups
-/// archive) and the keys are few against the stored messages ([`FEW`]).
+/// while the first link runs, whose look-ups would then be a scan each)
+/// and the keys are few against the stored messages ([`FEW`]).
 fn lookups_pay(store: &Store, n: usize) -> Result<bool> {
     Ok(indexes_exist(store, &PATCH_KEY_INDEXES)? && are_few(store, n)?)
 }
@@ -876,8 +875,8 @@ pub fn begin_partial_relink<'c>(
 /// Runs `write` with the index `name` dropped, and makes it again after
 /// from its stored definition (as [`super::bulk::defer_indexes`] does for a
 /// bulk load): rows written in another order than the index's go in much
-/// faster that way (0.45 s of a 1.3 s full link of four lists was the ids'
-/// root index, written row by row).
+/// faster that way than row by row into the index (benches/README.md,
+/// "Keeping a database current").
 fn index_rebuilt_after(
     tx: &rusqlite::Connection,
     name: &str,
@@ -902,8 +901,7 @@ fn exists(tx: &rusqlite::Connection, sql: &str) -> Result<bool> {
 /// Maps every id the skeleton threaded but holds no message of (an id only
 /// referenced) to its thread's root, in id order. A message's own id needs
 /// no row: its `threads` row gives its root (see [`roots_of_ids`]), and
-/// the ids of messages were 98 % of the rows (240,000 of 245,000 on four
-/// lists, 54 MB with their index).
+/// the ids of messages would be nearly all the rows.
 fn write_thread_ids(tx: &rusqlite::Connection, sk: &Skeleton, fresh: bool) -> Result<()> {
     let mut is_message = vec![false; sk.names.len()];
     for &c in &sk.container {
