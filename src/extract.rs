@@ -30,8 +30,9 @@ pub const MAX_EXTRACTED_LINES: usize = 250_000;
 /// the lkp tables, which are read from all of it with their rows capped
 /// ([`crate::report::table`]). The robot's reports are well under 1 MB and
 /// most patches too; the extractors keep a few tens of bytes per line of
-/// what they read (line vectors, paragraphs, diff lines), so a 31 MB body of
-/// short lines took 1-2 GB. Past this, a huge patch loses the files and
+/// what they read (line vectors, paragraphs, diff lines), so a body of tens
+/// of megabytes of short lines would take gigabytes. Past this, a huge
+/// patch loses the files and
 /// trailers of its tail; the stored body is whole.
 pub const MAX_EXTRACTED_BODY: usize = 4 << 20;
 

@@ -43,10 +43,9 @@ const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 /// back to the system (its default is 1000, and ten times that for whole
 /// arena chunks). Linking reads a regression's report tables whole and
 /// keeps only the rows it uses, so the pages those tables filled are freed
-/// moments after they were touched: on the 10x synthetic archive peak RSS
-/// went from 276-281 to 266 MiB with 100 ms, at the same speed on
-/// linux-ext4 (whose peak went from 181 to 161 MiB). `MIMALLOC_PURGE_DELAY`
-/// still wins.
+/// moments after they were touched: handing them back sooner lowers the
+/// peak RSS at the same speed (benches/README.md, "The allocator").
+/// `MIMALLOC_PURGE_DELAY` still wins.
 const PURGE_DELAY_MS: std::ffi::c_long = 100;
 
 /// Sets [`PURGE_DELAY_MS`] unless the environment set a delay.
@@ -58,8 +57,8 @@ fn purge_sooner() {
 
 /// Asks Linux not to back this process's memory with transparent huge pages.
 /// mimalloc madvises its arena for them, and then pages it frees stay
-/// resident inside 2 MB huge pages: on the 10x synthetic archive peak RSS
-/// went from 306-310 to 265 MB without them, at the same speed.
+/// resident inside 2 MB huge pages; without them the peak RSS of a large
+/// ingest is lower at the same speed (benches/README.md, "The allocator").
 fn no_huge_pages() {
     #[cfg(target_os = "linux")]
     {

@@ -230,14 +230,8 @@ fn ingest(
         }
         return Ok(ExitCode::from(1));
     }
-    let summary = super::ingest::ingest_paths(ctx, store, &batch.paths, false, false)?;
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "{}", super::ingest::summary_line(&summary))?;
-    if !ctx.quiet {
-        let statuses =
-            crate::store::stats::regression_statuses(store).context("counting regressions")?;
-        writeln!(out, "{}", super::ingest::regressions_line(&statuses))?;
-    }
+    let summary = super::update::ingest_paths(ctx, store, &batch.paths, false, false)?;
+    super::update::print_summary(ctx, store, &summary)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -12,11 +12,10 @@ use crate::query::{Filter, parse_date};
 /// Filters shared by `list`, `export` and `report`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct FilterArgs {
-    /// Only these statuses: names (reported, discussed, fix-proposed,
-    /// fix-confirmed, fix-applied, fixed, disputed, declined, culprit-dropped,
-    /// improvement) or the groups `open`, `fixed`, `closed`; repeated or
-    /// comma-separated.
-    #[arg(long, value_delimiter = ',', value_name = "STATUS", value_parser = status_names(), hide_possible_values = true)]
+    /// Only these statuses: names or the groups `open`, `fixed`, `closed`
+    /// (the help lists the names).
+    #[arg(long, value_delimiter = ',', value_name = "STATUS", value_parser = status_names(), hide_possible_values = true,
+        help = format!("Only these statuses: names ({}) or the groups `open`, `fixed`, `closed`; repeated or comma-separated", Status::names()))]
     pub status: Vec<String>,
     /// Only these scopes (mainline, next, maintainer-tree, developer-branch,
     /// patch-under-review, unknown); repeated or comma-separated.

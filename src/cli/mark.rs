@@ -20,11 +20,17 @@ pub struct Args {
     /// The regression: id, culprit id or prefix, or anything `show` accepts
     /// that names exactly one regression.
     pub regression: String,
-    /// The status to set (reported, discussed, fix-proposed, fix-confirmed,
-    /// fix-applied, fixed, disputed, declined, culprit-dropped,
-    /// improvement), or `dup-of` followed by the regression this one
-    /// duplicates. May be left out with --fix or --fixed-in.
-    #[arg(value_parser = super::list::mark_names(), hide_possible_values = true)]
+    /// The status to set (a status name), or `dup-of` followed by the
+    /// regression this one duplicates (the help lists the names).
+    #[arg(
+        value_parser = super::list::mark_names(),
+        hide_possible_values = true,
+        help = format!(
+            "The status to set ({}), or `dup-of` followed by the regression this one \
+             duplicates. May be left out with --fix or --fixed-in",
+            Status::names()
+        )
+    )]
     pub status: Option<String>,
     /// With `dup-of`: the regression this one duplicates (its history joins
     /// that one, as `#regzbot dup-of` does).

@@ -19,6 +19,7 @@ mod show;
 mod stats;
 mod thread;
 mod trees;
+mod update;
 
 use std::ffi::OsString;
 use std::io::{IsTerminal, Write};

@@ -2,7 +2,6 @@
 //! stored (or, with `--all`, every message), from the stored bodies, then
 //! relinks. `ingest` does the same on its own when it finds older ones.
 
-use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
@@ -34,40 +33,16 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Re-extracts what an older build stored, with a progress bar on a
+/// Re-extracts what an older build stored
+/// ([`crate::pipeline::update::reextract`]), with a progress bar on a
 /// terminal; returns how many messages were extracted again.
-pub fn upgrade(ctx: &Context, store: &mut Store) -> anyhow::Result<u64> {
+fn upgrade(ctx: &Context, store: &mut Store) -> anyhow::Result<u64> {
     let pending = crate::pipeline::reindex::pending(store).context("counting messages")?;
     if pending == 0 {
         return Ok(0);
     }
-    let bar = (ctx.stderr_tty && !ctx.quiet).then(|| {
-        let bar = indicatif::ProgressBar::new(pending);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "re-extracting {bar:30} {pos}/{len} messages ({eta} left)",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        bar
-    });
-    let progress = |done: u64, _total: u64| {
-        if let Some(bar) = &bar {
-            bar.set_position(done);
-        }
-    };
-    let done = crate::pipeline::reindex::reindex(store, &progress)
+    let shown = super::update::Shown::new(ctx, None);
+    let done = crate::pipeline::update::reextract(store, pending, &shown)
         .context("extracting stored messages again")?;
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
-    let mut err = std::io::stderr().lock();
-    for why in done.unreadable.iter().take(20) {
-        let _ = writeln!(
-            err,
-            "regtrack: warning: kept the older extraction of {}",
-            super::terminal_safe(why)
-        );
-    }
     Ok(done.messages)
 }

@@ -1,7 +1,7 @@
 //! `regtrack trees`: records local kernel clones and the refs to follow
 //! (`trees add`), lists them with the last commit read (`trees`, `trees
-//! list`), and reads what they gained since (`trees sync`, which `ingest`
-//! also does after the mail).
+//! list`), and reads what they gained since (`trees sync`, the trees stage
+//! of [`crate::pipeline::update`] that `ingest` runs after the mail).
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -9,8 +9,6 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 
 use super::{Context, terminal_safe};
-use crate::pipeline::trees::TreeSynced;
-use crate::store::Store;
 
 /// Arguments of `regtrack trees`.
 #[derive(Debug, clap::Args)]
@@ -53,7 +51,8 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
         Action::Add { name, path, refs } => add(ctx, &name, &path, refs),
         Action::Sync => {
             let (mut store, _writing) = super::open_writer(ctx)?;
-            let ok = sync(ctx, &store)?;
+            let shown = super::update::Shown::new(ctx, None);
+            let ok = crate::pipeline::update::sync_trees(&store, &shown)?;
             let (relinked, unreadable) = crate::pipeline::relink::relink(&mut store)
                 .context("linking threads and regressions")?;
             super::warn_unreadable(ctx, &unreadable);
@@ -132,51 +131,6 @@ fn list(ctx: &Context) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Syncs every recorded tree, saying on stderr what each did or why it
-/// failed; false when one failed.
-pub(super) fn sync(ctx: &Context, store: &Store) -> anyhow::Result<bool> {
-    let mut ok = true;
-    for (_, r) in crate::pipeline::trees::sync_all(store, now())? {
-        match r {
-            Ok(s) => {
-                if !ctx.quiet {
-                    eprintln!("regtrack: {}", synced_line(&s));
-                }
-            }
-            Err(e) => {
-                ok = false;
-                eprintln!(
-                    "regtrack: error: {} (nothing of it stored)",
-                    terminal_safe(&e.to_string())
-                );
-            }
-        }
-    }
-    Ok(ok)
-}
-
-/// `tree 'mainline': master +5000 commits; 1 new release tag; 0.4 s`.
-fn synced_line(s: &TreeSynced) -> String {
-    let refs: Vec<String> = s
-        .refs
-        .iter()
-        .map(|r| {
-            let mut x = format!("{} +{}", r.name, r.new);
-            if r.forced {
-                x.push_str(&format!(" (force-pushed, {} gone)", r.vanished));
-            }
-            x
-        })
-        .collect();
-    format!(
-        "tree '{}': {}; {} new release tags; {:.2} s",
-        terminal_safe(&s.tree),
-        terminal_safe(&refs.join(", ")),
-        s.new_tags,
-        s.seconds
-    )
 }
 
 fn now() -> i64 {

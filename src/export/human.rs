@@ -93,22 +93,11 @@ impl Paint {
     }
 }
 
-/// The SGR colour of each status, one of its own: reds for no fix yet,
-/// yellows for a fix under way, greens for a landed fix, others for the
-/// side states.
+/// The SGR colour of each status, one of its own (its row in [`Status`]
+/// gives it): reds for no fix yet, yellows for a fix under way, greens for
+/// a landed fix, others for the side states.
 pub fn status_sgr(s: Status) -> &'static str {
-    match s {
-        Status::Reported => "31",
-        Status::Discussed => "91",
-        Status::FixProposed => "33",
-        Status::FixConfirmed => "93",
-        Status::FixApplied => "32",
-        Status::Fixed => "92",
-        Status::Disputed => "35",
-        Status::Declined => "90",
-        Status::CulpritDropped => "36",
-        Status::Improvement => "34",
-    }
+    s.facts().colour
 }
 
 /// The SGR colour of triage flags (bright magenta: no status has it).

@@ -16,7 +16,7 @@ use super::links::Links;
 use super::terminal::line as safe;
 use super::{age_days, day, fmt_change};
 use crate::model::Direction;
-use crate::model::history::{Regression, Status};
+use crate::model::history::{Regression, Status, Wait};
 
 /// The widest line of the report's text.
 pub const WIDTH: usize = 72;
@@ -102,11 +102,10 @@ pub fn sections<'a>(regs: &'a [Regression], p: &Period) -> Sections<'a> {
 /// What an open regression lacks: `no reply`, `no patch` or `patch not
 /// applied`.
 pub fn missing(r: &Regression) -> Option<&'static str> {
-    match r.status {
-        Status::Reported => Some("no reply"),
-        Status::Discussed => Some("no patch"),
-        Status::FixProposed | Status::FixConfirmed => Some("patch not applied"),
-        _ => None,
+    match r.status.facts().waits_for? {
+        Wait::Reply => Some("no reply"),
+        Wait::Patch => Some("no patch"),
+        Wait::Landing => Some("patch not applied"),
     }
 }
 

@@ -32,114 +32,14 @@ use std::collections::{HashMap, HashSet, VecDeque};
 
 use super::LinkMessage;
 use super::culprit::{Culprits, canonical_form, is_hex_id, same_commit};
+use super::draft::{Draft, Linked};
 use super::hints::{
     cited_target, fixes_id, is_report, is_robot_team, kind_of, own_diff, own_trailers, report_ids,
     robot_reported, subject_culprit, title_key, trailer_target,
 };
 use super::patch::{self, Patches};
-use crate::model::history::{Mark, Regression, Role};
+use crate::model::history::Role;
 use crate::model::{Kind, LandingKind};
-
-/// A message attached to a regression, by index into [`super::LinkInput::messages`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Member {
-    /// Index of the message.
-    pub idx: usize,
-    /// Why it is attached.
-    pub role: Role,
-    /// Why it was attached.
-    pub reason: String,
-}
-
-/// A regression before its status is computed.
-#[derive(Debug, Clone, Default)]
-pub struct Draft {
-    /// The culprit key (longest unambiguous id).
-    pub key: String,
-    /// Every id of the culprit seen.
-    pub aliases: Vec<String>,
-    /// Candidates when the key is an ambiguous abbreviation.
-    pub ambiguous_with: Vec<String>,
-    /// Attached messages (reports first, in the order found).
-    pub members: Vec<Member>,
-    /// Robot reports of other culprits that show the fix in a tree: a later
-    /// report whose culprit is a linked patch (by title or commit id), with
-    /// that patch's posting.
-    pub fix_in_tree: Vec<(usize, usize)>,
-    /// The linked patches ([`Patches`] identities), in the order found.
-    pub patches: Vec<usize>,
-    /// The culprit's own posting, when the archive holds it (a patch under
-    /// review, or the patch as posted before it was applied).
-    pub culprit_patch: Option<usize>,
-    /// Patches weighed as fixes ([`super::candidates`]), best first; the
-    /// linked ones are also members.
-    pub candidates: Vec<super::candidates::Candidate>,
-    set: HashSet<usize>,
-}
-
-impl Draft {
-    fn add(&mut self, idx: usize, role: Role, reason: String) -> bool {
-        self.add_member(Member { idx, role, reason })
-    }
-
-    /// Attaches a message unless it is attached already; true when it was not.
-    pub fn add_member(&mut self, m: Member) -> bool {
-        if self.set.insert(m.idx) {
-            self.members.push(m);
-            true
-        } else {
-            false
-        }
-    }
-
-    /// True when the message is attached.
-    pub fn contains(&self, idx: usize) -> bool {
-        self.set.contains(&idx)
-    }
-
-    /// True when `id` names the culprit (its key or an alias).
-    pub fn names(&self, id: &str) -> bool {
-        same_commit(&self.key, id) || self.aliases.iter().any(|a| same_commit(a, id))
-    }
-}
-
-/// The drafts of a set of messages and their patch identities.
-#[derive(Debug, Clone, Default)]
-pub struct Linked {
-    /// One draft per regression.
-    pub drafts: Vec<Draft>,
-    /// Every patch identity among the messages.
-    pub patches: Patches,
-}
-
-/// The regressions of `msgs`, given each message's parent message (index
-/// into `msgs`) and depth after threading.
-///
-/// `msgs` may be a subset of the messages, in their order, as long as it
-/// holds whole threads: every message of every thread that holds a report,
-/// a subject-named reply or a message that links to one of those, and the
-/// postings and landings of their patches and of their culprits (see
-/// [`super::select`]); the
-/// result is then the same as on all messages.
-pub fn regressions(
-    msgs: &[LinkMessage],
-    parent: &[Option<usize>],
-    depth: &[u32],
-    marks: &[Mark],
-) -> Vec<Regression> {
-    let mut linked = drafts(msgs, parent, depth);
-    super::marks::merge_duplicates(&mut linked, marks);
-    let mut regressions: Vec<Regression> = linked
-        .drafts
-        .iter()
-        .map(|d| super::finish::finish(d, msgs, marks, &linked.patches))
-        .collect();
-    regressions.sort_by(|a, b| {
-        (a.facts.first_unix.unwrap_or(i64::MAX), &a.culprit.commit)
-            .cmp(&(b.facts.first_unix.unwrap_or(i64::MAX), &b.culprit.commit))
-    });
-    regressions
-}
 
 fn uf_find(p: &mut [usize], mut x: usize) -> usize {
     while p[x] != x {
@@ -282,24 +182,122 @@ fn culprit_groups(msgs: &[LinkMessage], culprits: &Culprits) -> HashMap<String, 
     out
 }
 
-/// The regressions of `msgs` before their status is computed (see
-/// [`regressions`], which finishes and orders them).
+/// The drafts of `msgs` (each a regression before its status is computed),
+/// given each message's parent message (index into `msgs`) and depth after
+/// threading.
+///
+/// `msgs` may be a subset of the messages, in their order, as long as it
+/// holds whole threads: every message of every thread that holds a report,
+/// a subject-named reply or a message that links to one of those, and the
+/// postings and landings of their patches and of their culprits (see
+/// [`super::select`]); the result is then the same as on all messages.
+///
+/// The stages, in order, each a function below: the culprit keys
+/// (`culprit_keys`), a draft per reported culprit (`report_drafts`),
+/// the messages below a report and the replies naming a culprit
+/// (`attach_threads`), the messages pointing at a history
+/// (`attach_pointers`), every posting of a linked patch
+/// (`attach_postings`) and the replies to them (`attach_patch_replies`),
+/// where the patches landed (`attach_landings`), the culprit's own posting
+/// (`find_culprit_patches`) and the later reports that show a fix in a
+/// tree (`find_fix_in_tree`).
 pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> Linked {
-    let by_id: HashMap<&str, usize> = msgs
+    let ix = Index::new(msgs, parent);
+    let keys = culprit_keys(msgs);
+    let mut at = report_drafts(&ix, &keys);
+    let anc = report_ancestors(&ix, depth, &at.reg_of_report);
+    attach_threads(&ix, &keys, &anc, &mut at);
+    // Titles as the threads give them: what later stages add does not
+    // change which posting is the culprit's.
+    let titles: Vec<Option<String>> = at
+        .drafts
         .iter()
-        .enumerate()
-        .map(|(i, m)| (m.message_id.as_str(), i))
+        .map(|d| d.culprit_title(msgs).map(|t| title_key(&t)))
         .collect();
-    let mut children: Vec<Vec<usize>> = vec![Vec::new(); msgs.len()];
-    for (i, p) in parent.iter().enumerate() {
-        if let Some(p) = p
-            && let Some(c) = children.get_mut(*p)
-        {
-            c.push(i);
+    let mut patch_roots = attach_pointers(&ix, &titles, &mut at);
+    let patches = patch::identify(msgs, parent);
+    patch_roots.extend(weigh_candidates(&ix, &patches, &titles, &mut at.drafts));
+    patch_roots.extend(attach_postings(&patches, &mut at));
+    attach_patch_replies(&ix, patch_roots, &mut at);
+    attach_landings(msgs, &patches, &mut at.drafts);
+    find_culprit_patches(msgs, parent, &patches, &titles, &mut at.drafts);
+    find_fix_in_tree(msgs, &patches, &mut at);
+    Linked {
+        drafts: at.drafts,
+        patches,
+    }
+}
+
+/// What the stages look messages up by: the messages, their parents, each
+/// Message-ID's message, each message's children, and the messages in date
+/// order (ties by Message-ID, so arrival order never matters).
+struct Index<'a> {
+    msgs: &'a [LinkMessage],
+    parent: &'a [Option<usize>],
+    by_id: HashMap<&'a str, usize>,
+    children: Vec<Vec<usize>>,
+    order: Vec<usize>,
+}
+
+impl<'a> Index<'a> {
+    /// Takes the messages and each one's parent (index into `msgs`); gives
+    /// the look-ups.
+    fn new(msgs: &'a [LinkMessage], parent: &'a [Option<usize>]) -> Index<'a> {
+        let by_id: HashMap<&str, usize> = msgs
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (m.message_id.as_str(), i))
+            .collect();
+        let mut children: Vec<Vec<usize>> = vec![Vec::new(); msgs.len()];
+        for (i, p) in parent.iter().enumerate() {
+            if let Some(p) = p
+                && let Some(c) = children.get_mut(*p)
+            {
+                c.push(i);
+            }
+        }
+        let mut order: Vec<usize> = (0..msgs.len()).collect();
+        order.sort_by(|&a, &b| {
+            (msgs[a].date.unwrap_or(i64::MAX), &msgs[a].message_id)
+                .cmp(&(msgs[b].date.unwrap_or(i64::MAX), &msgs[b].message_id))
+        });
+        Index {
+            msgs,
+            parent,
+            by_id,
+            children,
+            order,
         }
     }
+}
 
-    // Culprit ids from reports and from reply subjects.
+/// The culprit ids of the messages, grouped: abbreviations resolved
+/// ([`Culprits`]) and the ids of one patch reported under several joined
+/// (`groups`: key -> the key of its group).
+struct CulpritKeys {
+    culprits: Culprits,
+    groups: HashMap<String, String>,
+}
+
+impl CulpritKeys {
+    /// The key of the group of culprit key `k`.
+    fn group_of(&self, k: &str) -> String {
+        self.groups.get(k).cloned().unwrap_or_else(|| k.to_string())
+    }
+
+    /// The group key of a report's ids: the longest id decides (the full
+    /// id of the body, when present).
+    fn key_for(&self, ids: &[String]) -> Option<String> {
+        ids.iter()
+            .max_by_key(|s| s.len())
+            .and_then(|s| self.culprits.key_of(s))
+            .map(|k| self.group_of(k))
+    }
+}
+
+/// Takes the messages; gives the culprit ids of the reports and of reply
+/// subjects, resolved and grouped.
+fn culprit_keys(msgs: &[LinkMessage]) -> CulpritKeys {
     let mut ids: Vec<String> = Vec::new();
     for m in msgs.iter().filter(|m| is_report(m)) {
         ids.extend(report_ids(m));
@@ -311,75 +309,96 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
     }
     let culprits = Culprits::group(ids.iter().map(|s| s.as_str()));
     let groups = culprit_groups(msgs, &culprits);
-    let group_of = |k: &str| groups.get(k).cloned().unwrap_or_else(|| k.to_string());
-    let key_for = |ids: &[String]| -> Option<String> {
-        // The longest id decides (the full id of the body, when present).
-        ids.iter()
-            .max_by_key(|s| s.len())
-            .and_then(|s| culprits.key_of(s))
-            .map(&group_of)
-    };
+    CulpritKeys { culprits, groups }
+}
 
-    let mut order: Vec<usize> = (0..msgs.len()).collect();
-    order.sort_by(|&a, &b| {
-        (msgs[a].date.unwrap_or(i64::MAX), &msgs[a].message_id)
-            .cmp(&(msgs[b].date.unwrap_or(i64::MAX), &msgs[b].message_id))
-    });
+/// The drafts as the stages build them: the drafts, the draft of each
+/// culprit key, and the draft of each report.
+struct Attached {
+    drafts: Vec<Draft>,
+    reg_of_key: HashMap<String, usize>,
+    reg_of_report: HashMap<usize, usize>,
+}
 
-    let mut drafts: Vec<Draft> = Vec::new();
-    let mut reg_of_key: HashMap<String, usize> = HashMap::new();
-    let mut reg_of_report: HashMap<usize, usize> = HashMap::new();
-    let new_draft = |key: &str, drafts: &mut Vec<Draft>| {
-        drafts.push(Draft {
-            key: key.to_string(),
-            ambiguous_with: culprits.ambiguous.get(key).cloned().unwrap_or_default(),
-            ..Draft::default()
-        });
-        drafts.len() - 1
+impl Attached {
+    /// The draft of culprit key `key`, made when there is none.
+    fn draft_for(&mut self, key: &str, keys: &CulpritKeys) -> usize {
+        if let Some(&r) = self.reg_of_key.get(key) {
+            return r;
+        }
+        let ambiguous_with = keys
+            .culprits
+            .ambiguous
+            .get(key)
+            .cloned()
+            .unwrap_or_default();
+        self.drafts.push(Draft::new(key, ambiguous_with));
+        let r = self.drafts.len() - 1;
+        self.reg_of_key.insert(key.to_string(), r);
+        r
+    }
+}
+
+/// Takes the messages and the culprit keys; gives one draft per culprit
+/// with a performance report, holding its reports (performance reports
+/// first, then functional reports of the same culprit, each in date order)
+/// and every id of its group as aliases.
+fn report_drafts(ix: &Index<'_>, keys: &CulpritKeys) -> Attached {
+    let mut at = Attached {
+        drafts: Vec::new(),
+        reg_of_key: HashMap::new(),
+        reg_of_report: HashMap::new(),
     };
     for pass in [Kind::PerfReport, Kind::FunctionalReport] {
-        for &i in &order {
-            let m = &msgs[i];
+        for &i in &ix.order {
+            let m = &ix.msgs[i];
             if kind_of(m) != pass {
                 continue;
             }
             let rids = report_ids(m);
-            let Some(key) = key_for(&rids) else { continue };
-            let r = match reg_of_key.get(&key) {
-                Some(&r) => r,
-                None if pass == Kind::PerfReport => {
-                    let r = new_draft(&key, &mut drafts);
-                    reg_of_key.insert(key.clone(), r);
-                    r
-                }
-                None => continue,
+            let Some(key) = keys.key_for(&rids) else {
+                continue;
             };
-            let d = &mut drafts[r];
+            if pass != Kind::PerfReport && !at.reg_of_key.contains_key(&key) {
+                continue;
+            }
+            let r = at.draft_for(&key, keys);
+            let d = &mut at.drafts[r];
             for id in rids {
                 if !same_commit(&id, &d.key) && !d.aliases.contains(&id) {
                     d.aliases.push(id);
                 }
             }
             d.add(i, Role::Report, format!("robot report of culprit {key}"));
-            reg_of_report.insert(i, r);
+            at.reg_of_report.insert(i, r);
         }
     }
     // Every id of a joined group is an alias of its regression.
-    for (id, g) in &groups {
-        if let Some(&r) = reg_of_key.get(g) {
-            let d = &mut drafts[r];
+    for (id, g) in &keys.groups {
+        if let Some(&r) = at.reg_of_key.get(g) {
+            let d = &mut at.drafts[r];
             if !same_commit(id, &d.key) && !d.aliases.iter().any(|a| same_commit(a, id)) {
                 d.aliases.push(id.clone());
             }
         }
     }
+    at
+}
 
-    // Nearest report ancestor of every message, and whether a patch lies between.
+/// Takes the threading (parents in `ix`, `depth`) and the reports with a
+/// draft; gives each message's nearest report ancestor, with the nearest
+/// patch between them if any.
+fn report_ancestors(
+    ix: &Index<'_>,
+    depth: &[u32],
+    reg_of_report: &HashMap<usize, usize>,
+) -> Vec<Option<(usize, Option<usize>)>> {
+    let msgs = ix.msgs;
     let mut by_depth: Vec<usize> = (0..msgs.len()).collect();
     by_depth.sort_by_key(|&i| depth.get(i).copied().unwrap_or(0));
     let mut anc: Vec<Option<(usize, Option<usize>)>> = vec![None; msgs.len()];
     for &i in &by_depth {
-        if let Some(p) = parent.get(i).copied().flatten() {
+        if let Some(p) = ix.parent.get(i).copied().flatten() {
             anc[i] = if reg_of_report.contains_key(&p) {
                 Some((p, None))
             } else {
@@ -390,15 +409,27 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
             };
         }
     }
+    anc
+}
 
-    // Thread members and subject-named replies.
-    for &i in &order {
+/// Takes the report ancestors; attaches every message below a report to
+/// that report's draft (`reply`, `patch`, `patch-reply`), and each reply
+/// outside a report's thread whose subject names a culprit to that
+/// culprit's draft (made when the culprit has none).
+fn attach_threads(
+    ix: &Index<'_>,
+    keys: &CulpritKeys,
+    anc: &[Option<(usize, Option<usize>)>],
+    at: &mut Attached,
+) {
+    let msgs = ix.msgs;
+    for &i in &ix.order {
         let m = &msgs[i];
-        if reg_of_report.contains_key(&i) {
+        if at.reg_of_report.contains_key(&i) {
             continue;
         }
         if let Some((rep, via_patch)) = anc[i] {
-            let Some(&r) = reg_of_report.get(&rep) else {
+            let Some(&r) = at.reg_of_report.get(&rep) else {
                 continue;
             };
             let rep_id = &msgs[rep].message_id;
@@ -423,47 +454,70 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
             } else {
                 (Role::Reply, format!("in the thread of report {rep_id}"))
             };
-            drafts[r].add(i, role, reason);
+            at.drafts[r].add(i, role, reason);
             continue;
         }
         if is_report(m) {
             continue;
         }
         if let Some(c) = subject_culprit(m)
-            && let Some(key) = culprits.key_of(&c).map(group_of)
+            && let Some(key) = keys.culprits.key_of(&c).map(|k| keys.group_of(k))
         {
-            let r = match reg_of_key.get(&key) {
-                Some(&r) => r,
-                None => {
-                    let r = new_draft(&key, &mut drafts);
-                    reg_of_key.insert(key.clone(), r);
-                    r
-                }
-            };
-            if !same_commit(&c, &key) && !drafts[r].aliases.contains(&c) {
-                drafts[r].aliases.push(c.clone());
+            let r = at.draft_for(&key, keys);
+            let d = &mut at.drafts[r];
+            if !same_commit(&c, &key) && !d.aliases.contains(&c) {
+                d.aliases.push(c.clone());
             }
             let role = if (kind_of(m) == Kind::Patch || own_diff(m)) && !is_robot_team(m) {
                 Role::Patch
             } else {
                 Role::Reply
             };
-            drafts[r].add(i, role, format!("subject names culprit {c}"));
+            d.add(i, role, format!("subject names culprit {c}"));
         }
     }
+}
 
+/// The role of a message that points at a history: a pull request or
+/// announcement citing the report is no discussion of it (`landing`), a
+/// patch or a diff is a `patch`, anything else a `reply`.
+fn pointer_role(m: &LinkMessage) -> Role {
+    if m.extraction.landings.iter().any(|l| {
+        matches!(
+            l.kind,
+            LandingKind::PullRequest | LandingKind::ForNext | LandingKind::Merged
+        )
+    }) {
+        Role::Landing
+    } else if kind_of(m) == Kind::Patch || own_diff(m) {
+        Role::Patch
+    } else {
+        Role::Reply
+    }
+}
+
+/// Takes the drafts as the threads made them and their culprits' title
+/// keys (`titles`, by draft); attaches the messages pointing at a history:
+/// `Closes:`/`Link:` to an attached message, a cited lore URL of one, a
+/// `Fixes:` naming the culprit with the robot's `Reported-by:` (unless its
+/// `Closes:` names only reports outside the history), and reverts of the
+/// culprit. Gives the patches and reverts so attached (draft, message),
+/// whose replies are attached later.
+fn attach_pointers(
+    ix: &Index<'_>,
+    titles: &[Option<String>],
+    at: &mut Attached,
+) -> Vec<(usize, usize)> {
+    let msgs = ix.msgs;
     // Which regressions each message id belongs to (lore links point at any of them).
     let mut regs_of_msg: HashMap<usize, Vec<usize>> = HashMap::new();
-    for (r, d) in drafts.iter().enumerate() {
+    for (r, d) in at.drafts.iter().enumerate() {
         for mem in &d.members {
             regs_of_msg.entry(mem.idx).or_default().push(r);
         }
     }
-    let titles: Vec<Option<String>> = drafts
-        .iter()
-        .map(|d| super::finish::culprit_title(d, msgs).map(|t| title_key(&t)))
-        .collect();
-    let first_report: Vec<Option<i64>> = drafts
+    let first_report: Vec<Option<i64>> = at
+        .drafts
         .iter()
         .map(|d| {
             d.members
@@ -473,150 +527,184 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
                 .min()
         })
         .collect();
-
-    // Patches linked by Closes/Link, lore citations, Fixes + robot
-    // Reported-by, reverts.
+    let regs_of = |j: usize| regs_of_msg.get(&j).map(|v| v.as_slice()).unwrap_or(&[]);
     let mut linked: Vec<(usize, usize, Role, String)> = Vec::new();
-    for &i in &order {
+    for &i in &ix.order {
         let m = &msgs[i];
         if is_report(m) {
             continue;
         }
         let mut targets: Vec<(usize, Role, String)> = Vec::new();
-        let role_for = |m: &LinkMessage| {
-            if m.extraction.landings.iter().any(|l| {
-                matches!(
-                    l.kind,
-                    LandingKind::PullRequest | LandingKind::ForNext | LandingKind::Merged
-                )
-            }) {
-                // A pull request or announcement citing the report is no
-                // discussion of it.
-                Role::Landing
-            } else if kind_of(m) == Kind::Patch || own_diff(m) {
-                Role::Patch
-            } else {
-                Role::Reply
-            }
-        };
         for t in own_trailers(m) {
             if let Some(id) = trailer_target(t)
-                && let Some(&j) = by_id.get(id.as_str())
+                && let Some(&j) = ix.by_id.get(id.as_str())
                 && j != i
             {
-                for &r in regs_of_msg.get(&j).map(|v| v.as_slice()).unwrap_or(&[]) {
-                    targets.push((r, role_for(m), format!("{}: {}", t.key, t.value)));
+                for &r in regs_of(j) {
+                    targets.push((r, pointer_role(m), format!("{}: {}", t.key, t.value)));
                 }
             }
         }
         for id in &m.extraction.lore_links {
             let id = cited_target(id);
-            if let Some(&j) = by_id.get(id.as_str())
+            if let Some(&j) = ix.by_id.get(id.as_str())
                 && j != i
             {
-                for &r in regs_of_msg.get(&j).map(|v| v.as_slice()).unwrap_or(&[]) {
-                    targets.push((r, role_for(m), format!("cites the lore URL of {id}")));
+                for &r in regs_of(j) {
+                    targets.push((r, pointer_role(m), format!("cites the lore URL of {id}")));
                 }
             }
         }
         if own_trailers(m).any(robot_reported) {
-            // The reports its `Closes:` trailers name: a patch closing a
-            // report outside a history (a build warning the robot found in
-            // the same culprit) is not that history's fix by its `Fixes:`.
-            let closes: Vec<Option<usize>> = own_trailers(m)
-                .filter(|t| t.key.eq_ignore_ascii_case("closes"))
-                .filter_map(trailer_target)
-                .map(|id| by_id.get(id.as_str()).copied())
-                .collect();
-            let closes_elsewhere = |r: usize| {
-                super::hints::closes_only_elsewhere(closes.iter().map(|j| {
-                    j.is_some_and(|j| regs_of_msg.get(&j).is_some_and(|v| v.contains(&r)))
-                }))
-            };
-            for t in own_trailers(m) {
-                let Some(id) = fixes_id(t) else {
-                    continue;
-                };
-                // The culprit by any id, or another id with the culprit's
-                // title (the merged commit of a patch the robot tested).
-                let titled = t.title.as_deref().map(title_key);
-                for (r, d) in drafts.iter().enumerate() {
-                    let by_title = titled.is_some() && titled == titles[r];
-                    if (d.names(&id) || by_title) && !closes_elsewhere(r) {
-                        targets.push((
-                            r,
-                            role_for(m),
-                            format!("Fixes: {} with Reported-by: kernel test robot", t.value),
-                        ));
-                    }
-                }
-            }
+            targets.extend(robot_fixes(ix, m, &at.drafts, titles, &regs_of_msg));
         }
-        if let Some(p) = m.extraction.patch.as_ref().filter(|_| patch::is_posting(m)) {
-            for (r, d) in drafts.iter().enumerate() {
-                let by_sha = p.reverts.as_deref().is_some_and(|s| d.names(s));
-                let by_title = p.reverts.is_none()
-                    && p.reverts_title.is_some()
-                    && p.reverts_title == titles[r]
-                    && matches!((m.date, first_report[r]), (Some(a), Some(b)) if a > b);
-                if by_sha {
-                    targets.push((r, Role::Revert, "reverts the culprit's commit".into()));
-                } else if by_title {
-                    targets.push((
-                        r,
-                        Role::Revert,
-                        format!(
-                            "reverts \"{}\" after the report",
-                            p.reverts_title.as_deref().unwrap_or("")
-                        ),
-                    ));
-                }
-            }
-        }
+        targets.extend(reverts(m, &at.drafts, titles, &first_report));
         for (r, role, reason) in targets {
             linked.push((r, i, role, reason));
         }
     }
     let mut patch_roots: Vec<(usize, usize)> = Vec::new();
     for (r, i, role, reason) in linked {
-        if reg_of_report.get(&i) == Some(&r) {
+        if at.reg_of_report.get(&i) == Some(&r) {
             continue;
         }
-        if drafts[r].add(i, role, reason) && matches!(role, Role::Patch | Role::Revert) {
+        if at.drafts[r].add(i, role, reason) && matches!(role, Role::Patch | Role::Revert) {
             patch_roots.push((r, i));
         }
     }
+    patch_roots
+}
 
-    // Fix candidates: patches related to the history by what they are;
-    // the weighty ones are linked as fixes.
-    let patches = patch::identify(msgs, parent);
+/// The histories a message carrying the robot's `Reported-by:` fixes by
+/// its `Fixes:` trailers: (draft, role, reason) for each draft whose
+/// culprit a `Fixes:` names (by any id, or by the culprit's title under
+/// another id: `titles`, by draft), unless the message's `Closes:` trailers name
+/// only reports outside that history (a build warning the robot found in
+/// the same culprit).
+fn robot_fixes(
+    ix: &Index<'_>,
+    m: &LinkMessage,
+    drafts: &[Draft],
+    titles: &[Option<String>],
+    regs_of_msg: &HashMap<usize, Vec<usize>>,
+) -> Vec<(usize, Role, String)> {
+    let closes: Vec<Option<usize>> = own_trailers(m)
+        .filter(|t| t.key.eq_ignore_ascii_case("closes"))
+        .filter_map(trailer_target)
+        .map(|id| ix.by_id.get(id.as_str()).copied())
+        .collect();
+    let closes_elsewhere = |r: usize| {
+        super::hints::closes_only_elsewhere(
+            closes
+                .iter()
+                .map(|j| j.is_some_and(|j| regs_of_msg.get(&j).is_some_and(|v| v.contains(&r)))),
+        )
+    };
+    let mut out = Vec::new();
+    for t in own_trailers(m) {
+        let Some(id) = fixes_id(t) else {
+            continue;
+        };
+        // The culprit by any id, or another id with the culprit's title
+        // (the merged commit of a patch the robot tested).
+        let titled = t.title.as_deref().map(title_key);
+        for (r, d) in drafts.iter().enumerate() {
+            let by_title = titled.is_some() && titled == titles[r];
+            if (d.names(&id) || by_title) && !closes_elsewhere(r) {
+                out.push((
+                    r,
+                    pointer_role(m),
+                    format!("Fixes: {} with Reported-by: kernel test robot", t.value),
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// The histories whose culprit a posting reverts: (draft, `revert`,
+/// reason) for a revert whose "This reverts commit" names the culprit, or,
+/// without a sha, whose title is the culprit's (`titles`, by draft) and
+/// which came after the draft's first report (`first_report`).
+fn reverts(
+    m: &LinkMessage,
+    drafts: &[Draft],
+    titles: &[Option<String>],
+    first_report: &[Option<i64>],
+) -> Vec<(usize, Role, String)> {
+    let mut out = Vec::new();
+    let Some(p) = m.extraction.patch.as_ref().filter(|_| patch::is_posting(m)) else {
+        return out;
+    };
+    for (r, d) in drafts.iter().enumerate() {
+        let by_sha = p.reverts.as_deref().is_some_and(|s| d.names(s));
+        let by_title = p.reverts.is_none()
+            && p.reverts_title.is_some()
+            && p.reverts_title == titles[r]
+            && matches!((m.date, first_report[r]), (Some(a), Some(b)) if a > b);
+        if by_sha {
+            out.push((r, Role::Revert, "reverts the culprit's commit".into()));
+        } else if by_title {
+            out.push((
+                r,
+                Role::Revert,
+                format!(
+                    "reverts \"{}\" after the report",
+                    p.reverts_title.as_deref().unwrap_or("")
+                ),
+            ));
+        }
+    }
+    out
+}
+
+/// Takes the patch identities and each draft's culprit title key
+/// (`titles`); weighs the patches of the threads each history holds as
+/// fixes ([`super::candidates`]), keeps them on the draft and attaches the
+/// firm ones as patches. Gives the postings so attached (draft, message),
+/// whose other postings and replies are attached later.
+fn weigh_candidates(
+    ix: &Index<'_>,
+    patches: &Patches,
+    titles: &[Option<String>],
+    drafts: &mut [Draft],
+) -> Vec<(usize, usize)> {
+    let mut roots = Vec::new();
+    let pool = super::candidates::Pool::new(ix.msgs, ix.parent);
     for (r, d) in drafts.iter_mut().enumerate() {
-        let ids: Vec<&str> = std::iter::once(d.key.as_str())
-            .chain(d.aliases.iter().map(String::as_str))
-            .collect();
+        let first_report = d
+            .members
+            .iter()
+            .filter(|m| m.role == Role::Report)
+            .filter_map(|m| ix.msgs[m.idx].date)
+            .min();
         let h = super::candidates::History {
-            ids,
+            ids: std::iter::once(d.key.as_str())
+                .chain(d.aliases.iter().map(String::as_str))
+                .collect(),
             title: titles[r].as_deref(),
-            first_report: first_report[r],
+            first_report,
             members: d.members.iter().map(|m| (m.idx, m.role)).collect(),
         };
-        let found = super::candidates::weigh(msgs, parent, &children, &patches, &h);
-        for c in &found {
-            if c.links()
-                && d.add(
-                    c.idx,
-                    Role::Patch,
-                    format!("fix candidate ({}): {}", c.score, c.reasons.join("; ")),
-                )
-            {
-                patch_roots.push((r, c.idx));
+        let found = super::candidates::weigh(ix.msgs, ix.parent, &ix.children, patches, &pool, &h);
+        for c in found.iter().filter(|c| c.links()) {
+            let reason = format!("fix candidate ({}): {}", c.score, c.reasons.join("; "));
+            if d.add(c.idx, Role::Patch, reason) {
+                roots.push((r, c.idx));
             }
         }
         d.candidates = found;
     }
+    roots
+}
 
-    // Every posting of a linked patch.
-    for (r, d) in drafts.iter_mut().enumerate() {
+/// Takes the patch identities; attaches every posting of each linked patch
+/// (earlier drafts, later versions, resends) with the role of the patch
+/// that linked it, and records the draft's linked patches. Gives the
+/// postings so attached (draft, message), whose replies are attached later.
+fn attach_postings(patches: &Patches, at: &mut Attached) -> Vec<(usize, usize)> {
+    let mut patch_roots = Vec::new();
+    for (r, d) in at.drafts.iter_mut().enumerate() {
         let linked_patches: Vec<(usize, Role)> = d
             .members
             .iter()
@@ -629,7 +717,7 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
             }
             let id = &patches.identities[k];
             for &p in &id.postings {
-                if reg_of_report.contains_key(&p) {
+                if at.reg_of_report.contains_key(&p) {
                     continue;
                 }
                 let reason = match id.title.as_str() {
@@ -642,12 +730,19 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
             }
         }
     }
-    // Replies to linked patches.
+    patch_roots
+}
+
+/// Takes the linked patches and postings (`patch_roots`: draft, message);
+/// attaches every reply below each (`patch-reply`, or `patch` for a
+/// posting), reports aside.
+fn attach_patch_replies(ix: &Index<'_>, patch_roots: Vec<(usize, usize)>, at: &mut Attached) {
+    let msgs = ix.msgs;
     for (r, p) in patch_roots {
-        let mut queue: VecDeque<usize> = children[p].iter().copied().collect();
+        let mut queue: VecDeque<usize> = ix.children[p].iter().copied().collect();
         let mut seen: HashSet<usize> = HashSet::new();
         while let Some(c) = queue.pop_front() {
-            if !seen.insert(c) || reg_of_report.contains_key(&c) {
+            if !seen.insert(c) || at.reg_of_report.contains_key(&c) {
                 continue;
             }
             let role = if kind_of(&msgs[c]) == Kind::Patch {
@@ -655,11 +750,16 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
             } else {
                 Role::PatchReply
             };
-            drafts[r].add(c, role, format!("reply to patch {}", msgs[p].message_id));
-            queue.extend(children[c].iter().copied());
+            at.drafts[r].add(c, role, format!("reply to patch {}", msgs[p].message_id));
+            queue.extend(ix.children[c].iter().copied());
         }
     }
-    // Where the linked patches landed.
+}
+
+/// Takes the patch identities; attaches the messages that say where each
+/// linked patch landed (`landing`: an `Applied`, a pull request, an
+/// announcement, a merge note).
+fn attach_landings(msgs: &[LinkMessage], patches: &Patches, drafts: &mut [Draft]) {
     for d in drafts.iter_mut() {
         for &k in &d.patches.clone() {
             for at in &patches.landings[k] {
@@ -673,9 +773,19 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
             }
         }
     }
+}
 
-    // The culprit's own posting: titled like the culprit, or the posting a
-    // report on a patch replies to.
+/// Takes the patch identities and the culprits' title keys (`titles`, by
+/// draft); sets each draft's culprit posting (the posting a report on a
+/// patch replies to, else a patch titled like the culprit; never a linked
+/// patch) and attaches the messages that dropped it.
+fn find_culprit_patches(
+    msgs: &[LinkMessage],
+    parent: &[Option<usize>],
+    patches: &Patches,
+    titles: &[Option<String>],
+    drafts: &mut [Draft],
+) {
     for (r, d) in drafts.iter_mut().enumerate() {
         let reports: Vec<usize> = d
             .members
@@ -709,12 +819,15 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
             }
         }
     }
+}
 
-    // A later robot report on a commit titled like one of a regression's
-    // linked patches, or on a commit id a landing gave it: the robot tested
-    // a tree that contains the fix.
+/// Takes the patch identities; records in each draft the later robot
+/// performance reports of other culprits on a commit titled like one of its
+/// linked patches, or on a commit id a landing gave one: the robot tested a
+/// tree that contains the fix.
+fn find_fix_in_tree(msgs: &[LinkMessage], patches: &Patches, at: &mut Attached) {
     let mut report_by_title: HashMap<String, Vec<usize>> = HashMap::new();
-    for (&i, _) in reg_of_report.iter() {
+    for (&i, _) in at.reg_of_report.iter() {
         if let Some(t) = msgs[i]
             .extraction
             .report
@@ -727,9 +840,9 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
             }
         }
     }
-    let mut reports_sorted: Vec<usize> = reg_of_report.keys().copied().collect();
+    let mut reports_sorted: Vec<usize> = at.reg_of_report.keys().copied().collect();
     reports_sorted.sort_unstable();
-    for (r, d) in drafts.iter_mut().enumerate() {
+    for (r, d) in at.drafts.iter_mut().enumerate() {
         for &k in &d.patches {
             let id = &patches.identities[k];
             let Some(&first) = id.postings.first() else {
@@ -756,7 +869,7 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
                     _ => false,
                 };
                 if later
-                    && reg_of_report.get(&rep) != Some(&r)
+                    && at.reg_of_report.get(&rep) != Some(&r)
                     && kind_of(&msgs[rep]) == Kind::PerfReport
                     && !d.fix_in_tree.contains(&(rep, first))
                 {
@@ -765,6 +878,4 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
             }
         }
     }
-
-    Linked { drafts, patches }
 }

@@ -168,36 +168,87 @@ fn below(children: &[Vec<usize>], roots: &[usize]) -> HashSet<usize> {
     seen
 }
 
-/// The candidates of one history, best first.
-pub fn weigh(
+/// The messages that could be fixes at all (postings and diffs in
+/// replies, not the robot's, not cover letters), each with the root of its
+/// thread: made once per link, weighed against every history.
+pub struct Pool {
+    /// (message, root of its thread), in message order.
+    entries: Vec<(usize, usize)>,
+    /// The root of every message's thread.
+    roots: Vec<usize>,
+}
+
+impl Pool {
+    /// The pool of `msgs`, given each one's parent.
+    pub fn new(msgs: &[LinkMessage], parent: &[Option<usize>]) -> Pool {
+        // Follow each chain up, bounded by the number of messages (a loop
+        // ends it).
+        let roots: Vec<usize> = (0..msgs.len())
+            .map(|i| {
+                let mut r = i;
+                for _ in 0..msgs.len() {
+                    match parent.get(r).copied().flatten() {
+                        Some(p) if p != r => r = p,
+                        _ => break,
+                    }
+                }
+                r
+            })
+            .collect();
+        let entries = msgs
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| {
+                !is_report(m) && !is_robot_team(m) && !is_cover(m) && (is_posting(m) || own_diff(m))
+            })
+            .map(|(i, _)| (i, roots[i]))
+            .collect();
+        Pool { entries, roots }
+    }
+}
+
+/// What a history is weighed against: its culprit's patch, authors and
+/// threads, the people who replied, the patches its replies point at.
+struct Around {
+    first: i64,
+    members: HashSet<usize>,
+    culprit: Option<usize>,
+    authors: HashSet<String>,
+    touches: HashSet<String>,
+    thread: HashSet<usize>,
+    participants: HashMap<String, String>,
+    pointed: HashMap<usize, String>,
+    held: HashSet<usize>,
+}
+
+/// What `h` is weighed against (`None` without a report date).
+fn around(
     msgs: &[LinkMessage],
     parent: &[Option<usize>],
     children: &[Vec<usize>],
     patches: &Patches,
+    pool: &Pool,
     h: &History<'_>,
-) -> Vec<Candidate> {
-    let Some(first) = h.first_report else {
-        return Vec::new();
-    };
-    let member: HashMap<usize, Role> = h.members.iter().copied().collect();
+) -> Option<Around> {
+    let first = h.first_report?;
     let culprit = culprit_identity(parent, patches, h);
-    let culprit_postings: Vec<usize> = culprit
+    let postings: Vec<usize> = culprit
         .map(|k| patches.identities[k].postings.clone())
         .unwrap_or_default();
-    let culprit_authors: HashSet<String> = culprit_postings
+    let authors = postings
         .iter()
         .map(|&p| author(&msgs[p]))
         .filter(|a| !a.is_empty())
         .collect();
-    let culprit_touches: HashSet<&str> = culprit_postings
+    let touches = postings
         .iter()
         .filter_map(|&p| msgs[p].extraction.patch.as_deref())
-        .flat_map(|p| p.touches.iter().map(String::as_str))
+        .flat_map(|p| p.touches.iter().cloned())
         .collect();
     // The threads of the culprit's postings the robot can have tested
     // (those before the first report): below each, and below its series'
     // cover letter.
-    let tested: Vec<usize> = culprit_postings
+    let tested: Vec<usize> = postings
         .iter()
         .copied()
         .filter(|&p| msgs[p].date.is_none_or(|d| d <= first))
@@ -210,15 +261,14 @@ pub fn weigh(
             roots.push(c);
         }
     }
-    let culprit_thread = below(children, &roots);
-    let participants: HashMap<String, String> = h
-        .members
-        .iter()
-        .filter(|(_, r)| matches!(r, Role::Reply | Role::PatchReply))
-        .map(|(i, _)| &msgs[*i])
-        .filter(|m| !is_robot_team(m))
-        .map(|m| (author(m), who(m)))
-        .collect();
+    let replies = || {
+        h.members
+            .iter()
+            .filter(|(_, r)| matches!(r, Role::Reply | Role::PatchReply))
+            .map(|(i, _)| (*i, &msgs[*i]))
+            .filter(|(_, m)| !is_robot_team(m))
+    };
+    let participants = replies().map(|(_, m)| (author(m), who(m))).collect();
     // Postings a reply in the history points at (a lore URL of a patch).
     let by_id: HashMap<&str, usize> = msgs
         .iter()
@@ -226,14 +276,7 @@ pub fn weigh(
         .map(|(i, m)| (m.message_id.as_str(), i))
         .collect();
     let mut pointed: HashMap<usize, String> = HashMap::new();
-    for (i, role) in &h.members {
-        if !matches!(role, Role::Reply | Role::PatchReply) {
-            continue;
-        }
-        let m = &msgs[*i];
-        if is_robot_team(m) {
-            continue;
-        }
+    for (_, m) in replies() {
         for link in &m.extraction.lore_links {
             let target = super::hints::cited_target(link);
             if let Some(&j) = by_id.get(target.as_str()) {
@@ -245,173 +288,48 @@ pub fn weigh(
     // culprit's postings) are weighed: they are what a relink of the chosen
     // threads loads, so a link of a few threads weighs what a link of
     // everything does.
-    let root_of = |mut i: usize| {
-        for _ in 0..msgs.len() {
-            match parent.get(i).copied().flatten() {
-                Some(p) => i = p,
-                None => break,
-            }
-        }
-        i
-    };
-    let held: HashSet<usize> = h
+    let held = h
         .members
         .iter()
         .map(|(i, _)| *i)
-        .chain(culprit_postings.iter().copied())
-        .map(root_of)
+        .chain(postings.iter().copied())
+        .filter_map(|i| pool.roots.get(i).copied())
         .collect();
-    let names_culprit = |id: &str| h.ids.iter().any(|c| same_commit(c, id));
-    let mut out: Vec<Candidate> = Vec::new();
-    for (i, m) in msgs.iter().enumerate() {
-        if member.contains_key(&i) || is_report(m) || is_robot_team(m) || is_cover(m) {
-            continue;
-        }
-        if !(is_posting(m) || own_diff(m)) || !held.contains(&root_of(i)) {
-            continue;
-        }
-        let Some(date) = m.date else { continue };
-        let pointer = pointed.get(&i);
-        let after = date > first;
-        if pointer.is_none() && (!after || date > first + HORIZON_DAYS * 86_400) {
-            continue;
-        }
-        let facts = m.extraction.patch.as_deref();
-        let words: &[String] = facts.map_or(&[], |p| p.speaks_of.as_slice());
-        let strong_words: Vec<&str> = words
-            .iter()
-            .map(String::as_str)
-            .filter(|w| STRONG_WORDS.contains(w))
-            .collect();
-        let mut w = Weighing::default();
-        // What relates it to the history.
-        if let Some(by) = pointer {
-            w.strong(5, format!("{by} pointed at it in the report's thread"));
-        }
-        // A new version of a series posted into the old thread is the
-        // series, not a fix: only a lone patch or a diff in a reply counts.
-        let series_part = facts.is_some_and(|p| p.parts.is_some_and(|n| n > 1));
-        if after && culprit_thread.contains(&i) && !series_part {
-            w.strong(
-                4,
-                "posted in the thread of the culprit's patch after the report".into(),
-            );
-            w.in_thread = true;
-        }
-        let fixes = own_trailers(m)
-            .filter(|t| !robot_reported(t))
-            .find_map(|t| {
-                let id = fixes_id(t)?;
-                if names_culprit(&id) {
-                    Some("its Fixes: names the culprit")
-                } else {
-                    let ct = h.title?;
-                    let tt = super::hints::title_key(t.title.as_deref()?);
-                    (tt == ct).then_some("its Fixes: names the culprit's title")
-                }
-            });
-        if let Some(why) = fixes {
-            w.strong(3, why.to_string());
-        }
-        // A later version of the culprit's own patch answers the report
-        // only when it says so (it names the robot); even then whether it
-        // fixes the regression or just replaces the tested version is for a
-        // person to say: it is shown, never linked by weight.
-        let robot_words = words.iter().any(|w| ROBOT_WORDS.contains(&w.as_str()));
-        if after && culprit.is_some() && patches.identity_of(i) == culprit {
-            if robot_words {
-                w.strong(
-                    3,
-                    "a later posting of the culprit's own patch that names the robot".into(),
-                );
-            } else {
-                w.weak(1, "a later posting of the culprit's own patch".into());
-            }
-            w.new_version = true;
-        }
-        let a = author(m);
-        if culprit_authors.contains(&a) {
-            w.weak(1, "by the culprit's author".into());
-            w.known_author = true;
-        } else if let Some(name) = participants.get(&a) {
-            w.weak(1, format!("by {name}, who replied to the report"));
-            w.known_author = true;
-        }
-        if !w.related() {
-            continue;
-        }
-        // What it is.
-        if let Some(p) = facts {
-            let shared: Vec<&str> = p
-                .touches
-                .iter()
-                .map(String::as_str)
-                .filter(|t| culprit_touches.contains(t))
-                .collect();
-            if let Some(f) = shared.iter().find(|t| t.contains(':')) {
-                w.add(2, format!("touches {f} like the culprit"));
-                w.content = true;
-            } else if let Some(f) = shared.first() {
-                w.add(1, format!("touches {f} like the culprit"));
-                w.content = true;
-            }
-        }
-        let quoted = |ws: &[&str]| {
-            ws.iter()
-                .take(3)
-                .map(|w| format!("\"{w}\""))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        if !words.is_empty() {
-            w.content = true;
-        }
-        if !strong_words.is_empty() {
-            w.add(
-                2,
-                format!("its changelog speaks of {}", quoted(&strong_words)),
-            );
-        } else if !words.is_empty() {
-            let ws: Vec<&str> = words.iter().map(String::as_str).collect();
-            w.add(1, format!("its changelog speaks of {}", quoted(&ws)));
-        }
-        if own_trailers(m).any(robot_reported) {
-            w.add(1, "credits the robot".into());
-        }
-        if after && date <= first + 14 * 86_400 {
-            w.add(
-                1,
-                format!("posted {} days after the report", (date - first) / 86_400),
-            );
-        }
-        // A weak relation alone (an author's other work) needs more weight,
-        // and never links.
-        let shown = w.score >= SHOW_SCORE && (w.strong || w.score >= WEAK_SHOW_SCORE);
-        if shown {
-            // Only a pointer, the culprit's own thread or a changelog that
-            // speaks of the regression ties a patch firmly enough to link it
-            // by weight; anything else stays a question.
-            // In the culprit's thread, by someone of the history; and what
-            // it is must speak for it too (it touches what the culprit
-            // touched, or its changelog speaks of performance).
-            let firm = pointer.is_some()
-                || (w.in_thread && w.known_author)
-                || (!strong_words.is_empty() && !w.new_version);
-            let mut score = w.score;
-            if !(w.strong && firm && w.content) {
-                score = score.min(FixCandidate::LINK_SCORE - 1);
-            }
-            out.push(Candidate {
-                idx: i,
-                score,
-                reasons: w.reasons,
-            });
-        }
-    }
-    out.sort_by(|a, b| {
-        b.score.cmp(&a.score).then_with(|| {
-            (msgs[a.idx].date, &msgs[a.idx].message_id)
-                .cmp(&(msgs[b.idx].date, &msgs[b.idx].message_id))
+    Some(Around {
+        first,
+        members: h.members.iter().map(|(i, _)| *i).collect(),
+        culprit,
+        authors,
+        touches,
+        thread: below(children, &roots),
+        participants,
+        pointed,
+        held,
+    })
+}
+
+/// The candidates of one history, best first.
+pub fn weigh(
+    msgs: &[LinkMessage],
+    parent: &[Option<usize>],
+    children: &[Vec<usize>],
+    patches: &Patches,
+    pool: &Pool,
+    h: &History<'_>,
+) -> Vec<Candidate> {
+    let Some(a) = around(msgs, parent, children, patches, pool, h) else {
+        return Vec::new();
+    };
+    let mut out: Vec<Candidate> = pool
+        .entries
+        .iter()
+        .filter(|(i, root)| a.held.contains(root) && !a.members.contains(i))
+        .filter_map(|&(i, _)| weigh_one(msgs, patches, h, &a, i))
+        .collect();
+    out.sort_by(|x, y| {
+        y.score.cmp(&x.score).then_with(|| {
+            (msgs[x.idx].date, &msgs[x.idx].message_id)
+                .cmp(&(msgs[y.idx].date, &msgs[y.idx].message_id))
         })
     });
     // One identity weighs once: its best posting.
@@ -421,6 +339,155 @@ pub fn weigh(
         None => true,
     });
     out
+}
+
+/// Message `i` weighed as a fix of `h` (see the module docs); `None` when
+/// nothing relates it or it weighs too little to show.
+fn weigh_one(
+    msgs: &[LinkMessage],
+    patches: &Patches,
+    h: &History<'_>,
+    a: &Around,
+    i: usize,
+) -> Option<Candidate> {
+    let m = &msgs[i];
+    let date = m.date?;
+    let first = a.first;
+    let pointer = a.pointed.get(&i);
+    let after = date > first;
+    if pointer.is_none() && (!after || date > first + HORIZON_DAYS * 86_400) {
+        return None;
+    }
+    let facts = m.extraction.patch.as_deref();
+    let words: &[String] = facts.map_or(&[], |p| p.speaks_of.as_slice());
+    let strong_words: Vec<&str> = words
+        .iter()
+        .map(String::as_str)
+        .filter(|w| STRONG_WORDS.contains(w))
+        .collect();
+    let mut w = Weighing::default();
+    // What relates it to the history.
+    if let Some(by) = pointer {
+        w.strong(5, format!("{by} pointed at it in the report's thread"));
+    }
+    // A new version of a series posted into the old thread is the series,
+    // not a fix: only a lone patch or a diff in a reply counts.
+    let series_part = facts.is_some_and(|p| p.parts.is_some_and(|n| n > 1));
+    if after && a.thread.contains(&i) && !series_part {
+        w.strong(
+            4,
+            "posted in the thread of the culprit's patch after the report".into(),
+        );
+        w.in_thread = true;
+    }
+    let names_culprit = |id: &str| h.ids.iter().any(|c| same_commit(c, id));
+    let fixes = own_trailers(m)
+        .filter(|t| !robot_reported(t))
+        .find_map(|t| {
+            let id = fixes_id(t)?;
+            if names_culprit(&id) {
+                Some("its Fixes: names the culprit")
+            } else {
+                let ct = h.title?;
+                let tt = super::hints::title_key(t.title.as_deref()?);
+                (tt == ct).then_some("its Fixes: names the culprit's title")
+            }
+        });
+    if let Some(why) = fixes {
+        w.strong(3, why.to_string());
+    }
+    // A later version of the culprit's own patch answers the report only
+    // when it says so (it names the robot); even then whether it fixes the
+    // regression or just replaces the tested version is for a person to
+    // say: it is shown, never linked by weight.
+    if after && a.culprit.is_some() && patches.identity_of(i) == a.culprit {
+        if words.iter().any(|w| ROBOT_WORDS.contains(&w.as_str())) {
+            w.strong(
+                3,
+                "a later posting of the culprit's own patch that names the robot".into(),
+            );
+        } else {
+            w.weak(1, "a later posting of the culprit's own patch".into());
+        }
+        w.new_version = true;
+    }
+    let who_wrote = author(m);
+    if a.authors.contains(&who_wrote) {
+        w.weak(1, "by the culprit's author".into());
+        w.known_author = true;
+    } else if let Some(name) = a.participants.get(&who_wrote) {
+        w.weak(1, format!("by {name}, who replied to the report"));
+        w.known_author = true;
+    }
+    if !w.related() {
+        return None;
+    }
+    // What it is.
+    if let Some(p) = facts {
+        let shared: Vec<&str> = p
+            .touches
+            .iter()
+            .map(String::as_str)
+            .filter(|t| a.touches.contains(*t))
+            .collect();
+        if let Some(f) = shared.iter().find(|t| t.contains(':')) {
+            w.add(2, format!("touches {f} like the culprit"));
+            w.content = true;
+        } else if let Some(f) = shared.first() {
+            w.add(1, format!("touches {f} like the culprit"));
+            w.content = true;
+        }
+    }
+    let quoted = |ws: &[&str]| {
+        ws.iter()
+            .take(3)
+            .map(|w| format!("\"{w}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if !words.is_empty() {
+        w.content = true;
+    }
+    if !strong_words.is_empty() {
+        w.add(
+            2,
+            format!("its changelog speaks of {}", quoted(&strong_words)),
+        );
+    } else if !words.is_empty() {
+        let ws: Vec<&str> = words.iter().map(String::as_str).collect();
+        w.add(1, format!("its changelog speaks of {}", quoted(&ws)));
+    }
+    if own_trailers(m).any(robot_reported) {
+        w.add(1, "credits the robot".into());
+    }
+    if after && date <= first + 14 * 86_400 {
+        w.add(
+            1,
+            format!("posted {} days after the report", (date - first) / 86_400),
+        );
+    }
+    // A weak relation alone (an author's other work) needs more weight, and
+    // never links.
+    if w.score < SHOW_SCORE || (!w.strong && w.score < WEAK_SHOW_SCORE) {
+        return None;
+    }
+    // Linked by weight only when firmly tied (a reply pointed at it, it was
+    // posted in the culprit's thread by someone of the history, or its
+    // changelog speaks of the regression and it is no new version of the
+    // culprit) and when what it is speaks for it too (it touches what the
+    // culprit touched, or its changelog speaks of performance).
+    let firm = pointer.is_some()
+        || (w.in_thread && w.known_author)
+        || (!strong_words.is_empty() && !w.new_version);
+    let mut score = w.score;
+    if !(w.strong && firm && w.content) {
+        score = score.min(FixCandidate::LINK_SCORE - 1);
+    }
+    Some(Candidate {
+        idx: i,
+        score,
+        reasons: w.reasons,
+    })
 }
 
 #[cfg(test)]
@@ -518,7 +585,8 @@ mod tests {
                 )
                 .collect(),
         };
-        weigh(&msgs, &parent, &children, &patches, &h)
+        let pool = Pool::new(&msgs, &parent);
+        weigh(&msgs, &parent, &children, &patches, &pool, &h)
             .into_iter()
             .map(|c| (msgs[c.idx].message_id.clone(), c.score, c.links()))
             .collect()

@@ -49,21 +49,37 @@ fn has_fix(r: &Regression) -> bool {
     !r.patches.is_empty() || r.fix.is_some()
 }
 
+/// Where a status stands as a doubt sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stand {
+    /// No fix yet, and no decision against one: a fix may be missing.
+    Unfixed,
+    /// A fix is proposed or confirmed, not landed.
+    Fixing,
+    /// A fix landed, or the culprit left its tree: nothing is missing.
+    Done,
+    /// An improvement: nobody needs to act.
+    Idle,
+}
+
+/// Where `s` stands (every status decided here, so a new one must be).
+fn stand(s: Status) -> Stand {
+    match s {
+        Status::Reported | Status::Discussed | Status::Disputed | Status::Declined => {
+            Stand::Unfixed
+        }
+        Status::FixProposed | Status::FixConfirmed => Stand::Fixing,
+        Status::FixApplied | Status::Fixed | Status::CulpritDropped => Stand::Done,
+        Status::Improvement => Stand::Idle,
+    }
+}
+
 /// Whether the doubt of `e` still bears on the status of `r`.
 fn bears(r: &Regression, e: &TimelineEntry, kind: DoubtKind) -> bool {
     match kind {
         DoubtKind::PossibleDecline | DoubtKind::PossibleDispute => decided_by(r, e),
-        DoubtKind::PossibleFix => {
-            !has_fix(r)
-                && matches!(
-                    r.status,
-                    Status::Reported | Status::Discussed | Status::Disputed | Status::Declined
-                )
-        }
-        DoubtKind::PossibleDrop => !matches!(
-            r.status,
-            Status::CulpritDropped | Status::Fixed | Status::FixApplied | Status::Improvement
-        ),
+        DoubtKind::PossibleFix => !has_fix(r) && stand(r.status) == Stand::Unfixed,
+        DoubtKind::PossibleDrop => matches!(stand(r.status), Stand::Unfixed | Stand::Fixing),
         DoubtKind::PossibleLanding | DoubtKind::ConflictingEvidence => true,
     }
 }
@@ -95,10 +111,7 @@ pub fn assess(r: &mut Regression) {
     }
     // An improvement asks nobody to act; a landed fix or a dropped culprit
     // needs no other.
-    let open = !matches!(
-        r.status,
-        Status::Fixed | Status::FixApplied | Status::CulpritDropped | Status::Improvement
-    );
+    let open = matches!(stand(r.status), Stand::Unfixed | Stand::Fixing);
     for c in r.fix_candidates.iter().filter(|c| !c.linked) {
         if open {
             push(Doubt {
@@ -122,10 +135,7 @@ pub fn assess(r: &mut Regression) {
         }
     }
     if r.facts.still_regression_after_fix
-        && matches!(
-            r.status,
-            Status::FixConfirmed | Status::FixApplied | Status::Fixed
-        )
+        && (r.status == Status::FixConfirmed || r.status.is_fixed())
     {
         push(Doubt {
             kind: DoubtKind::ConflictingEvidence,

@@ -2,8 +2,7 @@
 //! and headline (from the reports' facts), its timeline ([`super::rules`]),
 //! its status ([`super::fold`]), its patches and its dates.
 
-use super::attach::{Draft, Member};
-use super::culprit::same_commit;
+use super::draft::{Draft, Member};
 use super::fold::fold;
 use super::hints::{is_robot, kind_of, own_trailers};
 use super::patch::{Patches, is_posting};
@@ -16,48 +15,6 @@ use crate::model::history::{
     iso,
 };
 use crate::model::{Direction, Kind, LandingKind};
-
-/// The culprit's title, from a report body, a table's commit list or a `Fixes:` tag.
-pub fn culprit_title(d: &Draft, msgs: &[LinkMessage]) -> Option<String> {
-    for mem in &d.members {
-        let Some(m) = msgs.get(mem.idx) else { continue };
-        if let Some(t) = m
-            .extraction
-            .report
-            .as_ref()
-            .and_then(|r| r.commit_title.clone())
-            && !t.trim().is_empty()
-        {
-            return Some(t);
-        }
-    }
-    for mem in &d.members {
-        let Some(m) = msgs.get(mem.idx) else { continue };
-        for t in &m.extraction.tables {
-            for (c, title) in &t.commit_titles {
-                if same_commit(c, &d.key) && !title.trim().is_empty() {
-                    return Some(title.clone());
-                }
-            }
-        }
-        for t in &m.extraction.trailers {
-            if let (Some(c), Some(title)) = (&t.commit, &t.title)
-                && same_commit(c, &d.key)
-            {
-                return Some(title.clone());
-            }
-        }
-    }
-    // A commit reference with its title anywhere in the history (`06c4d00466 ("...")`).
-    d.members
-        .iter()
-        .filter_map(|mem| msgs.get(mem.idx))
-        .flat_map(|m| m.extraction.commits.iter())
-        .find(|c| {
-            same_commit(&c.id, &d.key) && c.title.as_deref().is_some_and(|t| !t.trim().is_empty())
-        })
-        .and_then(|c| c.title.clone())
-}
 
 /// A subsystem guessed from a patch subject (`Re: [PATCH v2] sched/fair: ...` -> `sched/fair`).
 fn patch_subsystem(subject: &str) -> Option<String> {
@@ -80,6 +37,25 @@ fn direction_of(perf: &[&ReportInfo], subject: Option<Direction>) -> Direction {
     } else {
         Direction::Undefined
     }
+}
+
+/// A draft's members among `msgs` in date order; ties by Message-ID, so
+/// arrival order never matters.
+fn in_date_order<'d>(d: &'d Draft, msgs: &[LinkMessage]) -> Vec<&'d Member> {
+    let mut members: Vec<&Member> = d.members.iter().filter(|m| m.idx < msgs.len()).collect();
+    members.sort_by(|a, b| {
+        let (ma, mb) = (&msgs[a.idx], &msgs[b.idx]);
+        (ma.date.unwrap_or(i64::MAX), &ma.message_id)
+            .cmp(&(mb.date.unwrap_or(i64::MAX), &mb.message_id))
+    });
+    members
+}
+
+/// The date a draft's history starts, as its [`finish`]ed regression says
+/// it (`facts.first_unix`: the first report's, else the first human
+/// reply's), without finishing it.
+pub fn first_date(d: &Draft, msgs: &[LinkMessage]) -> Option<i64> {
+    member_facts(&in_date_order(d, msgs), msgs).first_unix
 }
 
 /// Dates and counts of a history's members (in date order).
@@ -348,18 +324,21 @@ fn fix_of(patches: &[PatchInfo]) -> Option<FixInfo> {
     })
 }
 
-/// Builds the finished [`Regression`] of a draft. The reports among `msgs`
-/// must be prepared ([`super::facts::prepare`]) or whole; `patches` are the
-/// identities of `msgs` ([`super::patch::identify`]).
-pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark], patches: &Patches) -> Regression {
-    let mut members: Vec<&Member> = d.members.iter().filter(|m| m.idx < msgs.len()).collect();
-    // Date order; ties by Message-ID, so arrival order never matters.
-    members.sort_by(|a, b| {
-        let (ma, mb) = (&msgs[a.idx], &msgs[b.idx]);
-        (ma.date.unwrap_or(i64::MAX), &ma.message_id)
-            .cmp(&(mb.date.unwrap_or(i64::MAX), &mb.message_id))
-    });
+/// What a history's reports say of it (in date order), before the
+/// timeline: the reports, the direction, subsystem and branch, the
+/// branches of all reports, and the headline.
+struct Reported {
+    reports: Vec<ReportInfo>,
+    direction: Direction,
+    subsystem: Option<String>,
+    branch: Option<String>,
+    branches: Vec<String>,
+    headline: Option<Headline>,
+}
 
+/// What the reports among `members` (in date order) say; a reply-only
+/// history takes its facts from a reply's subject.
+fn reported(members: &[&Member], msgs: &[LinkMessage]) -> Reported {
     let reports: Vec<ReportInfo> = members
         .iter()
         .filter(|m| m.role == Role::Report)
@@ -399,14 +378,34 @@ pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark], patches: &Patches
         .and_then(|s| s.branch.clone())
         .or_else(|| branches.first().cloned());
 
-    // Headline: the first regression report (else the first report).
+    let headline = headline_of(&perf, &reports, subject_facts.as_deref(), members, msgs);
+    Reported {
+        reports,
+        direction,
+        subsystem,
+        branch,
+        branches,
+        headline,
+    }
+}
+
+/// The headline: the first regression report's metric and change (else
+/// the first report's), with its table columns; a reply-only history's
+/// from a reply's subject.
+fn headline_of(
+    perf: &[&ReportInfo],
+    reports: &[ReportInfo],
+    subject_facts: Option<&crate::model::SubjectReport>,
+    members: &[&Member],
+    msgs: &[LinkMessage],
+) -> Option<Headline> {
     let head_report = perf
         .iter()
         .find(|r| r.direction == Direction::Regression)
         .or_else(|| perf.first())
         .copied()
         .or_else(|| reports.first());
-    let headline = match head_report {
+    match head_report {
         Some(r) => r.metric.clone().map(|metric| {
             let msg = members
                 .iter()
@@ -425,28 +424,100 @@ pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark], patches: &Patches
                 stddev_percent: stddev,
             }
         }),
-        None => subject_facts.as_ref().and_then(|s| {
+        None => subject_facts.and_then(|s| {
             s.metric.clone().map(|metric| Headline {
                 metric,
                 change_percent: s.change_percent,
                 ..Headline::default()
             })
         }),
-    };
+    }
+}
 
+/// What the robot tested first: the scope of the first performance report
+/// among `members` (in date order), else of the first report.
+fn scope_of(members: &[&Member], msgs: &[LinkMessage]) -> Scope {
     let first_report_idx = members
         .iter()
         .find(|m| m.role == Role::Report && kind_of(&msgs[m.idx]) == Kind::PerfReport)
         .or_else(|| members.iter().find(|m| m.role == Role::Report))
         .map(|m| m.idx);
-    let scope = first_report_idx.map_or(Scope::Unknown, |i| {
+    first_report_idx.map_or(Scope::Unknown, |i| {
         let replies_to_posting = msgs[i]
             .in_reply_to
             .as_deref()
             .and_then(|p| msgs.iter().find(|x| x.message_id == p))
             .is_some_and(is_posting);
         scope::scope_of(&msgs[i], replies_to_posting)
-    });
+    })
+}
+
+/// The lives of a history's patches (by date): every linked patch
+/// ([`patch_life`]) and every patch member too short to identify
+/// ([`lone_patch`]; a series' cover letter is none), a patch that never got
+/// far superseded by a later one that was applied.
+fn patch_lives(
+    d: &Draft,
+    patches: &Patches,
+    members: &[&Member],
+    msgs: &[LinkMessage],
+    tl: &[TimelineEntry],
+    scope: Scope,
+) -> Vec<PatchInfo> {
+    let mut lives: Vec<PatchInfo> = d
+        .patches
+        .iter()
+        .filter_map(|&k| patch_life(d, k, patches, members, msgs, tl, scope))
+        .collect();
+    // A series' cover letter is no patch: its patches are linked themselves.
+    for mem in members
+        .iter()
+        .filter(|m| matches!(m.role, Role::Patch | Role::Revert))
+        .filter(|m| patches.identity_of(m.idx).is_none())
+        .filter(|m| !super::patch::is_cover(&msgs[m.idx]))
+    {
+        lives.push(lone_patch(mem, members, msgs, tl));
+    }
+    lives.sort_by(|a, b| (a.date.clone(), &a.message_id).cmp(&(b.date.clone(), &b.message_id)));
+    // A patch that never got far is superseded by a later one that was applied.
+    let landed_at: Vec<Option<String>> = lives
+        .iter()
+        .map(|p| {
+            matches!(p.state, PatchState::Applied | PatchState::Merged)
+                .then(|| p.date.clone())
+                .flatten()
+        })
+        .collect();
+    for (i, life) in lives.iter_mut().enumerate() {
+        if matches!(
+            life.state,
+            PatchState::Proposed | PatchState::Reviewed | PatchState::Confirmed
+        ) && landed_at.iter().enumerate().any(|(j, l)| {
+            j != i
+                && l.as_deref()
+                    .is_some_and(|d| Some(d) >= life.date.as_deref())
+        }) {
+            life.state = PatchState::Superseded;
+        }
+    }
+    lives
+}
+
+/// Builds the finished [`Regression`] of a draft. The reports among `msgs`
+/// must be prepared ([`super::facts::prepare`]) or whole; `patches` are the
+/// identities of `msgs` ([`super::patch::identify`]).
+pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark], patches: &Patches) -> Regression {
+    let members = in_date_order(d, msgs);
+
+    let Reported {
+        reports,
+        direction,
+        subsystem,
+        branch,
+        branches,
+        headline,
+    } = reported(&members, msgs);
+    let scope = scope_of(&members, msgs);
     let metric = headline.as_ref().map(|h| h.metric.as_str());
     let ctx = Ctx {
         msgs,
@@ -478,50 +549,14 @@ pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark], patches: &Patches
     facts.marked = folded.marked;
     let (marked_fix, marked_release) = super::marks::marked_fix(&ctx.marks, marks);
 
-    let mut lives: Vec<PatchInfo> = d
-        .patches
-        .iter()
-        .filter_map(|&k| patch_life(d, k, patches, &members, msgs, &tl, scope))
-        .collect();
-    // A series' cover letter is no patch: its patches are linked themselves.
-    for mem in members
-        .iter()
-        .filter(|m| matches!(m.role, Role::Patch | Role::Revert))
-        .filter(|m| patches.identity_of(m.idx).is_none())
-        .filter(|m| !super::patch::is_cover(&msgs[m.idx]))
-    {
-        lives.push(lone_patch(mem, &members, msgs, &tl));
-    }
-    lives.sort_by(|a, b| (a.date.clone(), &a.message_id).cmp(&(b.date.clone(), &b.message_id)));
-    // A patch that never got far is superseded by a later one that was applied.
-    let landed_at: Vec<Option<String>> = lives
-        .iter()
-        .map(|p| {
-            matches!(p.state, PatchState::Applied | PatchState::Merged)
-                .then(|| p.date.clone())
-                .flatten()
-        })
-        .collect();
-    for (i, life) in lives.iter_mut().enumerate() {
-        if matches!(
-            life.state,
-            PatchState::Proposed | PatchState::Reviewed | PatchState::Confirmed
-        ) && landed_at.iter().enumerate().any(|(j, l)| {
-            j != i
-                && l.as_deref()
-                    .is_some_and(|d| Some(d) >= life.date.as_deref())
-        }) {
-            life.state = PatchState::Superseded;
-        }
-    }
+    let patches = patch_lives(d, patches, &members, msgs, &tl, scope);
     let fix = super::marks::apply_fix(
-        fix_of(&lives),
+        fix_of(&patches),
         marked_fix.as_deref(),
         marked_release.as_deref(),
     );
     facts.marked_fix = marked_fix;
     facts.marked_release = marked_release;
-    let patches = lives;
 
     let regzbot_line =
         (!tracked && direction != Direction::Improvement).then(|| regzbot::introduced_line(&d.key));
@@ -554,7 +589,7 @@ pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark], patches: &Patches
         id: 0,
         culprit: CulpritInfo {
             commit: d.key.clone(),
-            title: culprit_title(d, msgs),
+            title: d.culprit_title(msgs),
             aliases: d.aliases.clone(),
             ambiguous_with: d.ambiguous_with.clone(),
             ..CulpritInfo::default()

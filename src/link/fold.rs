@@ -1,11 +1,13 @@
 //! The status fold: picks a regression's status from its timeline.
 //!
-//! Entries are read in date order. `reported` -> `discussed` ->
-//! `fix-proposed` -> `fix-confirmed` -> `fix-applied` -> `fixed` only move
-//! forward, and `culprit-dropped` ends the path as `fixed` does; the side
-//! states `disputed` and `declined` hold until a later patch or fix
-//! (`fix-proposed` or beyond) moves the regression on, and once a fix is
-//! applied (or the culprit dropped) a later dispute does not undo it; a
+//! Entries are read in date order. The statuses on the forward path
+//! (`reported` -> `discussed` -> `fix-proposed` -> `fix-confirmed` ->
+//! `fix-applied` -> `fixed`, each at its place given by its row in
+//! [`Status`]) only move forward, and `culprit-dropped` ends the path as
+//! `fixed` does (they share a place); the side states (`disputed`,
+//! `declined`: no place) hold until a later patch or fix (`fix-proposed`'s
+//! place or beyond) moves the regression on, and once a fix is applied (or
+//! the culprit dropped) a later dispute does not undo it; a
 //! history whose reports are all improvements is `improvement` (a patch
 //! posted about it, which happens when the gain came from a bug, is listed
 //! but asks nobody to act); the latest human mark (an entry without a
@@ -27,17 +29,21 @@ pub struct Folded {
     pub marked: bool,
 }
 
-/// The place of a status on the forward path (`None` for the side states).
+/// The place of a status on the forward path (`None` for the side
+/// states), as its row in [`Status`] gives it.
 fn rank(s: Status) -> Option<u8> {
-    match s {
-        Status::Reported => Some(0),
-        Status::Discussed => Some(1),
-        Status::FixProposed => Some(2),
-        Status::FixConfirmed => Some(3),
-        Status::FixApplied => Some(4),
-        Status::Fixed | Status::CulpritDropped => Some(5),
-        Status::Disputed | Status::Declined | Status::Improvement => None,
-    }
+    s.facts().path
+}
+
+/// The place from which a fix is under way: a side state gives way to it.
+fn fix_under_way() -> u8 {
+    rank(Status::FixProposed).unwrap_or(u8::MAX)
+}
+
+/// The place from which the history is settled: a later dispute or decline
+/// does not undo it.
+fn settled_from() -> u8 {
+    rank(Status::FixApplied).unwrap_or(u8::MAX)
 }
 
 /// Folds `timeline` (in date order) into a status; `first_report` is the
@@ -88,7 +94,7 @@ pub fn fold(
             });
             continue;
         }
-        let settled = progress.and_then(rank).is_some_and(|p| p >= 4);
+        let settled = progress.and_then(rank).is_some_and(|p| p >= settled_from());
         match rank(st) {
             None if settled => {}
             None => {
@@ -114,10 +120,10 @@ pub fn fold(
                         message_id: e.message_id.clone(),
                         reason,
                     });
-                    if r >= 2 {
+                    if r >= fix_under_way() {
                         side = None;
                     }
-                } else if r >= 2 && now.is_some_and(|p| r == p) && side.is_some() {
+                } else if r >= fix_under_way() && now.is_some_and(|p| r == p) && side.is_some() {
                     // A fix confirmed (or posted) again after a dispute
                     // moves the regression on from it.
                     side = None;

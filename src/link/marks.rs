@@ -20,8 +20,8 @@
 
 use std::collections::HashSet;
 
-use super::attach::Linked;
 use super::culprit::same_commit;
+use super::draft::Linked;
 use crate::model::history::{FixInfo, Mark, PatchState, TimelineEntry, iso};
 
 /// The ids of the marks a withdrawal names.
@@ -217,7 +217,7 @@ pub fn apply_fix(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::link::attach::Draft;
+    use crate::link::draft::Draft;
     use crate::model::history::Status;
 
     fn mark(id: i64, culprit: &str) -> Mark {
@@ -275,7 +275,7 @@ mod tests {
         let mut d = Draft::default();
         d.key = key.into();
         for &i in members {
-            d.add_member(crate::link::attach::Member {
+            d.add_member(crate::link::draft::Member {
                 idx: i,
                 role: crate::model::history::Role::Report,
                 reason: String::new(),

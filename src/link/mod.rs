@@ -9,6 +9,8 @@
 //!   their extractions are loaded;
 //! - [`hints`]: what a message says about itself and what it points at;
 //! - [`culprit`]: short and full ids of one commit;
+//! - [`draft`]: a regression before its status is computed, the type the
+//!   stages pass on;
 //! - [`attach`]: which messages belong to which regression, and why;
 //! - [`patch`]: one patch across its postings, and where it landed;
 //! - [`candidates`]: patches weighed as fixes by what they are;
@@ -21,6 +23,9 @@
 //!   withdrawal);
 //! - [`finish`]: the history put together;
 //! - [`doubt`]: how sure its status is, and what could change it;
+//! - [`compose`]: the stages in their order, the one composition of the
+//!   linker (a full link and an update both call it);
+//! - [`ids`]: which id each history is stored under;
 //! - [`regzbot`]: the official tracker's command lines.
 //! - [`trees`]: what the followed kernel trees say (fix commits, releases,
 //!   reverts of the culprit).
@@ -30,12 +35,15 @@
 
 pub mod attach;
 pub mod candidates;
+pub mod compose;
 pub mod culprit;
 pub mod doubt;
+pub mod draft;
 pub mod facts;
 pub mod finish;
 pub mod fold;
 pub mod hints;
+pub mod ids;
 pub mod keys;
 pub mod marks;
 pub mod patch;
@@ -122,10 +130,15 @@ pub fn build(input: &LinkInput) -> LinkOutput {
     let sk = thread::thread(&tmsgs);
     let (parent, depth) = parents(&sk);
     drop(tmsgs);
-    let regressions = attach::regressions(&msgs, &parent, &depth, &input.marks);
+    let input = LinkInput {
+        messages: msgs,
+        marks: input.marks.clone(),
+    };
+    let histories = compose::histories::<std::convert::Infallible>(input, &parent, &depth, None)
+        .unwrap_or_else(|never| match never {});
     LinkOutput {
         threads: (0..sk.len()).map(|i| sk.info(i)).collect(),
-        regressions,
+        regressions: histories.all(),
     }
 }
 

@@ -9,7 +9,7 @@
 //! one message take in the timeline) and a test.
 
 use super::LinkMessage;
-use super::attach::{Draft, Member};
+use super::draft::{Draft, Member};
 use super::facts::report_info;
 use super::hints::{is_robot, is_robot_team, kind_of, names_robot, own_trailers};
 use super::patch::Patches;

@@ -324,8 +324,48 @@ pub fn apply(r: &mut Regression, commits: &[TreeCommit]) {
         return;
     }
     let mut timeline: Vec<TimelineEntry> = Vec::new();
+    let culprit = culprit_commit(r, &ids, &held, &mut timeline);
+    // A revert of the culprit.
+    let revert = held.iter().copied().find(|c| {
+        c.reverts
+            .as_deref()
+            .is_some_and(|x| ids.iter().any(|id| same_commit(id, x)))
+    });
+    let groups = fix_groups(r, &ids, &held, culprit, revert);
+    let scope = scope_tree(r).map(str::to_string);
+    let best = best_fix(r, &groups, scope.as_deref());
+    let mut new_status = fixes_said(r, &groups, best, revert.is_some(), &mut timeline);
+    if let Some(c) = revert {
+        let (s, reason, rel) = revert_said(r, c, scope.as_deref());
+        let take = new_status.as_ref().is_none_or(|(n, _)| *n != Status::Fixed);
+        if take {
+            new_status = Some((s, reason.clone()));
+            if best.is_none() {
+                set_fix(r, &c.oid, c, &[c], rel);
+            }
+        }
+        timeline.push(entry(c, reason, take.then_some(s)));
+    }
+    if let Some((s, reason)) = new_status {
+        raise_status(r, s, reason);
+    }
+    if !timeline.is_empty() {
+        r.timeline.extend(timeline);
+        r.timeline.sort_by_key(|e| e.unix.unwrap_or(i64::MAX));
+    }
+    // What the trees say may settle or raise a doubt.
+    super::doubt::assess(r);
+}
 
-    // The culprit itself.
+/// Finds the culprit itself among the `held` commits (its own commit
+/// before a backport of it) by the culprit's `ids`; sets what `r` says of
+/// the culprit's commit and says it in `timeline`. Gives the commit found.
+fn culprit_commit<'c>(
+    r: &mut Regression,
+    ids: &[String],
+    held: &[&'c TreeCommit],
+    timeline: &mut Vec<TimelineEntry>,
+) -> Option<&'c TreeCommit> {
     let culprit = held
         .iter()
         .copied()
@@ -335,41 +375,48 @@ pub fn apply(r: &mut Regression, commits: &[TreeCommit]) {
             held.iter()
                 .copied()
                 .find(|c| ids.iter().any(|id| same_commit(id, &c.oid)))
-        });
-    if let Some(c) = culprit {
-        r.culprit.tree_commit = Some(c.oid.clone());
-        r.culprit.committed = iso(Some(c.committer_time));
-        r.culprit.trees = trees_of(&[c]);
-        r.culprit.release = release_of(c, scope_tree(r));
-        let rel = match &r.culprit.release {
-            Some(v) => format!(", first released in {v}"),
-            None => String::new(),
-        };
-        timeline.push(entry(
-            c,
-            format!(
-                "culprit committed {}: {}{rel}",
-                where_phrase(&[c]),
-                short(&c.oid)
-            ),
-            None,
-        ));
-    }
+        })?;
+    r.culprit.tree_commit = Some(culprit.oid.clone());
+    r.culprit.committed = iso(Some(culprit.committer_time));
+    r.culprit.trees = trees_of(&[culprit]);
+    r.culprit.release = release_of(culprit, scope_tree(r));
+    let rel = match &r.culprit.release {
+        Some(v) => format!(", first released in {v}"),
+        None => String::new(),
+    };
+    timeline.push(entry(
+        culprit,
+        format!(
+            "culprit committed {}: {}{rel}",
+            where_phrase(&[culprit]),
+            short(&culprit.oid)
+        ),
+        None,
+    ));
+    Some(culprit)
+}
 
-    // A revert of the culprit.
-    let revert = held.iter().copied().find(|c| {
-        c.reverts
-            .as_deref()
-            .is_some_and(|x| ids.iter().any(|id| same_commit(id, x)))
-    });
+/// The fixes of a history among a group of commits: the upstream commit (a
+/// backport is its upstream's), the commit and its backports, and why it
+/// fixes the history (strength, words).
+type FixGroup<'c> = (String, Vec<&'c TreeCommit>, (u8, String));
 
-    // Fixes, grouped by upstream commit (a backport is its upstream's).
-    let mut groups: Vec<(String, Vec<&TreeCommit>, (u8, String))> = Vec::new();
+/// The commits among `held` that fix `r` (neither the culprit nor its
+/// revert), grouped by upstream commit, backports that say nothing
+/// themselves joining their upstream's group.
+fn fix_groups<'c>(
+    r: &Regression,
+    ids: &[String],
+    held: &[&'c TreeCommit],
+    culprit: Option<&TreeCommit>,
+    revert: Option<&TreeCommit>,
+) -> Vec<FixGroup<'c>> {
+    let mut groups: Vec<FixGroup<'c>> = Vec::new();
     for c in held.iter().copied() {
         if Some(c) == culprit || Some(c) == revert || ids.iter().any(|id| same_commit(id, &c.oid)) {
             continue;
         }
-        let Some(why) = fix_reason(r, &ids, c) else {
+        let Some(why) = fix_reason(r, ids, c) else {
             continue;
         };
         let canon = c.upstream.clone().unwrap_or_else(|| c.oid.clone());
@@ -387,18 +434,28 @@ pub fn apply(r: &mut Regression, commits: &[TreeCommit]) {
             g.1.push(c);
         }
     }
-    // The best: the one a human named, then by the strength of the reason
-    // (a `Closes:` into the history over a bare `Fixes:`), then the earliest
-    // released, else the one in most refs.
-    let scope = scope_tree(r).map(str::to_string);
-    let release_of_group = |g: &[&TreeCommit]| {
-        let refs: Vec<&TreeRef> = g.iter().flat_map(|c| &c.refs).collect();
-        release_in(&refs, scope.as_deref())
-    };
-    let rank = |g: &[&TreeCommit]| match release_of_group(g).as_deref().and_then(parse_release) {
-        Some(v) => (0u8, Some(v), usize::MAX - trees_of(g).len()),
-        None if release_of_group(g).is_some() => (1, None, usize::MAX - trees_of(g).len()),
-        None => (2, None, usize::MAX - trees_of(g).len()),
+    groups
+}
+
+/// The first release of a group of commits, for a history reported on
+/// `scope` (its tree).
+fn release_of_group(g: &[&TreeCommit], scope: Option<&str>) -> Option<String> {
+    let refs: Vec<&TreeRef> = g.iter().flat_map(|c| &c.refs).collect();
+    release_in(&refs, scope)
+}
+
+/// The best of the fix groups (index into `groups`): the one a human
+/// named, then by the strength of the reason (a `Closes:` into the history
+/// over a bare `Fixes:`), then the earliest released, else the one in most
+/// refs.
+fn best_fix(r: &Regression, groups: &[FixGroup<'_>], scope: Option<&str>) -> Option<usize> {
+    let rank = |g: &[&TreeCommit]| {
+        let rel = release_of_group(g, scope);
+        match rel.as_deref().and_then(parse_release) {
+            Some(v) => (0u8, Some(v), usize::MAX - trees_of(g).len()),
+            None if rel.is_some() => (1, None, usize::MAX - trees_of(g).len()),
+            None => (2, None, usize::MAX - trees_of(g).len()),
+        }
     };
     // The fix a human named comes first.
     let marked = |canon: &str| {
@@ -407,13 +464,23 @@ pub fn apply(r: &mut Regression, commits: &[TreeCommit]) {
             .as_deref()
             .is_some_and(|f| same_commit(f, canon))
     };
-    let best = (0..groups.len())
-        .min_by_key(|&i| (marked(&groups[i].0), groups[i].2.0, rank(&groups[i].1)));
+    (0..groups.len()).min_by_key(|&i| (marked(&groups[i].0), groups[i].2.0, rank(&groups[i].1)))
+}
 
-    let keep_status = r.facts.marked || r.status == Status::Improvement;
-    let mut new_status: Option<(Status, String)> = None;
+/// Says every fix group in `timeline`; the best one (`best`) sets the fix
+/// of `r` and gives the status it speaks for (`fixed` once released, else
+/// `fix-applied`, or none while a culprit's revert is there to decide).
+fn fixes_said(
+    r: &mut Regression,
+    groups: &[FixGroup<'_>],
+    best: Option<usize>,
+    reverted: bool,
+    timeline: &mut Vec<TimelineEntry>,
+) -> Option<(Status, String)> {
+    let scope = scope_tree(r).map(str::to_string);
+    let mut new_status = None;
     for (i, (canon, group, (_, why))) in groups.iter().enumerate() {
-        let rel = release_of_group(group);
+        let rel = release_of_group(group, scope.as_deref());
         let first = group
             .iter()
             .find(|c| &c.oid == canon)
@@ -432,7 +499,7 @@ pub fn apply(r: &mut Regression, commits: &[TreeCommit]) {
         let status = if Some(i) == best {
             let s = match &rel {
                 Some(_) => Some(Status::Fixed),
-                None if revert.is_some() => None,
+                None if reverted => None,
                 None => Some(Status::FixApplied),
             };
             if let Some(s) = s {
@@ -459,80 +526,80 @@ pub fn apply(r: &mut Regression, commits: &[TreeCommit]) {
         };
         timeline.push(entry(first, event, status));
     }
-    if let Some(c) = revert {
-        // A culprit that reached mainline is fixed by its revert (once a
-        // release holds it); one that never did left its tree.
-        let rel = release_of(c, scope.as_deref());
-        let reached_mainline = r.culprit.release.is_some()
-            || r.culprit
-                .trees
-                .iter()
-                .any(|t| is_mainline(t.split(' ').next().unwrap_or("")))
-            || r.scope == crate::model::history::Scope::Mainline
-            || r.branch.as_deref().is_some_and(|b| b.starts_with("linus:"));
-        let (s, reason) = match (&rel, reached_mainline) {
-            (Some(v), true) => (
-                Status::Fixed,
-                format!(
-                    "fixed in {v}: the culprit reverted {} by {} (\"{}\")",
-                    where_phrase(&[c]),
-                    short(&c.oid),
-                    c.title
-                ),
-            ),
-            (None, true) => (
-                Status::FixApplied,
-                format!(
-                    "culprit reverted {} by {} (\"{}\"), not released yet",
-                    where_phrase(&[c]),
-                    short(&c.oid),
-                    c.title
-                ),
-            ),
-            (_, false) => (
-                Status::CulpritDropped,
-                format!(
-                    "culprit reverted {} by {} (\"{}\")",
-                    where_phrase(&[c]),
-                    short(&c.oid),
-                    c.title
-                ),
-            ),
-        };
-        let take = new_status.as_ref().is_none_or(|(n, _)| *n != Status::Fixed);
-        if take {
-            new_status = Some((s, reason.clone()));
-            if best.is_none() {
-                set_fix(r, &c.oid, c, &[c], rel);
-            }
-        }
-        timeline.push(entry(c, reason, take.then_some(s)));
-    }
+    new_status
+}
 
-    if let Some((s, reason)) = new_status
-        && !keep_status
-    {
-        // What the mail already settled as fixed stays fixed.
-        let raise = match s {
-            Status::FixApplied => !matches!(r.status, Status::Fixed | Status::CulpritDropped),
-            Status::CulpritDropped => r.status != Status::Fixed,
-            _ => true,
-        };
-        if raise {
-            r.status = s;
-            r.status_evidence.push(StatusEvidence {
-                status: s,
-                message_id: None,
-                reason,
-            });
-        }
+/// What a revert `c` of the culprit says: a culprit that reached mainline
+/// is fixed by its revert (once a release holds it), one that never did
+/// left its tree. Gives the status, the reason and the revert's release.
+fn revert_said(
+    r: &Regression,
+    c: &TreeCommit,
+    scope: Option<&str>,
+) -> (Status, String, Option<String>) {
+    let rel = release_of(c, scope);
+    let reached_mainline = r.culprit.release.is_some()
+        || r.culprit
+            .trees
+            .iter()
+            .any(|t| is_mainline(t.split(' ').next().unwrap_or("")))
+        || r.scope == crate::model::history::Scope::Mainline
+        || r.branch.as_deref().is_some_and(|b| b.starts_with("linus:"));
+    let (s, reason) = match (&rel, reached_mainline) {
+        (Some(v), true) => (
+            Status::Fixed,
+            format!(
+                "fixed in {v}: the culprit reverted {} by {} (\"{}\")",
+                where_phrase(&[c]),
+                short(&c.oid),
+                c.title
+            ),
+        ),
+        (None, true) => (
+            Status::FixApplied,
+            format!(
+                "culprit reverted {} by {} (\"{}\"), not released yet",
+                where_phrase(&[c]),
+                short(&c.oid),
+                c.title
+            ),
+        ),
+        (_, false) => (
+            Status::CulpritDropped,
+            format!(
+                "culprit reverted {} by {} (\"{}\")",
+                where_phrase(&[c]),
+                short(&c.oid),
+                c.title
+            ),
+        ),
+    };
+    (s, reason, rel)
+}
+
+/// Sets the status the trees speak for (`s`: `fix-applied`, `fixed` or
+/// `culprit-dropped`, for `reason`) on `r`, unless a human mark or an
+/// improvement keeps its status, or the mail settled more: a history at
+/// the end of the path stays there (a `fixed` one stays `fixed`).
+fn raise_status(r: &mut Regression, s: Status, reason: String) {
+    if r.facts.marked || r.status == Status::Improvement {
+        return;
     }
-    if !timeline.is_empty() {
-        r.timeline.extend(timeline);
-        r.timeline.sort_by_key(|e| e.unix.unwrap_or(i64::MAX));
+    let raise = if s == Status::Fixed {
+        true
+    } else if s.ends_path() {
+        r.status != Status::Fixed
+    } else {
+        !r.status.ends_path()
+    };
+    if raise {
+        r.status = s;
+        r.status_evidence.push(StatusEvidence {
+            status: s,
+            message_id: None,
+            reason,
+        });
     }
-    // What the trees say may settle or raise a doubt.
-    super::doubt::assess(r);
 }
 
 /// Sets the fix of `r` to the tree commit `canon` (`first` its commit,

@@ -9,66 +9,176 @@ use serde::{Deserialize, Serialize};
 
 use super::{Direction, Kind};
 
-/// The status of a regression.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Default,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum Status {
+/// Declares [`Status`] from one row per status: its doc, its variant and
+/// its [`StatusFacts`]. The enum, [`Status::ALL`] and every fact regtrack
+/// decides by a status come from these rows, so a new status is one more
+/// row, and no list of statuses elsewhere can miss it.
+macro_rules! statuses {
+    ($( $(#[$meta:meta])* $variant:ident => $facts:expr, )*) => {
+        /// The status of a regression.
+        #[derive(
+            Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+            Default,
+        )]
+        #[serde(rename_all = "kebab-case")]
+        pub enum Status {
+            $( $(#[$meta])* $variant, )*
+        }
+
+        impl Status {
+            /// Every status, in display order.
+            pub const ALL: [Status; [$(Status::$variant),*].len()] = [$(Status::$variant),*];
+
+            /// What regtrack decides by this status.
+            pub const fn facts(self) -> StatusFacts {
+                match self {
+                    $( Status::$variant => $facts, )*
+                }
+            }
+        }
+    };
+}
+
+statuses! {
     /// Only the robot spoke.
     #[default]
-    Reported,
+    Reported => StatusFacts {
+        name: "reported",
+        closed: false,
+        fixed: false,
+        path: Some(0),
+        waits_for: Some(Wait::Reply),
+        colour: "31",
+    },
     /// A person replied.
-    Discussed,
+    Discussed => StatusFacts {
+        name: "discussed",
+        closed: false,
+        fixed: false,
+        path: Some(1),
+        waits_for: Some(Wait::Patch),
+        colour: "91",
+    },
     /// A patch is linked.
-    FixProposed,
+    FixProposed => StatusFacts {
+        name: "fix-proposed",
+        closed: false,
+        fixed: false,
+        path: Some(2),
+        waits_for: Some(Wait::Landing),
+        colour: "33",
+    },
     /// A table, sentence or Tested-by shows the fix restores the metric.
-    FixConfirmed,
+    FixConfirmed => StatusFacts {
+        name: "fix-confirmed",
+        closed: false,
+        fixed: false,
+        path: Some(3),
+        waits_for: Some(Wait::Landing),
+        colour: "93",
+    },
     /// A maintainer applied the fix.
-    FixApplied,
+    FixApplied => StatusFacts {
+        name: "fix-applied",
+        closed: true,
+        fixed: true,
+        path: Some(4),
+        waits_for: None,
+        colour: "32",
+    },
     /// The fix is in mainline (a pull request that carries it was merged, or
     /// a release holds it).
-    Fixed,
+    Fixed => StatusFacts {
+        name: "fixed",
+        closed: true,
+        fixed: true,
+        path: Some(PATH_END),
+        waits_for: None,
+        colour: "92",
+    },
     /// Bisect doubted, cannot reproduce, blamed on layout or noise.
-    Disputed,
+    Disputed => StatusFacts {
+        name: "disputed",
+        closed: false,
+        fixed: false,
+        path: None,
+        waits_for: None,
+        colour: "35",
+    },
     /// A maintainer will not chase it.
-    Declined,
+    Declined => StatusFacts {
+        name: "declined",
+        closed: true,
+        fixed: false,
+        path: None,
+        waits_for: None,
+        colour: "90",
+    },
     /// The culprit left its tree before it reached mainline: dropped from
     /// for-next, reverted, or (a patch under review) abandoned.
-    CulpritDropped,
+    CulpritDropped => StatusFacts {
+        name: "culprit-dropped",
+        closed: true,
+        fixed: false,
+        path: Some(PATH_END),
+        waits_for: None,
+        colour: "36",
+    },
     /// The report is an improvement; nobody needs to act.
-    Improvement,
+    Improvement => StatusFacts {
+        name: "improvement",
+        closed: true,
+        fixed: false,
+        path: None,
+        waits_for: None,
+        colour: "34",
+    },
+}
+
+/// The place of the statuses that end the forward path (`fixed`,
+/// `culprit-dropped`) on it.
+pub const PATH_END: u8 = 5;
+
+/// Everything regtrack decides by a status, given in the status's row of
+/// [`Status`]: every place that treats statuses differently reads these.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StatusFacts {
+    /// The kebab-case name used in JSON, the database and on the command
+    /// line (serde's name of the variant).
+    pub name: &'static str,
+    /// Nobody needs to act any more: the group `closed` (the others are the
+    /// group `open`).
+    pub closed: bool,
+    /// A fix landed: the group `fixed`.
+    pub fixed: bool,
+    /// The place on the forward path the status fold moves along
+    /// (`reported` 0 to [`PATH_END`], never back); `None` for a side state,
+    /// which holds until a later patch or fix moves the history on.
+    pub path: Option<u8>,
+    /// What an open history with this status waits for, said by the triage
+    /// flags and the report's list of what is missing; `None` when it waits
+    /// for nothing regtrack can name.
+    pub waits_for: Option<Wait>,
+    /// The SGR colour code `list` and `show` paint it in on a terminal, one
+    /// no other status (nor the triage flags, `95`) has.
+    pub colour: &'static str,
+}
+
+/// What an open history waits for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wait {
+    /// A person's reply.
+    Reply,
+    /// A patch.
+    Patch,
+    /// Its patch applied.
+    Landing,
 }
 
 impl Status {
-    /// Every status, in display order.
-    pub const ALL: [Status; 10] = [
-        Status::Reported,
-        Status::Discussed,
-        Status::FixProposed,
-        Status::FixConfirmed,
-        Status::FixApplied,
-        Status::Fixed,
-        Status::Disputed,
-        Status::Declined,
-        Status::CulpritDropped,
-        Status::Improvement,
-    ];
-
     /// The kebab-case name used in JSON, the database and on the command line.
     pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Reported => "reported",
-            Status::Discussed => "discussed",
-            Status::FixProposed => "fix-proposed",
-            Status::FixConfirmed => "fix-confirmed",
-            Status::FixApplied => "fix-applied",
-            Status::Fixed => "fixed",
-            Status::Disputed => "disputed",
-            Status::Declined => "declined",
-            Status::CulpritDropped => "culprit-dropped",
-            Status::Improvement => "improvement",
-        }
+        self.facts().name
     }
 
     /// Parses a status name (as printed by [`Status::as_str`]).
@@ -78,21 +188,26 @@ impl Status {
             .find(|st| st.as_str().eq_ignore_ascii_case(s.trim()))
     }
 
+    /// The names of every status, in display order, comma-separated
+    /// (`reported, discussed, ...`), as help texts list them.
+    pub fn names() -> String {
+        Status::ALL.map(Status::as_str).join(", ")
+    }
+
     /// True when nobody needs to act any more.
     pub fn is_closed(self) -> bool {
-        matches!(
-            self,
-            Status::FixApplied
-                | Status::Fixed
-                | Status::Declined
-                | Status::CulpritDropped
-                | Status::Improvement
-        )
+        self.facts().closed
     }
 
     /// True for the statuses of a fix that landed (`fix-applied`, `fixed`).
     pub fn is_fixed(self) -> bool {
-        matches!(self, Status::FixApplied | Status::Fixed)
+        self.facts().fixed
+    }
+
+    /// True for the statuses that end the forward path (`fixed`,
+    /// `culprit-dropped`): what the mail settled so stays.
+    pub fn ends_path(self) -> bool {
+        self.facts().path == Some(PATH_END)
     }
 }
 
@@ -838,6 +953,29 @@ mod tests {
         assert_eq!(fmt_change(Some(-5.7)), "-5.7%");
         assert_eq!(fmt_change(Some(999_999.0)), "+999999.0%");
         assert_eq!(fmt_change(None), "?");
+    }
+
+    #[test]
+    fn the_facts_of_every_status_agree_with_each_other() {
+        let mut colours = std::collections::HashSet::new();
+        for s in Status::ALL {
+            let f = s.facts();
+            // One colour each, none the triage flags' (bright magenta).
+            assert!(colours.insert(f.colour) && f.colour != "95", "{s}");
+            assert!(!f.fixed || f.closed, "{s} is fixed but open");
+            assert!(
+                f.waits_for.is_none() || !f.closed,
+                "{s} is closed but waits"
+            );
+            assert!(f.path.is_none_or(|p| p <= PATH_END), "{s}");
+        }
+        assert!(Status::Fixed.ends_path() && Status::CulpritDropped.ends_path());
+        assert!(!Status::FixApplied.ends_path() && !Status::Disputed.ends_path());
+        assert_eq!(
+            Status::names(),
+            "reported, discussed, fix-proposed, fix-confirmed, fix-applied, fixed, disputed, \
+             declined, culprit-dropped, improvement"
+        );
     }
 
     #[test]

@@ -42,8 +42,8 @@ pub const BATCH_MESSAGES: usize = 4096;
 /// Size of the first batch: batches double from it up to [`BATCH_BYTES`] and
 /// [`BATCH_MESSAGES`], so the parsers start on the first few hundred messages
 /// instead of waiting for the reader to fill a whole batch (while the reader's
-/// buffers are new, its pages are faulted in as it goes: on linux-ext4 the
-/// first 8 MB took it 0.1 s, with both parsers idle).
+/// buffers are new, its pages are faulted in as it goes, and both parsers
+/// would be idle meanwhile).
 pub const FIRST_BATCH_BYTES: usize = 256 << 10;
 /// Largest write transaction, in bytes of mail.
 pub const COMMIT_BYTES: u64 = 32 << 20;
@@ -213,9 +213,8 @@ impl Drop for IndexBuild {
 
 /// Page cache (KiB) of the connection building deferred indexes; it also
 /// bounds the sorter's memory before it spills to temporary files. The build
-/// runs while linking holds its own data: at 16 MiB the 10x synthetic
-/// archive peaked at 297 MiB, at 4 MiB at 270-273 MiB, and the build took
-/// 2.8 s instead of 3.9 s (benches/README.md, "Memory bounds").
+/// runs while linking holds its own data, so a small cache keeps the two
+/// from adding up, at no cost in time (benches/README.md, "Memory bounds").
 const INDEX_BUILD_CACHE_KIB: i64 = 4 << 10;
 
 /// [`ingest`] that returns once the messages are written, with the deferred
@@ -503,7 +502,7 @@ fn parse_batches(rx: Receiver<Vec<Item>>, tx: SyncSender<Vec<Done>>, mut reader:
                             // Extraction and the record (JSON, LZ4) are
                             // separate passes over a batch, as parsing is:
                             // each keeps its own code hot in the caches (one
-                            // pass doing all three per message took 6 % more
+                            // pass doing all three per message takes more
                             // CPU).
                             let chunks: Vec<Vec<Extracted>> = extract_chunks(staged, known)
                                 .into_par_iter()
@@ -551,8 +550,8 @@ fn stored_of(staged: &[Stage], reader: Option<&Lookup>) -> Vec<bool> {
 /// ([`Outcome::Unprepared`]), so what is stored is the same either way.
 ///
 /// A Bloom filter keeps memory flat: [`Seen::CAPACITY`] ids at a false
-/// positive rate of 1 in 1,000 take 3.6 MB (a first ingest of ten times
-/// linux-ext4 peaks near 300 MB, so the filter is kept small); past them
+/// positive rate of 1 in 1,000 take 3.6 MB (a first ingest of a large
+/// archive stays under its 300 MB bound, so the filter is kept small); past them
 /// no id is added (later copies are extracted as before), so the rate
 /// stays so.
 struct Seen {

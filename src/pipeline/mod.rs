@@ -1,4 +1,5 @@
-//! The pipeline: what runs the layers together. [`ingest`] streams sources
+//! The pipeline: what runs the layers together. [`update`] runs the stages
+//! of an ingest in their order (store, re-extract, trees, relink); [`ingest`] streams sources
 //! through mail parsing and extraction into the store; [`relink`] feeds the
 //! stored rows to the pure linker and writes the histories back;
 //! [`reindex`] re-extracts messages stored by an older extractor; [`trees`]
@@ -11,3 +12,4 @@ pub mod ingest;
 pub mod reindex;
 pub mod relink;
 pub mod trees;
+pub mod update;

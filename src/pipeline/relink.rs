@@ -22,19 +22,21 @@
 //! link of everything goes in steps ([`relink_full_in_steps`]): the first
 //! [`STEP`] messages linked as if nothing else were stored, then each next
 //! [`STEP`] as an update. Its memory is a step's, its answers a link at
-//! once's; it takes longer (2.4 times at 300,000 messages in steps of
-//! 50,000; 3.4 times at 3 million, whose database outgrew the page cache).
+//! once's; it takes a few times longer (benches/README.md, "Linking and
+//! relinking").
 
 use std::collections::HashMap;
 
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
-use crate::link::attach::Linked;
+use crate::link::compose::Histories;
 use crate::link::thread::{self, HeaderRow, Skeleton, SkeletonBuilder};
-use crate::link::{self, LINK_LOGIC_VERSION, LinkInput, LinkMessage, attach, select};
+use crate::link::trees::TreeCommit;
+use crate::link::{self, LINK_LOGIC_VERSION, LinkInput, LinkMessage, LinkOutput, select};
 use crate::model::Kind;
 use crate::model::history::{Mark, Regression};
+use crate::store::links::RelinkWrite;
 use crate::store::{Store, links};
 
 /// Robot report extractions decoded (and prepared) at a time: bounds the
@@ -399,11 +401,7 @@ fn relink_full_with(
             // A failed write rolls back when dropped.
             (plan?, write?)
         };
-        let n = plan.order.len();
-        let keys: Vec<Vec<&str>> = plan.names();
-        write.finish(&plan.input.messages, &plan.chosen, &keys, |j| {
-            plan.regression(plan.order[j].2)
-        })?;
+        let n = write_plan(write, &plan)?;
         Ok((n, plan.unreadable))
     })?;
     links::set_state(store, &state)?;
@@ -441,7 +439,7 @@ fn distinct_roots(sk: &Skeleton) -> u64 {
 /// pointers into a seed's thread, of fixes the robot reported; then the
 /// threads of the other postings and landings of their patches and of
 /// their reports' culprits) and links
-/// the chosen messages ([`attach`]). Every rule of attachment and patch
+/// the chosen messages ([`crate::link::attach`]). Every rule of attachment and patch
 /// identity relates two chosen messages through a shared thread or a shared
 /// link key ([`crate::link::keys`]); new mail only adds, so a message once
 /// chosen stays chosen. What an update can change is therefore found from
@@ -532,7 +530,8 @@ pub fn relink_incremental(
         before_write()?;
         let write =
             links::begin_partial_relink(store, &t_ids, &t_sk, &touched.old_roots, Vec::new())?;
-        write.finish(&[], &[], &[], |_| Regression::default())?;
+        write.write_chosen(&[])?;
+        write.finish(&[], &[], |_| Regression::default())?;
         links::set_state(store, now)?;
         links::clear_changed(store)?;
         return Ok(Ok((
@@ -589,11 +588,7 @@ pub fn relink_incremental(
     let plan = plan_of(store, &db_ids, &sk, &keep, &first)?;
     before_write()?;
     let write = links::begin_partial_relink(store, &db_ids, &sk, &old_roots, replaced)?;
-    let keys: Vec<Vec<&str>> = plan.names();
-    let n = plan.order.len();
-    write.finish(&plan.input.messages, &plan.chosen, &keys, |j| {
-        plan.regression(plan.order[j].2)
-    })?;
+    let n = write_plan(write, &plan)?;
     links::set_state(store, now)?;
     links::clear_changed(store)?;
     Ok(Ok((
@@ -1227,56 +1222,18 @@ pub fn load_input_of(store: &Store, keep: Option<&[i64]>) -> Result<(LinkInput, 
     Ok((LinkInput { messages, marks }, unreadable))
 }
 
-/// What the regressions are made from: the messages a regression can
-/// involve, one draft per regression and the order they are written in.
+/// What a relink writes: the histories of the chosen messages, and the
+/// choice.
 struct Plan {
-    input: LinkInput,
-    linked: Linked,
-    /// (first date, culprit, draft index), sorted.
-    order: Vec<(i64, String, usize)>,
-    /// The aliases of each draft's culprit, by draft index.
-    aliases: Vec<Vec<String>>,
+    histories: Histories,
     /// The chosen messages (`messages.id`), each with whether the first
     /// step of the choice chose it.
     chosen: Vec<(i64, bool)>,
     unreadable: Unreadable,
-    /// The followed trees' candidate commits of each draft, by draft index
-    /// (empty when no tree is followed).
-    tree_commits: Vec<Vec<link::trees::TreeCommit>>,
 }
 
-impl Plan {
-    /// The ids each regression's culprit goes by (key first), in write order.
-    fn names(&self) -> Vec<Vec<&str>> {
-        self.order
-            .iter()
-            .map(|(_, c, k)| {
-                std::iter::once(c.as_str())
-                    .chain(self.aliases[*k].iter().map(String::as_str))
-                    .collect()
-            })
-            .collect()
-    }
-
-    /// The regression of draft `k`, finished.
-    fn regression(&self, k: usize) -> Regression {
-        let mut r = link::finish::finish(
-            &self.linked.drafts[k],
-            &self.input.messages,
-            &self.input.marks,
-            &self.linked.patches,
-        );
-        if let Some(commits) = self.tree_commits.get(k)
-            && !commits.is_empty()
-        {
-            link::trees::apply(&mut r, commits);
-        }
-        r
-    }
-}
-
-/// Reads the messages of the threads a regression can involve and drafts
-/// the regressions, in the order `attach::regressions` gives them.
+/// Reads the messages of the threads a regression can involve and links
+/// them.
 fn plan(
     store: &Store,
     universe: Option<&[i64]>,
@@ -1304,10 +1261,24 @@ fn plan_of(
         .collect();
     let ids: Vec<i64> = chosen.iter().map(|(i, _)| *i).collect();
     let (input, unreadable) = load_input_of(store, Some(&ids))?;
-    // Parents and depths from the threading of all messages; a parent lies in
-    // the same thread, hence among the loaded messages.
-    let at: HashMap<u32, usize> = input
-        .messages
+    let (parent, depth) = threading_of(&input.messages, db_ids, sk);
+    let histories = histories_of(store, input, &parent, &depth)?;
+    Ok(Plan {
+        histories,
+        chosen,
+        unreadable,
+    })
+}
+
+/// Each loaded message's parent (index into `msgs`) and depth, from the
+/// threading of all messages (`sk`, whose messages are `db_ids`); a parent
+/// lies in the same thread, hence among the loaded messages.
+fn threading_of(
+    msgs: &[LinkMessage],
+    db_ids: &[i64],
+    sk: &Skeleton,
+) -> (Vec<Option<usize>>, Vec<u32>) {
+    let at: HashMap<u32, usize> = msgs
         .iter()
         .enumerate()
         .filter_map(|(k, m)| {
@@ -1315,9 +1286,7 @@ fn plan_of(
             Some((*sk.container.get(i)?, k))
         })
         .collect();
-    let (parent, depth): (Vec<Option<usize>>, Vec<u32>) = input
-        .messages
-        .iter()
+    msgs.iter()
         .map(|m| match db_ids.binary_search(&m.db_id) {
             Ok(i) => (
                 sk.parent
@@ -1329,53 +1298,66 @@ fn plan_of(
             ),
             Err(_) => (None, 0),
         })
-        .unzip();
-    drop(at);
-    let mut linked = attach::drafts(&input.messages, &parent, &depth);
-    drop((parent, depth));
-    link::marks::merge_duplicates(&mut linked, &input.marks);
-    let aliases = linked.drafts.iter().map(|d| d.aliases.clone()).collect();
-    let mut plan = Plan {
-        input,
-        linked,
-        order: Vec::new(),
-        aliases,
-        chosen,
-        unreadable,
-        tree_commits: Vec::new(),
-    };
-    let trees = crate::store::trees::any(store)?;
-    let mut patch_ids = if trees {
-        Some(crate::pipeline::trees::PatchIds::new(store)?)
-    } else {
-        None
-    };
-    let mut tree_commits = Vec::new();
-    // The order of `attach::regressions` (a stable sort: draft order breaks
-    // ties), from one finish of each; each is finished again when written,
-    // so that no more than one regression is held at a time.
-    let mut order: Vec<(i64, String, usize)> = (0..plan.linked.drafts.len())
-        .map(|k| -> Result<(i64, String, usize)> {
-            let r = plan.regression(k);
-            if let Some(pids) = patch_ids.as_mut() {
-                let keys = link::trees::keys(&r);
-                let mut found = crate::store::trees::candidates(store, &keys)?;
-                let more = pids.commits_for(store, &r, &found)?;
-                for c in more {
-                    match found.iter_mut().find(|f| f.oid == c.oid) {
-                        Some(f) => f.patch_of = c.patch_of,
-                        None => found.push(c),
-                    }
-                }
-                tree_commits.push(found);
+        .unzip()
+}
+
+/// The linker ([`link::compose::histories`]) over loaded messages, with
+/// the candidate commits of the followed trees looked up in `store` when
+/// a tree is followed.
+fn histories_of(
+    store: &Store,
+    input: LinkInput,
+    parent: &[Option<usize>],
+    depth: &[u32],
+) -> Result<Histories> {
+    if !crate::store::trees::any(store)? {
+        return link::compose::histories(input, parent, depth, None);
+    }
+    let mut patch_ids = crate::pipeline::trees::PatchIds::new(store)?;
+    let mut lookup = |r: &Regression| -> Result<Vec<TreeCommit>> {
+        let keys = link::trees::keys(r);
+        let mut found = crate::store::trees::candidates(store, &keys)?;
+        let more = patch_ids.commits_for(store, r, &found)?;
+        for c in more {
+            match found.iter_mut().find(|f| f.oid == c.oid) {
+                Some(f) => f.patch_of = c.patch_of,
+                None => found.push(c),
             }
-            Ok((r.facts.first_unix.unwrap_or(i64::MAX), r.culprit.commit, k))
+        }
+        Ok(found)
+    };
+    link::compose::histories(input, parent, depth, Some(&mut lookup))
+}
+
+/// Writes a plan's chosen messages and histories through `write` and
+/// commits: the histories numbered by [`link::ids::assign`] from the
+/// stored ids, then made one at a time as they are written. Returns how
+/// many histories it wrote.
+fn write_plan(write: RelinkWrite<'_>, plan: &Plan) -> Result<usize> {
+    let h = &plan.histories;
+    let names: Vec<Vec<&str>> = (0..h.len()).map(|j| h.culprit_names(j)).collect();
+    let ids = link::ids::assign(&names, &write.stored_ids(&names)?);
+    write.write_chosen(&plan.chosen)?;
+    write.finish(h.messages(), &ids, |j| h.regression(j))?;
+    Ok(h.len())
+}
+
+/// Replaces the stored threads and regressions with `output` (the link of
+/// `input`, as [`link::build`] gives it), in one transaction; the
+/// regressions keep their ids as a relink's do ([`link::ids::assign`]).
+pub fn write_output(store: &mut Store, input: &LinkInput, output: &LinkOutput) -> Result<()> {
+    let write = links::begin_output(store, input, output)?;
+    let names: Vec<Vec<&str>> = output
+        .regressions
+        .iter()
+        .map(|r| {
+            std::iter::once(r.culprit.commit.as_str())
+                .chain(r.culprit.aliases.iter().map(String::as_str))
+                .collect()
         })
-        .collect::<Result<_>>()?;
-    order.sort();
-    plan.order = order;
-    plan.tree_commits = tree_commits;
-    Ok(plan)
+        .collect();
+    let ids = link::ids::assign(&names, &write.stored_ids(&names)?);
+    write.finish(&input.messages, &ids, |k| output.regressions[k].clone())
 }
 
 /// The marks, for callers that show them.

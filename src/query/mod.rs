@@ -5,7 +5,7 @@
 use crate::error::{Error, Result};
 use crate::link::culprit::{canonical_form, is_hex_id, same_commit};
 use crate::model::Direction;
-use crate::model::history::{Regression, Scope, Status};
+use crate::model::history::{Regression, Scope, Status, Wait};
 use crate::store::Store;
 use crate::store::history;
 
@@ -126,27 +126,16 @@ pub struct Filter {
     pub now: i64,
 }
 
-/// The status groups `--status` takes besides the names.
+/// The status groups `--status` takes besides the names, by the facts of
+/// each status ([`crate::model::history::StatusFacts`]), in display order.
 pub fn status_group(name: &str) -> Option<Vec<Status>> {
-    use Status::*;
-    match name.trim().to_ascii_lowercase().as_str() {
-        "open" => Some(vec![
-            Reported,
-            Discussed,
-            FixProposed,
-            FixConfirmed,
-            Disputed,
-        ]),
-        "fixed" => Some(vec![FixApplied, Fixed]),
-        "closed" => Some(vec![
-            FixApplied,
-            Fixed,
-            Declined,
-            CulpritDropped,
-            Improvement,
-        ]),
-        _ => None,
-    }
+    let member: fn(Status) -> bool = match name.trim().to_ascii_lowercase().as_str() {
+        "open" => |s| !s.is_closed(),
+        "fixed" => Status::is_fixed,
+        "closed" => Status::is_closed,
+        _ => return None,
+    };
+    Some(Status::ALL.into_iter().filter(|&s| member(s)).collect())
 }
 
 impl Filter {
@@ -279,13 +268,11 @@ pub fn flags(r: &Regression, now: i64, days: u32) -> Vec<String> {
     if open && r.facts.human_replies == 0 && old(r.facts.first_unix) {
         f.push(format!("no-human-reply-{days}d"));
     }
-    if open && status == Status::Discussed && old(r.facts.first_unix) {
+    let waits_for = status.facts().waits_for;
+    if open && waits_for == Some(Wait::Patch) && old(r.facts.first_unix) {
         f.push("acknowledged-no-patch".into());
     }
-    if open
-        && matches!(status, Status::FixProposed | Status::FixConfirmed)
-        && old(r.facts.first_patch_unix)
-    {
+    if open && waits_for == Some(Wait::Landing) && old(r.facts.first_patch_unix) {
         f.push("patch-not-applied".into());
     }
     if r.facts.still_regression_after_fix {

@@ -15,8 +15,8 @@ use crate::model::{Origin, RawBytes, RawFormat, RawMessage};
 const HEAD_SIZE: usize = 64 * 1024;
 
 /// How many gzip layers are undone. One: each layer multiplies the size by
-/// up to about 1000, so a second one let a 10 KB file inflate to 4 GB (12 s of
-/// work); gzip inside gzip is not an archive format, it stays one message.
+/// up to about 1000, so a second one lets a 10 KB file inflate to 4 GB;
+/// gzip inside gzip is not an archive format, it stays one message.
 const MAX_GZIP_DEPTH: u32 = 1;
 
 /// Opens one file.

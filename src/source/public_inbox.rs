@@ -50,8 +50,7 @@ const OBJECT_CACHE: usize = 4 << 20;
 /// written epoch (`git fast-import`, as public-inbox writes them) puts each
 /// tree beside its commit and message, so reading the 427,000 trees of the
 /// 10x synthetic archive through one mapping made 410 MB of its 764 MB pack
-/// resident at once (852 MiB peak RSS for the ingest; 270 MiB now). A
-/// repository opened anew maps the packs anew.
+/// resident at once. A repository opened anew maps the packs anew.
 pub const TREES_PER_MAPPING: usize = 4096;
 
 /// The `sources.kind` of a public-inbox epoch.

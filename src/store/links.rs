@@ -6,12 +6,13 @@
 //! choose the messages a regression can involve ([`for_each_own_trailer`],
 //! [`for_each_cited_link`], [`for_each_subject_report`]), and the chosen
 //! messages themselves ([`load_messages`], [`for_each_report_extraction`],
-//! [`load_parts`]). Writing ([`begin_relink`], [`RelinkWrite::finish`],
-//! [`write_output`]) replaces the link tables in one write transaction
-//! (thread rows compared a chunk at a time, regression summaries one at a
-//! time), so memory stays bounded and readers (WAL) keep answering from the
-//! previous snapshot meanwhile. Regression ids stay stable across
-//! re-linking: a culprit keeps the id it had.
+//! [`load_parts`]). Writing ([`begin_relink`], [`begin_partial_relink`],
+//! [`begin_output`], then [`RelinkWrite::finish`]) replaces the link tables
+//! in one write transaction (thread rows compared a chunk at a time,
+//! regression summaries one at a time), so memory stays bounded and readers
+//! (WAL) keep answering from the previous snapshot meanwhile. The ids the
+//! regressions are written under are [`crate::link::ids`]'s choice, from
+//! the rows [`RelinkWrite::stored_ids`] reads.
 
 use std::collections::{HashMap, HashSet};
 
@@ -20,7 +21,7 @@ use rusqlite::{OptionalExtension, params};
 use super::DbContext;
 use super::Store;
 use crate::error::Result;
-use crate::link::culprit::same_commit;
+use crate::link::ids::StoredIds;
 use crate::link::keys::MIN_TITLE_KEY;
 use crate::link::thread::{HeaderRow, Skeleton};
 use crate::link::{LinkInput, LinkMessage, LinkOutput};
@@ -313,9 +314,8 @@ const PATCH_KEY_INDEXES: [&str; 3] = ["patches_title_key", "patches_patch_id", "
 
 /// Whether `n` look-ups by patch key cost less than one scan of `patches`
 /// and `landings`: only when their indexes exist (a bulk load builds them
-/// while the first link runs, whose look-ups were then a scan each: 626 of
-/// them took 2.5 % of the instructions of a whole ingest of the cgroups
-/// archive) and the keys are few against the stored messages ([`FEW`]).
+/// while the first link runs, whose look-ups would then be a scan each)
+/// and the keys are few against the stored messages ([`FEW`]).
 fn lookups_pay(store: &Store, n: usize) -> Result<bool> {
     Ok(indexes_exist(store, &PATCH_KEY_INDEXES)? && are_few(store, n)?)
 }
@@ -767,8 +767,15 @@ pub fn insert_mark(store: &mut Store, mark: &Mark) -> Result<i64> {
     Ok(conn.last_insert_rowid())
 }
 
-/// Replaces threads and regressions with `output`, in one transaction.
-pub fn write_output(store: &mut Store, input: &LinkInput, output: &LinkOutput) -> Result<()> {
+/// Opens a write transaction that replaces the thread rows with
+/// `output`'s (for the messages of `input` that are stored); the
+/// regressions follow ([`RelinkWrite::finish`]). The chosen messages are
+/// left as they are.
+pub fn begin_output<'c>(
+    store: &'c mut Store,
+    input: &LinkInput,
+    output: &LinkOutput,
+) -> Result<RelinkWrite<'c>> {
     let tx = store.write_tx("begin relink")?;
     let rows = input
         .messages
@@ -777,16 +784,11 @@ pub fn write_output(store: &mut Store, input: &LinkInput, output: &LinkOutput) -
         .filter(|(m, _)| m.db_id != 0)
         .map(|(m, t)| (m.db_id, t.root_id.as_str(), t.parent_id.as_deref(), t.depth));
     write_threads(&tx, rows)?;
-    let keys: Vec<Vec<&str>> = output
-        .regressions
-        .iter()
-        .map(|r| culprit_names(r))
-        .collect();
-    write_regressions(&tx, &input.messages, &keys, None, |k| {
-        output.regressions[k].clone()
-    })?;
-    tx.commit().db("commit relink")?;
-    Ok(())
+    Ok(RelinkWrite {
+        tx,
+        replaced: None,
+        universe: None,
+    })
 }
 
 /// The relink's write transaction, opened by [`begin_relink`] with the
@@ -884,8 +886,8 @@ pub fn begin_partial_relink<'c>(
 /// Runs `write` with the index `name` dropped, and makes it again after
 /// from its stored definition (as [`super::bulk::defer_indexes`] does for a
 /// bulk load): rows written in another order than the index's go in much
-/// faster that way (0.45 s of a 1.3 s full link of four lists was the ids'
-/// root index, written row by row).
+/// faster that way than row by row into the index (benches/README.md,
+/// "Keeping a database current").
 fn index_rebuilt_after(
     tx: &rusqlite::Connection,
     name: &str,
@@ -910,8 +912,7 @@ fn exists(tx: &rusqlite::Connection, sql: &str) -> Result<bool> {
 /// Maps every id the skeleton threaded but holds no message of (an id only
 /// referenced) to its thread's root, in id order. A message's own id needs
 /// no row: its `threads` row gives its root (see [`roots_of_ids`]), and
-/// the ids of messages were 98 % of the rows (240,000 of 245,000 on four
-/// lists, 54 MB with their index).
+/// the ids of messages would be nearly all the rows.
 fn write_thread_ids(tx: &rusqlite::Connection, sk: &Skeleton, fresh: bool) -> Result<()> {
     let mut is_message = vec![false; sk.names.len()];
     for &c in &sk.container {
@@ -940,28 +941,46 @@ fn write_thread_ids(tx: &rusqlite::Connection, sk: &Skeleton, fresh: bool) -> Re
     Ok(())
 }
 
-/// The ids a regression's culprit goes by: its key first, then its aliases.
-pub fn culprit_names(r: &Regression) -> Vec<&str> {
-    std::iter::once(r.culprit.commit.as_str())
-        .chain(r.culprit.aliases.iter().map(String::as_str))
-        .collect()
-}
-
 impl RelinkWrite<'_> {
-    /// Replaces the regressions (whose messages are all in `messages`) and
-    /// the chosen messages (`chosen`: each with whether the first step
-    /// chose it), and commits threads and regressions together.
-    ///
-    /// The regressions are made one at a time by `make(k)` (in the order of
-    /// `keys`, each the ids its culprit goes by, key first), never all held
-    /// at once.
-    pub fn finish(
-        self,
-        messages: &[LinkMessage],
-        chosen: &[(i64, bool)],
-        keys: &[Vec<&str>],
-        make: impl Fn(usize) -> Regression,
-    ) -> Result<()> {
+    /// The stored ids [`crate::link::ids::assign`] reads to number the
+    /// regressions whose culprits go by `names` (each key first): every
+    /// stored regression, the ones this write replaces, the largest id
+    /// ever given and the id each of `names` was last given.
+    pub fn stored_ids(&self, names: &[Vec<&str>]) -> Result<StoredIds> {
+        let live: Vec<(i64, String)> = {
+            let sql = "SELECT id, culprit FROM regressions";
+            let mut stmt = self.tx.prepare(sql).db(sql)?;
+            stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+                .db(sql)?
+                .collect::<std::result::Result<_, _>>()
+                .db(sql)?
+        };
+        let given_max: i64 = {
+            let sql = "SELECT COALESCE(MAX(id), 0) FROM regression_ids";
+            self.tx.query_row(sql, [], |r| r.get(0)).db(sql)?
+        };
+        let sql = "SELECT id FROM regression_ids WHERE culprit = ?1";
+        let mut st = self.tx.prepare(sql).db(sql)?;
+        let mut given: HashMap<String, i64> = HashMap::new();
+        for n in names.iter().flatten() {
+            if given.contains_key(*n) {
+                continue;
+            }
+            if let Some(id) = st.query_row([n], |r| r.get(0)).optional().db(sql)? {
+                given.insert(n.to_string(), id);
+            }
+        }
+        Ok(StoredIds {
+            live,
+            replaced: self.replaced.clone(),
+            given_max,
+            given,
+        })
+    }
+
+    /// Replaces the chosen messages of this relink with `chosen` (each
+    /// with whether the first step of the choice chose it).
+    pub fn write_chosen(&self, chosen: &[(i64, bool)]) -> Result<()> {
         match &self.universe {
             None => {
                 let sql = "DELETE FROM link_chosen";
@@ -975,14 +994,27 @@ impl RelinkWrite<'_> {
                 }
             }
         }
-        {
-            let sql = "INSERT OR REPLACE INTO link_chosen (message, first) VALUES (?1, ?2)";
-            let mut st = self.tx.prepare(sql).db(sql)?;
-            for (id, first) in chosen {
-                st.execute(params![id, *first as i64]).db(sql)?;
-            }
+        let sql = "INSERT OR REPLACE INTO link_chosen (message, first) VALUES (?1, ?2)";
+        let mut st = self.tx.prepare(sql).db(sql)?;
+        for (id, first) in chosen {
+            st.execute(params![id, *first as i64]).db(sql)?;
         }
-        write_regressions(&self.tx, messages, keys, self.replaced.as_deref(), make)?;
+        Ok(())
+    }
+
+    /// Replaces the regressions (whose messages are all in `messages`) and
+    /// commits threads, chosen messages and regressions together.
+    ///
+    /// The regressions are made one at a time by `make(k)`, the `k`-th
+    /// stored under `ids[k]` ([`crate::link::ids::assign`]), never all held
+    /// at once.
+    pub fn finish(
+        self,
+        messages: &[LinkMessage],
+        ids: &[i64],
+        make: impl Fn(usize) -> Regression,
+    ) -> Result<()> {
+        write_regressions(&self.tx, messages, ids, self.replaced.as_deref(), make)?;
         self.tx.commit().db("commit relink")
     }
 }
@@ -1069,12 +1101,14 @@ fn write_threads<'a>(
     Ok(())
 }
 
-/// Replaces the regressions (whose messages are all in `messages`): a
-/// culprit keeps its id, unchanged regressions (same summary) are left alone.
+/// Replaces the regressions (whose messages are all in `messages`) with
+/// the ones `make(k)` gives, the `k`-th stored under id `ids[k]`: the
+/// stored regressions `replaced` (all when `None`) are deleted, but for
+/// those left unchanged (same id, same summary), which are left alone.
 fn write_regressions(
     tx: &rusqlite::Connection,
     messages: &[LinkMessage],
-    keys: &[Vec<&str>],
+    ids: &[i64],
     replaced: Option<&[i64]>,
     make: impl Fn(usize) -> Regression,
 ) -> Result<()> {
@@ -1087,88 +1121,23 @@ fn write_regressions(
     // small write.
     // Old summaries are compared one at a time (a point query each), so
     // memory holds one summary, not all of them.
-    let all_old: Vec<(i64, String)> = {
-        let sql = "SELECT id, culprit FROM regressions";
-        let mut stmt = tx.prepare(sql).db(sql)?;
-        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-            .db(sql)?
-            .collect::<std::result::Result<_, _>>()
-            .db(sql)?
+    let old: Vec<i64> = match replaced {
+        Some(ids) => ids.to_vec(),
+        None => {
+            let sql = "SELECT id FROM regressions";
+            let mut stmt = tx.prepare(sql).db(sql)?;
+            stmt.query_map([], |r| r.get(0))
+                .db(sql)?
+                .collect::<std::result::Result<_, _>>()
+                .db(sql)?
+        }
     };
-    let given_max: i64 = {
-        let sql = "SELECT COALESCE(MAX(id), 0) FROM regression_ids";
-        tx.query_row(sql, [], |r| r.get(0)).db(sql)?
-    };
-    let mut next_id = all_old
-        .iter()
-        .map(|(i, _)| *i)
-        .max()
-        .unwrap_or(0)
-        .max(given_max)
-        + 1;
-    let live: HashSet<i64> = all_old.iter().map(|(i, _)| *i).collect();
-    // The regressions these may replace (a partial relink replaces only the
-    // ones it recomputed).
-    let old: Vec<(i64, String)> = match replaced {
-        Some(ids) => {
-            let ids: HashSet<i64> = ids.iter().copied().collect();
-            all_old
-                .into_iter()
-                .filter(|(i, _)| ids.contains(i))
-                .collect()
-        }
-        None => all_old,
-    };
-    let old_exact: HashMap<&str, i64> = old.iter().map(|(i, c)| (c.as_str(), *i)).collect();
-    let old_ids: HashSet<i64> = old.iter().map(|(i, _)| *i).collect();
-    let sql_given = "SELECT id FROM regression_ids WHERE culprit = ?1";
-    let mut given = tx.prepare(sql_given).db(sql_given)?;
-
-    // Assign ids: a culprit keeps its id (also when a longer id became known,
-    // or another tree's id of it took the lead).
-    let mut used: HashSet<i64> = HashSet::new();
-    let mut assigned: Vec<i64> = Vec::with_capacity(keys.len());
-    for names in keys {
-        let key = names.first().copied().unwrap_or("");
-        // The id this culprit had before its history went (joined another
-        // as a duplicate, or left by a link in steps), unless a kept
-        // history holds it.
-        let mut former = |n: &str| -> Result<Option<i64>> {
-            Ok(given
-                .query_row([n], |r| r.get::<_, i64>(0))
-                .optional()
-                .db(sql_given)?
-                .filter(|i| !used.contains(i) && (!live.contains(i) || old_ids.contains(i))))
-        };
-        let mut id = old_exact.get(key).copied().filter(|i| !used.contains(i));
-        if id.is_none() {
-            id = former(key)?;
-        }
-        if id.is_none() {
-            id = old
-                .iter()
-                .find(|(i, c)| !used.contains(i) && names.iter().any(|n| same_commit(c, n)))
-                .map(|(i, _)| *i);
-        }
-        for n in names.iter().skip(1) {
-            if id.is_some() {
-                break;
-            }
-            id = former(n)?;
-        }
-        let id = id.unwrap_or_else(|| {
-            let i = next_id;
-            next_id += 1;
-            i
-        });
-        used.insert(id);
-        assigned.push(id);
-    }
+    let assigned = ids;
     let json_of = |r: &mut Regression, id: i64| {
         r.id = id;
         serde_json::to_string(&*r).unwrap_or_else(|_| "{}".into())
     };
-    let mut changed: Vec<bool> = Vec::with_capacity(keys.len());
+    let mut changed: Vec<bool> = Vec::with_capacity(ids.len());
     {
         let sql = "SELECT summary_json FROM regressions WHERE id = ?1";
         let mut stmt = tx.prepare(sql).db(sql)?;
@@ -1196,7 +1165,7 @@ fn write_regressions(
             .collect();
         let sql = "DELETE FROM regressions WHERE id = ?1";
         let mut del = tx.prepare(sql).db(sql)?;
-        for (id, _) in &old {
+        for id in &old {
             if !unchanged.contains(id) {
                 // Cascades to regression_messages, regression_events, regression_metrics.
                 del.execute(params![id]).db(sql)?;

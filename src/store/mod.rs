@@ -144,9 +144,9 @@ fn check_path(path: &Path, must_exist: bool) -> Result<()> {
 
 /// Page size of a new database (bytes). Most LZ4 bodies then fit in one
 /// page instead of an overflow chain, and a bulk ingest writes a quarter of
-/// the WAL frames SQLite's 4 KiB default takes: 10 % less wall time for the
-/// write phase of the linux-ext4 archive, and an 8 % smaller file (see
-/// `benches/README.md`). An existing database keeps the size it has.
+/// the WAL frames SQLite's 4 KiB default takes, in less time and a smaller
+/// file (see `benches/README.md`, "Body blocks and page size"). An existing
+/// database keeps the size it has.
 pub const PAGE_SIZE: i64 = 16384;
 
 /// The path of an in-memory store ([`Store::in_memory`]).

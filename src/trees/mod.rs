@@ -45,36 +45,33 @@
 //! # }
 //! ```
 //!
-//! Design, with what was measured on a synthetic mainline of 1.3 million
-//! commits (`scripts/synth-kernel-repo`; method and all figures in
+//! Design (measured on a synthetic mainline of 1.3 million commits made by
+//! `scripts/synth-kernel-repo`; the method and the figures are in
 //! `benches/trees.md`):
 //!
 //! - Walks are our own, over gix's object store: each commit object is
 //!   inflated once, parsed fully in a first walk and only to its committer
-//!   line when painting an update. A first walk takes about 16 s of CPU,
-//!   two thirds of it gix inflating and looking up objects; an update of 5,000 commits
-//!   takes 0.10 s, a rebuilt linux-next (12,000 commits vanished, 12,500
-//!   new) 0.46 s.
+//!   line when painting an update. Most of a first walk's CPU is gix
+//!   inflating and looking up objects; an update costs in proportion to the
+//!   commits it paints.
 //! - Streaming with a callback, newest first, holding only the ids seen and
-//!   the walk's frontier: the first walk's heap stays at 43 MiB. Its peak RSS
-//!   (200 MiB) is mostly pages of the pack index that gix maps whole; a gix
-//!   handle opened anew every [`READS_PER_MAPPING`] objects drops them (248
-//!   MiB peak with a new handle every 65,536 objects and another one kept
-//!   open by [`Repo`]).
+//!   the walk's frontier: the first walk's heap stays small. Its peak RSS
+//!   is mostly pages of the pack index that gix maps whole; a gix handle
+//!   opened anew every [`READS_PER_MAPPING`] objects drops them.
 //! - Messages are parsed for trailers only when they hold one of a few
-//!   literals; most synthetic messages hold none, and parsing all of them
-//!   costs 0.9 s more CPU (5%).
+//!   literals; most commit messages hold none, and parsing all of them
+//!   costs more CPU.
 //! - Updates paint from both tips by date, as git's merge-base does, with
 //!   flags that may still grow after a commit was popped, so skewed dates
 //!   inside the walked range cannot misclassify a commit;
 //!   [`SKEW_TOLERANCE`] bounds how far below the stopping point skew is
 //!   looked for.
 //! - The release index assigns each commit once, tags in version order; it
-//!   reads parents from the commit-graph when there is one (3.0 s for the
-//!   whole history, 16 to 19 s from objects). It is 22 bytes a commit, loads in
-//!   0.04 s, and answers a lookup in 0.15 to 0.35 µs (binary search).
-//!   [`Repo::contains`] uses the commit-graph's generation numbers too: an
-//!   old commit is found in 0.03 s with one, in 9.5 s without.
+//!   reads parents from the commit-graph when there is one (several times
+//!   faster than from the objects). It is 22 bytes a commit and answers a
+//!   lookup by binary search. [`Repo::contains`] uses the commit-graph's
+//!   generation numbers too, which find an old commit without walking to
+//!   it.
 //! - Patch ids render the commit's diff in git's format (imara-diff's Myers
 //!   with git's hunk grouping) and feed it to the same reader as mail text,
 //!   so both follow one definition; [`PatchId`] says where that may differ

@@ -13,11 +13,10 @@ use super::error::{Result, TreesError};
 /// index whole, and the pages a walk touches stay resident while mapped (the
 /// kernel maps large read-ahead chunks at each fault, so a few thousand
 /// lookups already map most of an index's id table). A handle opened anew
-/// drops them. On the 1.3-million-commit synthetic repository (6.2 million
-/// objects, a 173 MB index): 65,536 reads a mapping peak at 224 MiB RSS,
-/// 16,384 at 202 MiB for no measurable time; a much shorter period costs
-/// time (2,048 took 55% longer: every new mapping faults its pages in
-/// again) and saves little.
+/// drops them. A period of this many reads lowers the peak RSS of a walk of
+/// a large repository at no measurable cost; a much shorter one costs time
+/// (every new mapping faults its pages in again) and saves little
+/// (`benches/trees.md`).
 pub const READS_PER_MAPPING: usize = 1 << 14;
 
 /// A local kernel clone (bare or not). Each operation opens its own gix

@@ -18,7 +18,7 @@ fn write_db(path: &Path) {
     let mut store = Store::open(path).expect("open store");
     let input = crate::common::scenario::scenario();
     let out = regtrack::link::build(&input);
-    regtrack::store::links::write_output(&mut store, &input, &out).expect("write output");
+    regtrack::pipeline::relink::write_output(&mut store, &input, &out).expect("write output");
 }
 
 #[test]

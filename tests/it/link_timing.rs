@@ -36,7 +36,7 @@ fn relink_stages_are_timed_on_a_given_database() {
     let out = regtrack::link::build(&input);
     let build = t.elapsed();
     let t = Instant::now();
-    regtrack::store::links::write_output(&mut store, &input, &out).expect("write");
+    regtrack::pipeline::relink::write_output(&mut store, &input, &out).expect("write");
     let write = t.elapsed();
     eprintln!(
         "messages {} regressions {} attached {}: load {load:?} build {build:?} write {write:?}",

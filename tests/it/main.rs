@@ -10,6 +10,7 @@
 //! the machine lacks says so in the runner's output itself
 //! (`common::skip_part_shown`).
 
+mod arch_modules;
 mod common;
 
 mod copies_cli;
@@ -32,6 +33,7 @@ mod ingest_shared;
 mod ingest_shared_cli;
 mod ingest_sources;
 mod ingest_store;
+mod ingest_update;
 mod link_build;
 mod link_fixtures;
 mod link_html_browser;
