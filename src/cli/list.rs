@@ -47,6 +47,10 @@ pub struct FilterArgs {
     /// Only regressions fixed in this release or an earlier one (`v6.4`).
     #[arg(long, value_name = "RELEASE")]
     pub fixed_in: Option<String>,
+    /// Only regressions whose status is unsure (weak or conflicting
+    /// evidence: `show` says what would settle each).
+    #[arg(long)]
+    pub unsure: bool,
     /// Days without a human reply before a regression is flagged.
     #[arg(long, default_value_t = 14)]
     pub days: u32,
@@ -153,6 +157,7 @@ impl FilterArgs {
             until: self.until.as_deref().map(parse_date).transpose()?,
             direction: self.direction.clone(),
             min_change: self.min_change,
+            unsure: self.unsure,
             now: chrono::Utc::now().timestamp(),
         })
     }

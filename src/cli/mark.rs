@@ -35,10 +35,13 @@ pub struct Args {
     /// With `dup-of`: the regression this one duplicates (its history joins
     /// that one, as `#regzbot dup-of` does).
     pub other: Option<String>,
-    /// The commit that fixes it (7 to 40 hex digits): the history's fix, and
-    /// a followed tree's commit with this id says where it landed. Moves the
-    /// status to fix-applied (a followed tree may still say fixed).
-    #[arg(long, value_name = "SHA")]
+    /// The fix: a commit (7 to 40 hex digits; the history's fix, a followed
+    /// tree's commit with this id says where it landed, and the status moves
+    /// to fix-applied, or fixed when a followed tree says so) or the
+    /// Message-ID of the patch posting that fixes it (linked as the
+    /// history's fix, as `show` offers for a fix candidate; where it landed
+    /// moves the status on).
+    #[arg(long, value_name = "SHA|MESSAGE-ID")]
     pub fix: Option<String>,
     /// The release the fix shipped in (`v6.9`, `v6.9-rc3`): the status
     /// becomes fixed.
@@ -103,6 +106,7 @@ struct Asked {
     status: Option<Status>,
     dup_of: Option<String>,
     fix: Option<String>,
+    fix_patch: Option<String>,
     fixed_in: Option<String>,
 }
 
@@ -111,6 +115,7 @@ fn asked(args: &Args) -> anyhow::Result<Asked> {
         status: None,
         dup_of: None,
         fix: None,
+        fix_patch: None,
         fixed_in: None,
     };
     match args.status.as_deref() {
@@ -137,10 +142,23 @@ fn asked(args: &Args) -> anyhow::Result<Asked> {
     }
     if let Some(f) = &args.fix {
         let f = f.trim();
-        if !(7..=40).contains(&f.len()) || !f.bytes().all(|b| b.is_ascii_hexdigit()) {
-            bail!("--fix '{f}' is not a commit id (7 to 40 hex digits)");
+        if f.contains('@') {
+            let id = f.trim_start_matches('<').trim_end_matches('>');
+            if id.is_empty() || id.chars().any(|c| c.is_whitespace() || c.is_control()) {
+                bail!(
+                    "--fix '{}' is not a Message-ID",
+                    crate::export::terminal::line(f)
+                );
+            }
+            out.fix_patch = Some(id.to_string());
+        } else if !(7..=40).contains(&f.len()) || !f.bytes().all(|b| b.is_ascii_hexdigit()) {
+            bail!(
+                "--fix '{}' is neither a commit id (7 to 40 hex digits) nor a Message-ID",
+                crate::export::terminal::line(f)
+            );
+        } else {
+            out.fix = Some(f.to_ascii_lowercase());
         }
-        out.fix = Some(f.to_ascii_lowercase());
     }
     if let Some(t) = &args.fixed_in {
         let t = t.trim();
@@ -149,8 +167,13 @@ fn asked(args: &Args) -> anyhow::Result<Asked> {
         }
         out.fixed_in = Some(t.to_string());
     }
-    if out.status.is_none() && out.dup_of.is_none() && out.fix.is_none() && out.fixed_in.is_none() {
-        bail!("say what to mark: a status, `dup-of OTHER`, --fix SHA or --fixed-in TAG");
+    if out.status.is_none()
+        && out.dup_of.is_none()
+        && out.fix.is_none()
+        && out.fix_patch.is_none()
+        && out.fixed_in.is_none()
+    {
+        bail!("say what to mark: a status, `dup-of OTHER`, --fix SHA|MESSAGE-ID or --fixed-in TAG");
     }
     Ok(out)
 }
@@ -240,6 +263,7 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
         culprit: reg.culprit.commit.clone(),
         status: asked.status,
         fix: asked.fix,
+        fix_patch: asked.fix_patch,
         fixed_in: asked.fixed_in,
         dup_of,
         note: args.note.clone(),

@@ -315,12 +315,16 @@ fn finish(result: anyhow::Result<ExitCode>) -> ExitCode {
 }
 
 /// True when `e` comes of writing to a pipe whose reader is gone, however
-/// it was wrapped (an I/O error, a JSON writer's, an I/O error carrying one).
+/// it was wrapped (an I/O error, a JSON or CSV writer's, an I/O error
+/// carrying one).
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
     fn pipe(c: &(dyn std::error::Error + 'static)) -> bool {
         if let Some(io) = c.downcast_ref::<std::io::Error>() {
             return io.kind() == std::io::ErrorKind::BrokenPipe
                 || io.get_ref().is_some_and(|inner| pipe(inner));
+        }
+        if let Some(c) = c.downcast_ref::<csv::Error>() {
+            return matches!(c.kind(), csv::ErrorKind::Io(io) if io.kind() == std::io::ErrorKind::BrokenPipe);
         }
         c.downcast_ref::<serde_json::Error>()
             .is_some_and(|j| j.io_error_kind() == Some(std::io::ErrorKind::BrokenPipe))

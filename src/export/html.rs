@@ -10,7 +10,7 @@ use std::io::Write;
 
 use super::links::Links;
 use super::{age_days, day, fix_summary, fmt_change};
-use crate::model::history::{Headline, Regression, Status};
+use crate::model::history::{Headline, Regression, Status, StatusConfidence};
 
 /// Escapes text for HTML element content and attribute values (every
 /// attribute this report writes is double-quoted). Everything from mail or
@@ -159,6 +159,7 @@ tr.closed td{color:#777}
 .st-fix-proposed,.st-fix-confirmed{color:#a60}
 .st-fix-applied,.st-improvement{color:#070}
 .st-disputed,.st-declined{color:#708}
+.unsure{font-size:smaller;color:#a60;border:1px dotted #a60;padding:0 2px;white-space:nowrap}
 code{font-size:12px}
 #controls{margin-bottom:8px}
 "#;
@@ -276,9 +277,14 @@ pub fn write(
         };
         let _ = write!(h, "<td data-value=\"{}\">{id}</td>", r.id);
         let _ = write!(h, "<td>{}</td>", esc(r.subsystem.as_deref().unwrap_or("-")));
+        let unsure = if r.status_confidence == StatusConfidence::Unsure {
+            " <span class=\"unsure\" title=\"unsure: see its timeline\">unsure</span>"
+        } else {
+            ""
+        };
         let _ = write!(
             h,
-            "<td><span class=\"st st-{0}\">{0}</span></td>",
+            "<td><span class=\"st st-{0}\">{0}</span>{unsure}</td>",
             esc(r.status.as_str())
         );
         let age = age_days(r, now);
@@ -367,6 +373,22 @@ pub fn write(
             );
         }
         h.push_str("</ul>");
+        if !r.doubts.is_empty() {
+            h.push_str("<p class=\"doubts\">Unsure:</p><ul class=\"doubts\">");
+            for d in &r.doubts {
+                let what = match &d.message_id {
+                    Some(m) => a(&links.message(m), &esc(&d.said)),
+                    None => esc(&d.said),
+                };
+                let _ = write!(
+                    h,
+                    "<li>{}: {what}; settle it: <code>{}</code></li>",
+                    esc(d.kind.as_str()),
+                    esc(&d.settle)
+                );
+            }
+            h.push_str("</ul>");
+        }
         if let Some(l) = &r.regzbot {
             let _ = write!(h, "<p><code>{}</code></p>", esc(l));
         }

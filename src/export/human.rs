@@ -192,6 +192,10 @@ pub fn show(out: &mut dyn Write, regs: &[Regression], style: &Style) -> std::io:
             }
         }
         writeln!(out)?;
+        for d in &r.doubts {
+            writeln!(out, "    unsure, {}: {}", d.kind.as_str(), safe(&d.said))?;
+            writeln!(out, "      settle it: {}", safe(&d.settle))?;
+        }
         if !r.flags.is_empty() {
             writeln!(out, "  flags: {}", p.flags(&r.flags.join(", ")))?;
         }

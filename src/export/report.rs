@@ -16,7 +16,7 @@ use super::links::Links;
 use super::terminal::line as safe;
 use super::{age_days, day, fmt_change};
 use crate::model::Direction;
-use crate::model::history::{Regression, Status, Wait};
+use crate::model::history::{Regression, Status, StatusConfidence, Wait};
 
 /// The widest line of the report's text.
 pub const WIDTH: usize = 72;
@@ -57,6 +57,9 @@ pub struct Sections<'a> {
     pub fixed: Vec<&'a Regression>,
     /// Improvements reported in the period.
     pub improvements: usize,
+    /// Regressions whose status is unsure (open, or with mail in the
+    /// period): a person's word would settle them.
+    pub undecided: Vec<&'a Regression>,
 }
 
 fn is_improvement(r: &Regression) -> bool {
@@ -92,6 +95,14 @@ pub fn sections<'a>(regs: &'a [Regression], p: &Period) -> Sections<'a> {
             s.open.push(r);
         }
     }
+    // Unsure, open or with mail in the period: a decline or a dispute that
+    // may not be one is the first thing to look at.
+    s.undecided = regs
+        .iter()
+        .filter(|r| !is_improvement(r) && r.status_confidence == StatusConfidence::Unsure)
+        .filter(|r| !r.status.is_closed() || r.facts.last_unix.unwrap_or(i64::MIN) >= p.since)
+        .collect();
+    s.undecided.sort_by_key(|r| (first(r), r.id));
     s.new.sort_by_key(|r| (first(r), r.id));
     s.open.sort_by_key(|r| (first(r), r.id));
     s.applied.sort_by_key(|r| (first(r), r.id));
@@ -223,6 +234,37 @@ fn section(
     }
 }
 
+/// The short section of histories whose status is unsure: what raised the
+/// doubt and the command that settles it.
+fn needs_decision(out: &mut String, regs: &[&Regression]) {
+    out.push('\n');
+    out.push_str(&format!("== Needs a decision ({}) ==\n", regs.len()));
+    if regs.is_empty() {
+        out.push_str("\nNone.\n");
+    }
+    for r in regs {
+        out.push('\n');
+        out.push_str(&wrap(
+            &format!(
+                "* {} {}: {}, unsure",
+                safe(crate::query::short(&r.culprit.commit)),
+                safe(r.culprit.title.as_deref().unwrap_or("(title unknown)")),
+                r.status.as_str()
+            ),
+            0,
+            4,
+        ));
+        for d in &r.doubts {
+            out.push_str(&wrap(
+                &format!("{}: {}", d.kind.as_str(), safe(&d.said)),
+                4,
+                6,
+            ));
+            out.push_str(&wrap(&safe(&d.settle), 6, 6));
+        }
+    }
+}
+
 /// The report's text (the mail body).
 pub fn text(regs: &[Regression], p: &Period, links: &Links) -> String {
     let s = sections(regs, p);
@@ -271,6 +313,7 @@ pub fn text(regs: &[Regression], p: &Period, links: &Links) -> String {
         links,
         false,
     );
+    needs_decision(&mut out, &s.undecided);
     out.push('\n');
     out.push_str(&format!(
         "== Improvements ==\n\n{} reported in this period.\n",

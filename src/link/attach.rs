@@ -38,7 +38,7 @@ use super::hints::{
     robot_reported, subject_culprit, title_key, trailer_target,
 };
 use super::patch::{self, Patches};
-use crate::model::history::Role;
+use crate::model::history::{Mark, Role};
 use crate::model::{Kind, LandingKind};
 
 fn uf_find(p: &mut [usize], mut x: usize) -> usize {
@@ -201,7 +201,12 @@ fn culprit_groups(msgs: &[LinkMessage], culprits: &Culprits) -> HashMap<String, 
 /// where the patches landed (`attach_landings`), the culprit's own posting
 /// (`find_culprit_patches`) and the later reports that show a fix in a
 /// tree (`find_fix_in_tree`).
-pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> Linked {
+pub fn drafts(
+    msgs: &[LinkMessage],
+    parent: &[Option<usize>],
+    depth: &[u32],
+    marks: &[Mark],
+) -> Linked {
     let ix = Index::new(msgs, parent);
     let keys = culprit_keys(msgs);
     let mut at = report_drafts(&ix, &keys);
@@ -216,7 +221,13 @@ pub fn drafts(msgs: &[LinkMessage], parent: &[Option<usize>], depth: &[u32]) -> 
         .collect();
     let mut patch_roots = attach_pointers(&ix, &titles, &mut at);
     let patches = patch::identify(msgs, parent);
-    patch_roots.extend(weigh_candidates(&ix, &patches, &titles, &mut at.drafts));
+    patch_roots.extend(weigh_candidates(
+        &ix,
+        &patches,
+        &titles,
+        marks,
+        &mut at.drafts,
+    ));
     patch_roots.extend(attach_postings(&patches, &mut at));
     attach_patch_replies(&ix, patch_roots, &mut at);
     attach_landings(msgs, &patches, &mut at.drafts);
@@ -658,15 +669,17 @@ fn reverts(
     out
 }
 
-/// Takes the patch identities and each draft's culprit title key
-/// (`titles`); weighs the patches of the threads each history holds as
+/// Takes the patch identities, each draft's culprit title key (`titles`)
+/// and the marks; weighs the patches of the threads each history holds as
 /// fixes ([`super::candidates`]), keeps them on the draft and attaches the
-/// firm ones as patches. Gives the postings so attached (draft, message),
+/// firm ones as patches, and the postings a mark names as the fix
+/// (`regtrack mark X --fix <Message-ID>`). Gives the postings so attached (draft, message),
 /// whose other postings and replies are attached later.
 fn weigh_candidates(
     ix: &Index<'_>,
     patches: &Patches,
     titles: &[Option<String>],
+    marks: &[Mark],
     drafts: &mut [Draft],
 ) -> Vec<(usize, usize)> {
     let mut roots = Vec::new();
@@ -686,7 +699,26 @@ fn weigh_candidates(
             first_report,
             members: d.members.iter().map(|m| (m.idx, m.role)).collect(),
         };
-        let found = super::candidates::weigh(ix.msgs, ix.parent, &ix.children, patches, &pool, &h);
+        let mut found =
+            super::candidates::weigh(ix.msgs, ix.parent, &ix.children, patches, &pool, &h);
+        let named = super::marks::marked_patches(&super::rules::marks_of(d, marks), marks);
+        for id in named {
+            let Some(&j) = ix.by_id.get(id.as_str()) else {
+                continue;
+            };
+            match found.iter_mut().find(|c| c.idx == j) {
+                Some(c) => c.mark(),
+                None => {
+                    let mut c = super::candidates::Candidate {
+                        idx: j,
+                        score: 0,
+                        reasons: Vec::new(),
+                    };
+                    c.mark();
+                    found.insert(0, c);
+                }
+            }
+        }
         for c in found.iter().filter(|c| c.links()) {
             let reason = format!("fix candidate ({}): {}", c.score, c.reasons.join("; "));
             if d.add(c.idx, Role::Patch, reason) {

@@ -38,6 +38,13 @@ impl Candidate {
     pub fn links(&self) -> bool {
         self.score >= FixCandidate::LINK_SCORE
     }
+
+    /// A person named it the fix (`regtrack mark X --fix <Message-ID>`):
+    /// it is linked whatever it weighed.
+    pub fn mark(&mut self) {
+        self.score = self.score.max(FixCandidate::LINK_SCORE);
+        self.reasons.insert(0, "marked as the fix".into());
+    }
 }
 
 /// The least score a candidate needs to be shown at all.

@@ -54,7 +54,7 @@ pub fn histories<E>(
     trees: Option<TreeLookup<'_, E>>,
 ) -> Result<Histories, E> {
     let (msgs, marks) = (&input.messages[..], &input.marks[..]);
-    let mut linked = super::attach::drafts(msgs, parent, depth);
+    let mut linked = super::attach::drafts(msgs, parent, depth, marks);
     super::marks::merge_duplicates(&mut linked, marks);
     let mut tree_commits = Vec::new();
     if let Some(lookup) = trees {

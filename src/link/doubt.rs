@@ -144,7 +144,7 @@ pub fn assess(r: &mut Regression) {
             settle: settle(r, DoubtKind::ConflictingEvidence, None),
         });
     }
-    let settled = r.facts.marked || r.facts.marked_fix.is_some();
+    let settled = r.facts.marked || r.facts.marked_fix.is_some() || r.facts.marked_patch.is_some();
     if settled {
         doubts.clear();
     }

@@ -557,6 +557,7 @@ pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark], patches: &Patches
     );
     facts.marked_fix = marked_fix;
     facts.marked_release = marked_release;
+    facts.marked_patch = super::marks::marked_patches(&ctx.marks, marks).pop();
 
     let regzbot_line =
         (!tracked && direction != Direction::Improvement).then(|| regzbot::introduced_line(&d.key));

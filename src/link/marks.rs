@@ -116,6 +116,9 @@ pub fn describe(m: &Mark) -> String {
     if let Some(f) = &m.fix {
         parts.push(format!("the fix {}", short(f)));
     }
+    if let Some(p) = &m.fix_patch {
+        parts.push(format!("the fix <{p}>"));
+    }
     if let Some(t) = &m.fixed_in {
         parts.push(format!("fixed in {t}"));
     }
@@ -129,11 +132,13 @@ pub fn describe(m: &Mark) -> String {
 /// forward (`true`) rather than setting it.
 fn status_of(m: &Mark) -> (Option<crate::model::history::Status>, bool) {
     use crate::model::history::Status;
-    match (m.status, &m.fixed_in, &m.fix) {
-        (Some(s), _, _) => (Some(s), false),
-        (None, Some(_), _) => (Some(Status::Fixed), true),
-        (None, None, Some(_)) => (Some(Status::FixApplied), true),
-        (None, None, None) => (None, false),
+    match (m.status, &m.fixed_in, &m.fix, &m.fix_patch) {
+        (Some(s), _, _, _) => (Some(s), false),
+        (None, Some(_), _, _) => (Some(Status::Fixed), true),
+        (None, None, Some(_), _) => (Some(Status::FixApplied), true),
+        // The posting is linked as the fix: where it landed says the rest.
+        (None, None, None, Some(_)) => (Some(Status::FixProposed), true),
+        (None, None, None, None) => (None, false),
     }
 }
 
@@ -184,6 +189,16 @@ pub fn marked_fix(marks: &[&Mark], all: &[Mark]) -> (Option<String>, Option<Stri
         live().filter_map(|m| m.fix.clone()).next_back(),
         live().filter_map(|m| m.fixed_in.clone()).next_back(),
     )
+}
+
+/// The fix postings (Message-IDs) the marks in effect name, oldest first.
+pub fn marked_patches(marks: &[&Mark], all: &[Mark]) -> Vec<String> {
+    let gone = withdrawn(all);
+    marks
+        .iter()
+        .filter(|m| applies(m, &gone))
+        .filter_map(|m| m.fix_patch.clone())
+        .collect()
 }
 
 /// The history's fix after the marks: the marked commit (and release) on

@@ -495,6 +495,10 @@ pub struct Mark {
     pub fix: Option<String>,
     /// The release the fix shipped in (`mark --fixed-in <tag>`).
     pub fixed_in: Option<String>,
+    /// The posting that fixes it (`mark --fix <Message-ID>`): linked as the
+    /// history's fix.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix_patch: Option<String>,
     /// The culprit of the history this one duplicates (`mark X dup-of Y`).
     pub dup_of: Option<String>,
     /// The mark this one withdraws (`regtrack unmark`).
@@ -914,6 +918,8 @@ pub struct Facts {
     pub marked_fix: Option<String>,
     /// The release a human named (`mark --fixed-in`).
     pub marked_release: Option<String>,
+    /// The fix posting a human named (`mark --fix <Message-ID>`).
+    pub marked_patch: Option<String>,
 }
 
 /// A change as regtrack prints it: with its sign (`-5.7%`, `+12.0%`), or `?`;

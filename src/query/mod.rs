@@ -5,7 +5,7 @@
 use crate::error::{Error, Result};
 use crate::link::culprit::{canonical_form, is_hex_id, same_commit};
 use crate::model::Direction;
-use crate::model::history::{Regression, Scope, Status, Wait};
+use crate::model::history::{Regression, Scope, Status, StatusConfidence, Wait};
 use crate::store::Store;
 use crate::store::history;
 
@@ -122,6 +122,8 @@ pub struct Filter {
     /// A positive value: |headline change| at least this many percent; a
     /// negative one: the headline change (as printed) at most this.
     pub min_change: Option<f64>,
+    /// Only histories whose status is `unsure`.
+    pub unsure: bool,
     /// Now (Unix seconds), for `stale_days`.
     pub now: i64,
 }
@@ -142,6 +144,9 @@ impl Filter {
     /// True when `r` passes.
     pub fn matches(&self, r: &Regression) -> bool {
         if !self.statuses.is_empty() && !self.statuses.contains(&r.status) {
+            return false;
+        }
+        if self.unsure && r.status_confidence != StatusConfidence::Unsure {
             return false;
         }
         if !self.scopes.is_empty() && !self.scopes.contains(&r.scope) {
@@ -252,7 +257,9 @@ pub fn list(store: &Store, filter: &Filter, now: i64, days: u32) -> Result<Vec<R
 /// - `patch-not-applied`: a patch was posted more than `days` days ago and never applied;
 /// - `still-regression-after-fix`: a robot `still regression` line came after a fix was claimed;
 /// - `likely-noise`: a report's change does not exceed its stddev and nothing moved with it;
-/// - `ambiguous-culprit`: the culprit id is a prefix of several commits.
+/// - `ambiguous-culprit`: the culprit id is a prefix of several commits;
+/// - `unsure`: the status rests on weak or conflicting evidence (its
+///   `doubts` say what would settle it).
 ///
 /// The flags that ask someone to act (`no-human-reply`,
 /// `acknowledged-no-patch`, `patch-not-applied`) are only raised for scopes
@@ -286,6 +293,9 @@ pub fn flags(r: &Regression, now: i64, days: u32) -> Vec<String> {
     }
     if !r.culprit.ambiguous_with.is_empty() {
         f.push("ambiguous-culprit".into());
+    }
+    if r.status_confidence == StatusConfidence::Unsure {
+        f.push("unsure".into());
     }
     f
 }

@@ -684,8 +684,8 @@ fn for_kept_rows(
 /// Every mark, oldest first, and the ones whose status this build does not
 /// know (as `culprit: status`), which are left out.
 pub fn load_marks(store: &Store) -> Result<(Vec<Mark>, Vec<String>)> {
-    let sql = "SELECT id, culprit, status, note, author, at, fix, fixed_in, dup_of, withdraws \
-               FROM marks ORDER BY at, id";
+    let sql = "SELECT id, culprit, status, note, author, at, fix, fixed_in, dup_of, withdraws, \
+               fix_patch FROM marks ORDER BY at, id";
     let mut stmt = store.conn().prepare(sql).db(sql)?;
     let rows: Vec<(Mark, Option<String>)> = stmt
         .query_map([], |r| {
@@ -701,6 +701,7 @@ pub fn load_marks(store: &Store) -> Result<(Vec<Mark>, Vec<String>)> {
                     fixed_in: r.get(7)?,
                     dup_of: r.get(8)?,
                     withdraws: r.get(9)?,
+                    fix_patch: r.get(10)?,
                 },
                 r.get(2)?,
             ))
@@ -747,7 +748,7 @@ pub fn set_followed(store: &Store, culprit: &str, at: i64) -> Result<()> {
 /// Stores a mark (a human decision keyed by culprit) and returns its id.
 pub fn insert_mark(store: &mut Store, mark: &Mark) -> Result<i64> {
     let sql = "INSERT INTO marks (culprit, status, note, author, at, fix, fixed_in, dup_of, \
-               withdraws) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+               withdraws, fix_patch) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
     let conn = store.conn();
     conn.execute(
         sql,
@@ -760,7 +761,8 @@ pub fn insert_mark(store: &mut Store, mark: &Mark) -> Result<i64> {
             mark.fix,
             mark.fixed_in,
             mark.dup_of,
-            mark.withdraws
+            mark.withdraws,
+            mark.fix_patch
         ],
     )
     .db(sql)?;

@@ -36,7 +36,7 @@ fn expected() -> Vec<(String, Value)> {
         .into_iter()
         .map(|f| (format!("{}.json", f.name), f.expected_json()))
         .collect();
-    assert_eq!(v.len(), 7, "seven fixtures with expectations");
+    assert_eq!(v.len(), 9, "nine fixtures with expectations");
     v
 }
 
@@ -73,6 +73,9 @@ fn view(got: &Value) -> Value {
         "attached": by_id(&got["attached"], "role"),
         "patches": by_id(&got["patches"], "state"),
         "flags": got["flags"],
+        "confidence": got["status_confidence"],
+        "doubts": ids(&got["doubts"], "kind"),
+        "candidates": by_id(&got["fix_candidates"], "linked"),
     })
 }
 
@@ -115,11 +118,7 @@ fn every_fixture_history_links_and_ends_in_its_expected_status() {
     let db = dir.path().join("t.db");
     ingest_fixtures(&db);
     let all = json(&db, &["list", "--json"]);
-    assert_eq!(
-        all.as_array().map(|a| a.len()),
-        Some(8),
-        "eight regressions"
-    );
+    assert_eq!(all.as_array().map(|a| a.len()), Some(10), "ten regressions");
     let mut errors = Vec::new();
     for (name, exp) in expected() {
         for want in exp["regressions"].as_array().expect("regressions") {
@@ -172,8 +171,9 @@ fn a_mark_wins_survives_re_ingest_and_shows_its_author_in_the_timeline() {
     assert_eq!(last["from"], "Test Person");
     assert_eq!(last["event"], "marked declined: setup differs, not chasing");
     assert_eq!(last["status"], "declined");
+    // It, and the hedged decline of its own fixture.
     let listed = json(&db, &["list", "--json", "--status", "declined"]);
-    assert_eq!(listed.as_array().map(|a| a.len()), Some(1));
+    assert_eq!(listed.as_array().map(|a| a.len()), Some(2));
 }
 
 #[test]
@@ -233,11 +233,13 @@ fn human_output_has_no_colours_when_piped_and_colours_when_forced() {
     assert!(colour.contains("\u{1b}["));
     let list = run(&db, &["list"]).stdout;
     let lines: Vec<&str> = list.lines().collect();
-    assert_eq!(lines.len(), 8);
+    assert_eq!(lines.len(), 10);
     // Newest first.
-    assert!(lines[0].contains("b6dea6c7fe"), "{list}");
-    assert!(lines[1].contains("a0a1a2a3a4"), "{list}");
-    assert!(lines[7].contains("5e1f2a3b4c"), "{list}");
+    assert!(lines[0].contains("6b7c8d9e0f"), "{list}");
+    assert!(lines[1].contains("5a6b7c8d9e"), "{list}");
+    assert!(lines[2].contains("b6dea6c7fe"), "{list}");
+    assert!(lines[3].contains("a0a1a2a3a4"), "{list}");
+    assert!(lines[9].contains("5e1f2a3b4c"), "{list}");
     let improvements = run(&db, &["list", "--direction", "improvement"]).stdout;
     assert_eq!(improvements.lines().count(), 2);
     let big = run(&db, &["list", "--min-change", "20"]).stdout;
@@ -273,7 +275,7 @@ fn exports_put_open_regressions_first_grouped_by_subsystem() {
     assert!(md[open..closed].contains("### ext4") && md[open..closed].contains("### jbd2"));
     let csv = run(&db, &["export", "--format", "csv"]).stdout;
     let rows: Vec<&str> = csv.lines().collect();
-    assert_eq!(rows.len(), 9);
+    assert_eq!(rows.len(), 11);
     assert!(rows[0].starts_with("id,subsystem,status,age_days"));
     // fixed-history's fix is applied; fix-in-tree's is in mainline.
     assert_eq!(
@@ -283,7 +285,7 @@ fn exports_put_open_regressions_first_grouped_by_subsystem() {
     assert_eq!(rows.iter().filter(|r| r.contains(",fixed,")).count(), 1);
     let j = json(&db, &["export", "--format", "json"]);
     let arr = j.as_array().expect("array");
-    assert_eq!(arr.len(), 8);
+    assert_eq!(arr.len(), 10);
     // Open first.
     let statuses: Vec<&str> = arr.iter().filter_map(|r| r["status"].as_str()).collect();
     let first_closed = statuses
@@ -319,4 +321,48 @@ fn exports_put_open_regressions_first_grouped_by_subsystem() {
             &href[..href.len().min(80)]
         );
     }
+}
+
+#[test]
+fn a_mark_naming_a_candidate_posting_links_it_and_settles_the_history() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("t.db");
+    ingest_fixtures(&db);
+    let before = &json(&db, &["show", "--json", "5a6b7c8d9e"])[0];
+    assert_eq!(before["status_confidence"], "unsure");
+    let settle = before["doubts"][0]["settle"].as_str().expect("settle");
+    assert_eq!(
+        settle,
+        "regtrack mark 5a6b7c8d9e0f --fix stranger-ivo-1@example.org"
+    );
+    // The line as offered, run as written.
+    let args: Vec<&str> = settle.split(' ').skip(1).collect();
+    let mut all = vec!["-q"];
+    all.extend(args);
+    run(&db, &all);
+    let after = &json(&db, &["show", "--json", "5a6b7c8d9e"])[0];
+    assert_eq!(after["status_confidence"], "sure");
+    assert_eq!(after["doubts"], json!([]));
+    let patches: Vec<&str> = after["patches"]
+        .as_array()
+        .expect("patches")
+        .iter()
+        .filter_map(|p| p["message_id"].as_str())
+        .collect();
+    assert!(
+        patches.contains(&"stranger-ivo-1@example.org"),
+        "{patches:?}"
+    );
+    let last = after["timeline"]
+        .as_array()
+        .and_then(|t| t.last())
+        .expect("timeline");
+    assert_eq!(last["event"], "marked the fix <stranger-ivo-1@example.org>");
+    // A Message-ID that is no Message-ID is refused, naming it.
+    let bad = Cmd::regtrack()
+        .db(&db)
+        .args(["mark", "5a6b7c8d9e", "--fix", "not an id@ x"])
+        .run();
+    assert_eq!(bad.code(), Some(2), "{}", bad.stderr);
+    assert!(bad.stderr.contains("is not a Message-ID"), "{}", bad.stderr);
 }

@@ -9,3 +9,6 @@ ALTER TABLE signals ADD COLUMN mentions TEXT;
 -- separated: what weighs it as a fix candidate.
 ALTER TABLE patches ADD COLUMN touches TEXT;
 ALTER TABLE patches ADD COLUMN speaks_of TEXT;
+-- A mark may name the fix by its posting (`regtrack mark X --fix
+-- <Message-ID>`).
+ALTER TABLE marks ADD COLUMN fix_patch TEXT;
