@@ -366,3 +366,63 @@ fn a_mark_naming_a_candidate_posting_links_it_and_settles_the_history() {
     assert_eq!(bad.code(), Some(2), "{}", bad.stderr);
     assert!(bad.stderr.contains("is not a Message-ID"), "{}", bad.stderr);
 }
+
+#[test]
+fn unsure_histories_are_flagged_listed_reported_and_marked_in_html() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("t.db");
+    ingest_fixtures(&db);
+    let unsure = json(&db, &["list", "--json", "--unsure"]);
+    let culprits: Vec<&str> = unsure
+        .as_array()
+        .expect("list")
+        .iter()
+        .filter_map(|r| r["culprit"]["commit"].as_str())
+        .map(|c| &c[..10])
+        .collect();
+    assert!(culprits.contains(&"6b7c8d9e0f"), "{culprits:?}");
+    assert!(culprits.contains(&"5a6b7c8d9e"), "{culprits:?}");
+    for r in unsure.as_array().expect("list") {
+        assert_eq!(r["status_confidence"], "unsure");
+        assert!(!r["doubts"].as_array().expect("doubts").is_empty());
+        assert!(
+            r["flags"]
+                .as_array()
+                .expect("flags")
+                .contains(&json!("unsure"))
+        );
+    }
+    // The sure ones are not listed, and say so.
+    let all = json(&db, &["list", "--json"]);
+    let sure = all
+        .as_array()
+        .expect("list")
+        .iter()
+        .filter(|r| r["status_confidence"] == "sure")
+        .count();
+    assert_eq!(sure + culprits.len(), all.as_array().expect("list").len());
+    assert!(sure > 0);
+    let plain = run(&db, &["list", "--unsure"]).stdout;
+    assert!(plain.lines().all(|l| l.contains("unsure")), "{plain}");
+    let report = run(
+        &db,
+        &[
+            "report",
+            "--format",
+            "text",
+            "--now",
+            "2025-02-10",
+            "--since",
+            "60d",
+        ],
+    )
+    .stdout;
+    let needs = report.find("== Needs a decision (").expect("section");
+    assert!(
+        report[needs..].contains("regtrack mark 6b7c8d9e0f1a declined"),
+        "{report}"
+    );
+    let html = run(&db, &["export", "--format", "html"]).stdout;
+    assert!(html.contains("<span class=\"unsure\""));
+    assert!(html.contains("settle it: <code>regtrack mark 6b7c8d9e0f1a declined</code>"));
+}
