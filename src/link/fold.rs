@@ -10,7 +10,8 @@
 //! the culprit dropped) a later dispute does not undo it; a
 //! history whose reports are all improvements is `improvement` (a patch
 //! posted about it, which happens when the gain came from a bug, is listed
-//! but asks nobody to act); the latest human mark (an entry without a
+//! but asks nobody to act) unless that fix landed (the status follows it:
+//! the speed came from skipped work) or somebody disputed it; the latest human mark (an entry without a
 //! message) wins over everything, while a mark naming a fix or a release
 //! (`step`) moves the path forward as a message would. Each status reached
 //! is kept with its evidence.
@@ -138,8 +139,11 @@ pub fn fold(
     }
     let progress_now = progress.unwrap_or(Status::Reported);
     let mut status = side.unwrap_or(progress_now);
-    // An improvement needs nobody to act, whatever was said or posted about it.
-    if direction == Direction::Improvement {
+    // An improvement needs nobody to act, unless somebody read it as a bug
+    // and its fix landed (the speed came from skipped work: the status
+    // follows the fix), or disputed it (the gain is not real).
+    let acted_on = side == Some(Status::Disputed) || progress.is_some_and(Status::is_fixed);
+    if direction == Direction::Improvement && !acted_on {
         status = Status::Improvement;
         evidence.push(StatusEvidence {
             status,
@@ -224,5 +228,31 @@ mod tests {
         let tl = [e(Status::Reported, Some("a")), e(Status::Declined, None)];
         let f = fold(&tl, Direction::Regression, None);
         assert_eq!((f.status, f.marked), (Status::Declined, true));
+    }
+
+    #[test]
+    fn an_improvement_whose_fix_landed_or_that_was_disputed_follows_what_was_done() {
+        // A patch posted about it asks nobody to act.
+        let tl = [
+            e(Status::Reported, Some("a")),
+            e(Status::FixProposed, Some("b")),
+        ];
+        let f = fold(&tl, Direction::Improvement, Some("a"));
+        assert_eq!(f.status, Status::Improvement);
+        // Its fix applied: the gain came from skipped work.
+        let tl = [
+            e(Status::Reported, Some("a")),
+            e(Status::FixProposed, Some("b")),
+            e(Status::FixApplied, Some("c")),
+        ];
+        let f = fold(&tl, Direction::Improvement, Some("a"));
+        assert_eq!(f.status, Status::FixApplied);
+        // Disputed: the gain is not real.
+        let tl = [
+            e(Status::Reported, Some("a")),
+            e(Status::Disputed, Some("b")),
+        ];
+        let f = fold(&tl, Direction::Improvement, Some("a"));
+        assert_eq!(f.status, Status::Disputed);
     }
 }
