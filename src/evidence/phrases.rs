@@ -64,8 +64,8 @@ const fn guess(kind: SignalKind, negative: bool, pattern: &'static str) -> Phras
 }
 
 use SignalKind::{
-    CannotReproduce, ConfirmsFix, Declines, Disputes, Layout, Noise, SetsAside, WillFix,
-    WillRevert, Withdraws,
+    CannotReproduce, ConfirmsFix, Declines, Disputes, Layout, Noise, SetsAside, Superseded,
+    WillFix, WillRevert, Withdraws,
 };
 
 /// Every phrase family, in the order their kinds are reported for one
@@ -353,6 +353,19 @@ pub const PHRASES: &[Phrase] = &[
         WillRevert,
         false,
         r"\b(?:i|we) (?:think|guess|suggest|propose) (?:we |you )?(?:should |could |can )?(?:just )?(?P<cue>revert)\b",
+    ),
+    // The robot tested a version the series has moved past.
+    p(
+        Superseded,
+        r"\b(?:that|this|the) (?:link|report|patch|one|commit|version|series) is (?:the|an|my|your) (?P<cue>original|old|older|earlier|previous|first|outdated|stale|obsolete) (?:v[0-9]+ |rfc )?(?:patch|version|revision|posting|one|series)\b",
+    ),
+    p(
+        Superseded,
+        r"\b(?:bot|robot|lkp|0-day|0day|report|regression|degradation|slowdown)\b(?:[^.]{0,80})\b(?:with|on|against|for|of) (?:the|an|my|your) (?P<cue>rfc|original|old|older|earlier|previous|first|outdated|stale|obsolete) (?:{w} )?(?:version|revision|iteration|posting|series|v[0-9]+)\b",
+    ),
+    p(
+        Superseded,
+        r"\b(?:i|we)(?:'ve| have)? (?:already |just |since )?(?P<cue>sent|posted|submitted) (?:out )?(?:a |an |the )?(?:new|newer|another|updated|revised|second|reworked|v[0-9]+) (?:version|patch|revision|series|iteration|one|spin)\b",
     ),
     // The culprit's series is set aside.
     p(
@@ -756,6 +769,17 @@ mod tests {
             ("Let's put this series on hold.", SetsAside, false),
             ("I'm not going to pursue this approach.", SetsAside, false),
             ("A rather artificial benchmark.", Declines, true),
+            (
+                "That link is the original v1 patch which is not correct.",
+                Superseded,
+                false,
+            ),
+            (
+                "The robot's report is against the earlier version of the series.",
+                Superseded,
+                false,
+            ),
+            ("I have sent out another patch which avoids it.", Superseded, false),
         ];
         for (s, k, t) in cases {
             let got = kinds(s);

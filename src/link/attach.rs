@@ -232,6 +232,7 @@ pub fn drafts(
     attach_patch_replies(&ix, patch_roots, &mut at);
     attach_landings(msgs, &patches, &mut at.drafts);
     find_culprit_patches(msgs, parent, &patches, &titles, &mut at.drafts);
+    attach_culprit_thread_drops(&ix, &patches, &mut at.drafts);
     find_fix_in_tree(msgs, &patches, &mut at);
     Linked {
         drafts: at.drafts,
@@ -848,6 +849,65 @@ fn find_culprit_patches(
                         format!("dropped the culprit's patch \"{title}\""),
                     );
                 }
+            }
+        }
+    }
+}
+
+/// Takes the patch identities; attaches to each draft the replies in the
+/// thread of its culprit's tested posting (below it or below its series'
+/// cover letter), after the first report, in which a person says plainly
+/// that the series is set aside, that the robot tested a version since
+/// replaced, or that the patch will be dropped: a drop said where the
+/// patch was posted decides the history as one said under the report.
+fn attach_culprit_thread_drops(ix: &Index<'_>, patches: &Patches, drafts: &mut [Draft]) {
+    use crate::model::SignalKind;
+    let drop_signal = |m: &LinkMessage| {
+        m.extraction.signals.iter().any(|s| {
+            s.quote_depth == 0
+                && !s.tentative
+                && matches!(
+                    s.kind,
+                    SignalKind::SetsAside | SignalKind::Superseded | SignalKind::WillRevert
+                )
+        })
+    };
+    for d in drafts.iter_mut() {
+        let Some(k) = d.culprit_patch else { continue };
+        let Some(first) = d
+            .members
+            .iter()
+            .filter(|m| m.role == Role::Report)
+            .filter_map(|m| ix.msgs[m.idx].date)
+            .min()
+        else {
+            continue;
+        };
+        let mut queue: VecDeque<usize> = VecDeque::new();
+        for &p in &patches.identities[k].postings {
+            if ix.msgs[p].date.is_none_or(|t| t <= first) {
+                queue.push_back(p);
+                if let Some(c) = ix.parent.get(p).copied().flatten()
+                    && patch::is_cover(&ix.msgs[c])
+                {
+                    queue.push_back(c);
+                }
+            }
+        }
+        let mut seen: HashSet<usize> = HashSet::new();
+        while let Some(i) = queue.pop_front() {
+            if !seen.insert(i) {
+                continue;
+            }
+            queue.extend(ix.children[i].iter().copied());
+            let m = &ix.msgs[i];
+            let after = m.date.is_some_and(|t| t > first);
+            if after && !is_robot_team(m) && !is_report(m) && drop_signal(m) {
+                d.add(
+                    i,
+                    Role::Reply,
+                    "decides in the thread of the culprit's patch".into(),
+                );
             }
         }
     }

@@ -231,7 +231,11 @@ pub fn reply(_ctx: &Ctx<'_>, mem: &Member, m: &LinkMessage, out: &mut Vec<Happen
 /// patch restores the performance", "we cannot reproduce", "this is noise",
 /// "not worth chasing"): `fix-confirmed`, `disputed` or `declined`. A
 /// question ("could you test whether the patch fixes it?") confirms nothing.
-pub fn sentences(_ctx: &Ctx<'_>, mem: &Member, m: &LinkMessage, out: &mut Vec<Happening>) {
+/// A culprit that never reached mainline is dropped by a plain word that
+/// its series is set aside, that the robot tested a version since replaced,
+/// or that it will be dropped ("I'll drop the patch from my tree"):
+/// `culprit-dropped`.
+pub fn sentences(ctx: &Ctx<'_>, mem: &Member, m: &LinkMessage, out: &mut Vec<Happening>) {
     if matches!(mem.role, Role::Report | Role::Landing) {
         return;
     }
@@ -241,6 +245,15 @@ pub fn sentences(_ctx: &Ctx<'_>, mem: &Member, m: &LinkMessage, out: &mut Vec<Ha
         // A table of the robot team shows a measurement whoever sends it.
         let table = s.commit.is_some();
         let event = format!("{}: \"{}\"", s.kind.as_str(), s.sentence.trim());
+        let drop = drops_culprit(s.kind)
+            && !s.tentative
+            && !ctx.in_mainline
+            && !robot_team
+            && mem.role == Role::Reply;
+        if drop {
+            out.push(entry(m, event, Some(Status::CulpritDropped)));
+            continue;
+        }
         let Some(st) = sentence_status(s.kind, &s.sentence, table, posting, robot_team, mem.role)
         else {
             // A promise in a reply shows in the timeline and raises the
@@ -265,12 +278,31 @@ pub fn sentences(_ctx: &Ctx<'_>, mem: &Member, m: &LinkMessage, out: &mut Vec<Ha
     }
 }
 
+/// True for what, said plainly, drops a culprit that never reached
+/// mainline: its series set aside, the tested version replaced, a drop or
+/// revert promised.
+fn drops_culprit(kind: SignalKind) -> bool {
+    match kind {
+        SignalKind::SetsAside | SignalKind::Superseded | SignalKind::WillRevert => true,
+        SignalKind::ConfirmsFix
+        | SignalKind::Disputes
+        | SignalKind::CannotReproduce
+        | SignalKind::Declines
+        | SignalKind::Noise
+        | SignalKind::Layout
+        | SignalKind::Withdraws
+        | SignalKind::WillFix => false,
+    }
+}
+
 /// The doubt a promise raises: a fix promised may exist unseen; a revert or
 /// a series set aside may drop the culprit.
 fn promise_doubt(kind: SignalKind) -> Option<DoubtKind> {
     match kind {
         SignalKind::WillFix => Some(DoubtKind::PossibleFix),
-        SignalKind::WillRevert | SignalKind::SetsAside => Some(DoubtKind::PossibleDrop),
+        SignalKind::WillRevert | SignalKind::SetsAside | SignalKind::Superseded => {
+            Some(DoubtKind::PossibleDrop)
+        }
         SignalKind::ConfirmsFix
         | SignalKind::Disputes
         | SignalKind::CannotReproduce
@@ -368,7 +400,10 @@ pub fn sentence_status(
         | SignalKind::Layout => Some(Status::Disputed),
         // Promises and proposals show in the timeline; what is done about
         // them (a patch, a revert, a drop) decides.
-        SignalKind::WillFix | SignalKind::WillRevert | SignalKind::SetsAside => None,
+        SignalKind::WillFix
+        | SignalKind::WillRevert
+        | SignalKind::SetsAside
+        | SignalKind::Superseded => None,
     }
 }
 

@@ -635,6 +635,9 @@ pub enum SignalKind {
     WillRevert,
     /// The culprit's series is set aside ("let's put this on hold").
     SetsAside,
+    /// The robot tested a version of the culprit that a newer one replaces
+    /// ("that is the original v1 patch", "I have sent out another patch").
+    Superseded,
 }
 
 impl SignalKind {
@@ -651,6 +654,7 @@ impl SignalKind {
             SignalKind::WillFix => "will-fix",
             SignalKind::WillRevert => "will-revert",
             SignalKind::SetsAside => "sets-aside",
+            SignalKind::Superseded => "superseded",
         }
     }
 }
