@@ -64,8 +64,8 @@ const fn guess(kind: SignalKind, negative: bool, pattern: &'static str) -> Phras
 }
 
 use SignalKind::{
-    CannotReproduce, ConfirmsFix, Declines, Disputes, Layout, Noise, SetsAside, Superseded,
-    WillFix, WillRevert, Withdraws,
+    CannotReproduce, ConfirmsFix, Declines, Disputes, Layout, MaybeDeclines, MaybeDisputes, Noise,
+    SetsAside, Superseded, WillFix, WillRevert, Withdraws,
 };
 
 /// Every phrase family, in the order their kinds are reported for one
@@ -392,6 +392,28 @@ pub const PHRASES: &[Phrase] = &[
         SetsAside,
         r"\b(?:this|the|that|my|our) (?:{w} )?(?:patch|series|approach|change|work) (?:is|was|has been) (?:{w} )?(?P<cue>abandoned|shelved|withdrawn|on hold)\b",
     ),
+    // Leanings: what reads like a decline or a dispute without saying one
+    // (a question for a person; dropped when the family itself is read).
+    guess(
+        MaybeDeclines,
+        false,
+        r"\b(?:regression|slowdown|drop|cost|overhead|result|results|numbers|hit|penalty|performance)\b(?:[^.]{0,60})\b(?P<cue>expected|intended|intentional|deliberate|acceptable|inevitable|unavoidable|by design|trade-off|tradeoff|worth it|correctness)\b",
+    ),
+    guess(
+        MaybeDeclines,
+        false,
+        r"\b(?P<cue>expected|intended|intentional|deliberate|acceptable|inevitable|unavoidable|by design|trade-off|tradeoff|correctness|data integrity)\b(?:[^.]{0,60})\b(?:regression|slowdown|drop|cost|overhead|hit|penalty|performance)\b",
+    ),
+    guess(
+        MaybeDisputes,
+        false,
+        r"\b(?P<cue>strange|odd|weird|surprising|puzzling|unexpected|doesn't make sense|does not make sense|can't explain|cannot explain|no idea why)\b(?:[^.]{0,80})\b(?:patch|commit|change|regression|result|results|numbers)\b",
+    ),
+    guess(
+        MaybeDisputes,
+        false,
+        r"\b(?:patch|commit|change|it)\b (?:{w} ){0,3}(?:shouldn't|should not|wouldn't|would not|doesn't|does not)(?: really| even| intend to)? (?P<cue>change|affect|matter|make any difference|make a difference|have any impact|have an impact|impact)\b",
+    ),
 ];
 
 /// The shared parts of the patterns.
@@ -641,6 +663,17 @@ pub fn read(sentence: &str) -> Vec<Found> {
             break;
         }
     }
+    // A leaning says nothing beside the reading of its family.
+    let read_kind = |k: SignalKind| out.iter().any(|f| f.kind == k);
+    let declines = read_kind(Declines);
+    let disputes = [Disputes, CannotReproduce, Noise, Layout, Withdraws]
+        .into_iter()
+        .any(read_kind);
+    out.retain(|f| match f.kind {
+        MaybeDeclines => !declines,
+        MaybeDisputes => !disputes,
+        _ => true,
+    });
     out
 }
 
@@ -779,7 +812,11 @@ mod tests {
                 Superseded,
                 false,
             ),
-            ("I have sent out another patch which avoids it.", Superseded, false),
+            (
+                "I have sent out another patch which avoids it.",
+                Superseded,
+                false,
+            ),
         ];
         for (s, k, t) in cases {
             let got = kinds(s);

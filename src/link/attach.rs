@@ -714,6 +714,7 @@ fn weigh_candidates(
                         idx: j,
                         score: 0,
                         reasons: Vec::new(),
+                        asks: true,
                     };
                     c.mark();
                     found.insert(0, c);

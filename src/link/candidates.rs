@@ -31,6 +31,11 @@ pub struct Candidate {
     pub score: u32,
     /// The reasons, in words.
     pub reasons: Vec<String>,
+    /// Tied to the history closely enough to ask a person about it (a
+    /// possible-fix doubt while it is not linked): a reply points at it,
+    /// its `Fixes:` names the culprit, it speaks of the regression or the
+    /// robot, or someone of the history posted it in the culprit's thread.
+    pub asks: bool,
 }
 
 impl Candidate {
@@ -42,6 +47,7 @@ impl Candidate {
     /// A person named it the fix (`regtrack mark X --fix <Message-ID>`):
     /// it is linked whatever it weighed.
     pub fn mark(&mut self) {
+        self.asks = true;
         self.score = self.score.max(FixCandidate::LINK_SCORE);
         self.reasons.insert(0, "marked as the fix".into());
     }
@@ -490,10 +496,16 @@ fn weigh_one(
     if !(w.strong && firm && w.content) {
         score = score.min(FixCandidate::LINK_SCORE - 1);
     }
+    let robot_words = words.iter().any(|w| ROBOT_WORDS.contains(&w.as_str()));
+    let asks = pointer.is_some()
+        || fixes.is_some()
+        || (w.in_thread && w.known_author)
+        || (w.strong && (!strong_words.is_empty() || robot_words));
     Some(Candidate {
         idx: i,
         score,
         reasons: w.reasons,
+        asks,
     })
 }
 

@@ -8,7 +8,7 @@
 //! settles it; a mark settles the history.
 
 use crate::model::history::{
-    Doubt, DoubtKind, FixCandidate, Regression, Status, StatusConfidence, TimelineEntry,
+    Doubt, DoubtKind, FixCandidate, Regression, Scope, Status, StatusConfidence, TimelineEntry,
 };
 
 /// The culprit as a `regtrack mark` argument: its first twelve digits.
@@ -74,10 +74,29 @@ fn stand(s: Status) -> Stand {
     }
 }
 
+/// True when nothing was decided: only the robot spoke, or people replied.
+fn undecided(s: Status) -> bool {
+    match s {
+        Status::Reported | Status::Discussed => true,
+        Status::FixProposed
+        | Status::FixConfirmed
+        | Status::FixApplied
+        | Status::Fixed
+        | Status::Disputed
+        | Status::Declined
+        | Status::CulpritDropped
+        | Status::Improvement => false,
+    }
+}
+
 /// Whether the doubt of `e` still bears on the status of `r`.
 fn bears(r: &Regression, e: &TimelineEntry, kind: DoubtKind) -> bool {
     match kind {
-        DoubtKind::PossibleDecline | DoubtKind::PossibleDispute => decided_by(r, e),
+        // A hedged decision the status rests on; or a leaning (no status
+        // of its own) while nothing was decided.
+        DoubtKind::PossibleDecline | DoubtKind::PossibleDispute => {
+            decided_by(r, e) || (e.status.is_none() && undecided(r.status))
+        }
         DoubtKind::PossibleFix => !has_fix(r) && stand(r.status) == Stand::Unfixed,
         DoubtKind::PossibleDrop => matches!(stand(r.status), Stand::Unfixed | Stand::Fixing),
         DoubtKind::PossibleLanding | DoubtKind::ConflictingEvidence => true,
@@ -112,7 +131,7 @@ pub fn assess(r: &mut Regression) {
     // An improvement asks nobody to act; a landed fix or a dropped culprit
     // needs no other.
     let open = matches!(stand(r.status), Stand::Unfixed | Stand::Fixing);
-    for c in r.fix_candidates.iter().filter(|c| !c.linked) {
+    for c in r.fix_candidates.iter().filter(|c| !c.linked && c.asks) {
         if open {
             push(Doubt {
                 kind: DoubtKind::PossibleFix,
@@ -133,6 +152,23 @@ pub fn assess(r: &mut Regression) {
                 settle: settle(r, DoubtKind::ConflictingEvidence, Some(c)),
             });
         }
+    }
+    // People talked, nothing was decided, and the culprit was never seen
+    // in mainline: a series under review or a branch moves on without a
+    // word in the report's thread (a new version, a drop from next).
+    let in_mainline = r.scope == Scope::Mainline
+        || r.branch.as_deref().is_some_and(|b| b.starts_with("linus:"))
+        || r.culprit.release.is_some();
+    if r.status == Status::Discussed && !in_mainline && !has_fix(r) {
+        push(Doubt {
+            kind: DoubtKind::PossibleDrop,
+            message_id: None,
+            said: format!(
+                "the culprit was tested on {} and never seen in mainline; the discussion decided nothing",
+                r.scope.as_str()
+            ),
+            settle: settle(r, DoubtKind::PossibleDrop, None),
+        });
     }
     if r.facts.still_regression_after_fix
         && (r.status == Status::FixConfirmed || r.status.is_fixed())
@@ -186,6 +222,7 @@ mod tests {
             status,
             status_evidence,
             timeline,
+            scope: Scope::Mainline,
             ..Regression::default()
         };
         r.culprit.commit = "4c40d6efc8b22b88a45c".into();
@@ -282,9 +319,32 @@ mod tests {
             reasons: vec!["by the culprit's author".into()],
             ..FixCandidate::default()
         });
+        // One that does not ask is shown for reference only.
+        assess(&mut r);
+        assert!(r.doubts.is_empty());
+        r.fix_candidates[0].asks = true;
         assess(&mut r);
         assert_eq!(r.doubts.len(), 1);
         assert_eq!(r.doubts[0].kind, DoubtKind::PossibleFix);
         assert_eq!(r.doubts[0].settle, "regtrack mark 4c40d6efc8b2 --fix p@x");
+    }
+
+    #[test]
+    fn a_discussion_of_a_culprit_never_in_mainline_that_decided_nothing_is_unsure() {
+        let tl = vec![entry(Some(Status::Discussed), None, "a@x")];
+        let mut r = history(Status::Discussed, tl.clone());
+        r.scope = Scope::PatchUnderReview;
+        assess(&mut r);
+        assert_eq!(r.doubts.len(), 1, "{:?}", r.doubts);
+        assert_eq!(r.doubts[0].kind, DoubtKind::PossibleDrop);
+        // In mainline, or with a fix linked, it is what it says.
+        let mut r = history(Status::Discussed, tl.clone());
+        assess(&mut r);
+        assert!(r.doubts.is_empty());
+        let mut r = history(Status::Discussed, tl);
+        r.scope = Scope::Next;
+        r.branch = Some("linus:master".into());
+        assess(&mut r);
+        assert!(r.doubts.is_empty());
     }
 }

@@ -582,6 +582,7 @@ pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark], patches: &Patches
                 score: c.score,
                 reasons: c.reasons.clone(),
                 linked: c.links(),
+                asks: c.asks,
                 settle: format!("regtrack mark {key12} --fix {}", m.message_id),
             })
         })

@@ -291,7 +291,9 @@ fn drops_culprit(kind: SignalKind) -> bool {
         | SignalKind::Noise
         | SignalKind::Layout
         | SignalKind::Withdraws
-        | SignalKind::WillFix => false,
+        | SignalKind::WillFix
+        | SignalKind::MaybeDeclines
+        | SignalKind::MaybeDisputes => false,
     }
 }
 
@@ -303,6 +305,8 @@ fn promise_doubt(kind: SignalKind) -> Option<DoubtKind> {
         SignalKind::WillRevert | SignalKind::SetsAside | SignalKind::Superseded => {
             Some(DoubtKind::PossibleDrop)
         }
+        SignalKind::MaybeDeclines => Some(DoubtKind::PossibleDecline),
+        SignalKind::MaybeDisputes => Some(DoubtKind::PossibleDispute),
         SignalKind::ConfirmsFix
         | SignalKind::Disputes
         | SignalKind::CannotReproduce
@@ -403,7 +407,9 @@ pub fn sentence_status(
         SignalKind::WillFix
         | SignalKind::WillRevert
         | SignalKind::SetsAside
-        | SignalKind::Superseded => None,
+        | SignalKind::Superseded
+        | SignalKind::MaybeDeclines
+        | SignalKind::MaybeDisputes => None,
     }
 }
 

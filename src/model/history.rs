@@ -815,6 +815,10 @@ pub struct FixCandidate {
     pub reasons: Vec<String>,
     /// True when the score linked it as a fix.
     pub linked: bool,
+    /// True when it is tied to the history closely enough to ask a person
+    /// (while unlinked it raises a `possible-fix` doubt); a candidate that
+    /// does not ask is shown for reference only.
+    pub asks: bool,
     /// The `regtrack mark ...` command that settles it.
     pub settle: String,
 }

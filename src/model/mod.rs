@@ -638,6 +638,14 @@ pub enum SignalKind {
     /// The robot tested a version of the culprit that a newer one replaces
     /// ("that is the original v1 patch", "I have sent out another patch").
     Superseded,
+    /// A sentence that leans towards accepting the cost without saying it
+    /// ("the slowdown ... correctness", "a trade-off for the results"): a
+    /// question for a person, never a decision.
+    MaybeDeclines,
+    /// A sentence that leans towards doubting the report without saying it
+    /// ("this is strange since the patch changes no functionality"): a
+    /// question for a person, never a decision.
+    MaybeDisputes,
 }
 
 impl SignalKind {
@@ -655,6 +663,8 @@ impl SignalKind {
             SignalKind::WillRevert => "will-revert",
             SignalKind::SetsAside => "sets-aside",
             SignalKind::Superseded => "superseded",
+            SignalKind::MaybeDeclines => "maybe-declines",
+            SignalKind::MaybeDisputes => "maybe-disputes",
         }
     }
 }

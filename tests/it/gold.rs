@@ -201,6 +201,15 @@ struct Tally {
     landed_seen: u32,
     split: u32,
     missing: u32,
+    /// Histories whose status regtrack says is unsure.
+    unsure: u32,
+    /// Wrong statuses, and of them the unsure ones.
+    wrong: u32,
+    wrong_unsure: u32,
+    /// Real regressions regtrack is sure of, and of them the ones whose
+    /// open/closed answer (`list --status open`) is wrong.
+    sure_real: u32,
+    sure_open_wrong: u32,
 }
 
 impl Tally {
@@ -217,6 +226,11 @@ impl Tally {
         self.landed_seen += o.landed_seen;
         self.split += o.split;
         self.missing += o.missing;
+        self.unsure += o.unsure;
+        self.wrong += o.wrong;
+        self.wrong_unsure += o.wrong_unsure;
+        self.sure_real += o.sure_real;
+        self.sure_open_wrong += o.sure_open_wrong;
     }
     fn line(&self) -> String {
         let pct = |a: u32, b: u32| {
@@ -227,19 +241,27 @@ impl Tally {
             }
         };
         format!(
-            "status {}; real regressions {}; fix precision {}; fix recall {}; applied or merged seen {}; split {}, missing {}",
+            "status {}; real regressions {}; fix precision {}; fix recall {}; applied or merged seen {}; split {}, missing {}; unsure {}; wrong and unsure {}; open/closed wrong among sure real regressions {}",
             pct(self.status_ok, self.culprits),
             pct(self.real_ok, self.real),
             pct(self.patches_ok, self.patches),
             pct(self.fixes_found, self.fixes),
             pct(self.landed_seen, self.landed),
             self.split,
-            self.missing
+            self.missing,
+            pct(self.unsure, self.culprits),
+            pct(self.wrong_unsure, self.wrong),
+            pct(self.sure_open_wrong, self.sure_real)
         )
     }
     fn share(a: u32, b: u32) -> f64 {
         if b == 0 { 1.0 } else { a as f64 / b as f64 }
     }
+}
+
+/// True for the statuses `list --status open` lists.
+fn is_open(status: &str) -> bool {
+    regtrack::model::history::Status::parse(status).is_some_and(|s| !s.is_closed())
 }
 
 /// Compares one list's labels with regtrack's export; prints every
@@ -299,15 +321,32 @@ fn compare(l: &Labels, export: &[serde_json::Value]) -> Tally {
             continue;
         };
         let got = str_of(&r["status"]);
+        let unsure = r["status_confidence"] == "unsure";
+        if unsure {
+            t.unsure += 1;
+        }
+        if real && !unsure {
+            t.sure_real += 1;
+            if is_open(&got) != is_open(&c.status) {
+                t.sure_open_wrong += 1;
+            }
+        }
         if got == c.status {
             t.status_ok += 1;
             if real {
                 t.real_ok += 1;
             }
         } else {
+            t.wrong += 1;
+            if unsure {
+                t.wrong_unsure += 1;
+            }
             eprintln!(
-                "  {} {}: status {got}, gold {}",
-                l.list, c.culprit, c.status
+                "  {} {}: status {got}{}, gold {}",
+                l.list,
+                c.culprit,
+                if unsure { " (unsure)" } else { "" },
+                c.status
             );
         }
         // Fix patches: each listed patch (any posting of it) against the
