@@ -458,7 +458,10 @@ fn weigh_one(
             .collect::<Vec<_>>()
             .join(", ")
     };
-    if !words.is_empty() {
+    // Words of the regression or the robot speak for it; performance in
+    // general only weighs (a scheduler or cpuidle changelog always speaks
+    // of latency).
+    if !strong_words.is_empty() {
         w.content = true;
     }
     if !strong_words.is_empty() {
@@ -488,7 +491,8 @@ fn weigh_one(
     // posted in the culprit's thread by someone of the history, or its
     // changelog speaks of the regression and it is no new version of the
     // culprit) and when what it is speaks for it too (it touches what the
-    // culprit touched, or its changelog speaks of performance).
+    // culprit touched, or its changelog speaks of the regression or the
+    // robot).
     let firm = pointer.is_some()
         || (w.in_thread && w.known_author)
         || (!strong_words.is_empty() && !w.new_version);
