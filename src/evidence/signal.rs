@@ -85,6 +85,35 @@ pub fn sentences(text: &str) -> Vec<(usize, &str)> {
     out
 }
 
+/// The sentences of `text` (as [`sentences`] splits it) that hold one of
+/// the byte offsets `at` (ascending), found around each offset instead of
+/// splitting the whole text: most of a paragraph holds no key.
+pub fn sentences_at<'t>(text: &'t str, at: &[usize]) -> Vec<(usize, &'t str)> {
+    let bytes = text.as_bytes();
+    let ends_here = |i: usize| {
+        matches!(bytes.get(i), Some(b'.' | b'!' | b'?' | b':'))
+            && bytes.get(i + 1).is_none_or(|c| c.is_ascii_whitespace())
+    };
+    let mut out: Vec<(usize, &str)> = Vec::new();
+    let mut covered = 0;
+    for &k in at {
+        if k < covered || k >= bytes.len() {
+            continue;
+        }
+        let start = (0..k).rev().find(|&i| ends_here(i)).map_or(0, |i| i + 1);
+        let end = (k..bytes.len())
+            .find(|&i| ends_here(i))
+            .map_or(bytes.len(), |i| i + 1);
+        covered = end;
+        if let Some(s) = text.get(start..end)
+            && !s.trim().is_empty()
+        {
+            out.push((start + (s.len() - s.trim_start().len()), s.trim()));
+        }
+    }
+    out
+}
+
 /// Sentence signals of a body, skipping diff lines.
 pub fn sentence_signals(view: &BodyView<'_>, in_diff: &[bool]) -> Vec<Signal> {
     sentence_signals_in(&view.paragraphs(in_diff), view.collapsed)
@@ -95,14 +124,12 @@ pub fn sentence_signals_in(paragraphs: &Paragraphs, collapsed: bool) -> Vec<Sign
     let mut out: Vec<Signal> = Vec::new();
     for (p, starts) in candidates(paragraphs) {
         let marks = collapsed.then(|| QuoteMarks::new(p.text));
-        for (pos, s) in sentences(p.text) {
-            // Only a sentence holding a key can hold a phrase.
-            let keyed = starts
-                .as_ref()
-                .is_none_or(|ks| ks.iter().any(|&k| k >= pos && k < pos + s.len()));
-            if !keyed {
-                continue;
-            }
+        // Only a sentence holding a key can hold a phrase.
+        let keyed = match &starts {
+            Some(ks) => sentences_at(p.text, ks),
+            None => sentences(p.text),
+        };
+        for (pos, s) in keyed {
             let found = phrases::read(s);
             if found.is_empty() {
                 continue;
@@ -419,5 +446,38 @@ mod tests {
         assert!(table_signal(&lkp([-5.7, -4.0], None), None).is_none());
         assert!(table_signal(&lkp([-5.7, -4.0], Some(8.0)), None).is_none());
         assert!(table_signal(&lkp([-5.7, -4.0], Some(4.5)), None).is_some());
+    }
+
+    #[test]
+    fn sentences_around_offsets_are_the_split_sentences_that_hold_them() {
+        let mut next = picker(3);
+        let pieces = ["word", " ", ". ", "! ", "?", ":", "\n", "e.g.", "x:y", "  "];
+        for _ in 0..3000 {
+            let mut text = String::new();
+            for _ in 0..next(20) {
+                text.push_str(pieces[next(pieces.len())]);
+            }
+            let mut at: Vec<usize> = (0..next(4))
+                .map(|_| next(text.len().max(1)))
+                .filter(|&i| text.is_char_boundary(i))
+                .collect();
+            at.sort_unstable();
+            let want: Vec<(usize, &str)> = sentences(&text)
+                .into_iter()
+                .filter(|(p, s)| at.iter().any(|&k| k >= *p && k < p + s.len()))
+                .collect();
+            // An offset in the white space between sentences belongs to
+            // none of the split ones: only compare offsets inside them.
+            let inside: Vec<usize> = at
+                .iter()
+                .copied()
+                .filter(|&k| {
+                    sentences(&text)
+                        .iter()
+                        .any(|(p, s)| k >= *p && k < p + s.len())
+                })
+                .collect();
+            assert_eq!(sentences_at(&text, &inside), want, "{text:?} at {inside:?}");
+        }
     }
 }
