@@ -2,7 +2,8 @@
 //! or link of theirs points at it (grammar: `grammar/link-fix-candidates.md`).
 //!
 //! A patch in a thread the history holds (its messages' threads and the
-//! culprit's postings') is weighed when something relates it to the
+//! culprit's postings'), or one whose own `Fixes:` names a culprit the
+//! history's reports give, is weighed when something relates it to the
 //! history: it was
 //! posted in the thread of the culprit's own posting after the report, its
 //! `Fixes:` names the culprit (by any id or by its title) without the
@@ -333,10 +334,25 @@ pub fn weigh(
     let Some(a) = around(msgs, parent, children, patches, pool, h) else {
         return Vec::new();
     };
+    // Besides the threads the history holds, a patch whose own `Fixes:`
+    // names a culprit its reports give (the relink loads those too).
+    let reported: Vec<String> = h
+        .members
+        .iter()
+        .filter(|(_, r)| *r == Role::Report)
+        .flat_map(|(i, _)| super::hints::report_ids(&msgs[*i]))
+        .collect();
+    let fixes_reported = |m: &LinkMessage| {
+        own_trailers(m)
+            .filter_map(fixes_id)
+            .any(|id| reported.iter().any(|c| same_commit(c, &id)))
+    };
     let mut out: Vec<Candidate> = pool
         .entries
         .iter()
-        .filter(|(i, root)| a.held.contains(root) && !a.members.contains(i))
+        .filter(|(i, root)| {
+            !a.members.contains(i) && (a.held.contains(root) || fixes_reported(&msgs[*i]))
+        })
         .filter_map(|&(i, _)| weigh_one(msgs, patches, h, &a, i))
         .collect();
     out.sort_by(|x, y| {
@@ -493,18 +509,20 @@ fn weigh_one(
     // culprit) and when what it is speaks for it too (it touches what the
     // culprit touched, or its changelog speaks of the regression or the
     // robot).
-    let firm = pointer.is_some()
-        || (w.in_thread && w.known_author)
-        || (!strong_words.is_empty() && !w.new_version);
+    // Firm: a reply pointed at it; it was posted in the culprit's thread by
+    // someone of the history, or naming the regression; or its changelog
+    // names the robot (and it is no new version of the culprit). A `Fixes:`
+    // alone is not firm however it speaks: every bug fix of a big change
+    // names it, and calls what it fixes a regression.
+    let robot_words = words.iter().any(|w| ROBOT_WORDS.contains(&w.as_str()));
+    let in_thread_firm = w.in_thread && (w.known_author || !strong_words.is_empty());
+    let firm = pointer.is_some() || in_thread_firm || (robot_words && !w.new_version);
     let mut score = w.score;
     if !(w.strong && firm && w.content) {
         score = score.min(FixCandidate::LINK_SCORE - 1);
     }
-    let robot_words = words.iter().any(|w| ROBOT_WORDS.contains(&w.as_str()));
-    let asks = pointer.is_some()
-        || fixes.is_some()
-        || (w.in_thread && w.known_author)
-        || (w.strong && (!strong_words.is_empty() || robot_words));
+    // It asks a person when firm, or when it names the robot.
+    let asks = pointer.is_some() || in_thread_firm || (w.strong && robot_words);
     Some(Candidate {
         idx: i,
         score,
@@ -562,6 +580,10 @@ mod tests {
         m.from_email = Some("oliver.sang@intel.com".into());
         m.kind = Kind::PerfReport;
         m.extraction.kind = Kind::PerfReport;
+        m.extraction.subject_report = Some(Box::new(crate::model::SubjectReport {
+            commit: "1234567890ab".into(),
+            ..crate::model::SubjectReport::default()
+        }));
         m
     }
 
@@ -682,9 +704,14 @@ mod tests {
         let got = weigh_all(vec![fix(Some("culprit@x"))]);
         assert_eq!(got.len(), 1, "{got:?}");
         assert!(got[0].2, "{got:?}");
-        // In a thread of its own it is not weighed: a relink of the
-        // history's threads would not load it.
-        assert!(weigh_all(vec![fix(None)]).is_empty());
+        // In a thread of its own too: its Fixes: names the reported culprit
+        // (the relink loads such patches).
+        let got = weigh_all(vec![fix(None)]);
+        assert_eq!(got.len(), 1, "{got:?}");
+        // Elsewhere and naming nothing of the history, it is not weighed.
+        let mut other = fix(None);
+        other.extraction.trailers.clear();
+        assert!(weigh_all(vec![other]).is_empty());
         // A reply of the history pointing at a patch posted before the
         // report, in the culprit's thread.
         let mut pointing = msg("pointer@x", "bob", 12, Some("report@x"));

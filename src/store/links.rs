@@ -221,7 +221,21 @@ pub struct PatchKeys {
     pub titles: Vec<String>,
     /// Patch ids.
     pub patch_ids: Vec<String>,
+    /// The first seven hex digits (lower case) of the culprits the reports
+    /// name: the patches whose own `Fixes:` names one are weighed as fixes.
+    pub culprits: Vec<String>,
 }
+
+/// The seven-digit lower-case prefix of a commit id, if it is one.
+fn commit_prefix(id: &str) -> Option<String> {
+    let id = id.trim();
+    (id.len() >= 7 && id.bytes().all(|b| b.is_ascii_hexdigit()))
+        .then(|| id[..7].to_ascii_lowercase())
+}
+
+/// The own `Fixes:` trailers (not suggested, not quoted) as a row filter.
+const OWN_FIXES: &str = "key = 'Fixes' COLLATE NOCASE AND suggested = 0 AND quote_depth = 0 \
+                         AND commit_id IS NOT NULL";
 
 /// Messages read per `IN (...)` list.
 const IN_CHUNK: usize = 500;
@@ -237,13 +251,18 @@ fn culprit_title_key(title: &str) -> Option<String> {
 pub fn patch_keys_of(store: &Store, ids: &[i64]) -> Result<PatchKeys> {
     let mut titles: HashSet<String> = HashSet::new();
     let mut patch_ids: HashSet<String> = HashSet::new();
+    let mut culprits: HashSet<String> = HashSet::new();
     in_chunks(
         store,
-        "SELECT commit_title FROM reports WHERE message IN ({}) AND commit_title IS NOT NULL",
+        "SELECT commit_title, commit_short, commit_full FROM reports WHERE message IN ({})",
         ids,
         |r| {
-            let t: String = r.get(0).db("culprit titles")?;
-            titles.extend(culprit_title_key(&t));
+            let t: Option<String> = r.get(0).db("culprit titles")?;
+            titles.extend(t.as_deref().and_then(culprit_title_key));
+            for col in [1, 2] {
+                let c: Option<String> = r.get(col).db("culprit ids")?;
+                culprits.extend(c.as_deref().and_then(commit_prefix));
+            }
             Ok(())
         },
     )?;
@@ -265,9 +284,11 @@ pub fn patch_keys_of(store: &Store, ids: &[i64]) -> Result<PatchKeys> {
     let mut out = PatchKeys {
         titles: titles.into_iter().collect(),
         patch_ids: patch_ids.into_iter().collect(),
+        culprits: culprits.into_iter().collect(),
     };
     out.titles.sort();
     out.patch_ids.sort();
+    out.culprits.sort();
     Ok(out)
 }
 
@@ -303,8 +324,44 @@ pub fn messages_with_patch_keys(store: &Store, keys: &PatchKeys) -> Result<Vec<i
             }
         })?;
     }
+    out.extend(messages_fixing(store, &keys.culprits)?);
     out.sort_unstable();
     out.dedup();
+    Ok(out)
+}
+
+/// Messages whose own `Fixes:` names a commit beginning with one of these
+/// seven-digit prefixes: looked up by the trailers' commit index when it
+/// exists and the prefixes are few, else in one pass over the `Fixes:`
+/// trailers.
+fn messages_fixing(store: &Store, prefixes: &[String]) -> Result<Vec<i64>> {
+    let mut out = Vec::new();
+    if prefixes.is_empty() {
+        return Ok(out);
+    }
+    if indexes_exist(store, &["trailers_commit"])? && are_few(store, prefixes.len())? {
+        let sql = format!(
+            "SELECT message FROM trailers WHERE commit_id >= ?1 AND commit_id < ?2 AND {OWN_FIXES}"
+        );
+        let mut stmt = store.conn().prepare_cached(&sql).db(&sql)?;
+        for p in prefixes {
+            let mut rows = stmt.query(params![p, format!("{p}~")]).db(&sql)?;
+            while let Some(r) = rows.next().db(&sql)? {
+                out.push(r.get(0).db(&sql)?);
+            }
+        }
+    } else {
+        let wanted: HashSet<&str> = prefixes.iter().map(String::as_str).collect();
+        let sql = format!("SELECT message, commit_id FROM trailers WHERE {OWN_FIXES}");
+        let mut stmt = store.conn().prepare(&sql).db(&sql)?;
+        let mut rows = stmt.query([]).db(&sql)?;
+        while let Some(r) = rows.next().db(&sql)? {
+            let c: String = r.get(1).db(&sql)?;
+            if commit_prefix(&c).is_some_and(|p| wanted.contains(p.as_str())) {
+                out.push(r.get(0).db(&sql)?);
+            }
+        }
+    }
     Ok(out)
 }
 
@@ -1813,7 +1870,10 @@ pub fn patch_keys_by_message(store: &Store, messages: &[i64]) -> Result<Vec<(i64
          UNION SELECT message, 'p:' || patch_id FROM patches WHERE message IN ({}) \
              AND patch_id IS NOT NULL \
          UNION SELECT message, 't:' || title FROM landings WHERE message IN ({}) \
-             AND title IS NOT NULL",
+             AND title IS NOT NULL \
+         UNION SELECT message, 'f:' || lower(substr(commit_id, 1, 7)) FROM trailers \
+             WHERE message IN ({}) AND key = 'Fixes' COLLATE NOCASE AND suggested = 0 \
+             AND quote_depth = 0 AND length(commit_id) >= 7",
         messages,
         |r| {
             out.push((r.get(0).db("patch keys")?, r.get(1).db("patch keys")?));
@@ -1821,6 +1881,48 @@ pub fn patch_keys_by_message(store: &Store, messages: &[i64]) -> Result<Vec<(i64
         },
     )?;
     Ok(out)
+}
+
+/// The robot reports whose culprit begins with the prefix of one of these
+/// `f:` keys (a `Fixes:` naming it), each with the key: looked up by the
+/// stored link keys (`c:` and the prefix) when their index exists and the
+/// keys are few, else one pass over the reports.
+fn culprit_holders(store: &Store, keys: &[String], out: &mut Vec<(i64, String)>) -> Result<()> {
+    let prefixes: Vec<&str> = keys.iter().filter_map(|k| k.strip_prefix("f:")).collect();
+    if prefixes.is_empty() {
+        return Ok(());
+    }
+    if indexes_exist(store, &["link_keys_key"])? && are_few(store, prefixes.len())? {
+        let sql = "SELECT DISTINCT r.message FROM link_keys k \
+                   JOIN reports r ON r.message = k.message WHERE k.key = ?1";
+        let mut stmt = store.conn().prepare_cached(sql).db(sql)?;
+        for p in &prefixes {
+            let mut rows = stmt.query([format!("c:{p}")]).db(sql)?;
+            while let Some(r) = rows.next().db(sql)? {
+                out.push((r.get(0).db(sql)?, format!("f:{p}")));
+            }
+        }
+        return Ok(());
+    }
+    let wanted: HashSet<&str> = prefixes.into_iter().collect();
+    let sql = "SELECT message, commit_short, commit_full FROM reports";
+    let mut stmt = store.conn().prepare(sql).db(sql)?;
+    let mut rows = stmt.query([]).db(sql)?;
+    while let Some(r) = rows.next().db(sql)? {
+        let m: i64 = r.get(0).db(sql)?;
+        let mut held: Vec<String> = Vec::new();
+        for col in [1, 2] {
+            let c: Option<String> = r.get(col).db(sql)?;
+            if let Some(p) = c.as_deref().and_then(commit_prefix)
+                && wanted.contains(p.as_str())
+                && !held.contains(&p)
+            {
+                held.push(p);
+            }
+        }
+        out.extend(held.into_iter().map(|p| (m, format!("f:{p}"))));
+    }
+    Ok(())
 }
 
 /// The robot reports whose culprit title has one of these `t:` keys, each
@@ -1872,6 +1974,7 @@ fn report_holders(store: &Store, keys: &[String], out: &mut Vec<(i64, String)>) 
 pub fn patch_holders(store: &Store, keys: &[String]) -> Result<Vec<(i64, String)>> {
     let mut out = Vec::new();
     report_holders(store, keys, &mut out)?;
+    culprit_holders(store, keys, &mut out)?;
     if !lookups_pay(store, keys.len())? {
         let wanted: HashSet<&str> = keys.iter().map(String::as_str).collect();
         let mut key = String::new();
