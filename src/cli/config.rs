@@ -11,6 +11,8 @@
 //! cache_dir = "/var/cache/regtrack"
 //! cache_ttl_minutes = 10
 //! requests_per_second = 2.0
+//! # Longest time for one answer of `fetch`/`follow`, retries included.
+//! answer_timeout_seconds = 600
 //! # The sender of `regtrack report` mails.
 //! report_from = "Jane Doe <jane@example.org>"
 //!
@@ -40,6 +42,8 @@ pub struct Config {
     pub cache_ttl_minutes: Option<u64>,
     /// Most requests per second to the server.
     pub requests_per_second: Option<f64>,
+    /// Longest time for one whole answer of the server, retries included.
+    pub answer_timeout_seconds: Option<u64>,
     /// Commit link templates per tree name (`{sha}` replaced).
     pub commit_links: BTreeMap<String, String>,
     /// The `From:` of `regtrack report` mails.

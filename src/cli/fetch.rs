@@ -13,7 +13,6 @@ use anyhow::Context as _;
 
 use super::Context;
 use crate::lore::{self, CacheMode, Client, Mbox, Progress, Search, Target};
-use crate::store::Store;
 
 /// How to reach the server (shared by `fetch` and `follow`).
 #[derive(Debug, Clone, clap::Args)]
@@ -31,6 +30,10 @@ pub struct Http {
     /// Ask the server again even for answers the cache still holds.
     #[arg(long)]
     pub refresh: bool,
+    /// Longest time for one answer, its retries included (default: the
+    /// config file's `answer_timeout_seconds`, else 600).
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub timeout: Option<u64>,
 }
 
 /// Arguments of `regtrack fetch`.
@@ -99,6 +102,9 @@ fn client(ctx: &Context, http: &Http) -> (Client, Option<Arc<indicatif::Progress
     }
     if let Some(r) = ctx.config.requests_per_second {
         cfg.requests_per_second = r;
+    }
+    if let Some(t) = http.timeout.or(ctx.config.answer_timeout_seconds) {
+        cfg.answer_timeout = std::time::Duration::from_secs(t);
     }
     cfg.cache_mode = if http.offline {
         CacheMode::Offline
@@ -214,12 +220,7 @@ impl Drop for Batch {
 
 /// Ingests a batch and prints the summary; the exit status: 0 when
 /// something was read, 1 when nothing could be.
-fn ingest(
-    ctx: &Context,
-    store: &mut Store,
-    batch: &Batch,
-    errors: &[String],
-) -> anyhow::Result<ExitCode> {
+fn ingest(ctx: &Context, batch: &Batch, errors: &[String]) -> anyhow::Result<ExitCode> {
     let mut err = std::io::stderr().lock();
     for e in errors {
         writeln!(err, "regtrack: error: {}", crate::export::terminal::line(e))?;
@@ -230,8 +231,9 @@ fn ingest(
         }
         return Ok(ExitCode::from(1));
     }
-    let summary = super::update::ingest_paths(ctx, store, &batch.paths, false, false)?;
-    super::update::print_summary(ctx, store, &summary)?;
+    let (mut store, _writing) = super::open_writer(ctx)?;
+    let summary = super::update::ingest_paths(ctx, &mut store, &batch.paths, false, false)?;
+    super::update::print_summary(ctx, &store, &summary)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -251,7 +253,9 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
         targets.push(t);
     }
     let since = args.since.as_deref().map(parse_since).transpose()?;
-    let (mut store, _writing) = super::open_writer(ctx)?;
+    // A database path that cannot be one fails before any download; the
+    // writer lock is taken only to store what was fetched.
+    crate::store::Store::check_path(&ctx.db).map_err(|e| super::opening(ctx, e))?;
     let (client, bar) = client(ctx, &args.http);
     let mut batch = Batch::new()?;
     let mut errors = Vec::new();
@@ -282,14 +286,17 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    ingest(ctx, &mut store, &batch, &errors)
+    ingest(ctx, &batch, &errors)
 }
 
 /// Runs `regtrack follow`: for every matching regression, its threads again
 /// (what came since the last follow), and the searches for mail that names
 /// its reports (`Closes:`/`Link:` trailers) or its culprit (`Fixes:`).
 pub fn follow(ctx: &Context, args: FollowArgs) -> anyhow::Result<ExitCode> {
-    let (mut store, _writing) = super::open_writer(ctx)?;
+    // What to follow is read under the writer lock (the database may need
+    // creating or migrating); the lock is let go while downloading and taken
+    // again to store.
+    let (store, writing) = super::open_writer(ctx)?;
     let open = ["open".to_string()];
     let filter = crate::query::Filter {
         statuses: super::list::parse_statuses(if args.status.is_empty() {
@@ -306,13 +313,18 @@ pub fn follow(ctx: &Context, args: FollowArgs) -> anyhow::Result<ExitCode> {
         eprintln!("regtrack: no regression to follow");
         return Ok(ExitCode::from(1));
     }
+    let mut followed_at = Vec::with_capacity(regs.len());
+    for r in &regs {
+        followed_at.push(crate::store::links::followed_at(&store, &r.culprit.commit)?);
+    }
+    drop(store);
+    drop(writing);
     let (client, bar) = client(ctx, &args.http);
     let mut batch = Batch::new()?;
     let mut errors = Vec::new();
     let now = chrono::Utc::now();
-    for r in &regs {
-        let since = crate::store::links::followed_at(&store, &r.culprit.commit)?
-            .and_then(|t| chrono::DateTime::from_timestamp(t - FOLLOW_MARGIN, 0));
+    for (r, at) in regs.iter().zip(followed_at) {
+        let since = at.and_then(|t| chrono::DateTime::from_timestamp(t - FOLLOW_MARGIN, 0));
         let mut ids: Vec<&str> = r.reports.iter().map(|x| x.message_id.as_str()).collect();
         for p in &r.patches {
             ids.extend(p.versions.iter().map(String::as_str));
@@ -359,8 +371,9 @@ pub fn follow(ctx: &Context, args: FollowArgs) -> anyhow::Result<ExitCode> {
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let code = ingest(ctx, &mut store, &batch, &errors)?;
+    let code = ingest(ctx, &batch, &errors)?;
     if errors.is_empty() {
+        let (store, _writing) = super::open_writer(ctx)?;
         for r in &regs {
             crate::store::links::set_followed(&store, &r.culprit.commit, now.timestamp())?;
         }

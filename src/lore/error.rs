@@ -45,6 +45,15 @@ pub enum LoreError {
         /// Which wait ran out.
         reason: String,
     },
+    /// The whole answer, its retries included, took longer than allowed
+    /// ([`super::Config::answer_timeout`]). Nothing of it is returned.
+    #[error("{url}: no whole answer within {} s; nothing of it was kept", limit.as_secs())]
+    TooSlow {
+        /// The URL asked for.
+        url: String,
+        /// The time allowed.
+        limit: Duration,
+    },
     /// An HTTP status that is not an answer, after the retries allowed.
     #[error("{url}: HTTP {status} after {attempts} attempt(s)")]
     Status {
@@ -151,6 +160,7 @@ impl LoreError {
             LoreError::NotFound { url }
             | LoreError::Unreachable { url, .. }
             | LoreError::Timeout { url, .. }
+            | LoreError::TooSlow { url, .. }
             | LoreError::Status { url, .. }
             | LoreError::RetryAfterTooLong { url, .. }
             | LoreError::Html { url, .. }

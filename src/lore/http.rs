@@ -53,6 +53,47 @@ impl RateLimiter {
     }
 }
 
+/// When one answer's time is up ([`Config::answer_timeout`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Deadline {
+    at: Option<Instant>,
+    limit: Duration,
+}
+
+impl Deadline {
+    /// The deadline `limit` from now.
+    pub fn after(limit: Duration) -> Deadline {
+        Deadline {
+            at: Instant::now().checked_add(limit),
+            limit,
+        }
+    }
+
+    /// Time left, `None` when there is no bound.
+    fn left(&self) -> Option<Duration> {
+        self.at
+            .map(|at| at.saturating_duration_since(Instant::now()))
+    }
+
+    /// Whether the time is up.
+    pub fn passed(&self) -> bool {
+        self.left().is_some_and(|l| l.is_zero())
+    }
+
+    /// Whether a wait of `d` ends before the deadline.
+    pub fn allows(&self, d: Duration) -> bool {
+        self.left().is_none_or(|l| d < l)
+    }
+
+    /// The error of an answer that ran out of time.
+    pub fn error(&self, url: &str) -> LoreError {
+        LoreError::TooSlow {
+            url: url.to_string(),
+            limit: self.limit,
+        }
+    }
+}
+
 pub(crate) struct Http {
     agent: ureq::Agent,
     limiter: RateLimiter,
@@ -112,18 +153,28 @@ impl Http {
 
     /// Sends `method url` (an empty body for POST) until it gets an answer: retries
     /// 429, 5xx and transport failures with backoff, follows same-server redirects.
-    pub fn send(&self, method: Method, url: &str, progress: &dyn Fn(&Progress)) -> Result<Answer> {
+    /// The whole exchange, body included, ends by `deadline`.
+    pub fn send(
+        &self,
+        method: Method,
+        url: &str,
+        deadline: Deadline,
+        progress: &dyn Fn(&Progress),
+    ) -> Result<Answer> {
         let mut url = url.to_string();
         let mut redirects = 0;
         let mut attempt = 0u32;
         loop {
             attempt += 1;
             self.limiter.wait();
+            if deadline.passed() {
+                return Err(deadline.error(&url));
+            }
             progress(&Progress::Request {
                 url: url.clone(),
                 attempt,
             });
-            let failure = match self.once(method, &url) {
+            let failure = match self.once(method, &url, deadline.left()) {
                 Ok(resp) => {
                     let status = resp.status().as_u16();
                     let header = |name: &str| {
@@ -188,10 +239,16 @@ impl Http {
                             });
                         }
                     }
+                    if deadline.passed() {
+                        return Err(deadline.error(&url));
+                    }
                     if attempt > self.retries {
                         return Err(error);
                     }
                     let delay = wait.unwrap_or_else(|| self.backoff(attempt));
+                    if !deadline.allows(delay) {
+                        return Err(deadline.error(&url));
+                    }
                     progress(&Progress::Retry {
                         url: url.clone(),
                         attempt,
@@ -204,14 +261,29 @@ impl Http {
         }
     }
 
+    /// One request; `left` bounds it whole, its body included (ureq's global
+    /// timeout goes on while the body is read).
     fn once(
         &self,
         method: Method,
         url: &str,
+        left: Option<Duration>,
     ) -> std::result::Result<ureq::http::Response<ureq::Body>, ureq::Error> {
         match method {
-            Method::Get => self.agent.get(url).call(),
-            Method::Post => self.agent.post(url).send_empty(),
+            Method::Get => self
+                .agent
+                .get(url)
+                .config()
+                .timeout_global(left)
+                .build()
+                .call(),
+            Method::Post => self
+                .agent
+                .post(url)
+                .config()
+                .timeout_global(left)
+                .build()
+                .send_empty(),
         }
     }
 }

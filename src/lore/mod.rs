@@ -68,7 +68,9 @@
 //! on Linux (and 11 for Windows or WASI only).
 //!
 //! Connect timeout, an idle-read timeout (no byte for `read_timeout`: a stalled server
-//! fails instead of hanging), an optional whole-body timeout; 429 and 5xx are retried
+//! fails instead of hanging), a bound on each whole answer (`answer_timeout`, every
+//! attempt and retry of it: a server dribbling a byte at a time fails with
+//! [`LoreError::TooSlow`]), an optional whole-body timeout; 429 and 5xx are retried
 //! with exponential backoff (`backoff_base` doubling up to `backoff_cap`), waiting what
 //! `Retry-After` says (seconds or an HTTP date) and giving up with
 //! [`LoreError::RetryAfterTooLong`] when it says more than the cap; connection failures
@@ -146,8 +148,12 @@ pub struct Config {
     pub connect_timeout: Duration,
     /// Longest wait for any byte, of the headers or the body (default 60 s).
     pub read_timeout: Duration,
-    /// Longest time for a whole body, if any (default none: large threads take time).
+    /// Longest time for a whole body of one attempt, if any (default none).
     pub body_timeout: Option<Duration>,
+    /// Longest time for one whole answer, every attempt and wait between
+    /// them included (default 10 minutes): a server sending a byte now and
+    /// then, which never trips `read_timeout`, still ends.
+    pub answer_timeout: Duration,
     /// Retries after the first attempt, on 429, 5xx and transport failures (default 4).
     pub retries: u32,
     /// First backoff wait, doubled at each retry (default 1 s).
@@ -173,6 +179,7 @@ impl Default for Config {
             connect_timeout: Duration::from_secs(15),
             read_timeout: Duration::from_secs(60),
             body_timeout: None,
+            answer_timeout: Duration::from_secs(600),
             retries: 4,
             backoff_base: Duration::from_secs(1),
             backoff_cap: Duration::from_secs(120),
@@ -639,9 +646,16 @@ impl Client {
                 url: url.to_string(),
             });
         }
+        let deadline = http::Deadline::after(self.config.answer_timeout);
         let mut body_failures = 0;
         loop {
-            match self.fetch_once(method, url, empty_ok, limits, cache) {
+            match self.fetch_once(method, url, empty_ok, limits, cache, deadline) {
+                // The answer's time is up, whatever the last wait said.
+                Err(LoreError::Timeout { .. } | LoreError::Truncated { .. })
+                    if deadline.passed() =>
+                {
+                    return Err(deadline.error(url));
+                }
                 // A body that broke off (a cut connection, a stall) is asked again,
                 // as a 5xx would be; a cut that repeats stays an error.
                 Err(e @ (LoreError::Truncated { .. } | LoreError::Timeout { .. }))
@@ -649,6 +663,9 @@ impl Client {
                 {
                     body_failures += 1;
                     let delay = self.http.backoff(body_failures);
+                    if !deadline.allows(delay) {
+                        return Err(deadline.error(url));
+                    }
                     self.tell(Progress::Retry {
                         url: url.to_string(),
                         attempt: body_failures,
@@ -670,9 +687,10 @@ impl Client {
         empty_ok: bool,
         limits: Limits,
         cache: Option<&Cache>,
+        deadline: http::Deadline,
     ) -> Result<Mbox> {
         let progress = |p: &Progress| self.tell(p.clone());
-        let answer = self.http.send(method, url, &progress)?;
+        let answer = self.http.send(method, url, deadline, &progress)?;
         let status = answer.status;
         let html_type = answer.content_type.contains("text/html");
         if status != 200 || html_type {

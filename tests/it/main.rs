@@ -20,6 +20,7 @@ mod evidence_seeds;
 mod fetch_cli;
 mod gold;
 mod hostile_export;
+mod hostile_fetch;
 mod hostile_memory;
 mod hostile_rows;
 mod hostile_store;

@@ -62,6 +62,9 @@ pub enum Reply {
     },
     /// Read the request, say nothing for this long, then close.
     Stall(Duration),
+    /// Send the headers (Content-Length `body.len()`), then `body` one byte
+    /// each `every`: never idle for long, never done.
+    Dribble { body: Vec<u8>, every: Duration },
     /// Send the headers and `body`, then say nothing for this long (a stall mid-body).
     StallBody {
         body: Vec<u8>,
@@ -274,6 +277,21 @@ fn serve(conn: TcpStream, log: &Mutex<Vec<Req>>, handler: &Handler) {
             thread::sleep(d);
             Ok(())
         }
+        Reply::Dribble { body, every } => (|| {
+            w.write_all(
+                format!(
+                    "HTTP/1.1 200 OK\r\nContent-Type: application/gzip\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                    body.len()
+                )
+                .as_bytes(),
+            )?;
+            for b in &body {
+                w.write_all(std::slice::from_ref(b))?;
+                w.flush()?;
+                thread::sleep(every);
+            }
+            Ok(())
+        })(),
         Reply::StallBody { body, total, stall } => {
             let r = w
                 .write_all(
