@@ -105,6 +105,17 @@ pub enum LoreError {
         /// What the decoder or the connection said.
         reason: String,
     },
+    /// A thread answer that does not hold the message asked for (another
+    /// thread, a forged copy): nothing of it is returned.
+    #[error(
+        "{url}: the answer does not hold <{msgid}>, the message asked for; nothing of it was kept"
+    )]
+    NotAsked {
+        /// The URL asked for.
+        url: String,
+        /// The Message-ID asked for.
+        msgid: String,
+    },
     /// The answer is larger than the configured limits and partial answers were not allowed.
     #[error(
         "{url}: answer exceeds the limit of {limit} (set Limits::partial_ok to keep the first part)"
@@ -161,6 +172,7 @@ impl LoreError {
             | LoreError::Unreachable { url, .. }
             | LoreError::Timeout { url, .. }
             | LoreError::TooSlow { url, .. }
+            | LoreError::NotAsked { url, .. }
             | LoreError::Status { url, .. }
             | LoreError::RetryAfterTooLong { url, .. }
             | LoreError::Html { url, .. }

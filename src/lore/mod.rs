@@ -97,7 +97,8 @@
 //! # Bad answers
 //!
 //! Each is a [`LoreError`] naming the URL, or a result that says it is partial: 404 on
-//! a thread is [`LoreError::NotFound`]; a refused connection [`LoreError::Unreachable`];
+//! a thread is [`LoreError::NotFound`]; a thread answer without the message asked for
+//! [`LoreError::NotAsked`] (nothing of it is returned); a refused connection [`LoreError::Unreachable`];
 //! an HTML page where an mbox belongs [`LoreError::Html`] (with its title); a cut gzip
 //! or a body cut short [`LoreError::Truncated`] (nothing of it is returned); a stall
 //! [`LoreError::Timeout`]; an answer over [`Limits`] (20,000 messages or 512 MiB by
@@ -493,6 +494,23 @@ impl Client {
             return Err(LoreError::NotMbox {
                 url,
                 reason: "the answer holds no message".to_string(),
+            });
+        }
+        // A server answering with another thread (a forged copy of a report,
+        // say) is not believed: the answer must hold the message asked for.
+        let asked = target
+            .msgid
+            .trim()
+            .trim_start_matches('<')
+            .trim_end_matches('>');
+        if !mbox
+            .split()
+            .into_iter()
+            .any(|m| message_id(m).as_deref() == Some(asked))
+        {
+            return Err(LoreError::NotAsked {
+                url,
+                msgid: asked.to_string(),
             });
         }
         Ok(mbox)

@@ -5,17 +5,19 @@
 //! kept; of two copies of one Message-ID the one used is chosen by these
 //! rules, in order:
 //!
-//! 1. **The complete one over a truncated one.** A copy is truncated against
+//! 1. **For a robot report, the one sent from the robot's own address**
+//!    ([`is_robot_address`]: `lkp@intel.com`, `oliver.sang@intel.com`, ...)
+//!    over one from any other address, whole or not: a "kernel test robot"
+//!    display name is no proof, the address the list received it from is
+//!    what a forger cannot choose as easily, and a forger's copy is easily
+//!    made "more complete" (the robot's report with a line added).
+//! 2. **The complete one over a truncated one.** A copy is truncated against
 //!    another when its body (trailing white space aside) is a proper prefix
 //!    of the other's (but for a list footer, a line of underscores, added
 //!    to the other), or when the other carries the robot's closing (the
 //!    `0-DAY CI Kernel Test Service` signature, the lkp-tests wiki link, a
 //!    `Thanks,` line near the end) and it does not, with no more table rows
 //!    and a shorter body.
-//! 2. **For a robot report, the one sent from the robot's own address**
-//!    ([`is_robot_address`]: `lkp@intel.com`, `oliver.sang@intel.com`, ...) over one from any other address: a
-//!    "kernel test robot" display name is no proof, the address the list
-//!    received it from is what a forger cannot choose as easily.
 //! 3. **The one seen on the list's own archive**: a List-Id of the copy
 //!    names the archive it was read from ([`own_list`]).
 //! 4. **The first seen.**
@@ -46,9 +48,9 @@ pub struct Facts<'a> {
 /// Why the chosen copy won.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reason {
-    /// The other is truncated (rule 1).
+    /// The other is truncated (rule 2).
     Complete,
-    /// It came from the robot's own address and the other did not (rule 2).
+    /// It came from the robot's own address and the other did not (rule 1).
     RobotAddress,
     /// It was read from its list's own archive and the other was not (rule 3).
     OwnList,
@@ -91,14 +93,14 @@ pub fn choose(earlier: &Facts<'_>, later: &Facts<'_>) -> Choice {
         earlier_truncated,
         later_truncated,
     };
-    if earlier_truncated != later_truncated {
-        return pick(earlier_truncated, Reason::Complete);
-    }
     if earlier.robot_report || later.robot_report {
         let (e, l) = (robot_address(earlier), robot_address(later));
         if e != l {
             return pick(l, Reason::RobotAddress);
         }
+    }
+    if earlier_truncated != later_truncated {
+        return pick(earlier_truncated, Reason::Complete);
     }
     let (e, l) = (own_list(earlier), own_list(later));
     if e != l {
@@ -130,7 +132,7 @@ pub fn is_robot_address(email: &str) -> bool {
         .any(|a| a.eq_ignore_ascii_case(email))
 }
 
-/// True when `a` is `b` cut short (rule 1).
+/// True when `a` is `b` cut short (rule 2).
 pub fn truncated(a: &Facts<'_>, b: &Facts<'_>) -> bool {
     let (ab, bb) = (a.body.trim_end(), b.body.trim_end());
     if ab.len() < bb.len() && bb.starts_with(ab) {
@@ -288,6 +290,23 @@ mod tests {
         assert_eq!((c.later_wins, c.reason), (true, Reason::OwnList));
         let c = choose(&elsewhere, &elsewhere);
         assert_eq!((c.later_wins, c.reason), (false, Reason::FirstSeen));
+    }
+
+    #[test]
+    fn a_forged_copy_made_longer_loses_to_the_robots_own() {
+        let o = Origin::Stdin { offset: 0 };
+        let longer = format!("{WHOLE}One more line from the forger.\n");
+        let genuine = facts(WHOLE, "oliver.sang@intel.com", &[], &o);
+        let fake = facts(&longer, "robot@evil.example", &[], &o);
+        assert!(truncated(&genuine, &fake));
+        for (a, b, later) in [(&fake, &genuine, true), (&genuine, &fake, false)] {
+            let c = choose(a, b);
+            assert_eq!((c.later_wins, c.reason), (later, Reason::RobotAddress));
+        }
+        // Between two copies from the robot, the whole one still wins.
+        let cut = facts(&WHOLE[..40], "lkp@intel.com", &[], &o);
+        let c = choose(&cut, &genuine);
+        assert_eq!((c.later_wins, c.reason), (true, Reason::Complete));
     }
 
     #[test]

@@ -204,6 +204,64 @@ fn the_robots_copy_wins_over_a_forged_one_in_either_order() {
     assert_eq!(show(&forged_first), show(&genuine_first));
 }
 
+/// The report as posted again by someone else: the robot's whole body with
+/// a line added (so the robot's copy reads as its prefix), another From and
+/// an earlier Date.
+fn forged_longer() -> Vec<u8> {
+    // The report holds Latin-1 bytes: replace bytes, not text.
+    fn replace(b: &[u8], from: &str, to: &str) -> Vec<u8> {
+        let at = b
+            .windows(from.len())
+            .position(|w| w == from.as_bytes())
+            .expect("the report has the line");
+        [&b[..at], to.as_bytes(), &b[at + from.len()..]].concat()
+    }
+    let b = replace(
+        &report(),
+        "From: kernel test robot <oliver.sang@intel.com>",
+        "From: Mallory <mallory@evil.example>",
+    );
+    let mut b = replace(
+        &b,
+        "Date: Wed, 10 Jul 2024 14:41:20 +0800",
+        "Date: Mon, 01 Jan 2024 00:00:00 +0000",
+    );
+    b.extend_from_slice(b"One more line from the forger.\n");
+    b
+}
+
+#[test]
+fn a_forged_copy_made_longer_loses_to_the_robots_own_in_either_order() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, first, second) in [
+        ("forged-first", forged_longer(), report()),
+        ("genuine-first", report(), forged_longer()),
+    ] {
+        let sub = dir.path().join(name);
+        std::fs::create_dir(&sub).unwrap();
+        let db = sub.join("r.db");
+        ingest(&db, &write(&sub, "first.eml", &first));
+        ingest(&db, &write(&sub, "second.eml", &second));
+        let v = show(&db);
+        assert_eq!(v[0]["first_date"], "2024-07-10T06:41:20Z", "{name}");
+        assert_eq!(v[0]["reports"][0]["date"], "2024-07-10T06:41:20Z", "{name}");
+        assert_eq!(
+            v[0]["reports"][0]["chosen_because"], "it was sent from the robot's own address",
+            "{name}"
+        );
+        let winner = copies(&db)
+            .into_iter()
+            .find(|c| c["chosen"] == true)
+            .unwrap();
+        assert_eq!(winner["from_email"], "oliver.sang@intel.com", "{name}");
+        let text = Cmd::regtrack().db(&db).args(["show", CULPRIT]).ok().stdout;
+        assert!(
+            !text.contains("Mallory") && !text.contains("evil.example"),
+            "{name}: {text}"
+        );
+    }
+}
+
 fn export(db: &Path) -> String {
     Cmd::regtrack()
         .db(db)

@@ -161,3 +161,40 @@ fn follow_holds_no_writer_back_while_it_downloads() {
         f.stderr
     );
 }
+
+#[test]
+fn a_thread_answer_without_the_message_asked_for_stores_nothing_and_says_so() {
+    let genuine = report(
+        "20240101.robot.1@intel.com",
+        T0,
+        "1234abcd",
+        "fsmark.files_per_sec",
+        "-6.3%",
+    );
+    // Asked for another thread, the server sends a forged copy of the report.
+    let mut forged = genuine.clone();
+    forged.text = forged
+        .text
+        .replace(
+            "From: kernel test robot <oliver.sang@intel.com>",
+            "From: Mallory <mallory@evil.example>",
+        )
+        .replace("-6.3%", "-63.0%");
+    let gz = gzip(&Archive::mbox(&[&forged]));
+    let server = Server::start(move |_, _| Reply::gzip(gz.clone()));
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.db");
+    let r = cmd(dir.path(), &db)
+        .args(["fetch", "--base", &server.base, "other.thread@example.org"])
+        .run();
+    r.assert_no_panic();
+    assert_eq!(r.code(), Some(1), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("does not hold <other.thread@example.org>, the message asked for"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("nothing of it was kept"), "{}", r.stderr);
+    assert!(!db.exists() || messages(&db) == 0);
+}
