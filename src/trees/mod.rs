@@ -79,6 +79,7 @@
 
 mod commit;
 mod error;
+mod guard;
 mod patch_id;
 mod release;
 mod repo;

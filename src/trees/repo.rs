@@ -47,6 +47,7 @@ impl Repo {
     pub fn open(path: impl AsRef<Path>) -> Result<Repo> {
         let path = path.as_ref().to_path_buf();
         crate::source::sigbus::reading(&path);
+        super::guard::check_repository(&path)?;
         let git = open_git(&path).map_err(|reason| TreesError::NotARepository {
             path: path.clone(),
             reason,
@@ -88,6 +89,7 @@ impl Repo {
             reason,
         };
         let git = self.git()?;
+        super::guard::check_ref_name(&self.path, &[git.git_dir(), git.common_dir()], refname)?;
         let id = if refname == "HEAD" {
             if git.head().map_err(|e| git_err(e.to_string()))?.is_unborn() {
                 return Err(no_ref());

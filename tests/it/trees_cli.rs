@@ -669,3 +669,54 @@ fn a_patch_applied_under_another_title_is_found_by_its_patch_id() {
     );
     crate::common::assert_same_as_full(&db);
 }
+
+/// `regtrack` under a ceiling of 2 GB of address space (`ulimit -v`), so a
+/// regression that reads an endless file fails here instead of filling the
+/// machine's memory.
+fn regtrack_bounded(db: &Path, args: &[&str]) -> Output {
+    Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 2000000; exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_regtrack"))
+        .arg("--db")
+        .arg(db)
+        .args(args)
+        .env_remove("REGTRACK_DB")
+        .env_remove("REGTRACK_CONFIG")
+        .env("XDG_CONFIG_HOME", db.with_extension("config"))
+        .output()
+        .expect("regtrack runs")
+}
+
+/// A followed ref, `HEAD` or `packed-refs` that is a symlink to `/dev/zero`
+/// is refused, named, before anything reads it.
+#[test]
+fn a_ref_that_is_an_endless_file_is_refused_unread() {
+    if !have_git() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("t.db");
+    let g = Git::new(&tmp.path().join("linux"));
+    g.commit("a", "one", None);
+    let git = g.dir.join(".git");
+    let dir = g.dir.to_str().unwrap();
+    std::os::unix::fs::symlink("/dev/zero", git.join("refs/heads/zero")).unwrap();
+    let out = regtrack_bounded(&db, &["trees", "add", "t", dir, "--ref", "zero"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("'.git/refs/heads/zero' is not a regular file"),
+        "{err}"
+    );
+    std::fs::remove_file(git.join("refs/heads/zero")).unwrap();
+    ok(&db, &["trees", "add", "t", dir, "--ref", "master"]);
+    g.commit("a", "two", None);
+    std::os::unix::fs::symlink("/dev/zero", git.join("packed-refs")).unwrap();
+    let out = regtrack_bounded(&db, &["trees", "sync"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("'.git/packed-refs' is not a regular file"), "{err}");
+    std::fs::remove_file(git.join("packed-refs")).unwrap();
+    ok(&db, &["trees", "sync"]);
+}
