@@ -89,7 +89,63 @@ pub fn load(explicit: Option<&Path>) -> anyhow::Result<Config> {
         }
         Err(e) => return Err(e).with_context(|| format!("reading config '{}'", p.display())),
     };
-    toml::from_str(&text).with_context(|| format!("config '{}'", p.display()))
+    let config: Config =
+        toml::from_str(&text).with_context(|| format!("config '{}'", p.display()))?;
+    config
+        .check()
+        .with_context(|| format!("config '{}'", p.display()))?;
+    Ok(config)
+}
+
+impl Config {
+    /// Every value in the range it can mean something in: a rate, a time
+    /// or a link that would panic, wrap or run script later is refused
+    /// here, naming its key.
+    pub fn check(&self) -> anyhow::Result<()> {
+        if let Some(r) = self.requests_per_second {
+            if !(r == 0.0 || (0.001..=1000.0).contains(&r)) {
+                anyhow::bail!(
+                    "requests_per_second = {r}: give 0 (no limit) or a rate from 0.001 to 1000"
+                );
+            }
+        }
+        if let Some(m) = self.cache_ttl_minutes {
+            if m > MAX_MINUTES {
+                anyhow::bail!("cache_ttl_minutes = {m}: at most {MAX_MINUTES} (ten years)");
+            }
+        }
+        if let Some(t) = self.answer_timeout_seconds {
+            if !(1..=MAX_ANSWER_SECONDS).contains(&t) {
+                anyhow::bail!(
+                    "answer_timeout_seconds = {t}: give 1 to {MAX_ANSWER_SECONDS} (a day)"
+                );
+            }
+        }
+        if let Some(base) = &self.lore_base {
+            web_link("lore_base", base)?;
+        }
+        for (tree, template) in &self.commit_links {
+            web_link(&format!("commit_links.{tree}"), template)?;
+        }
+        Ok(())
+    }
+}
+
+/// Most minutes a cached answer may be trusted for (ten years).
+const MAX_MINUTES: u64 = 10 * 366 * 24 * 60;
+
+/// Most seconds one answer of a server may take (a day).
+pub const MAX_ANSWER_SECONDS: u64 = 86_400;
+
+/// `value` is an http or https link (what a browser and `fetch` may
+/// follow); a `javascript:` or `file:` one would run or read on a click.
+fn web_link(key: &str, value: &str) -> anyhow::Result<()> {
+    let lower = value.trim_start().to_ascii_lowercase();
+    if lower.starts_with("https://") || lower.starts_with("http://") {
+        Ok(())
+    } else {
+        anyhow::bail!("{key}: only http:// and https:// links are used")
+    }
 }
 
 #[cfg(test)]
@@ -112,5 +168,33 @@ mod tests {
         let e = format!("{:#}", load(Some(&p)).unwrap_err());
         assert!(e.contains("c.toml") && e.contains("lore_bse"), "{e}");
         assert!(load(Some(&dir.path().join("none.toml"))).is_err());
+    }
+
+    #[test]
+    fn values_that_would_panic_or_run_script_are_refused_by_key() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("c.toml");
+        for (text, key) in [
+            ("requests_per_second = 1e-30\n", "requests_per_second"),
+            ("requests_per_second = nan\n", "requests_per_second"),
+            ("requests_per_second = -1.0\n", "requests_per_second"),
+            ("cache_ttl_minutes = 99999999999\n", "cache_ttl_minutes"),
+            ("answer_timeout_seconds = 0\n", "answer_timeout_seconds"),
+            ("lore_base = \"javascript:alert(1)//\"\n", "lore_base"),
+            (
+                "[commit_links]\nnext = \"JavaScript:alert('{sha}')\"\n",
+                "commit_links.next",
+            ),
+        ] {
+            std::fs::write(&p, text).unwrap();
+            let e = format!("{:#}", load(Some(&p)).unwrap_err());
+            assert!(e.contains("c.toml") && e.contains(key), "{text}: {e}");
+        }
+        std::fs::write(
+            &p,
+            "requests_per_second = 0.0\nanswer_timeout_seconds = 30\n",
+        )
+        .unwrap();
+        assert!(load(Some(&p)).is_ok());
     }
 }

@@ -73,7 +73,7 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
                 eprintln!(
                     "regtrack: wrote {} regressions to {}",
                     regs.len(),
-                    p.display()
+                    crate::export::terminal::line(&p.display().to_string())
                 );
             }
         }

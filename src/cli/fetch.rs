@@ -157,10 +157,30 @@ fn client(ctx: &Context, http: &Http) -> (Client, Option<Arc<indicatif::Progress
     (client, bar)
 }
 
-/// `2024-01-31`, an RFC 3339 time, or `30d` (days ago).
+/// Most days a `30d` form may say: the archives start in the 1990s, so a
+/// hundred years back is already before any mail.
+const MAX_DAYS_AGO: i64 = 36_525;
+
+/// `N` of a `Nd` form (days ago), when `s` is one: 0 up to
+/// [`MAX_DAYS_AGO`], or an error saying the bound.
+pub fn days_ago(s: &str) -> anyhow::Result<Option<i64>> {
+    let Some(n) = s.strip_suffix('d') else {
+        return Ok(None);
+    };
+    if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
+        return Ok(None);
+    }
+    match n.parse::<i64>() {
+        Ok(d) if d <= MAX_DAYS_AGO => Ok(Some(d)),
+        _ => anyhow::bail!("'{s}' is too far back: at most {MAX_DAYS_AGO}d (a hundred years)"),
+    }
+}
+
+/// `2024-01-31`, an RFC 3339 time, or `30d` (days ago, at most a hundred
+/// years).
 pub fn parse_since(s: &str) -> anyhow::Result<chrono::DateTime<chrono::Utc>> {
     let s = s.trim();
-    if let Some(days) = s.strip_suffix('d').and_then(|d| d.parse::<i64>().ok()) {
+    if let Some(days) = days_ago(s)? {
         return Ok(chrono::Utc::now() - chrono::Duration::days(days));
     }
     if let Ok(t) = chrono::DateTime::parse_from_rfc3339(s) {

@@ -84,7 +84,12 @@ fn print_failures(out: &mut impl Write, s: &Summary) -> std::io::Result<()> {
         .unwrap_or(0)
         .min(60);
     for f in s.failures.iter().take(SHOWN_FAILURES) {
-        writeln!(out, "  {:<width$}  {}", f.place, f.reason)?;
+        writeln!(
+            out,
+            "  {:<width$}  {}",
+            crate::export::terminal::line(&f.place),
+            crate::export::terminal::line(&f.reason)
+        )?;
     }
     if s.failed as usize > SHOWN_FAILURES {
         writeln!(

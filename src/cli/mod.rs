@@ -257,7 +257,11 @@ where
     let config = match config::load(cli.config.as_deref()) {
         Ok(c) => c,
         Err(e) => {
-            let _ = writeln!(std::io::stderr(), "regtrack: error: {e:#}");
+            let _ = writeln!(
+                std::io::stderr(),
+                "regtrack: error: {}",
+                crate::export::terminal::block(&format!("{e:#}"))
+            );
             return ExitCode::from(2);
         }
     };
@@ -308,7 +312,11 @@ fn finish(result: anyhow::Result<ExitCode>) -> ExitCode {
         Ok(code) => code,
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            let _ = writeln!(std::io::stderr(), "regtrack: error: {e:#}");
+            let _ = writeln!(
+                std::io::stderr(),
+                "regtrack: error: {}",
+                crate::export::terminal::block(&format!("{e:#}"))
+            );
             ExitCode::from(2)
         }
     }
@@ -379,7 +387,7 @@ fn open_writer(
         if !ctx.quiet {
             eprintln!(
                 "regtrack: waiting for another regtrack writing {}...",
-                ctx.db.display()
+                terminal_safe(&ctx.db.display().to_string())
             );
         }
     })?;

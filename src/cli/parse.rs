@@ -39,7 +39,11 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
         let stream = match crate::source::open(path) {
             Ok(s) => s,
             Err(e) => {
-                eprintln!("regtrack: {}: {e}", path.display());
+                eprintln!(
+                    "regtrack: {}: {}",
+                    crate::export::terminal::line(&path.display().to_string()),
+                    crate::export::terminal::line(&e.to_string())
+                );
                 failed += 1;
                 continue;
             }
@@ -48,7 +52,10 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
             let raw = match raw {
                 Ok(r) => r,
                 Err(e) => {
-                    eprintln!("regtrack: {e}");
+                    eprintln!(
+                        "regtrack: {}",
+                        crate::export::terminal::line(&e.to_string())
+                    );
                     failed += 1;
                     continue;
                 }
@@ -58,9 +65,13 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
                 Err(e) => {
                     let (origin, reason) = (raw.origin.describe(), e.to_string());
                     if reason.starts_with(&origin) {
-                        eprintln!("regtrack: {reason}");
+                        eprintln!("regtrack: {}", crate::export::terminal::line(&reason));
                     } else {
-                        eprintln!("regtrack: {origin}: {reason}");
+                        eprintln!(
+                            "regtrack: {}: {}",
+                            crate::export::terminal::line(&origin),
+                            crate::export::terminal::line(&reason)
+                        );
                     }
                     failed += 1;
                     continue;

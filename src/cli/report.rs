@@ -59,7 +59,7 @@ pub struct Args {
 
 fn when(s: &str, now: i64) -> anyhow::Result<i64> {
     let s = s.trim();
-    if let Some(d) = s.strip_suffix('d').and_then(|d| d.parse::<i64>().ok()) {
+    if let Some(d) = super::fetch::days_ago(s)? {
         return Ok(now - d * 86_400);
     }
     Ok(super::fetch::parse_since(s)?.timestamp())

@@ -73,7 +73,10 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
         export::json::write_with_copies(&mut out, &regs, &ctx.links, &copies)?;
     } else if regs.is_empty() {
         if !ctx.quiet {
-            eprintln!("regtrack: no regression matches '{}'", args.query);
+            eprintln!(
+                "regtrack: no regression matches '{}'",
+                crate::export::terminal::line(&args.query)
+            );
         }
     } else {
         let notes: std::collections::HashMap<String, String> = notes

@@ -44,19 +44,34 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     if !s.statuses.is_empty() {
         writeln!(out, "per status:")?;
         for c in &s.statuses {
-            writeln!(out, "  {:>8}  {}", c.messages, c.name)?;
+            writeln!(
+                out,
+                "  {:>8}  {}",
+                c.messages,
+                crate::export::terminal::line(&c.name)
+            )?;
         }
     }
     if !s.lists.is_empty() {
         writeln!(out, "per list:")?;
         for c in &s.lists {
-            writeln!(out, "  {:>8}  {}", c.messages, c.name)?;
+            writeln!(
+                out,
+                "  {:>8}  {}",
+                c.messages,
+                crate::export::terminal::line(&c.name)
+            )?;
         }
     }
     if !s.kinds.is_empty() {
         writeln!(out, "per kind:")?;
         for c in &s.kinds {
-            writeln!(out, "  {:>8}  {}", c.messages, c.name)?;
+            writeln!(
+                out,
+                "  {:>8}  {}",
+                c.messages,
+                crate::export::terminal::line(&c.name)
+            )?;
         }
     }
     if !s.sources.is_empty() {
@@ -65,8 +80,8 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
             writeln!(
                 out,
                 "  {}  {}",
-                src.last_commit.as_deref().unwrap_or("-"),
-                src.source
+                crate::export::terminal::line(src.last_commit.as_deref().unwrap_or("-")),
+                crate::export::terminal::line(&src.source)
             )?;
         }
     }

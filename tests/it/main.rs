@@ -19,6 +19,7 @@ mod evidence_props;
 mod evidence_seeds;
 mod fetch_cli;
 mod gold;
+mod hostile_cli;
 mod hostile_export;
 mod hostile_fetch;
 mod hostile_memory;

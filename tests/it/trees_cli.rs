@@ -716,7 +716,10 @@ fn a_ref_that_is_an_endless_file_is_refused_unread() {
     let out = regtrack_bounded(&db, &["trees", "sync"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("'.git/packed-refs' is not a regular file"), "{err}");
+    assert!(
+        err.contains("'.git/packed-refs' is not a regular file"),
+        "{err}"
+    );
     std::fs::remove_file(git.join("packed-refs")).unwrap();
     ok(&db, &["trees", "sync"]);
 }

@@ -1,0 +1,97 @@
+//! What a user or a file name can put on the command line or in the
+//! configuration: escape sequences in names never reach stderr raw, and
+//! numbers out of range are errors (exit 2, naming what was wrong), never a
+//! panic or a silent wrap.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn regtrack(db: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_regtrack"))
+        .arg("--db")
+        .arg(db)
+        .args(args)
+        .env_remove("REGTRACK_DB")
+        .env_remove("REGTRACK_CONFIG")
+        .env("XDG_CONFIG_HOME", db.with_extension("config"))
+        .output()
+        .unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn corpus_db(dir: &Path) -> std::path::PathBuf {
+    let db = dir.join("t.db");
+    let mbox = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/corpus/threads/fixed-history.mbox"
+    );
+    assert!(regtrack(&db, &["-q", "ingest", mbox]).status.success());
+    db
+}
+
+#[test]
+fn a_file_name_database_path_or_query_with_escapes_is_shown_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = corpus_db(dir.path());
+    // A file in an ingested folder whose name clears the screen.
+    let folder = dir.path().join("in");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::write(folder.join("x\x1b[2Jy.mbox"), b"\x00\x01 not mail at all\n").unwrap();
+    let o = regtrack(&db, &["ingest", folder.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert!(!err.contains('\x1b'), "{err:?}");
+    // A database path that does not exist.
+    let gone = dir.path().join("no\x1b]0;owned\x07.db");
+    let o = regtrack(&gone, &["list"]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        !err.contains('\x1b') && err.contains("\\x1b]0;owned"),
+        "{err:?}"
+    );
+    // A query that matches nothing.
+    let o = regtrack(&db, &["show", "zz\x1b[31mred"]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("zz\\x1b[31mred"), "{err:?}");
+}
+
+#[test]
+fn far_off_day_counts_are_refused_not_wrapped_or_panicking() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = corpus_db(dir.path());
+    for args in [
+        &["report", "--since", "9223372036854775807d"][..],
+        &["report", "--since", "99999999999999999999999d"][..],
+        &["fetch", "--query", "s:x", "--since", "99999999999999d"][..],
+    ] {
+        let o = regtrack(&db, args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("too far back"), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    let o = regtrack(&db, &["report", "--since", "36525d"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(!out.contains("????"), "{out}");
+}
+
+#[test]
+fn a_config_value_that_would_panic_is_a_config_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = corpus_db(dir.path());
+    let config = dir.path().join("c.toml");
+    std::fs::write(&config, "requests_per_second = 1e-30\n").unwrap();
+    let o = regtrack(&db, &["--config", config.to_str().unwrap(), "fetch", "x@y"]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("c.toml") && err.contains("requests_per_second"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
