@@ -139,7 +139,7 @@ pub const MAX_ANSWER_SECONDS: u64 = 86_400;
 
 /// `value` is an http or https link (what a browser and `fetch` may
 /// follow); a `javascript:` or `file:` one would run or read on a click.
-fn web_link(key: &str, value: &str) -> anyhow::Result<()> {
+pub(crate) fn web_link(key: &str, value: &str) -> anyhow::Result<()> {
     let lower = value.trim_start().to_ascii_lowercase();
     if lower.starts_with("https://") || lower.starts_with("http://") {
         Ok(())

@@ -270,6 +270,14 @@ where
         .clone()
         .or_else(|| config.lore_base.clone())
         .unwrap_or_else(|| crate::lore::DEFAULT_BASE.to_string());
+    if let Err(e) = config::web_link("--lore-base", &lore_base) {
+        let _ = writeln!(
+            std::io::stderr(),
+            "regtrack: error: {}",
+            crate::export::terminal::line(&format!("{e:#}"))
+        );
+        return ExitCode::from(2);
+    }
     let links = crate::export::links::Links::new(&lore_base, config.commit_links.clone());
     let ctx = Context {
         links,

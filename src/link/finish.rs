@@ -65,6 +65,7 @@ fn member_facts(members: &[&Member], msgs: &[LinkMessage]) -> Facts {
         (Some(a), Some(b)) => Some(a.max(b)),
         (a, b) => a.or(b),
     };
+    let mut first_reply = None;
     for mem in members {
         let m = &msgs[mem.idx];
         facts.last_unix = later(facts.last_unix, m.date);
@@ -86,11 +87,16 @@ fn member_facts(members: &[&Member], msgs: &[LinkMessage]) -> Facts {
         if !is_robot(m) {
             facts.human_replies += 1;
             facts.last_human_unix = later(facts.last_human_unix, m.date);
-            if facts.first_unix.is_none() {
-                // A reply-only regression: the first reply starts the history.
-                facts.first_unix = m.date;
+            if first_reply.is_none() {
+                first_reply = m.date;
             }
         }
+    }
+    // A history starts at its first report; only one without a dated
+    // report starts at its first human reply (a reply with a wrong Date
+    // cannot move a report's history).
+    if facts.first_unix.is_none() {
+        facts.first_unix = first_reply;
     }
     facts
 }

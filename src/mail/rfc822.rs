@@ -135,8 +135,9 @@ fn parse_with(bytes: &[u8], fast: bool) -> Result<Message, String> {
         .filter(|s| !s.is_empty());
     let date = parsed
         .date()
+        .filter(|d| possible_date(d, parsed.header_raw(HeaderName::Date).unwrap_or("")))
         .map(|d| d.to_timestamp())
-        .filter(|t| (0..4_102_444_800).contains(t));
+        .filter(|t| (FIRST_POSSIBLE..4_102_444_800).contains(t));
 
     let mut body = String::new();
     let mut parts = Vec::new();
@@ -186,6 +187,36 @@ fn starts_with_header(bytes: &[u8]) -> bool {
             .iter()
             .all(|&c| c.is_ascii_graphic() && c != b':'),
     }
+}
+
+/// 1991-01-01: no Linux mail is older, so a Date before it is wrong.
+const FIRST_POSSIBLE: i64 = 662_688_000;
+
+/// True when a parsed Date is a real moment as written: a day the month
+/// has, a time of day that exists, and a year written with four digits
+/// when it is not a two-digit one (`0001` is not 2001, which the parser's
+/// two-digit rule would make of it). A Date that is not is no date: the
+/// message sorts as undated rather than moving a history's dates.
+fn possible_date(d: &mail_parser::DateTime, raw: &str) -> bool {
+    let calendar = chrono::NaiveDate::from_ymd_opt(i32::from(d.year), d.month.into(), d.day.into())
+        .is_some()
+        && d.hour < 24
+        && d.minute < 60
+        && d.second < 61
+        && d.tz_hour < 24
+        && d.tz_minute < 60;
+    // The year is the token before the time of day.
+    let tokens: Vec<&str> = raw
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+        .collect();
+    let zero_led_year = tokens.windows(2).any(|w| {
+        w[1].contains(':')
+            && w[0].len() >= 3
+            && w[0].starts_with('0')
+            && w[0].bytes().all(|b| b.is_ascii_digit())
+    });
+    calendar && !zero_led_year
 }
 
 /// The header fields regtrack reads (lower case): identity and threading,
@@ -573,6 +604,28 @@ fn is_patch_like(part: &mail_parser::MessagePart<'_>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn date_of(value: &str) -> Option<i64> {
+        let raw = format!("Message-ID: <d@x>\nSubject: s\nDate: {value}\n\nbody\n");
+        parse(raw.as_bytes()).unwrap().date
+    }
+
+    #[test]
+    fn impossible_or_prehistoric_dates_are_no_dates() {
+        assert_eq!(
+            date_of("Tue, 5 Mar 2024 10:00:00 +0000"),
+            Some(1_709_632_800)
+        );
+        assert_eq!(
+            date_of("Mon, 05 Mar 24 10:00:00 +0000"),
+            Some(1_709_632_800)
+        );
+        assert_eq!(date_of("33 Feb 2025 25:61:61 +0000"), None);
+        assert_eq!(date_of("30 Feb 2025 10:00:00 +0000"), None);
+        assert_eq!(date_of("Mon, 1 Jan 0001 00:00:00 +0000"), None);
+        assert_eq!(date_of("Thu, 1 Jan 1970 00:00:00 +0000"), None);
+        assert_eq!(date_of("Sat, 1 Jan 2150 00:00:00 +0000"), None);
+    }
 
     /// Messages that must read the same whether or not they take the
     /// plain-text path, with whether they take it.

@@ -95,3 +95,52 @@ fn a_config_value_that_would_panic_is_a_config_error() {
     );
     assert!(!err.contains("panicked"), "{err}");
 }
+
+#[test]
+fn a_lore_base_that_is_not_a_web_link_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = corpus_db(dir.path());
+    let o = regtrack(&db, &["--lore-base", "javascript:alert(1)//", "list"]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("only http:// and https://"), "{err}");
+}
+
+/// The history's first report, as `show --json` gives it.
+fn first_date(db: &Path) -> String {
+    let o = regtrack(db, &["show", "5e1f2a3b4c", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let first = &v.as_array().map_or(&v, |a| &a[0])["first_date"];
+    first.as_str().unwrap_or_default().to_string()
+}
+
+#[test]
+fn a_reply_with_a_wrong_date_does_not_move_the_first_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = corpus_db(dir.path());
+    let before = first_date(&db);
+    assert!(before.starts_with("2024-03-15"), "{before}");
+    for (n, date) in [
+        (1, "Thu, 01 Jan 1970 00:00:00 +0000"),
+        (2, "Mon, 1 Jan 0001 00:00:00 +0000"),
+        (3, "Mon, 33 Feb 2025 25:61:61 +0000"),
+        (4, "Sun, 01 Jan 1995 00:00:00 +0000"),
+    ] {
+        let reply = dir.path().join(format!("reply{n}.mbox"));
+        std::fs::write(
+            &reply,
+            format!(
+                "From x@y Thu Jan  1 00:00:00 1970\nFrom: Some One <one@example.org>\n\
+                 Date: {date}\nSubject: Re: [linus:master] [ext4]  5e1f2a3b4c:  \
+                 fsmark.files_per_sec -12.3% regression\nMessage-ID: <wrong-date-{n}@example.org>\n\
+                 In-Reply-To: <202403151023.5e1f2a3b-lkp@intel.com>\n\
+                 References: <202403151023.5e1f2a3b-lkp@intel.com>\n\nThanks for the report.\n"
+            ),
+        )
+        .unwrap();
+        let o = regtrack(&db, &["-q", "ingest", reply.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(first_date(&db), before, "after a reply dated {date}");
+    }
+}
