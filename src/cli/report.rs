@@ -65,12 +65,6 @@ fn when(s: &str, now: i64) -> anyhow::Result<i64> {
     Ok(super::fetch::parse_since(s)?.timestamp())
 }
 
-/// The domain of an address (`a@b.org` -> `b.org`).
-fn domain(addr: &str) -> Option<&str> {
-    let a = addr.trim().trim_end_matches('>');
-    a.rsplit_once('@').map(|(_, d)| d).filter(|d| !d.is_empty())
-}
-
 /// Runs `regtrack report`.
 pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     let now = match &args.now {
@@ -113,7 +107,7 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
                 .or_else(|| ctx.config.report_from.clone())
                 .unwrap_or_else(|| "regtrack <regtrack@localhost>".to_string());
             let env = Envelope {
-                domain: domain(&from).unwrap_or("localhost").to_string(),
+                domain: crate::export::report::domain(&from),
                 from,
                 to: args.to.clone(),
             };

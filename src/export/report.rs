@@ -323,21 +323,59 @@ pub fn text(regs: &[Regression], p: &Period, links: &Links) -> String {
     out
 }
 
-/// `text` as ASCII for a header (anything else as `?`, control characters
-/// as spaces): nothing from the database can add a header line.
-fn header_text(s: &str) -> String {
-    s.chars()
-        .map(|c| match c {
-            ' '..='~' => c,
-            c if c.is_control() => ' ',
-            _ => '?',
+/// One address of a header as given on the command line or in the config
+/// (`Jane Doe <jane@example.org>`, `jane@example.org (Jane)`): its display
+/// name and its address, read by the same parser as mail is.
+pub fn address(text: &str) -> (Option<String>, String) {
+    let one_line: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    let raw = format!("From: {one_line}\r\n\r\n");
+    let parsed = mail_parser::MessageParser::new().parse(raw.as_bytes());
+    let first = parsed
+        .as_ref()
+        .and_then(|m| m.from())
+        .and_then(|a| a.first());
+    match first.and_then(|a| a.address()) {
+        Some(addr) => (
+            first
+                .and_then(|a| a.name())
+                .map(|n| n.trim().to_string())
+                .filter(|n| !n.is_empty()),
+            addr.trim().to_string(),
+        ),
+        None => (None, one_line.trim().to_string()),
+    }
+}
+
+/// The domain of an address's address part (`Jane <j@b.org> (x)` ->
+/// `b.org`), for the `Message-ID:`; `localhost` when it has none a
+/// Message-ID can hold.
+pub fn domain(text: &str) -> String {
+    let (_, addr) = address(text);
+    addr.rsplit_once('@')
+        .map(|(_, d)| d.trim())
+        .filter(|d| {
+            !d.is_empty()
+                && d.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-')
         })
-        .collect()
+        .unwrap_or("localhost")
+        .to_string()
+}
+
+fn builder_address(text: &str) -> mail_builder::headers::address::Address<'static> {
+    let (name, addr) = address(text);
+    mail_builder::headers::address::Address::new_address(name, addr)
 }
 
 /// Writes the report as an RFC 5322 message: `From`, `To`, `Date`,
-/// `Subject`, `Message-ID`, MIME headers (UTF-8 text, 8 bit), a blank
-/// line and [`text`].
+/// `Subject`, `Message-ID`, a UTF-8 text body and [`text`]. Names that are
+/// not ASCII are encoded words (RFC 2047), and a body with a line longer
+/// than the 998 octets a mail line may have, or with any non-ASCII text, is
+/// quoted-printable (mail-builder chooses), so `git send-email` and every
+/// server take it.
 pub fn write_mail(
     out: &mut dyn Write,
     regs: &[Regression],
@@ -345,35 +383,69 @@ pub fn write_mail(
     env: &Envelope,
     links: &Links,
 ) -> std::io::Result<()> {
+    use mail_builder::headers::address::Address;
     let body = text(regs, p, links);
     let s = sections(regs, p);
     let date = chrono::DateTime::from_timestamp(p.now, 0).unwrap_or_default();
     let about = p
         .about
         .as_deref()
-        .map(|a| format!(" [{}]", header_text(a)))
+        .map(|a| format!(" [{}]", one_line(a)))
         .unwrap_or_default();
     let to = if env.to.is_empty() {
-        "undisclosed-recipients:;".to_string()
+        Address::new_group(Some("undisclosed-recipients".to_string()), Vec::new())
     } else {
-        env.to
-            .iter()
-            .map(|t| header_text(t))
-            .collect::<Vec<_>>()
-            .join(",\n ")
+        Address::new_list(env.to.iter().map(|t| builder_address(t)).collect())
     };
-    write!(
-        out,
-        "From: {}\nTo: {to}\nDate: {}\nSubject: Performance regressions report{about} for {}: {} new, {} open\nMessage-ID: <regtrack-report.{}.{}@{}>\nMIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n\n{body}",
-        header_text(&env.from),
-        date.to_rfc2822(),
+    let subject = format!(
+        "Performance regressions report{about} for {}: {} new, {} open",
         day(crate::model::history::iso(Some(p.now)).as_deref()),
         s.new.len(),
         s.open.len(),
+    );
+    let id = format!(
+        "regtrack-report.{}.{}@{}",
         date.format("%Y%m%d%H%M%S"),
         std::process::id(),
-        header_text(&env.domain),
-    )
+        env.domain,
+    );
+    // A body whose lines all fit goes as it is (8 bit UTF-8, readable
+    // raw, as `git format-patch` writes); one with a longer line is left to
+    // mail-builder, which makes it quoted-printable.
+    let long_line = body.lines().any(|l| l.len() > MAX_LINE_OCTETS);
+    let part = mail_builder::mime::MimePart::new(
+        mail_builder::headers::content_type::ContentType::new("text/plain")
+            .attribute("charset", "utf-8"),
+        body,
+    );
+    let part = if long_line {
+        part
+    } else {
+        part.transfer_encoding("8bit")
+    };
+    let wire = mail_builder::MessageBuilder::new()
+        .from(builder_address(&env.from))
+        .to(to)
+        .date(p.now)
+        .subject(subject)
+        .message_id(id)
+        .body(part)
+        .write_to_vec()?;
+    // Lines end as in a file of mail on a Unix machine (git send-email and
+    // mbox tools read LF), not as on the wire.
+    let text = String::from_utf8_lossy(&wire).replace("\r\n", "\n");
+    out.write_all(text.as_bytes())
+}
+
+/// Most octets of a line of mail without its line end (RFC 5322, 2.1.1).
+const MAX_LINE_OCTETS: usize = 998;
+
+/// `text` on one line: control characters (CR, LF among them) as spaces,
+/// so nothing from the database can add a header line.
+fn one_line(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
 }
 
 #[cfg(test)]
@@ -391,7 +463,14 @@ mod tests {
     }
 
     #[test]
-    fn headers_hold_no_line_breaks_or_non_ascii() {
-        assert_eq!(header_text("a\r\nBcc: x ü"), "a  Bcc: x ?");
+    fn addresses_read_like_mail_and_domains_are_only_domains() {
+        assert_eq!(
+            address("Jane Doe <jane@example.org>"),
+            (Some("Jane Doe".into()), "jane@example.org".into())
+        );
+        assert_eq!(domain("jane@example.org (Jane at work)"), "example.org");
+        assert_eq!(domain("Jörg <j@b.org>"), "b.org");
+        assert_eq!(domain("nobody"), "localhost");
+        assert_eq!(domain("x@a>b"), "localhost");
     }
 }

@@ -35,8 +35,8 @@ fn the_report_is_a_mail_with_its_sections_and_entries() {
             .find_map(|l| l.strip_prefix(&format!("{name}: ")))
             .unwrap_or_else(|| panic!("no {name}: in {head}"))
     };
-    assert_eq!(field("From"), "Jane Doe <jane@example.org>");
-    assert_eq!(field("To"), "linux-ext4@vger.kernel.org");
+    assert_eq!(field("From"), "\"Jane Doe\" <jane@example.org>");
+    assert_eq!(field("To"), "<linux-ext4@vger.kernel.org>");
     assert!(chrono::DateTime::parse_from_rfc2822(field("Date")).is_ok());
     assert!(field("Subject").starts_with("Performance regressions report for 2024-03-31"));
     assert!(field("Message-ID").starts_with("<regtrack-report.20240331235959."));
@@ -103,4 +103,72 @@ fn text_alone_filters_and_nothing_to_report() {
     let bad = report(&db, &["--since", "last tuesday"]);
     assert_eq!(bad.code(), Some(2));
     assert!(bad.stderr.contains("--since"), "{}", bad.stderr);
+}
+
+/// A report whose Message-ID is 2,000 characters long, to put a line of
+/// more than 998 octets into the report's body.
+fn long_id_report(dir: &std::path::Path) -> std::path::PathBuf {
+    let id = format!("{}@intel.com", "x".repeat(2000));
+    let p = dir.join("long.mbox");
+    std::fs::write(
+        &p,
+        format!(
+            "From lkp@intel.com Mon Mar 25 00:00:00 2024\nFrom: kernel test robot <oliver.sang@intel.com>\n\
+             Date: Mon, 25 Mar 2024 10:00:00 +0800\n\
+             Subject: [linus:master] [xfs]  abcdef1234:  fsmark.files_per_sec -5.7% regression\n\
+             Message-ID: <{id}>\n\n\
+             Hello,\n\nkernel test robot noticed a -5.7% regression of fsmark.files_per_sec on:\n\n\n\
+             commit: abcdef1234567890abcdef1234567890abcdef12 (\"xfs: do a thing\")\n\
+             https://git.kernel.org/cgit/linux/kernel/git/torvalds/linux.git master\n"
+        ),
+    )
+    .unwrap();
+    p
+}
+
+#[test]
+fn the_report_mail_keeps_mail_line_limits_and_encodes_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = corpus_db(dir.path());
+    Cmd::regtrack()
+        .db(&db)
+        .args(["-q", "ingest"])
+        .arg(long_id_report(dir.path()))
+        .run()
+        .assert_no_panic();
+    let run = report(
+        &db,
+        &[
+            "--from",
+            "Jörg Müller <jm@example.org> (at work)",
+            "--to",
+            "Zoë <z@example.org>",
+        ],
+    );
+    assert_eq!(run.code(), Some(0), "{}", run.stderr);
+    let text = &run.stdout;
+    assert!(
+        text.lines().all(|l| l.len() <= 998),
+        "a line over 998 octets"
+    );
+    let (head, body) = text.split_once("\n\n").unwrap();
+    assert!(head.is_ascii(), "{head}");
+    assert!(
+        head.contains("Content-Transfer-Encoding: quoted-printable"),
+        "{head}"
+    );
+    assert!(head.contains("@example.org>\n"), "{head}");
+    assert!(!head.contains('?') || head.contains("=?utf-8?"), "{head}");
+    // Read back as mail, the names and the long link are whole again.
+    let parsed = mail_parser::MessageParser::new()
+        .parse(text.as_bytes())
+        .unwrap();
+    let from = parsed.from().unwrap().first().unwrap();
+    assert!(from.name().unwrap().starts_with("Jörg Müller"), "{from:?}");
+    assert_eq!(from.address(), Some("jm@example.org"));
+    assert_eq!(parsed.to().unwrap().first().unwrap().name(), Some("Zoë"));
+    assert!(parsed.message_id().unwrap().ends_with("@example.org"));
+    let decoded = parsed.body_text(0).unwrap();
+    assert!(decoded.contains(&"x".repeat(2000)), "the long id is whole");
+    assert!(!body.contains(&"x".repeat(999)));
 }
