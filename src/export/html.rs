@@ -328,7 +328,12 @@ pub fn write(
         );
         let fix = match (&r.fix, fix_summary(r)) {
             (Some(f), Some((title, st))) => {
-                let mut c = a(&links.message(&f.message_id), &esc(&title));
+                // A fix found only in a followed tree has no posting to link.
+                let mut c = if f.message_id.is_empty() {
+                    esc(&title)
+                } else {
+                    a(&links.message(&f.message_id), &esc(&title))
+                };
                 let _ = write!(c, " ({})", esc(&st));
                 if let Some(sha) = &f.commit {
                     let tree = f.trees.last().map(String::as_str);

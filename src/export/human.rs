@@ -46,6 +46,9 @@ impl Style<'_> {
 
     /// A message: `<id>` linked to its lore page, or the page's URL.
     fn message(&self, msgid: &str) -> String {
+        if msgid.trim().is_empty() {
+            return "(no posting: found in a tree)".to_string();
+        }
         let url = self.links.message(msgid);
         if self.hyperlinks {
             self.osc8(&url, &format!("<{}>", safe(msgid)))

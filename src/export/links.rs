@@ -117,11 +117,16 @@ impl Links {
                 for child in o.values_mut() {
                     self.annotate_nested(child);
                 }
-                if let Some(m) = o.get("message_id").and_then(Value::as_str)
-                    && !m.is_empty()
-                {
-                    let u = self.message(m);
-                    o.entry("url").or_insert(Value::String(u));
+                match o.get("message_id").and_then(Value::as_str) {
+                    // Known only from a followed tree: no message, no page.
+                    Some("") => {
+                        o.insert("message_id".into(), Value::Null);
+                    }
+                    Some(m) => {
+                        let u = self.message(m);
+                        o.entry("url").or_insert(Value::String(u));
+                    }
+                    None => {}
                 }
                 if let Some(c) = o.get("commit").and_then(Value::as_str)
                     && !c.is_empty()

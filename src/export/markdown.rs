@@ -34,6 +34,10 @@ pub fn cell(s: &str) -> String {
             }
             '_' => o.push_str("\\_"),
             c if c.is_control() => o.push(' '),
+            // A bidi override or isolate would reorder the rest of the row.
+            '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{61c}' => {
+                o.push_str(&format!("U+{:04X}", c as u32))
+            }
             c => o.push(c),
         }
         prev = Some(c);
@@ -168,6 +172,12 @@ mod tests {
             escaped = c == '\\' && !escaped;
         }
         out
+    }
+
+    #[test]
+    fn bidi_overrides_in_a_cell_are_shown_not_obeyed() {
+        assert_eq!(cell("fix\u{202e}txt.exe"), "fixU+202Etxt.exe");
+        assert_eq!(cell("a\u{2066}b"), "aU+2066b");
     }
 
     #[test]

@@ -266,6 +266,18 @@ fn fixes_found_in_trees_give_status_trees_and_release() {
     assert_eq!(r["status"], "fixed", "{r:#}");
     assert_eq!(r["fix"]["commit"], fiemap_fix.as_str());
     assert_eq!(r["fix"]["release"], "v6.9-rc2");
+    // Found in the tree alone: no message, no page of one.
+    assert_eq!(r["fix"]["message_id"], Value::Null, "{r:#}");
+    assert_eq!(r["fix"].get("url"), None, "{r:#}");
+    for args in [
+        &["show", &culprit[..10]][..],
+        &["export", "--format", "md"][..],
+        &["export", "--format", "html"][..],
+        &["export", "--format", "csv"][..],
+    ] {
+        let out = ok(&db, args);
+        assert!(!out.contains("/all//"), "{args:?}: {out}");
+    }
 
     // The disputed jbd2 culprit, reported on mainline and reverted there,
     // no release holding the revert yet: the revert is the fix, applied.
