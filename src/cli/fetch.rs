@@ -194,6 +194,17 @@ pub fn parse_since(s: &str) -> anyhow::Result<chrono::DateTime<chrono::Utc>> {
         .unwrap_or_default())
 }
 
+/// A search for `text` as one phrase in `prefix` (`b:"..."`). A `"` in
+/// the text would end the phrase and make the rest query syntax; the
+/// search engine splits words at it anyway, so it is searched as a space.
+fn phrase_search(prefix: &str, text: &str) -> String {
+    let words: String = text
+        .chars()
+        .map(|c| if c == '"' || c.is_control() { ' ' } else { c })
+        .collect();
+    format!("{prefix}:\"{}\"", words.trim())
+}
+
 /// Fetched mboxes written to a temporary folder, ingested together.
 struct Batch {
     dir: PathBuf,
@@ -372,7 +383,7 @@ pub fn follow(ctx: &Context, args: FollowArgs) -> anyhow::Result<ExitCode> {
         let mut queries: Vec<String> = r
             .reports
             .iter()
-            .map(|x| format!("b:\"{}\"", x.message_id))
+            .map(|x| phrase_search("b", &x.message_id))
             .collect();
         queries.push(format!("b:{}", crate::query::short(&r.culprit.commit)));
         for q in queries {
@@ -404,4 +415,15 @@ pub fn follow(ctx: &Context, args: FollowArgs) -> anyhow::Result<ExitCode> {
     } else {
         code
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_quote_in_a_message_id_stays_inside_its_phrase() {
+        assert_eq!(phrase_search("b", "a\"b@c"), "b:\"a b@c\"");
+        assert_eq!(phrase_search("b", "x\" OR s:\"y@z"), "b:\"x  OR s: y@z\"");
+    }
 }

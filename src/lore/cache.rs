@@ -100,9 +100,15 @@ impl Cache {
         any_age: bool,
     ) -> Result<Option<(Entry, Duration)>> {
         let path = self.path_for(method, url);
-        let data = match fs::read(&path) {
+        let data = match read_entry(&path) {
             Ok(d) => d,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+                return Err(LoreError::CacheCorrupt {
+                    path,
+                    reason: e.to_string(),
+                });
+            }
             Err(e) => return Err(LoreError::Cache { path, source: e }),
         };
         let age = fs::metadata(&path)
@@ -113,7 +119,13 @@ impl Cache {
         if !any_age && age > self.ttl {
             return Ok(None);
         }
-        Ok(parse(&data, method, url).map(|e| (e, age)))
+        match parse(&data, method, url) {
+            Some(e) => Ok(Some((e, age))),
+            None => Err(LoreError::CacheCorrupt {
+                path,
+                reason: "not an entry of this cache for this request".into(),
+            }),
+        }
     }
 
     /// Stores the entry for `method url`: written to a temporary file in the same
@@ -189,6 +201,31 @@ impl Cache {
         }
         Ok(removed)
     }
+}
+
+/// Most bytes of an entry: an answer's body is at most the 512 MiB an
+/// answer may decompress to, and gzip never grows text.
+const MAX_ENTRY: u64 = (512 << 20) + 4096;
+
+/// The bytes of the entry file at `path`: a regular file (a symlink to a
+/// device or a pipe is not read) of at most [`MAX_ENTRY`] bytes; either
+/// failure is `InvalidData`.
+fn read_entry(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let bad = |why: String| std::io::Error::new(std::io::ErrorKind::InvalidData, why);
+    let f = fs::File::open(path)?;
+    let meta = f.metadata()?;
+    if !meta.is_file() {
+        return Err(bad(
+            "not a regular file (a device, a pipe or a socket)".into()
+        ));
+    }
+    let mut data = Vec::with_capacity(meta.len().min(MAX_ENTRY) as usize);
+    f.take(MAX_ENTRY + 1).read_to_end(&mut data)?;
+    if data.len() as u64 > MAX_ENTRY {
+        return Err(bad(format!("more than {MAX_ENTRY} bytes")));
+    }
+    Ok(data)
 }
 
 /// Reads an entry file; `None` when it is not one of ours or is for another URL.

@@ -150,6 +150,15 @@ pub enum LoreError {
         /// What failed.
         reason: String,
     },
+    /// A cache entry that is no entry: not a regular file, too big, or not
+    /// what this cache writes for the request.
+    #[error("cache entry '{path}' is unusable: {reason}")]
+    CacheCorrupt {
+        /// The entry file.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// The cache directory could not be read or written.
     #[error("cache '{path}': {source}")]
     Cache {
@@ -165,9 +174,10 @@ impl LoreError {
     /// The URL the error is about, when there is one.
     pub fn url(&self) -> Option<&str> {
         match self {
-            LoreError::BadTarget { .. } | LoreError::BadSearch { .. } | LoreError::Cache { .. } => {
-                None
-            }
+            LoreError::BadTarget { .. }
+            | LoreError::BadSearch { .. }
+            | LoreError::Cache { .. }
+            | LoreError::CacheCorrupt { .. } => None,
             LoreError::NotFound { url }
             | LoreError::Unreachable { url, .. }
             | LoreError::Timeout { url, .. }

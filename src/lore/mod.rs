@@ -635,7 +635,19 @@ impl Client {
         let mode = self.config.cache_mode;
         let cache = self.cache.as_ref().filter(|_| mode != CacheMode::Off);
         if let Some(c) = cache.filter(|_| mode != CacheMode::Refresh) {
-            if let Some((entry, age)) = c.get(method.as_str(), url, mode == CacheMode::Offline)? {
+            let found = match c.get(method.as_str(), url, mode == CacheMode::Offline) {
+                Err(e @ LoreError::CacheCorrupt { .. }) if mode == CacheMode::Offline => {
+                    return Err(e);
+                }
+                Err(e @ LoreError::CacheCorrupt { .. }) => {
+                    self.tell(Progress::Warning {
+                        message: format!("{e}; fetching again"),
+                    });
+                    None
+                }
+                other => other?,
+            };
+            if let Some((entry, age)) = found {
                 let got = match entry.kind {
                     Kind::Empty => Ok(mbox::Decoded {
                         bytes: Vec::new(),

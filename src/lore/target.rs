@@ -173,7 +173,12 @@ fn parse_url(text: &str) -> Option<Option<Target>> {
 
 /// Percent-encodes a Message-ID for a URL path as public-inbox does.
 pub fn encode_msgid(msgid: &str) -> String {
-    utf8_percent_encode(msgid, MSGID_PATH).to_string()
+    match msgid {
+        // A path segment `.` or `..` would be another path: spell the dots.
+        "." => "%2E".to_string(),
+        ".." => "%2E%2E".to_string(),
+        _ => utf8_percent_encode(msgid, MSGID_PATH).to_string(),
+    }
 }
 
 /// Percent-encodes a query-string value (a search query), space as `+`.
@@ -225,6 +230,17 @@ mod tests {
     }
 
     const ID: &str = "20200925071217.GO28663@shao2-debian";
+
+    #[test]
+    fn dot_ids_stay_one_path_segment() {
+        assert_eq!(encode_msgid("."), "%2E");
+        assert_eq!(encode_msgid(".."), "%2E%2E");
+        assert_eq!(
+            thread_url("https://lore.kernel.org", "all", ".."),
+            "https://lore.kernel.org/all/%2E%2E/t.mbox.gz"
+        );
+        assert_eq!(encode_msgid("a.b@c"), "a.b@c");
+    }
 
     #[test]
     fn bare_ids() {

@@ -308,6 +308,49 @@ fn a_half_written_cache_file_is_a_miss() {
 }
 
 #[test]
+fn an_endless_or_foreign_cache_entry_is_named_not_read_or_missed() {
+    let (server, _) = archive_server();
+    let dir = tempfile::tempdir().unwrap();
+    let client = Client::new(cfg(&server, dir.path()));
+    let id = "<20240101.robot.1@intel.com>";
+    let url = client.thread_url_of(&parse_target(id).unwrap());
+    let path = client.cache().unwrap().path_for("GET", &url);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    // A symlink to an endless file: refused unread (this would otherwise
+    // fill memory), named, offline; fetched again otherwise.
+    std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
+    let offline = Client::new(Config {
+        cache_mode: CacheMode::Offline,
+        ..cfg(&server, dir.path())
+    });
+    match offline.thread_of(id) {
+        Err(e @ LoreError::CacheCorrupt { .. }) => {
+            assert!(e.to_string().contains("not a regular file"), "{e}")
+        }
+        other => panic!("{other:?}"),
+    }
+    // Garbage where an entry should be: unusable, not "not in the cache".
+    std::fs::remove_file(&path).unwrap();
+    std::fs::write(&path, b"garbage").unwrap();
+    match offline.thread_of(id) {
+        Err(e @ LoreError::CacheCorrupt { .. }) => {
+            assert!(e.to_string().contains("is unusable"), "{e}")
+        }
+        other => panic!("{other:?}"),
+    }
+    std::fs::remove_file(&path).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
+    let (client, log) = events(client);
+    let m = client.thread_of(id).unwrap();
+    assert!(!m.from_cache);
+    assert!(
+        log.lock().unwrap().iter().any(
+            |p| matches!(p, Progress::Warning { message } if message.contains("fetching again"))
+        )
+    );
+}
+
+#[test]
 fn unavailable_then_success_backs_off_exponentially() {
     let (served, _) = (archive(), ());
     let server = Server::start(move |req, n| {
