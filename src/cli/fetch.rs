@@ -5,7 +5,7 @@
 //! cut is said as such and none of it is stored.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
@@ -205,23 +205,27 @@ fn phrase_search(prefix: &str, text: &str) -> String {
     format!("{prefix}:\"{}\"", words.trim())
 }
 
-/// Fetched mboxes written to a temporary folder, ingested together.
+/// Fetched mboxes in files without a name (`O_TMPFILE`, read back through
+/// `/proc/self/fd`), ingested together: a fetch ended by any signal leaves
+/// nothing behind in the temporary folder. Where there is no `/proc`, named
+/// temporary files, removed when the batch is dropped.
 struct Batch {
-    dir: PathBuf,
+    /// The open files; the paths name them while they are open.
+    files: Vec<Kept>,
     paths: Vec<PathBuf>,
     messages: usize,
 }
 
+/// A file of a [`Batch`], kept open as long as its path is read.
+enum Kept {
+    Unnamed(#[allow(dead_code)] std::fs::File),
+    Named(#[allow(dead_code)] tempfile::NamedTempFile),
+}
+
 impl Batch {
     fn new() -> anyhow::Result<Batch> {
-        let dir = std::env::temp_dir().join(format!(
-            "regtrack-fetch-{}-{}",
-            std::process::id(),
-            chrono::Utc::now().timestamp_nanos_opt().unwrap_or(0)
-        ));
-        std::fs::create_dir_all(&dir).with_context(|| format!("creating '{}'", dir.display()))?;
         Ok(Batch {
-            dir,
+            files: Vec::new(),
             paths: Vec::new(),
             messages: 0,
         })
@@ -229,23 +233,33 @@ impl Batch {
 
     /// Keeps a whole answer; a cut one is refused (nothing of it is stored).
     fn add(&mut self, what: &str, m: Mbox) -> anyhow::Result<()> {
+        use std::os::fd::AsRawFd;
         if let Some(p) = m.partial {
             anyhow::bail!("{what}: the answer was cut ({p:?}); nothing of it stored");
         }
         if m.messages == 0 {
             return Ok(());
         }
-        let path = self.dir.join(format!("{}.mbox", self.paths.len()));
-        std::fs::write(&path, &m.bytes).with_context(|| format!("writing '{}'", path.display()))?;
+        let proc_fd = Path::new("/proc/self/fd");
+        let (kept, path) = if proc_fd.is_dir() {
+            let mut f = tempfile::tempfile().context("creating a temporary file")?;
+            f.write_all(&m.bytes).context("writing a temporary file")?;
+            let path = proc_fd.join(f.as_raw_fd().to_string());
+            (Kept::Unnamed(f), path)
+        } else {
+            let mut f = tempfile::Builder::new()
+                .prefix("regtrack-fetch-")
+                .suffix(".mbox")
+                .tempfile()
+                .context("creating a temporary file")?;
+            f.write_all(&m.bytes).context("writing a temporary file")?;
+            let path = f.path().to_path_buf();
+            (Kept::Named(f), path)
+        };
         self.messages += m.messages;
+        self.files.push(kept);
         self.paths.push(path);
         Ok(())
-    }
-}
-
-impl Drop for Batch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
 

@@ -198,3 +198,26 @@ fn a_thread_answer_without_the_message_asked_for_stores_nothing_and_says_so() {
     assert!(r.stderr.contains("nothing of it was kept"), "{}", r.stderr);
     assert!(!db.exists() || messages(&db) == 0);
 }
+
+#[test]
+fn a_fetch_ended_by_sigterm_leaves_nothing_in_the_temporary_folder() {
+    let server = dribbling_server();
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.db");
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let mut running = cmd(dir.path(), &db)
+        .env("TMPDIR", &tmp)
+        .args(["fetch", "--timeout", "60", "--base", &server.base])
+        .arg("20240101.robot.1@intel.com")
+        .spawn();
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(running.is_running(), "the download is still under way");
+    let r = running.terminate();
+    assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
+    let left: Vec<_> = std::fs::read_dir(&tmp)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}

@@ -301,6 +301,14 @@ impl Running {
         self.finish(status, true)
     }
 
+    /// Asks the child to end (SIGTERM), then waits for it as [`Running::wait`].
+    pub fn terminate(self) -> Run {
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status();
+        self.wait()
+    }
+
     /// Waits for the child to end, killing it at its time limit.
     pub fn wait(mut self) -> Run {
         let status = loop {
