@@ -303,14 +303,18 @@ mod tests {
     }
 
     #[test]
-    fn foreign_or_half_files_are_misses() {
+    fn foreign_or_half_files_are_named_corrupt() {
         let dir = tempfile::tempdir().unwrap();
         let cache = Cache::new(dir.path(), Duration::from_secs(600));
         let path = cache.path_for("GET", "u");
         fs::create_dir_all(path.parent().unwrap()).unwrap();
         fs::write(&path, b"regtrack-lore-cache 1\nbo").unwrap();
-        assert!(cache.get("GET", "u", false).unwrap().is_none());
+        let corrupt =
+            |r: Result<Option<(Entry, Duration)>>| matches!(r, Err(LoreError::CacheCorrupt { .. }));
+        assert!(corrupt(cache.get("GET", "u", false)));
         fs::write(&path, b"regtrack-lore-cache 1\nempty\nGET v\n").unwrap();
+        assert!(corrupt(cache.get("GET", "u", false)));
+        fs::remove_file(&path).unwrap();
         assert!(cache.get("GET", "u", false).unwrap().is_none());
     }
 }

@@ -118,7 +118,7 @@ pub enum LoreError {
     },
     /// The answer is larger than the configured limits and partial answers were not allowed.
     #[error(
-        "{url}: answer exceeds the limit of {limit} (set Limits::partial_ok to keep the first part)"
+        "{url}: the answer is larger than {limit}, the most one answer may be; nothing of it is stored (ask for less: a narrower query, or --since)"
     )]
     TooLarge {
         /// The URL asked for.

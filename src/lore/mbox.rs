@@ -235,7 +235,21 @@ pub(crate) fn decode<R: Read>(
         };
         on_bytes(read.get());
         let scan_from = out.len();
-        out.extend_from_slice(&buf[..n]);
+        // Never more than one byte past the limit: a gzip bomb stops here,
+        // not after doubling the buffer past it.
+        let room = limits
+            .max_bytes
+            .saturating_add(1)
+            .saturating_sub(out.len() as u64);
+        let take = n.min(usize::try_from(room).unwrap_or(usize::MAX));
+        if out.len() + take > out.capacity() && out.len() + take > (16 << 20) {
+            // Past 16 MiB the whole limit is reserved at once: address space
+            // only, pages are taken as they are written, and no reallocation
+            // ever holds the old buffer and a bigger one together.
+            let cap = usize::try_from(limits.max_bytes.saturating_add(1)).unwrap_or(usize::MAX);
+            out.reserve_exact(cap.max(out.len() + take) - out.len());
+        }
+        out.extend_from_slice(&buf[..take]);
         if !checked && out.len() >= 5 {
             checked = true;
         }

@@ -402,7 +402,11 @@ impl std::fmt::Debug for Client {
 /// A reader that keeps a copy of what it reads (the raw body, for the cache).
 struct Tee<R> {
     inner: R,
-    copy: Vec<u8>,
+    /// The answer's bytes as received, while they are gzip (what the cache
+    /// keeps); `None` once they are not: a plain mbox is kept by the
+    /// decoder already, and a second copy of it would double the memory
+    /// an answer takes.
+    copy: Option<Vec<u8>>,
 }
 
 impl<R: Read> Read for Tee<R> {
@@ -420,7 +424,12 @@ impl<R: Read> Read for Tee<R> {
                 e
             }
         })?;
-        self.copy.extend_from_slice(&buf[..n]);
+        if let Some(copy) = &mut self.copy {
+            copy.extend_from_slice(&buf[..n]);
+            if copy.len() >= 2 && !copy.starts_with(&[0x1f, 0x8b]) {
+                self.copy = None;
+            }
+        }
         Ok(n)
     }
 }
@@ -758,7 +767,7 @@ impl Client {
         }
         let mut tee = Tee {
             inner: answer.body.into_reader(),
-            copy: Vec::new(),
+            copy: Some(Vec::new()),
         };
         let mut on_bytes = |n: u64| {
             self.tell(Progress::Bytes {
@@ -769,12 +778,14 @@ impl Client {
         let d = mbox::decode(url, &mut tee, limits, &mut on_bytes)?;
         if d.partial.is_none() {
             if let Some(c) = cache {
-                let kind = if tee.copy.is_empty() {
+                // A gzip as received, else the plain mbox the decoder kept.
+                let body = tee.copy.as_deref().unwrap_or(&d.bytes);
+                let kind = if body.is_empty() {
                     Kind::Empty
                 } else {
                     Kind::Body
                 };
-                self.store(c, method, url, kind, &tee.copy);
+                self.store(c, method, url, kind, body);
             }
         }
         Ok(self.answered(url, d, false))

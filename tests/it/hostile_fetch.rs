@@ -221,3 +221,51 @@ fn a_fetch_ended_by_sigterm_leaves_nothing_in_the_temporary_folder() {
         .collect();
     assert!(left.is_empty(), "left behind: {left:?}");
 }
+
+/// A gzip of 600 MiB of mbox (a few MB on the wire): messages of 64 KiB.
+fn bomb() -> Vec<u8> {
+    use std::io::Write as _;
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    let body = "x".repeat(64 << 10);
+    for i in 0..9600 {
+        write!(
+            gz,
+            "From mboxrd@z Thu Jan  1 00:00:00 1970\nMessage-ID: <{i}@bomb>\nSubject: s\n\n{body}\n"
+        )
+        .unwrap();
+    }
+    gz.finish().unwrap()
+}
+
+#[test]
+fn a_gzip_bomb_is_refused_at_the_limit_without_memory_past_it() {
+    let gz = std::sync::Arc::new(bomb());
+    for encoded in [false, true] {
+        let gz = gz.clone();
+        let server = Server::start(move |_, _| {
+            let r = Reply::gzip(gz.to_vec());
+            if encoded {
+                r.with_header("Content-Encoding", "gzip")
+            } else {
+                r
+            }
+        });
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("t.db");
+        let r = cmd(dir.path(), &db)
+            .measure_rss()
+            .args(["fetch", "--base", &server.base])
+            .arg("20240101.robot.1@intel.com")
+            .run();
+        r.assert_no_panic();
+        assert_ne!(r.code(), Some(0), "{}", r.stderr);
+        assert!(
+            r.stderr.contains("the most one answer may be") && !r.stderr.contains("partial_ok"),
+            "{}",
+            r.stderr
+        );
+        let peak_mib = r.peak_rss_kib.expect("peak RSS measured") / 1024;
+        // The limit is 512 MiB of mbox; nothing but it may be that large.
+        assert!(peak_mib < 640, "Content-Encoding {encoded}: {peak_mib} MiB");
+    }
+}
