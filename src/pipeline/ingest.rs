@@ -71,6 +71,10 @@ pub struct Summary {
     pub replaced: u64,
     /// Messages that could not be parsed.
     pub failed: u64,
+    /// Of which commits of public-inbox epochs whose message could not be
+    /// read or parsed (a blob missing from a mirror among them): kept in
+    /// `failures` and read again on every run; a cron job watches this.
+    pub failed_commits: u64,
     /// Input files skipped because they are unchanged (same size and
     /// modification time) since an ingest read them to the end.
     pub unchanged: u64,
@@ -241,7 +245,11 @@ pub fn ingest_indexing_behind_with(
     let (known_sources, known_files) = if reread {
         Default::default()
     } else {
-        (insert::commit_sources(store)?, insert::file_sources(store)?)
+        let epochs = crate::source::public_inbox::Known {
+            last: insert::commit_sources(store)?,
+            failed: insert::git_failures(store)?,
+        };
+        (epochs, insert::file_sources(store)?)
     };
     // A read-only connection lets the parse stage skip extraction for
     // Message-IDs already stored (re-ingests then cost little more than parsing).
@@ -327,7 +335,7 @@ fn checkpoint_until_stopped(path: &str, stop: Receiver<()>) {
 /// Reader stage: opens each input in turn and sends batches.
 fn read_inputs(
     inputs: &[PathBuf],
-    known: &HashMap<String, String>,
+    known: &crate::source::public_inbox::Known,
     files: &HashMap<String, (i64, i64)>,
     tx: SyncSender<Vec<Item>>,
 ) {
@@ -458,7 +466,7 @@ impl BatchLimit {
 
 /// The openers of one input: an epoch's, each of a public-inbox archive's
 /// (read from its progress on), or the file's.
-fn open_input(path: &Path, known: &HashMap<String, String>) -> Vec<Opener> {
+fn open_input(path: &Path, known: &crate::source::public_inbox::Known) -> Vec<Opener> {
     if path != Path::new("-")
         && path.is_dir()
         && let Some(epochs) = crate::source::public_inbox::epochs(path)
@@ -912,6 +920,9 @@ fn write_batches(
                 } => {
                     summary.bytes += bytes;
                     summary.failed += 1;
+                    if at.git_commit.is_some() {
+                        summary.failed_commits += 1;
+                    }
                     insert::insert_failure(store, &at, message_id.as_deref(), &reason, now)?;
                     if summary.failures.len() < MAX_FAILURE_NOTES {
                         summary.failures.push(FailureNote { place, reason });

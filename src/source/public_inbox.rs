@@ -15,13 +15,15 @@
 //! messages before it. When `HEAD` equals the recorded commit nothing is read
 //! at all.
 //!
-//! A mark never passes a commit whose message could not be read (a pack
-//! replaced by `git gc` or a fetch under the run, a truncated pack, an
-//! object missing from a partial clone): the epoch's progress stays at the
-//! commit before the first unread one, the commits after it are still read,
-//! and an input error names the epoch, the unread commits and where the next
-//! run starts again. A message that is read but does not parse is a failure
-//! of its own and does not hold the progress back.
+//! A commit whose message could not be read (a pack replaced by `git gc` or
+//! a fetch under the run, a truncated pack, an object missing from a
+//! mirror or a partial clone) is a failure, kept in the `failures` table,
+//! and progress passes it: every run reads the epoch's failed commits again
+//! first ([`Known::failed`], [`EpochReader::retrying`]), and one read then
+//! is a message like any other (its failure cleared). So an object missing
+//! for good costs one read per run, not a reread of every commit after it.
+//! An input error names the epoch and the unread commits. A message that is
+//! read but does not parse is a failure the same way.
 //!
 //! A pack that does not match its index (truncated before the run) fails
 //! the epoch before anything is read from it; a pack that shrinks while
@@ -88,12 +90,20 @@ pub fn source_key(epoch: &Path) -> String {
     super::canonical_key(epoch).unwrap_or_else(|| epoch.display().to_string())
 }
 
+/// What earlier runs left of each epoch, by [`source_key`].
+#[derive(Debug, Clone, Default)]
+pub struct Known {
+    /// The last commit read (the progress mark).
+    pub last: HashMap<String, String>,
+    /// Commits whose message could not be read or parsed: read again on
+    /// every run, before the new ones.
+    pub failed: HashMap<String, Vec<String>>,
+}
+
 /// Items (messages oldest first, with progress marks) of every epoch, reading
-/// only the commits after the last one recorded in `known`.
-pub fn items(
-    epochs: Vec<PathBuf>,
-    known: &HashMap<String, String>,
-) -> Result<Box<dyn Iterator<Item = Item> + Send>> {
+/// only the commits after the last one recorded in `known`, and again those
+/// that failed.
+pub fn items(epochs: Vec<PathBuf>, known: &Known) -> Result<Box<dyn Iterator<Item = Item> + Send>> {
     Ok(Box::new(
         openers(epochs, known).into_iter().flat_map(|o| (o.open)()),
     ))
@@ -101,17 +111,20 @@ pub fn items(
 
 /// The openers of these epochs, in order, each reading from its progress
 /// in `known` on.
-pub fn openers(epochs: Vec<PathBuf>, known: &HashMap<String, String>) -> Vec<Opener> {
+pub fn openers(epochs: Vec<PathBuf>, known: &Known) -> Vec<Opener> {
     epochs
         .into_iter()
         .map(|epoch| {
             let key = source_key(&epoch);
-            let last = known.get(&key).cloned();
+            let last = known.last.get(&key).cloned();
+            let failed = known.failed.get(&key).cloned().unwrap_or_default();
             Opener {
                 path: epoch.display().to_string(),
                 slow: true,
                 open: Box::new(move || -> Items {
-                    match EpochReader::open(&epoch, key, last.as_deref()) {
+                    match EpochReader::open(&epoch, key, last.as_deref())
+                        .map(|r| r.retrying(failed))
+                    {
                         Ok(reader) => Box::new(reader),
                         Err(e) => super::unopened(epoch.display().to_string(), e.to_string()),
                     }
@@ -127,7 +140,7 @@ pub fn open(path: &Path) -> Result<crate::source::RawStream> {
         path: path.to_path_buf(),
         reason: "not a public-inbox archive (no git/N.git epochs, not a git repository)".into(),
     })?;
-    let items = items(epochs, &HashMap::new())?;
+    let items = items(epochs, &Known::default())?;
     Ok(Box::new(items.filter_map(|item| match item {
         Item::Raw(r) => Some(r),
         Item::InputError { path, reason } => Some(Err(Error::Git {
@@ -158,6 +171,8 @@ pub struct EpochReader {
     last: Option<ObjectId>,
     /// The commits whose message could not be read, oldest first.
     unread: Vec<ObjectId>,
+    /// Commits that failed in an earlier run, read again first.
+    retry: std::vec::IntoIter<String>,
     /// Items to hand out before reading on.
     pending: VecDeque<Item>,
     /// Why the epoch ended early (a pack shrank under the run).
@@ -295,6 +310,7 @@ impl EpochReader {
             since_mark: 0,
             last: None,
             unread: Vec::new(),
+            retry: Vec::new().into_iter(),
             pending: VecDeque::new(),
             stopped: None,
             finished: false,
@@ -430,12 +446,45 @@ fn blobs_of(repo: &gix::Repository, path: &Path, ids: &[(ObjectId, ObjectId)]) -
 }
 
 impl EpochReader {
-    /// Commit `id` was read (or holds no message): progress may pass it
-    /// unless an earlier commit was not read.
+    /// Reads the messages of `commits` (that failed in an earlier run)
+    /// before the new ones: each is a message again, or the same failure.
+    pub fn retrying(mut self, commits: Vec<String>) -> EpochReader {
+        self.retry = commits.into_iter();
+        self.finished &= self.retry.len() == 0;
+        self
+    }
+
+    /// The next commit that failed before, read again.
+    fn next_retry(&mut self) -> Option<Item> {
+        let commit = self.retry.next()?;
+        let origin = Origin::Git {
+            repo: self.key.clone(),
+            commit: commit.clone(),
+        };
+        Some(Item::Raw(
+            match message_in(&self.repo, &self.path, &commit) {
+                Ok(bytes) => Ok(RawMessage {
+                    origin,
+                    bytes: bytes.into(),
+                    format: RawFormat::Rfc822,
+                }),
+                Err(e) => Err(Error::Message {
+                    origin: origin.describe(),
+                    reason: match e {
+                        Error::Git { reason, .. } => reason,
+                        other => other.to_string(),
+                    },
+                }),
+            },
+        ))
+    }
+
+    /// Commit `id` was read, holds no message, or could not be read and is
+    /// kept among the failures (read again on every run): progress passes
+    /// it, so a message missing for good does not make every later run
+    /// read everything after it again.
     fn read_through(&mut self, id: ObjectId) {
-        if self.unread.is_empty() {
-            self.last = Some(id);
-        }
+        self.last = Some(id);
     }
 
     /// Queues what the end of the epoch hands out: the last mark, then, when
@@ -457,7 +506,7 @@ impl EpochReader {
                 ),
             });
         }
-        if let Some(first) = self.unread.first() {
+        if !self.unread.is_empty() {
             let n = self.unread.len();
             let listed: Vec<String> = self
                 .unread
@@ -470,15 +519,11 @@ impl EpochReader {
             } else {
                 String::new()
             };
-            let kept = match self.last {
-                Some(c) => format!("at commit {c}"),
-                None => "where it was".to_string(),
-            };
             self.pending.push_back(Item::InputError {
                 path: self.path.display().to_string(),
                 reason: format!(
                     "{}: the message of {n} commit{} could not be read ({}{more}); \
-                     the epoch's progress stays {kept}, so the next run reads again from commit {first}",
+                     they are kept among the failures and read again on every run",
                     self.path.display(),
                     if n == 1 { "" } else { "s" },
                     listed.join(", "),
@@ -499,6 +544,9 @@ impl Iterator for EpochReader {
         if let Some(item) = self.pending.pop_front() {
             return Some(item);
         }
+        if let Some(item) = self.next_retry() {
+            return Some(item);
+        }
         if self.finished {
             return None;
         }
@@ -516,10 +564,10 @@ impl Iterator for EpochReader {
             match blob {
                 Ok(Some(blob)) => {
                     let read = self.read_message(id, blob, loc);
-                    match &read {
-                        Ok(_) => self.read_through(id),
-                        Err(_) => self.unread.push(id),
+                    if read.is_err() {
+                        self.unread.push(id);
                     }
+                    self.read_through(id);
                     if self.stopped.is_some() {
                         self.finish();
                     }
@@ -528,6 +576,7 @@ impl Iterator for EpochReader {
                 Ok(None) => self.read_through(id),
                 Err(reason) => {
                     self.unread.push(id);
+                    self.read_through(id);
                     return Some(Item::Raw(Err(Error::Message {
                         origin: self.origin(id).describe(),
                         reason,

@@ -1565,6 +1565,24 @@ pub fn commit_sources(store: &Store) -> Result<std::collections::HashMap<String,
     rows.collect::<std::result::Result<_, _>>().db(sql)
 }
 
+/// Commits of epochs whose message could not be read or parsed in an
+/// earlier run: epoch git directory -> commit ids (oldest failure first).
+/// Each run reads them again, whatever its progress mark says.
+pub fn git_failures(store: &Store) -> Result<std::collections::HashMap<String, Vec<String>>> {
+    let sql = "SELECT source, git_commit FROM failures
+               WHERE git_commit IS NOT NULL AND offset IS NULL ORDER BY at, id";
+    let mut st = store.conn().prepare(sql).db(sql)?;
+    let rows = st
+        .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
+        .db(sql)?;
+    let mut out: std::collections::HashMap<String, Vec<String>> = Default::default();
+    for row in rows {
+        let (source, commit) = row.db(sql)?;
+        out.entry(source).or_default().push(commit);
+    }
+    Ok(out)
+}
+
 /// Files read to their end before: canonical path -> (size, mtime).
 pub fn file_sources(store: &Store) -> Result<std::collections::HashMap<String, (i64, i64)>> {
     let sql = "SELECT source, size, mtime FROM sources

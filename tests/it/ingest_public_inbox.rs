@@ -625,9 +625,10 @@ fn git_out(dir: &Path, args: &[&str]) -> String {
 }
 
 /// A blob missing during a run (a partial clone, a pack replaced under
-/// the reader) fails its commit, names it, and holds the epoch's progress
-/// before it; once the object is back the next run stores the message and
-/// forgets the failure.
+/// the reader, an object a mirror lacks for good) fails its commit and names
+/// it; the epoch's progress passes it, and every later run reads that commit
+/// alone again (not everything after it) until the object is back, when the
+/// message is stored and the failure forgotten.
 #[test]
 fn a_message_whose_blob_cannot_be_read_is_read_again_by_the_next_run() {
     if !have_git() {
@@ -641,12 +642,18 @@ fn a_message_whose_blob_cannot_be_read_is_read_again_by_the_next_run() {
     let epoch = dir.path().join("0.git");
     inbox.publish(&epoch);
     let commit = git_out(&epoch, &["rev-parse", "HEAD~2"]);
-    let before = git_out(&epoch, &["rev-parse", "HEAD~3"]);
     let blob = git_out(&epoch, &["rev-parse", "HEAD~2:m"]);
     let loose = epoch.join("objects").join(&blob[..2]).join(&blob[2..]);
     assert!(loose.is_file(), "the clone keeps loose objects");
     let aside = dir.path().join("aside");
     std::fs::rename(&loose, &aside).unwrap();
+    let head = git_out(&epoch, &["rev-parse", "HEAD"]);
+    let last_commit = |db: &Path| -> String {
+        one(
+            db,
+            "SELECT last_commit FROM sources WHERE kind = 'public-inbox'",
+        )
+    };
 
     let db = dir.path().join("t.db");
     let out = ingest(&db, &epoch);
@@ -660,31 +667,38 @@ fn a_message_whose_blob_cannot_be_read_is_read_again_by_the_next_run() {
         out.stderr
     );
     assert!(
-        out.stderr
-            .contains(&format!("progress stays at commit {before}")),
+        out.stderr.contains("read again on every run"),
         "{}",
         out.stderr
     );
-    let last: String = one(
-        &db,
-        "SELECT last_commit FROM sources WHERE kind = 'public-inbox'",
-    );
-    assert_eq!(last, before, "progress stops before the unread commit");
-    let failures: i64 = sql_i64(&db, "SELECT count(*) FROM failures");
-    assert_eq!(failures, 1);
+    assert_eq!(last_commit(&db), head, "progress passes the unread commit");
+    assert_eq!(sql_i64(&db, "SELECT count(*) FROM failures"), 1);
+
+    // Missing for good: each run reads that one commit, nothing else, and
+    // says so where a cron job can see it.
+    for _ in 0..2 {
+        let out = crate::common::Cmd::regtrack()
+            .db(&db)
+            .args(["ingest", "--json"])
+            .arg(&epoch)
+            .run();
+        let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+        assert_eq!(v["new"], 0, "{v}");
+        assert_eq!(v["known"], 0, "nothing after it is read again: {v}");
+        assert_eq!(v["failed_commits"], 1, "{v}");
+        assert_eq!(sql_i64(&db, "SELECT count(*) FROM failures"), 1);
+    }
+    let listed = crate::common::Cmd::regtrack().db(&db).arg("failures").run();
+    assert!(listed.stdout.contains(&commit), "{}", listed.stdout);
 
     std::fs::rename(&aside, &loose).unwrap();
     let out = ingest(&db, &epoch);
     let (new, known, failed, _) = counts(&out);
-    assert_eq!((new, known, failed), (1, 2, 0), "{}", out.stderr);
+    assert_eq!((new, known, failed), (1, 0, 0), "{}", out.stderr);
     let ids: Vec<String> = column(&db, "SELECT message_id FROM messages ORDER BY message_id");
     assert_eq!(ids, ["m0@x", "m1@x", "m2@x", "m3@x", "m4@x"]);
     assert_eq!(sql_i64(&db, "SELECT count(*) FROM failures"), 0);
-    let last: String = one(
-        &db,
-        "SELECT last_commit FROM sources WHERE kind = 'public-inbox'",
-    );
-    assert_eq!(last, git_out(&epoch, &["rev-parse", "HEAD"]));
+    assert_eq!(last_commit(&db), head);
     // And nothing is read again after that.
     assert_eq!(counts(&ingest(&db, &epoch)), (0, 0, 0, 0));
 }
@@ -751,6 +765,11 @@ fn a_pack_truncated_while_mapped_ends_the_epoch_with_an_error_not_a_signal() {
         return;
     };
     let first_commit = git_out(&epoch, &["rev-list", "--max-parents=0", "HEAD"]);
+    let second_commit = git_out(&epoch, &["rev-list", "--reverse", "HEAD"])
+        .lines()
+        .nth(1)
+        .unwrap()
+        .to_string();
     let mut reader = EpochReader::open(&epoch, "epoch".into(), None).unwrap();
     // The epoch says first how many commits it will read.
     let commits: u64 = git_out(&epoch, &["rev-list", "--count", "HEAD"])
@@ -793,9 +812,14 @@ fn a_pack_truncated_while_mapped_ends_the_epoch_with_an_error_not_a_signal() {
             _ => None,
         })
         .collect();
+    // Progress passes the commit that failed (it is a failure, read again
+    // on every run) and no later one, which was never read.
+    assert!(raw_errors[0].contains(&second_commit), "{raw_errors:?}");
     assert!(
-        marks.iter().all(|m| **m == first_commit),
-        "progress past the first commit: {marks:?}"
+        marks
+            .iter()
+            .all(|m| **m == first_commit || **m == second_commit),
+        "progress past the failed commit: {marks:?}"
     );
 }
 
