@@ -84,8 +84,8 @@ pub struct Point<'a> {
     pub history: &'a Regression,
     /// The history's subsystem, in lower case (`-` when unknown).
     pub subsystem: String,
-    /// The benchmark: the report's testcase, else its metric's first part
-    /// (`fsmark` of `fsmark.files_per_sec`).
+    /// The benchmark: its metric's first part (`fsmark` of
+    /// `fsmark.files_per_sec`), else the report's testcase.
     pub testcase: String,
     /// The report's metric (`-` when unknown).
     pub metric: String,
@@ -101,19 +101,20 @@ pub struct Point<'a> {
 /// Unknown, in a text column.
 const UNKNOWN: &str = "-";
 
-/// The benchmark of a report: a plain testcase name as the report gives
-/// it, else the first part of its metric (the robot names metrics
-/// `testcase.stat`); an old report's `machine/testcase/params` gives way to
-/// the metric.
+/// The benchmark of a report: the first part of its metric (the robot
+/// names metrics `benchmark.stat`: `fsmark` of `fsmark.files_per_sec`), so
+/// that a report with a `testcase:` line and one without group alike
+/// (`fio-basic` runs give `fio.write_iops`); else a plain testcase name as
+/// the report gives it (an old report's `machine/testcase/params` is none).
 pub fn testcase_of(testcase: Option<&str>, metric: Option<&str>) -> String {
-    let plain = testcase
-        .map(str::trim)
-        .filter(|t| !t.is_empty() && !t.contains('/'));
     let from_metric = metric
         .and_then(|m| m.split('.').next())
         .map(str::trim)
         .filter(|t| !t.is_empty());
-    plain.or(from_metric).unwrap_or(UNKNOWN).to_string()
+    let plain = testcase
+        .map(str::trim)
+        .filter(|t| !t.is_empty() && !t.contains('/'));
+    from_metric.or(plain).unwrap_or(UNKNOWN).to_string()
 }
 
 fn subsystem_of(r: &Regression) -> String {
@@ -627,7 +628,11 @@ mod tests {
 
     #[test]
     fn testcases_come_from_the_report_or_the_metric() {
-        assert_eq!(testcase_of(Some("fsmark"), Some("x.y")), "fsmark");
+        assert_eq!(
+            testcase_of(Some("fio-basic"), Some("fio.write_iops")),
+            "fio"
+        );
+        assert_eq!(testcase_of(Some("fsmark"), None), "fsmark");
         assert_eq!(
             testcase_of(
                 Some("ivb44/vm-scalability/300s"),
