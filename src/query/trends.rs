@@ -335,12 +335,11 @@ pub struct Row {
     pub median_abs_change_percent: Option<f64>,
     /// The largest change, signed as the robot printed it.
     pub worst_change_percent: Option<f64>,
-    /// Histories whose fix landed (`fix-applied`, `fixed`).
+    /// Histories whose fix landed ([`Status::is_fixed`]).
     pub fixed: usize,
     /// Histories declined.
     pub declined: usize,
-    /// Histories still open (nobody closed them: `reported` to
-    /// `fix-confirmed`, `disputed`).
+    /// Histories still open (not [`Status::is_closed`]).
     pub open: usize,
     /// `fixed` of `histories`, in percent.
     pub fixed_percent: f64,
