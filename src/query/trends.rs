@@ -170,7 +170,7 @@ pub fn points(regs: &[Regression], direction: Option<Direction>) -> Vec<Point<'_
                     .filter(|m| !m.trim().is_empty())
                     .unwrap_or_else(|| UNKNOWN.to_string()),
                 unix: rep.unix.or(r.facts.first_unix),
-                change_percent: rep.change_percent.or(rep.change_as_written),
+                change_percent: rep.change_percent,
                 quoted: false,
             });
         }
@@ -399,7 +399,7 @@ fn row(
     metric: Option<String>,
     pts: &[Point<'_>],
 ) -> Row {
-    let mut changes: Vec<f64> = pts
+    let changes: Vec<f64> = pts
         .iter()
         .filter_map(|p| p.change_percent)
         .filter(|c| c.is_finite())
@@ -408,7 +408,7 @@ fn row(
         .iter()
         .copied()
         .max_by(|a, b| a.abs().total_cmp(&b.abs()));
-    let mut sizes: Vec<f64> = changes.iter_mut().map(|c| c.abs()).collect();
+    let mut sizes: Vec<f64> = changes.iter().map(|c| c.abs()).collect();
     let mut seen = BTreeSet::new();
     let hs: Vec<&Regression> = pts
         .iter()
