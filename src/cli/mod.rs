@@ -19,6 +19,7 @@ mod show;
 mod stats;
 mod thread;
 mod trees;
+mod trends;
 mod update;
 
 use std::ffi::OsString;
@@ -117,6 +118,11 @@ pub enum Command {
         after_help = "Examples:\n  regtrack report --since 7d --subsystem ext4 --to linux-ext4@vger.kernel.org > report.eml\n  regtrack report --now 2024-03-31 --since 30d --format text\n(the first answers 1 when nothing was reported in the last 7 days)"
     )]
     Report(report::Args),
+    /// How often the robot reported regressions, on which benchmarks, how big, and how many were fixed, declined or are open: per month or release and per subsystem, testcase and metric.
+    #[command(
+        after_help = "Examples:\n  regtrack trends --subsystem ext4\n  regtrack trends --per subsystem --since 2024-01-01 --format csv\n  regtrack trends --by release --json"
+    )]
+    Trends(trends::Args),
     /// Record a human decision on a regression: its status (wins over inference), its fix commit, the release it was fixed in, or that it duplicates another.
     #[command(
         after_help = "Examples:\n  regtrack mark 2edf06a50f declined --note \"layout noise, not chasing\"\n  regtrack mark 2edf06a50f --fix 4b1c2e9d0a7f --fixed-in v6.9\n  regtrack mark 2edf06a50f dup-of 68a9f5e700"
@@ -299,6 +305,7 @@ where
         Command::Mark(a) => mark::run(&ctx, a),
         Command::Unmark(a) => mark::unmark(&ctx, a),
         Command::Report(a) => report::run(&ctx, a),
+        Command::Trends(a) => trends::run(&ctx, a),
         Command::Mail(a) => mail::run(&ctx, a),
         Command::Thread(a) => thread::run(&ctx, a),
         Command::Reindex(a) => reindex::run(&ctx, a),

@@ -4,6 +4,9 @@
 //! inline SVG chart of the headline metric across every commit column of
 //! the table, with stddev error bars. The id links to the first report on
 //! lore, the culprit to its commit, every timeline entry to its message.
+//! Under the table, the trends ([`crate::query::trends`]): per subsystem a
+//! chart of its reports per month, stacked by status, and per metric a
+//! chart of each report's change over time, a dot per report.
 
 use std::fmt::Write as _;
 use std::io::Write;
@@ -11,12 +14,17 @@ use std::io::Write;
 use super::links::Links;
 use super::{age_days, day, fix_summary, fmt_change};
 use crate::model::history::{Headline, Regression, Status, StatusConfidence};
+use crate::query::trends::{Point, month_of, points};
 
 /// Escapes text for HTML element content and attribute values (every
 /// attribute this report writes is double-quoted). Everything from mail or
 /// the database goes through it: names, titles, metrics, dates, flags,
-/// regzbot lines, commit ids, the chart's labels.
+/// regzbot lines, commit ids, the chart's labels. Control characters (but
+/// tab and newline) and bidi overrides are shown escaped first, as on a
+/// terminal ([`super::terminal::block`]): the file holds none, so that
+/// neither a browser nor `less report.html` meets them raw.
 pub fn esc(s: &str) -> String {
+    let s = super::terminal::block(s);
     let mut o = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -162,6 +170,10 @@ tr.closed td{color:#777}
 .unsure{font-size:smaller;color:#a60;border:1px dotted #a60;padding:0 2px;white-space:nowrap}
 code{font-size:12px}
 #controls{margin-bottom:8px}
+figure.trend{display:inline-block;margin:4px 12px 8px 0;vertical-align:top}
+figure.trend figcaption{font-size:13px}
+.legend span{display:inline-block;margin-right:10px;font-size:12px}
+.legend i{display:inline-block;width:10px;height:10px;margin-right:3px}
 "#;
 
 const SCRIPT: &str = r#"
@@ -400,8 +412,291 @@ pub fn write(
         h.push_str("</td></tr>\n");
     }
     h.push_str("</tbody></table>");
+    h.push_str(&trends_section(regs));
     let _ = writeln!(h, "<script>{SCRIPT}</script></body></html>");
     out.write_all(h.as_bytes())
+}
+
+/// The fill of a status in the trend charts: its terminal colour's
+/// (each status has one of its own, [`crate::model::history::StatusFacts`]).
+pub fn status_fill(s: Status) -> &'static str {
+    match s.facts().colour {
+        "31" => "#b00",
+        "91" => "#e55",
+        "33" => "#a60",
+        "93" => "#eb0",
+        "32" => "#070",
+        "92" => "#5c5",
+        "35" => "#708",
+        "90" => "#888",
+        "36" => "#099",
+        "34" => "#24a",
+        _ => "#444",
+    }
+}
+
+/// A month as a count of months since year 0, and back.
+fn month_index(unix: i64) -> Option<i64> {
+    let m = month_of(unix)?;
+    let (y, mo) = m.split_once('-')?;
+    Some(y.parse::<i64>().ok()? * 12 + mo.parse::<i64>().ok()? - 1)
+}
+
+fn month_name(i: i64) -> String {
+    format!("{:04}-{:02}", i.div_euclid(12), i.rem_euclid(12) + 1)
+}
+
+/// Chart geometry: width, height, left, right, bottom and top padding.
+const CHART: (f64, f64, f64, f64, f64, f64) = (380.0, 130.0, 50.0, 10.0, 22.0, 8.0);
+
+/// The widest bar of a month.
+const MAX_BAR: f64 = 24.0;
+
+/// An inline SVG of the reports per month, stacked by their history's
+/// status (in the order of [`Status::ALL`]), each month from the first to
+/// the last with a report; `None` when no report has a date.
+pub fn months_chart(name: &str, pts: &[&Point<'_>]) -> Option<String> {
+    let dated: Vec<(i64, Status)> = pts
+        .iter()
+        .filter_map(|p| Some((month_index(p.unix?)?, p.history.status)))
+        .collect();
+    let lo = dated.iter().map(|d| d.0).min()?;
+    let hi = dated.iter().map(|d| d.0).max()?;
+    let n = usize::try_from(hi - lo + 1).ok()?;
+    let mut counts = vec![[0u32; Status::ALL.len()]; n];
+    for (m, st) in &dated {
+        let k = Status::ALL.iter().position(|s| s == st).unwrap_or(0);
+        counts[(m - lo) as usize][k] += 1;
+    }
+    let top = counts
+        .iter()
+        .map(|c| c.iter().sum::<u32>())
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let (w, hgt, pad_l, pad_r, pad_b, pad_t) = CHART;
+    let plot_h = hgt - pad_t - pad_b;
+    let bar = ((w - pad_l - pad_r) / n as f64).min(MAX_BAR);
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        "<svg class=\"chart months\" width=\"{w}\" height=\"{hgt}\" viewBox=\"0 0 {w} {hgt}\" role=\"img\">\
+         <title>{}: reports per month, by status</title>",
+        esc(name)
+    );
+    for (v, y) in [(top, pad_t), (0, pad_t + plot_h)] {
+        let _ = write!(
+            s,
+            "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"9\" text-anchor=\"end\">{v}</text>",
+            pad_l - 6.0,
+            y + 3.0
+        );
+    }
+    let _ = write!(
+        s,
+        "<line x1=\"{pad_l}\" y1=\"{0:.1}\" x2=\"{1:.1}\" y2=\"{0:.1}\" stroke=\"#ccc\"/>",
+        pad_t + plot_h,
+        w - pad_r
+    );
+    for (i, c) in counts.iter().enumerate() {
+        let x = pad_l + i as f64 * bar;
+        let mut y = pad_t + plot_h;
+        for (k, &count) in c.iter().enumerate() {
+            if count == 0 {
+                continue;
+            }
+            let st = Status::ALL[k];
+            let bh = f64::from(count) * plot_h / f64::from(top);
+            y -= bh;
+            let _ = write!(
+                s,
+                "<rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{:.1}\" height=\"{bh:.1}\" fill=\"{}\">\
+                 <title>{} {}: {count}</title></rect>",
+                (bar - 1.0).max(0.5),
+                status_fill(st),
+                esc(&month_name(lo + i as i64)),
+                esc(st.as_str())
+            );
+        }
+    }
+    // The first month under the first bar's left edge, the last (when
+    // another) under the last bar's right edge.
+    let mut labels = vec![(0, pad_l, "start")];
+    if n > 1 {
+        labels.push((n - 1, pad_l + n as f64 * bar, "end"));
+    }
+    for (i, x, anchor) in labels {
+        let _ = write!(
+            s,
+            "<text x=\"{x:.1}\" y=\"{:.1}\" font-size=\"9\" text-anchor=\"{anchor}\">{}</text>",
+            hgt - 6.0,
+            esc(&month_name(lo + i as i64))
+        );
+    }
+    s.push_str("</svg>");
+    Some(s)
+}
+
+/// An inline SVG of each report's change over time, a dot per report in
+/// its history's status colour, with the zero line; `None` when no report
+/// has both a date and a change.
+pub fn changes_chart(metric: &str, pts: &[&Point<'_>]) -> Option<String> {
+    let dots: Vec<(i64, f64, &Point<'_>)> = pts
+        .iter()
+        .filter_map(|p| {
+            let c = p.change_percent.filter(|c| c.is_finite())?;
+            Some((p.unix?, c, *p))
+        })
+        .collect();
+    let t0 = dots.iter().map(|d| d.0).min()?;
+    let t1 = dots.iter().map(|d| d.0).max()?;
+    let (t0, t1) = if t1 - t0 < 86_400 {
+        (t0 - 15 * 86_400, t1 + 15 * 86_400)
+    } else {
+        (t0, t1)
+    };
+    let lo = dots.iter().map(|d| d.1).fold(0.0_f64, f64::min);
+    let hi = dots.iter().map(|d| d.1).fold(0.0_f64, f64::max);
+    let span = if hi > lo { hi - lo } else { 1.0 };
+    let (w, hgt, pad_l, pad_r, pad_b, pad_t) = CHART;
+    let x = |t: i64| pad_l + 4.0 + (t - t0) as f64 / (t1 - t0) as f64 * (w - pad_l - pad_r - 8.0);
+    let y = |v: f64| pad_t + (hi - v) / span * (hgt - pad_t - pad_b);
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        "<svg class=\"chart changes\" width=\"{w}\" height=\"{hgt}\" viewBox=\"0 0 {w} {hgt}\" role=\"img\">\
+         <title>{}: the change of each report over time</title>",
+        esc(metric)
+    );
+    for v in [hi, lo] {
+        let _ = write!(
+            s,
+            "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"9\" text-anchor=\"end\">{}</text>",
+            pad_l - 6.0,
+            y(v) + 3.0,
+            if v == 0.0 {
+                "0%".to_string()
+            } else {
+                esc(&fmt_change(Some(v)))
+            }
+        );
+    }
+    let _ = write!(
+        s,
+        "<line x1=\"{pad_l}\" y1=\"{0:.1}\" x2=\"{1:.1}\" y2=\"{0:.1}\" stroke=\"#ccc\" stroke-dasharray=\"3,2\"/>",
+        y(0.0),
+        w - pad_r
+    );
+    for (t, c, p) in &dots {
+        let _ = write!(
+            s,
+            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\" fill=\"{}\"><title>#{} {} {} {} ({})</title></circle>",
+            x(*t),
+            y(*c),
+            status_fill(p.history.status),
+            p.history.id,
+            esc(&month_of(*t).unwrap_or_default()),
+            esc(&p.subsystem),
+            esc(&fmt_change(Some(*c))),
+            esc(p.history.status.as_str())
+        );
+    }
+    for (t, anchor) in [(t0, "start"), (t1, "end")] {
+        let _ = write!(
+            s,
+            "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"9\" text-anchor=\"{anchor}\">{}</text>",
+            x(t),
+            hgt - 6.0,
+            esc(&month_of(t).unwrap_or_default())
+        );
+    }
+    s.push_str("</svg>");
+    Some(s)
+}
+
+/// `pts` grouped by `key`, the groups with the most reports first (then by
+/// name).
+fn grouped<'p, 'a>(
+    pts: &'p [Point<'a>],
+    key: impl Fn(&'p Point<'a>) -> &'p str,
+) -> Vec<(&'p str, Vec<&'p Point<'a>>)> {
+    let mut map: std::collections::BTreeMap<&str, Vec<&Point<'a>>> = Default::default();
+    for p in pts {
+        map.entry(key(p)).or_default().push(p);
+    }
+    let mut v: Vec<_> = map.into_iter().collect();
+    v.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then_with(|| a.0.cmp(b.0)));
+    v
+}
+
+/// `1 report`, `2 reports`, `2 histories`.
+fn count(n: usize, what: &str) -> String {
+    match (n, what.strip_suffix('y')) {
+        (1, _) => format!("1 {what}"),
+        (_, Some(stem)) => format!("{n} {stem}ies"),
+        _ => format!("{n} {what}s"),
+    }
+}
+
+fn histories(pts: &[&Point<'_>]) -> usize {
+    let mut ids: Vec<i64> = pts.iter().map(|p| p.history.id).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    ids.len()
+}
+
+/// The trends section of the report: a legend of the status colours, per
+/// subsystem its reports per month stacked by status, per metric each
+/// report's change over time. The reports counted are those of
+/// `regtrack trends`: the robot's reports of the histories shown,
+/// improvements aside.
+pub fn trends_section(regs: &[Regression]) -> String {
+    let pts = points(regs, None);
+    let mut h = String::from("<section id=\"trends\"><h2>Trends</h2>");
+    if pts.is_empty() {
+        h.push_str("<p>No regression reports to chart.</p></section>");
+        return h;
+    }
+    let _ = write!(
+        h,
+        "<p>The robot's {} regression reports of these histories (improvements aside), coloured by the status of their history.</p><p class=\"legend\">",
+        pts.len()
+    );
+    for st in Status::ALL {
+        if pts.iter().any(|p| p.history.status == st) {
+            let _ = write!(
+                h,
+                "<span><i style=\"background:{}\"></i>{}</span>",
+                status_fill(st),
+                esc(st.as_str())
+            );
+        }
+    }
+    h.push_str("</p><h3>Reports per month, by subsystem</h3>");
+    for (sub, group) in grouped(&pts, |p| p.subsystem.as_str()) {
+        if let Some(svg) = months_chart(sub, &group) {
+            let _ = write!(
+                h,
+                "<figure class=\"trend\"><figcaption>{}: {}, {}</figcaption>{svg}</figure>",
+                esc(sub),
+                count(group.len(), "report"),
+                count(histories(&group), "history")
+            );
+        }
+    }
+    h.push_str("<h3>Change of each report, by metric</h3>");
+    for (metric, group) in grouped(&pts, |p| p.metric.as_str()) {
+        if let Some(svg) = changes_chart(metric, &group) {
+            let _ = write!(
+                h,
+                "<figure class=\"trend\"><figcaption>{}: {}</figcaption>{svg}</figure>",
+                esc(metric),
+                count(group.len(), "report")
+            );
+        }
+    }
+    h.push_str("</section>");
+    h
 }
 
 #[cfg(test)]
@@ -442,5 +737,71 @@ mod tests {
         }
         assert_eq!(html.matches("<script").count(), 1);
         assert!(html.contains("&lt;img src=x onerror=alert(1)&gt;&quot;&#39; &amp;"));
+    }
+
+    #[test]
+    fn trend_charts_escape_mail_text_and_stack_by_status() {
+        use crate::model::Kind;
+        use crate::model::history::ReportInfo;
+        let bad = "<script>alert(1)</script>\x1b[2J\"'&";
+        let report = |unix: i64, change: f64| ReportInfo {
+            message_id: format!("{unix}@x"),
+            metric: Some(bad.into()),
+            testcase: Some(bad.into()),
+            change_percent: Some(change),
+            direction: crate::model::Direction::Regression,
+            unix: Some(unix),
+            kind: Kind::PerfReport,
+            ..ReportInfo::default()
+        };
+        // 2024-03-01, 2024-03-20 and 2024-05-02.
+        let mk = |id: i64, status: Status, reports: Vec<ReportInfo>| Regression {
+            id,
+            subsystem: Some(bad.into()),
+            status,
+            reports,
+            ..Regression::default()
+        };
+        let regs = [
+            mk(
+                1,
+                Status::Fixed,
+                vec![report(1_709_251_200, -5.0), report(1_714_608_000, -9.0)],
+            ),
+            mk(2, Status::Reported, vec![report(1_710_892_800, 12.0)]),
+        ];
+        let mut out = Vec::new();
+        write(&mut out, &regs, 0, &Links::default()).unwrap();
+        let html = String::from_utf8(out).unwrap();
+        let sec = &html[html.find("<section id=\"trends\">").unwrap()..];
+        let sec = &sec[..sec.find("</section>").unwrap()];
+        assert!(!sec.contains("<script") && !sec.contains('\x1b'), "{sec}");
+        assert!(sec.contains("&lt;script&gt;alert(1)&lt;/script&gt;\\x1b[2j&quot;&#39;&amp;"));
+        assert_eq!(html.matches("<script").count(), 1);
+        assert!(!html.contains('\x1b'));
+        // March: one fixed over one reported; April empty; May one fixed.
+        let months = &sec[sec.find("class=\"chart months\"").unwrap()..];
+        let months = &months[..months.find("</svg>").unwrap()];
+        assert_eq!(months.matches("<rect").count(), 3, "{months}");
+        for t in [
+            "2024-03 fixed: 1",
+            "2024-03 reported: 1",
+            "2024-05 fixed: 1",
+        ] {
+            assert!(months.contains(&format!("<title>{t}</title>")), "{months}");
+        }
+        assert!(months.contains(&format!("fill=\"{}\"", status_fill(Status::Fixed))));
+        let changes = &sec[sec.find("class=\"chart changes\"").unwrap()..];
+        assert_eq!(changes.matches("<circle").count(), 3);
+        assert!(changes.contains("+12.0%") && changes.contains("-9.0%"));
+        assert!(sec.contains("3 reports, 2 histories"), "{sec}");
+    }
+
+    #[test]
+    fn every_status_has_a_fill_of_its_own() {
+        let mut fills: Vec<&str> = Status::ALL.iter().map(|s| status_fill(*s)).collect();
+        fills.sort_unstable();
+        fills.dedup();
+        assert_eq!(fills.len(), Status::ALL.len());
     }
 }

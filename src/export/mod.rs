@@ -11,6 +11,7 @@ pub mod markdown;
 pub mod mbox;
 pub mod report;
 pub mod terminal;
+pub mod trends;
 
 use crate::model::history::{FixInfo, PatchState, Regression};
 

@@ -2,6 +2,8 @@
 //! into regression histories read from the store, filters them for `list` and
 //! `export`, and computes the triage flags relative to the current date.
 
+pub mod trends;
+
 use crate::error::{Error, Result};
 use crate::link::culprit::{canonical_form, is_hex_id, same_commit};
 use crate::model::Direction;

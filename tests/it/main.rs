@@ -60,6 +60,7 @@ mod robust_readers;
 mod robust_synth;
 mod trees_cli;
 mod trees_git;
+mod trends_cli;
 mod usable_cli;
 mod usable_colours;
 mod usable_completions;

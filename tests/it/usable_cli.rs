@@ -33,6 +33,9 @@ fn answering() -> Vec<Vec<&'static str>> {
         vec!["failures"],
         vec!["failures", "--json"],
         vec!["report", "--now", "2024-03-31", "--since", "30d"],
+        vec!["trends"],
+        vec!["trends", "--json"],
+        vec!["trends", "--format", "csv", "--by", "release"],
     ]
 }
 
@@ -54,6 +57,7 @@ fn every_reading_command_answers_0_matches_nothing_1_and_misuse_2() {
         vec!["thread", "no-such@message"],
         vec!["mark", "no-such-thing", "declined"],
         vec!["report", "--subsystem", "no-such-subsystem"],
+        vec!["trends", "--subsystem", "no-such-subsystem"],
     ] {
         let run = Cmd::regtrack().db(&db).args(&args).run();
         assert_eq!(run.code(), Some(1), "{args:?}: {}", run.stderr);
@@ -64,6 +68,7 @@ fn every_reading_command_answers_0_matches_nothing_1_and_misuse_2() {
         vec!["export", "--format", "docx"],
         vec!["mail", "--raw", "--json", REPORT],
         vec!["mark", "15", "no-such-status"],
+        vec!["trends", "--per", "week"],
         vec!["no-such-command"],
     ] {
         let run = Cmd::regtrack().db(&db).args(&args).run();

@@ -14,6 +14,7 @@ const COMMANDS: &[&str] = &[
     "list",
     "export",
     "report",
+    "trends",
     "mark",
     "unmark",
     "mail",
