@@ -90,7 +90,10 @@ pub fn write(
             if r.culprit.commit.is_empty() {
                 String::new()
             } else {
-                text(&links.commit(r.branch.as_deref(), &r.culprit.commit)).into_owned()
+                links
+                    .culprit(r.scope, r.branch.as_deref(), &r.culprit)
+                    .map(|u| text(&u).into_owned())
+                    .unwrap_or_default()
             },
         ];
         w.write_record(&row)?;

@@ -311,13 +311,9 @@ pub fn write(
             "<code>{}</code>",
             esc(crate::query::short(&r.culprit.commit))
         );
-        let culprit = if r.culprit.commit.is_empty() {
-            short
-        } else {
-            a(
-                &links.commit(r.branch.as_deref(), &r.culprit.commit),
-                &short,
-            )
+        let culprit = match links.culprit(r.scope, r.branch.as_deref(), &r.culprit) {
+            Some(url) => a(&url, &short),
+            None => short,
         };
         let _ = write!(
             h,

@@ -128,15 +128,16 @@ pub fn show(out: &mut dyn Write, regs: &[Regression], style: &Style) -> std::io:
             out,
             "{} {} {}",
             p.bold(&format!("#{}", r.id)),
-            p.commit(&style.commit(tree, &r.culprit.commit, &safe(&r.culprit.commit))),
+            p.commit(&match style.links.culprit(r.scope, tree, &r.culprit) {
+                Some(url) => style.osc8(&url, &safe(&r.culprit.commit)),
+                None => safe(&r.culprit.commit).into_owned(),
+            }),
             p.bold(&format!("(\"{}\")", safe(title)))
         )?;
-        if !style.hyperlinks && !r.culprit.commit.is_empty() {
-            writeln!(
-                out,
-                "  commit: {}",
-                safe(&style.links.commit(tree, &r.culprit.commit))
-            )?;
+        if !style.hyperlinks
+            && let Some(url) = style.links.culprit(r.scope, tree, &r.culprit)
+        {
+            writeln!(out, "  commit: {}", safe(&url))?;
         }
         writeln!(
             out,

@@ -11,6 +11,8 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
+use crate::model::history::Scope;
+
 /// The commit link of a tree with no template of its own.
 pub const DEFAULT_COMMIT_LINK: &str = "https://git.kernel.org/torvalds/c/{sha}";
 
@@ -65,6 +67,36 @@ impl Links {
         }
     }
 
+    /// The page of a history's culprit commit, where one is known to show
+    /// it: the tree's page (a template of the config file, else the
+    /// default's) for a commit tested on mainline, linux-next or an
+    /// unknown tree, or found in a followed tree; else the page of the
+    /// repository the report names (a git.kernel.org tree, the robot's
+    /// GitHub branch of a posted patch); else none, rather than a mainline
+    /// page that does not exist for a commit that never got there.
+    pub fn culprit(
+        &self,
+        scope: Scope,
+        branch: Option<&str>,
+        culprit: &crate::model::history::CulpritInfo,
+    ) -> Option<String> {
+        let sha = culprit.commit.trim();
+        if sha.is_empty() {
+            return None;
+        }
+        let tree = branch.map(|t| t.split(':').next().unwrap_or(t).trim());
+        let configured = tree.is_some_and(|t| self.commit_links.contains_key(t));
+        let in_a_tree = !culprit.trees.is_empty();
+        match scope {
+            Scope::Mainline | Scope::Next | Scope::Unknown => Some(self.commit(branch, sha)),
+            _ if configured || in_a_tree => Some(self.commit(branch, sha)),
+            _ => culprit
+                .repository
+                .as_deref()
+                .and_then(|repo| repository_commit(repo, sha)),
+        }
+    }
+
     /// Adds links to the public JSON form of regressions (an array, or one
     /// regression): every object with a string `message_id` gains `url`, its
     /// lore page; one with a string `commit` gains `commit_url`; a
@@ -91,11 +123,17 @@ impl Links {
             .and_then(|r| r.get("message_id"))
             .and_then(Value::as_str)
             .map(|m| self.message(m));
+        let scope: Scope = v
+            .get("scope")
+            .and_then(|s| serde_json::from_value(s.clone()).ok())
+            .unwrap_or_default();
+        let culprit: Option<crate::model::history::CulpritInfo> = v
+            .get("culprit")
+            .and_then(|c| serde_json::from_value(c.clone()).ok());
+        let url = culprit.and_then(|c| self.culprit(scope, branch.as_deref(), &c));
         if let Some(c) = v.get_mut("culprit").and_then(Value::as_object_mut)
-            && let Some(sha) = c.get("commit").and_then(Value::as_str)
-            && !sha.is_empty()
+            && let Some(url) = url
         {
-            let url = self.commit(branch.as_deref(), sha);
             c.entry("url").or_insert(Value::String(url));
         }
         if let Some(o) = v.as_object_mut() {
@@ -142,6 +180,36 @@ impl Links {
             _ => {}
         }
     }
+}
+
+/// The page of commit `sha` in repository `repo` as its host shows it:
+/// `https://git.kernel.org/pub/scm/.../x.git/commit/?id=<sha>` (the robot's
+/// `cgit/` spelling too), `https://github.com/o/r/commit/<sha>`; `None` for
+/// another host, whose pages regtrack does not know.
+fn repository_commit(repo: &str, sha: &str) -> Option<String> {
+    let repo = repo.trim().trim_end_matches('/');
+    let sha = crate::lore::encode_msgid(sha);
+    if let Some(path) = repo
+        .strip_prefix("https://git.kernel.org/")
+        .or_else(|| repo.strip_prefix("http://git.kernel.org/"))
+    {
+        let path = path
+            .strip_prefix("cgit/")
+            .or_else(|| path.strip_prefix("pub/scm/"))
+            .unwrap_or(path);
+        let safe = path
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"/._-+".contains(&b));
+        return safe.then(|| format!("https://git.kernel.org/pub/scm/{path}/commit/?id={sha}"));
+    }
+    if let Some(path) = repo.strip_prefix("https://github.com/") {
+        let safe = path.split('/').count() == 2
+            && path
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"/._-".contains(&b));
+        return safe.then(|| format!("https://github.com/{path}/commit/{sha}"));
+    }
+    None
 }
 
 #[cfg(test)]

@@ -113,13 +113,9 @@ pub fn write(
                 .map(|(s, st)| (s, format!(" ({st})")))
                 .unwrap_or_default();
             let short = code(crate::query::short(&r.culprit.commit));
-            let culprit_ref = if r.culprit.commit.is_empty() {
-                short
-            } else {
-                link(
-                    &short,
-                    &links.commit(r.branch.as_deref(), &r.culprit.commit),
-                )
+            let culprit_ref = match links.culprit(r.scope, r.branch.as_deref(), &r.culprit) {
+                Some(url) => link(&short, &url),
+                None => short,
             };
             let id = match r.reports.first() {
                 Some(rep) => link(&r.id.to_string(), &links.message(&rep.message_id)),

@@ -918,6 +918,34 @@ fn attach_culprit_thread_drops(ix: &Index<'_>, patches: &Patches, drafts: &mut [
 /// performance reports of other culprits on a commit titled like one of its
 /// linked patches, or on a commit id a landing gave one: the robot tested a
 /// tree that contains the fix.
+/// Most edits within the one word two titles of one change may differ in
+/// (a typo fixed on the way into a tree), and the shortest such word: a
+/// title that differs in a short word (`v1`/`v2`, `a`/`b`, `lock`/`locks`)
+/// may well be another change.
+const TITLE_EDITS: usize = 2;
+const TYPO_WORD_MIN: usize = 5;
+
+/// True when two title keys are the same words but one, and that word is a
+/// typo of the other ([`TITLE_EDITS`], words of [`TYPO_WORD_MIN`] letters
+/// or more): `cgroup/rstat: rearrage cgroup_rstat_cpu` is `... rearrange
+/// cgroup_rstat_cpu`.
+pub(crate) fn near_title(a: &str, b: &str) -> bool {
+    let (wa, wb): (Vec<&str>, Vec<&str>) = (
+        a.split_whitespace().collect(),
+        b.split_whitespace().collect(),
+    );
+    if wa.len() != wb.len() || wa.len() < 3 {
+        return false;
+    }
+    let mut differ = wa.iter().zip(&wb).filter(|(x, y)| x != y);
+    let (Some((x, y)), None) = (differ.next(), differ.next()) else {
+        return false;
+    };
+    x.chars().count() >= TYPO_WORD_MIN
+        && y.chars().count() >= TYPO_WORD_MIN
+        && strsim::levenshtein(x, y) <= TITLE_EDITS
+}
+
 fn find_fix_in_tree(msgs: &[LinkMessage], patches: &Patches, at: &mut Attached) {
     let mut report_by_title: HashMap<String, Vec<usize>> = HashMap::new();
     for (&i, _) in at.reg_of_report.iter() {
@@ -946,10 +974,19 @@ fn find_fix_in_tree(msgs: &[LinkMessage], patches: &Patches, at: &mut Attached) 
                 .filter_map(|at| at.of(msgs)?.1.commit.as_deref())
                 .filter(|c| is_hex_id(c))
                 .collect();
-            let by_title = report_by_title
-                .get(&id.title_key)
-                .map(|v| v.as_slice())
-                .unwrap_or(&[]);
+            let exact = report_by_title.get(&id.title_key).map(|v| v.as_slice());
+            // A title fixed in a typo on its way into the tree (`rearrage`
+            // -> `rearrange`) is still the same change.
+            let near: Vec<usize> = if exact.is_none() {
+                report_by_title
+                    .iter()
+                    .filter(|(t, _)| near_title(t, &id.title_key))
+                    .flat_map(|(_, v)| v.iter().copied())
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            let by_title = exact.unwrap_or(&near);
             let by_commit = reports_sorted.iter().copied().filter(|&rep| {
                 report_ids(&msgs[rep])
                     .iter()
@@ -970,5 +1007,36 @@ fn find_fix_in_tree(msgs: &[LinkMessage], patches: &Patches, at: &mut Attached) 
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod near_title_tests {
+    use super::near_title;
+
+    #[test]
+    fn a_typo_in_one_long_word_is_the_same_title_and_nothing_else_is() {
+        assert!(near_title(
+            "cgroup/rstat: rearrage cgroup_rstat_cpu",
+            "cgroup/rstat: rearrange cgroup_rstat_cpu"
+        ));
+        assert!(!near_title(
+            "ext4: remove unused variable a",
+            "ext4: remove unused variable b"
+        ));
+        assert!(!near_title(
+            "mm: take the lock here",
+            "mm: take the locks here"
+        ));
+        assert!(!near_title(
+            "xfs: convert to folios",
+            "xfs: convert to pages"
+        ));
+        assert!(!near_title("sched: fix placement", "sched: fix migration"));
+        assert!(!near_title("a b", "a c"));
+        assert!(!near_title(
+            "nfsd: rearrage the cache code",
+            "nfsd: rearrange the cache"
+        ));
     }
 }

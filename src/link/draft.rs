@@ -94,8 +94,16 @@ impl Draft {
 
     /// The culprit's title, from a report body, a table's commit list or a
     /// `Fixes:` tag of the attached messages (`msgs` are the messages the
-    /// members index into).
+    /// members index into), without a posting's `[PATCH 2/2]` tags.
     pub fn culprit_title(&self, msgs: &[LinkMessage]) -> Option<String> {
+        self.culprit_title_as_written(msgs)
+            .map(|t| crate::mail::subject::without_tags(&t).to_string())
+            .filter(|t| !t.is_empty())
+    }
+
+    /// The culprit's title as a report or reference writes it (a posting's
+    /// `[PATCH 2/2]` tag and all).
+    fn culprit_title_as_written(&self, msgs: &[LinkMessage]) -> Option<String> {
         for mem in &self.members {
             let Some(m) = msgs.get(mem.idx) else { continue };
             if let Some(t) = m

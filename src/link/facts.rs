@@ -193,11 +193,16 @@ pub fn prune_for_linking(ex: &mut Extraction) {
             ..crate::model::DiffFile::default()
         };
     }
-    // Of the report body, only what names the culprit and the headline.
+    // Of the report body, only what names the culprit, where the robot took
+    // it from (the scope and the culprit's page) and the headline.
     if let Some(b) = ex.report.take() {
         ex.report = Some(Box::new(crate::model::ReportBody {
             commit_full: b.commit_full,
             commit_title: b.commit_title,
+            tree_url: b.tree_url,
+            url: b.url,
+            base: b.base,
+            patch_link: b.patch_link,
             metric: b.metric,
             change_percent: b.change_percent,
             direction: b.direction,

@@ -20,8 +20,36 @@ use crate::model::{Direction, Kind, LandingKind};
 fn patch_subsystem(subject: &str) -> Option<String> {
     let s = thread_key(subject);
     let (head, _) = s.split_once(": ")?;
-    (head.len() <= 40 && !head.is_empty() && head.split_whitespace().count() <= 3)
+    // `<id>: netperf.Throughput_tps 12.8% improvement` names a commit, not a
+    // subsystem.
+    let commit_id = head.len() >= 7 && head.bytes().all(|b| b.is_ascii_hexdigit());
+    (head.len() <= 40 && !head.is_empty() && head.split_whitespace().count() <= 3 && !commit_id)
         .then(|| head.to_string())
+}
+
+/// The repository the robot took the culprit from, as the first report
+/// names it: the robot's GitHub branch of a posted patch (`url:`), else
+/// the repository of the tree line under `commit:`. Exports link the
+/// culprit there when it is not a mainline commit.
+fn repository_of(members: &[&Member], msgs: &[LinkMessage]) -> Option<String> {
+    let body = members
+        .iter()
+        .filter(|m| m.role == Role::Report)
+        .find_map(|m| msgs[m.idx].extraction.report.as_deref())?;
+    let github = body.url.as_deref().and_then(|u| {
+        let at = u.find("github.com/")?;
+        let rest = &u[at + "github.com/".len()..];
+        let mut parts = rest.split('/');
+        let (owner, repo) = (parts.next()?, parts.next()?);
+        Some(format!("https://github.com/{owner}/{repo}"))
+    });
+    github.or_else(|| {
+        body.tree_url
+            .as_deref()
+            .and_then(|l| l.split_whitespace().next())
+            .filter(|u| u.starts_with("https://") || u.starts_with("http://"))
+            .map(str::to_string)
+    })
 }
 
 /// The direction of a history: `regression` when any performance report
@@ -524,6 +552,10 @@ pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark], patches: &Patches
         headline,
     } = reported(&members, msgs);
     let scope = scope_of(&members, msgs);
+    let repository = repository_of(&members, msgs);
+    let culprit_title = d.culprit_title(msgs);
+    // No subsystem tag: the culprit's title prefix (`ext4: ...`) says it.
+    let subsystem = subsystem.or_else(|| culprit_title.as_deref().and_then(patch_subsystem));
     let metric = headline.as_ref().map(|h| h.metric.as_str());
     let ctx = Ctx {
         msgs,
@@ -597,7 +629,8 @@ pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark], patches: &Patches
         id: 0,
         culprit: CulpritInfo {
             commit: d.key.clone(),
-            title: d.culprit_title(msgs),
+            title: culprit_title,
+            repository,
             aliases: d.aliases.clone(),
             ambiguous_with: d.ambiguous_with.clone(),
             ..CulpritInfo::default()

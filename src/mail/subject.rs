@@ -68,6 +68,26 @@ pub fn thread_key(subject: &str) -> String {
     crate::text::fold_ws(s).to_lowercase()
 }
 
+/// A subject or title without its leading `Re:`/`Fwd:` markers and `[...]`
+/// tags (`[PATCH v2 2/2]`, `[LKP]`), case and spacing kept: a commit title
+/// as a maintainer writes it.
+///
+/// ```
+/// use regtrack::mail::subject::without_tags;
+/// assert_eq!(without_tags("[PATCH v2 2/2] mm: batch the LRU"), "mm: batch the LRU");
+/// assert_eq!(without_tags("ext4: no tags"), "ext4: no tags");
+/// ```
+pub fn without_tags(subject: &str) -> &str {
+    let mut s = subject.trim();
+    loop {
+        match REPLY_PREFIX.find(s) {
+            Some(m) if m.end() > 0 => s = s.get(m.end()..).unwrap_or(""),
+            _ => break,
+        }
+    }
+    s.trim()
+}
+
 /// True when the subject starts with a reply or forward marker (after list tags).
 pub fn is_reply(subject: &str) -> bool {
     static RE: LazyLock<Regex> = LazyLock::new(|| {

@@ -521,6 +521,10 @@ pub struct CulpritInfo {
     pub title: Option<String>,
     /// Every other id the commit was named by.
     pub aliases: Vec<String>,
+    /// The repository the robot took it from, as its first report names it
+    /// (the tree under `commit:`, or the robot's branch of a posted patch).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repository: Option<String>,
     /// Longer ids this one is also a prefix of (ambiguous abbreviation).
     pub ambiguous_with: Vec<String>,
     /// The full id of the commit as a followed kernel tree holds it

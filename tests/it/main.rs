@@ -64,6 +64,7 @@ mod trends_cli;
 mod usable_cli;
 mod usable_colours;
 mod usable_completions;
+mod usable_culprit;
 mod usable_help;
 mod usable_links;
 mod usable_progress;
