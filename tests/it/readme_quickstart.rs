@@ -52,6 +52,33 @@ fn ingesting_the_bundled_corpus_walks_every_folder_and_links_regressions() {
     // The bad-input fixtures are counted as failures, named with their file.
     assert!(stderr.contains("corpus/bad/"), "{stderr}");
 
+    // What the README shows it printing is what it prints (all but the
+    // time it took).
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let shown = |start: &str| -> String {
+        readme
+            .lines()
+            .find(|l| l.starts_with(start) || l.contains(start))
+            .unwrap_or_else(|| panic!("README shows no '{start}' line"))
+            .to_string()
+    };
+    let counts = |l: &str| l.split("; ").next().unwrap_or("").to_string();
+    let printed_ingest = stdout
+        .lines()
+        .find(|l| l.starts_with("ingested "))
+        .expect("an ingested line");
+    let readme_ingest = shown("ingested ");
+    assert_eq!(
+        counts(&readme_ingest),
+        counts(printed_ingest),
+        "README's first output is stale"
+    );
+    assert_eq!(
+        shown("regressions in the database"),
+        line,
+        "README's first output is stale"
+    );
+
     let list = regtrack(&db, &["list"]);
     assert_eq!(list.code(), Some(0));
     let lines = list.stdout.lines().count() as u64;
