@@ -127,6 +127,19 @@ pub const PHRASES: &[Phrase] = &[
         Disputes,
         r"\b(?:has|have|had) (?P<cue>nothing to do) with\b",
     ),
+    neg(
+        Disputes,
+        r"\b(?:this|the|that|my|our|your) (?:{w} )?(?:commit|patch|change) (?:really |even |possibly )?(?:shouldn't|should not|can't|cannot|couldn't|could not|doesn't|does not) (?P<cue>change anything|make any difference|make a difference|matter at all|change performance|affect performance|affect anything)\b",
+    ),
+    // An improvement that is not one: the speed came from something else.
+    p(
+        Disputes,
+        r"\b(?P<cue>contrary to) (?:what(?:'s| is| was)? (?:indicated|said|shown|claimed|stated|reported) in )?(?:the|this|your) (?:report|numbers|results)\b",
+    ),
+    p(
+        Disputes,
+        r"\b(?:an? |the |this )(?P<cue>apparent|illusory|bogus|fake|artificial) (?:win|improvement|gain|speedup|speed-up)\b",
+    ),
     guess(
         Disputes,
         true,
@@ -203,6 +216,22 @@ pub const PHRASES: &[Phrase] = &[
         r"\b(?:aligned|placed|placing {w}) (?P<cue>differently)\b",
     ),
     // The cost is accepted.
+    p(
+        Declines,
+        r"\b(?:this|the|that) {thing} (?:in|of) (?:{w} ){1,2}(?:is|was|seems|looks|would be|will be) (?:{w} ){0,2}(?P<cue>expected|intended|intentional|deliberate|acceptable|inevitable|unavoidable|by design|tolerable|justified)\b",
+    ),
+    neg(
+        Declines,
+        r"\b(?:it|this|that|which)(?:'s| is| was| isn't| is not| wasn't| was not)? (?:really |actually |practically |just )?(?:not |no )(?:a |such a )?(?:really )?(?P<cue>big deal|huge deal|real concern)\b(?:\s*[.,;:!)]|\s*$| (?:for (?:me|us|users|anyone)|here|at all|either|anyway|in practice))",
+    ),
+    p(
+        Declines,
+        r"\b(?:it|this|that|the (?:{w} )?(?:patch|commit|change|fix)) (?:really |simply |just )?(?P<cue>needed to go in|had to go in|has to go in|needs to go in|had to be done|was necessary|is necessary)\b",
+    ),
+    neg(
+        Declines,
+        r"\b(?:no|not any|won't be any|will not be any) (?:{w} )?(?P<cue>noticeable|measurable|significant|real|visible|practical|user-visible|meaningful) (?:{w} )?(?:impact|effect|difference|slowdown) (?:on|for|to) (?:{w} )?(?:users|real|actual|normal|typical|practical|production|workloads|applications|systems)\b",
+    ),
     p(
         Declines,
         r"\b(?:this|the|that|such an?|any|some|a|an) (?:{w} )?{thing} (?:is|was|seems|looks|sounds|would be|will be|is still|is simply|seems to be|looks to be) (?:{w} ){0,2}(?P<cue>expected|intended|intentional|deliberate|acceptable|inevitable|unavoidable|by design|tolerable|understandable|justified|worth it|the price)\b",
@@ -760,6 +789,13 @@ mod tests {
             ("It is just noise.", Noise, false),
             ("Looks like a code layout change.", Layout, false),
             ("This regression is expected.", Declines, false),
+            ("This change in performance is expected to ensure proper entropy.", Declines, false),
+            ("So practically speaking, this is not a big deal.", Declines, false),
+            ("The commit fixed a security hole, so it needed to go in.", Declines, false),
+            ("There should be no noticeable impact on users.", Declines, false),
+            ("That commit really shouldn't change anything noticeable.", Disputes, false),
+            ("Contrary to what is indicated in the report, it is a slowdown.", Disputes, false),
+            ("That is how there is an apparent win.", Disputes, false),
             ("The slowdown is the price of correctness.", Declines, false),
             ("We can live with it.", Declines, false),
             (
@@ -843,6 +879,11 @@ mod tests {
             "Could you test whether the patch fixes the regression?",
             "I don't think we should revert it.",
             "We are not happy with this regression.",
+            "It's not a big deal to fix it properly.",
+            "Is this change in performance expected?",
+            "Is it a big deal?",
+            "If there is no noticeable impact on users, fine.",
+            "The patch should not change anything?",
         ] {
             let got = kinds(s);
             let decides = got.iter().any(|(k, _)| {
