@@ -17,6 +17,8 @@
 //! - [`scope`]: what the robot tested (mainline, next, a maintainer's tree,
 //!   a developer's branch, a patch under review);
 //! - [`facts`]: what a report's own tables say (headline, confidence);
+//! - [`speaker`]: who says something (the robot's team, the culprit's
+//!   author, a maintainer, a bystander);
 //! - [`rules`]: the timeline, one function per mail pattern;
 //! - [`fold`]: the status from the timeline;
 //! - [`marks`]: human marks (a status, a fix, a release, a duplicate, a
@@ -51,6 +53,7 @@ pub mod regzbot;
 pub mod rules;
 pub mod scope;
 pub mod select;
+pub mod speaker;
 pub mod thread;
 pub mod trees;
 

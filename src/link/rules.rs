@@ -54,6 +54,8 @@ pub struct Ctx<'a> {
     pub in_mainline: bool,
     /// The regression's headline metric.
     pub metric: Option<&'a str>,
+    /// Who is who among the history's senders.
+    pub speakers: super::speaker::Speakers,
 }
 
 /// A rule over one attached message.
@@ -265,9 +267,19 @@ pub fn sentences(ctx: &Ctx<'_>, mem: &Member, m: &LinkMessage, out: &mut Vec<Hap
             }
             continue;
         };
+        // A bystander's decline or dispute is their opinion: a question
+        // for a person, not the history's status.
+        let opinion = matches!(st, Status::Declined | Status::Disputed)
+            && !s.tentative
+            && ctx.speakers.opinion_only(m);
+        let event = if opinion {
+            format!("{event} ({})", super::speaker::Speaker::Bystander.as_str())
+        } else {
+            event
+        };
         let mut h = entry(m, event, Some(st));
         h.claims_fix = st == Status::FixConfirmed;
-        if s.tentative {
+        if s.tentative || opinion {
             h.entry.doubt = match st {
                 Status::Declined => Some(DoubtKind::PossibleDecline),
                 Status::Disputed => Some(DoubtKind::PossibleDispute),
@@ -758,6 +770,7 @@ mod tests {
             scope: Scope::Mainline,
             in_mainline: true,
             metric: None,
+            speakers: Default::default(),
         }
     }
 
