@@ -32,7 +32,7 @@ pub struct Http {
     pub refresh: bool,
     /// Longest time for one answer, its retries included (default: the
     /// config file's `answer_timeout_seconds`, else 600).
-    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..=super::config::MAX_ANSWER_SECONDS))]
     pub timeout: Option<u64>,
 }
 

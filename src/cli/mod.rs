@@ -263,11 +263,7 @@ where
     let config = match config::load(cli.config.as_deref()) {
         Ok(c) => c,
         Err(e) => {
-            let _ = writeln!(
-                std::io::stderr(),
-                "regtrack: error: {}",
-                crate::export::terminal::block(&format!("{e:#}"))
-            );
+            say_error(&e);
             return ExitCode::from(2);
         }
     };
@@ -277,11 +273,7 @@ where
         .or_else(|| config.lore_base.clone())
         .unwrap_or_else(|| crate::lore::DEFAULT_BASE.to_string());
     if let Err(e) = config::web_link("--lore-base", &lore_base) {
-        let _ = writeln!(
-            std::io::stderr(),
-            "regtrack: error: {}",
-            crate::export::terminal::line(&format!("{e:#}"))
-        );
+        say_error(&e);
         return ExitCode::from(2);
     }
     let links = crate::export::links::Links::new(&lore_base, config.commit_links.clone());
@@ -327,14 +319,20 @@ fn finish(result: anyhow::Result<ExitCode>) -> ExitCode {
         Ok(code) => code,
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            let _ = writeln!(
-                std::io::stderr(),
-                "regtrack: error: {}",
-                crate::export::terminal::block(&format!("{e:#}"))
-            );
+            say_error(&e);
             ExitCode::from(2)
         }
     }
+}
+
+/// Says an error on stderr, with its causes, escaped for the terminal (a
+/// file name, a query or a path from the command line may hold escapes).
+fn say_error(e: &anyhow::Error) {
+    let _ = writeln!(
+        std::io::stderr(),
+        "regtrack: error: {}",
+        crate::export::terminal::block(&format!("{e:#}"))
+    );
 }
 
 /// True when `e` comes of writing to a pipe whose reader is gone, however

@@ -41,39 +41,9 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     writeln!(out, "duplicates   {}", s.duplicates)?;
     writeln!(out, "derived ids  {}", s.derived_ids)?;
     writeln!(out, "regressions  {}", s.regressions)?;
-    if !s.statuses.is_empty() {
-        writeln!(out, "per status:")?;
-        for c in &s.statuses {
-            writeln!(
-                out,
-                "  {:>8}  {}",
-                c.messages,
-                crate::export::terminal::line(&c.name)
-            )?;
-        }
-    }
-    if !s.lists.is_empty() {
-        writeln!(out, "per list:")?;
-        for c in &s.lists {
-            writeln!(
-                out,
-                "  {:>8}  {}",
-                c.messages,
-                crate::export::terminal::line(&c.name)
-            )?;
-        }
-    }
-    if !s.kinds.is_empty() {
-        writeln!(out, "per kind:")?;
-        for c in &s.kinds {
-            writeln!(
-                out,
-                "  {:>8}  {}",
-                c.messages,
-                crate::export::terminal::line(&c.name)
-            )?;
-        }
-    }
+    counts(&mut out, "per status:", &s.statuses)?;
+    counts(&mut out, "per list:", &s.lists)?;
+    counts(&mut out, "per kind:", &s.kinds)?;
     if !s.sources.is_empty() {
         writeln!(out, "public-inbox epochs:")?;
         for src in &s.sources {
@@ -86,4 +56,26 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// One `per ...:` list of counts, its names escaped for the terminal
+/// (a List-Id or a kind comes from mail); nothing when it is empty.
+fn counts(
+    out: &mut impl Write,
+    title: &str,
+    items: &[crate::store::stats::Count],
+) -> std::io::Result<()> {
+    if items.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "{title}")?;
+    for c in items {
+        writeln!(
+            out,
+            "  {:>8}  {}",
+            c.messages,
+            crate::export::terminal::line(&c.name)
+        )?;
+    }
+    Ok(())
 }

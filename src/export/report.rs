@@ -327,10 +327,7 @@ pub fn text(regs: &[Regression], p: &Period, links: &Links) -> String {
 /// (`Jane Doe <jane@example.org>`, `jane@example.org (Jane)`): its display
 /// name and its address, read by the same parser as mail is.
 pub fn address(text: &str) -> (Option<String>, String) {
-    let one_line: String = text
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
+    let one_line = one_line(text);
     let raw = format!("From: {one_line}\r\n\r\n");
     let parsed = mail_parser::MessageParser::new().parse(raw.as_bytes());
     let first = parsed

@@ -573,7 +573,13 @@ pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark], patches: &Patches
                 .iter()
                 .any(|r| r.branch.as_deref().is_some_and(|b| b.starts_with("linus:"))),
         metric,
-        speakers: super::speaker::Speakers::of(d, &members, msgs, patches),
+        speakers: super::speaker::Speakers::of(
+            d,
+            culprit_title.as_deref(),
+            &members,
+            msgs,
+            patches,
+        ),
     };
     let said = rules::timeline(&ctx, &members);
     let mut facts = member_facts(&members, msgs);

@@ -58,21 +58,20 @@ fn address(m: &LinkMessage) -> Option<String> {
 }
 
 impl Speakers {
-    /// The places of the people in `members` of draft `d`: the culprit's
-    /// author is whoever posted a patch under the culprit's title, or the
+    /// The places of the people in `members` of draft `d`, whose culprit
+    /// has `culprit_title` ([`Draft::culprit_title`]): the culprit's
+    /// author is whoever posted a patch under that title, or the
     /// culprit's posting the linker found (`d.culprit_patch`); a
     /// maintainer whoever sent a landing (a b4 thank-you, an applied note,
     /// a for-next announcement, a pull request).
     pub fn of(
         d: &Draft,
+        culprit_title: Option<&str>,
         members: &[&Member],
         msgs: &[LinkMessage],
         patches: &super::patch::Patches,
     ) -> Speakers {
-        let culprit = d
-            .culprit_title(msgs)
-            .map(|t| title_key(&t))
-            .filter(|t| !t.is_empty());
+        let culprit = culprit_title.map(title_key).filter(|t| !t.is_empty());
         let mut s = Speakers::default();
         for mem in members {
             let Some(m) = msgs.get(mem.idx) else { continue };
@@ -188,7 +187,8 @@ mod tests {
             .collect();
         let members: Vec<&Member> = d.members.iter().collect();
         let none = super::super::patch::Patches::default();
-        let s = Speakers::of(&d, &members, &msgs, &none);
+        let title = Some("mm: batch the LRU");
+        let s = Speakers::of(&d, title, &members, &msgs, &none);
         let places: Vec<Speaker> = msgs.iter().map(|m| s.speaker(m)).collect();
         assert_eq!(
             places,
@@ -201,7 +201,7 @@ mod tests {
         );
         assert!(s.opinion_only(&msgs[3]) && !s.opinion_only(&msgs[2]));
         // Without the culprit's posting nobody is called a bystander.
-        let s = Speakers::of(&d, &[&d.members[0], &d.members[3]], &msgs, &none);
+        let s = Speakers::of(&d, title, &[&d.members[0], &d.members[3]], &msgs, &none);
         assert!(!s.opinion_only(&msgs[3]));
     }
 }

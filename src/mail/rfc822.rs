@@ -206,16 +206,18 @@ fn possible_date(d: &mail_parser::DateTime, raw: &str) -> bool {
         && d.tz_hour < 24
         && d.tz_minute < 60;
     // The year is the token before the time of day.
-    let tokens: Vec<&str> = raw
+    let mut before = "";
+    let zero_led_year = raw
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|t| !t.is_empty())
-        .collect();
-    let zero_led_year = tokens.windows(2).any(|w| {
-        w[1].contains(':')
-            && w[0].len() >= 3
-            && w[0].starts_with('0')
-            && w[0].bytes().all(|b| b.is_ascii_digit())
-    });
+        .any(|t| {
+            let year = before;
+            before = t;
+            t.contains(':')
+                && year.len() >= 3
+                && year.starts_with('0')
+                && year.bytes().all(|b| b.is_ascii_digit())
+        });
     calendar && !zero_led_year
 }
 

@@ -4,18 +4,10 @@
 //! panic or a silent wrap.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn regtrack(db: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_regtrack"))
-        .arg("--db")
-        .arg(db)
-        .args(args)
-        .env_remove("REGTRACK_DB")
-        .env_remove("REGTRACK_CONFIG")
-        .env("XDG_CONFIG_HOME", db.with_extension("config"))
-        .output()
-        .unwrap()
+    crate::trees_cli::regtrack(db, args)
 }
 
 fn stderr(o: &Output) -> String {
@@ -23,13 +15,7 @@ fn stderr(o: &Output) -> String {
 }
 
 fn corpus_db(dir: &Path) -> std::path::PathBuf {
-    let db = dir.join("t.db");
-    let mbox = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/corpus/threads/fixed-history.mbox"
-    );
-    assert!(regtrack(&db, &["-q", "ingest", mbox]).status.success());
-    db
+    crate::hostile_export::database(dir)
 }
 
 #[test]

@@ -14,7 +14,8 @@ fn regtrack(db: &Path, args: &[&str]) -> Output {
         .unwrap()
 }
 
-fn database(dir: &Path) -> std::path::PathBuf {
+/// A database of the fixed-history fixture in `dir`.
+pub(crate) fn database(dir: &Path) -> std::path::PathBuf {
     let db = dir.join("t.db");
     let mbox = concat!(
         env!("CARGO_MANIFEST_DIR"),

@@ -277,8 +277,19 @@ fn cache_answers_within_ttl_and_offline_makes_no_request() {
     );
 }
 
-#[test]
-fn a_half_written_cache_file_is_a_miss() {
+/// A client on the archive server with an empty cache, the report's
+/// thread asked of it, and the cache file its answer goes to (its folder
+/// made).
+struct CacheCase {
+    server: Server,
+    dir: tempfile::TempDir,
+    client: Client,
+    id: &'static str,
+    url: String,
+    path: std::path::PathBuf,
+}
+
+fn cache_case() -> CacheCase {
     let (server, _) = archive_server();
     let dir = tempfile::tempdir().unwrap();
     let client = Client::new(cfg(&server, dir.path()));
@@ -286,6 +297,26 @@ fn a_half_written_cache_file_is_a_miss() {
     let url = client.thread_url_of(&parse_target(id).unwrap());
     let path = client.cache().unwrap().path_for("GET", &url);
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    CacheCase {
+        server,
+        dir,
+        client,
+        id,
+        url,
+        path,
+    }
+}
+
+#[test]
+fn a_half_written_cache_file_is_a_miss() {
+    let CacheCase {
+        server,
+        dir: _dir,
+        client,
+        id,
+        url,
+        path,
+    } = cache_case();
     // What a torn write would leave if the file were written in place.
     let whole = gzip(b"From mboxrd@z Thu Jan  1 00:00:00 1970\nMessage-ID: <x@y>\n\nbody\n");
     let mut torn = format!("regtrack-lore-cache 1\nbody\nGET {url}\n").into_bytes();
@@ -309,13 +340,14 @@ fn a_half_written_cache_file_is_a_miss() {
 
 #[test]
 fn an_endless_or_foreign_cache_entry_is_named_not_read_or_missed() {
-    let (server, _) = archive_server();
-    let dir = tempfile::tempdir().unwrap();
-    let client = Client::new(cfg(&server, dir.path()));
-    let id = "<20240101.robot.1@intel.com>";
-    let url = client.thread_url_of(&parse_target(id).unwrap());
-    let path = client.cache().unwrap().path_for("GET", &url);
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let CacheCase {
+        server,
+        dir,
+        client,
+        id,
+        path,
+        ..
+    } = cache_case();
     // A symlink to an endless file: refused unread (this would otherwise
     // fill memory), named, offline; fetched again otherwise.
     std::os::unix::fs::symlink("/dev/zero", &path).unwrap();

@@ -77,8 +77,16 @@ impl Git {
     }
 }
 
-fn regtrack(db: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_regtrack"))
+/// `regtrack --db DB ARGS`, away from the user's database and
+/// configuration.
+pub(crate) fn regtrack(db: &Path, args: &[&str]) -> Output {
+    in_test_env(Command::new(env!("CARGO_BIN_EXE_regtrack")), db, args)
+}
+
+/// `command` run as regtrack on `db` with `args`, away from the user's
+/// database and configuration.
+fn in_test_env(mut command: Command, db: &Path, args: &[&str]) -> Output {
+    command
         .arg("--db")
         .arg(db)
         .args(args)
@@ -686,18 +694,11 @@ fn a_patch_applied_under_another_title_is_found_by_its_patch_id() {
 /// regression that reads an endless file fails here instead of filling the
 /// machine's memory.
 fn regtrack_bounded(db: &Path, args: &[&str]) -> Output {
-    Command::new("sh")
-        .arg("-c")
+    let mut sh = Command::new("sh");
+    sh.arg("-c")
         .arg("ulimit -v 2000000; exec \"$0\" \"$@\"")
-        .arg(env!("CARGO_BIN_EXE_regtrack"))
-        .arg("--db")
-        .arg(db)
-        .args(args)
-        .env_remove("REGTRACK_DB")
-        .env_remove("REGTRACK_CONFIG")
-        .env("XDG_CONFIG_HOME", db.with_extension("config"))
-        .output()
-        .expect("regtrack runs")
+        .arg(env!("CARGO_BIN_EXE_regtrack"));
+    in_test_env(sh, db, args)
 }
 
 /// A followed ref, `HEAD` or `packed-refs` that is a symlink to `/dev/zero`
