@@ -52,9 +52,9 @@ const LONG_WORD: usize = 24;
 /// a slash, a dot, a bracket: anything but a letter or digit) in a
 /// `<span class="w">`, which does not wrap. Words of letters and digits
 /// alone are left as they are: with `overflow-wrap:normal` they do not
-/// break. A word longer than [`LONG_WORD`] (a metric such as
-/// `will-it-scale.time.involuntary_context_switches`, an identifier in a
-/// commit title, a URL) is split after each run of dots, underscores and
+/// break. A word longer than 24 characters (an identifier such as
+/// `OPEN_ARGS_SHARE_ACCESS_WANT_OPEN_XOR_DELEGATION` in a commit title, a
+/// URL in a timeline) is split after each run of dots, underscores and
 /// slashes into such spans with a `<wbr>` between them: it may break
 /// there, and nowhere else.
 pub fn words(s: &str) -> String {
