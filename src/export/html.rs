@@ -7,6 +7,9 @@
 //! Under the table, the trends ([`crate::query::trends`]): per subsystem a
 //! chart of its reports per month, stacked by status, and per metric a
 //! chart of each report's change over time, a dot per report.
+//! Cells wrap between words, never inside one ([`words`]); ids, numbers,
+//! dates and flags do not wrap at all, and a window too narrow for the
+//! table scrolls it sideways in its own box.
 
 use std::fmt::Write as _;
 use std::io::Write;
@@ -37,6 +40,87 @@ pub fn esc(s: &str) -> String {
         }
     }
     o
+}
+
+/// Words longer than this (in characters, as escaped) may break after
+/// their dots, underscores and slashes ([`words`]), a metric's after its
+/// dots ([`metric`]).
+const LONG_WORD: usize = 24;
+
+/// Text that may wrap between its words but never inside one: escaped as
+/// [`esc`], each word with a character a browser may break after (a hyphen,
+/// a slash, a dot, a bracket: anything but a letter or digit) in a
+/// `<span class="w">`, which does not wrap. Words of letters and digits
+/// alone are left as they are: with `overflow-wrap:normal` they do not
+/// break. A word longer than 24 characters (an identifier such as
+/// `OPEN_ARGS_SHARE_ACCESS_WANT_OPEN_XOR_DELEGATION` in a commit title, a
+/// URL in a timeline) is split after each run of dots, underscores and
+/// slashes into such spans with a `<wbr>` between them: it may break
+/// there, and nowhere else.
+pub fn words(s: &str) -> String {
+    split_words(s, &['.', '_', '/'])
+}
+
+/// A metric as [`words`] writes text, a long one cut after its dots only:
+/// `stress-ng.fiemap.` `ops_per_sec`.
+pub fn metric(s: &str) -> String {
+    split_words(s, &['.'])
+}
+
+/// [`words`], a long word cut after each run of the characters of `cuts`.
+fn split_words(s: &str, cuts: &[char]) -> String {
+    let s = esc(s);
+    let mut o = String::with_capacity(s.len());
+    let mut rest = s.as_str();
+    while !rest.is_empty() {
+        let start = rest
+            .find(|c: char| !c.is_whitespace())
+            .unwrap_or(rest.len());
+        o.push_str(&rest[..start]);
+        rest = &rest[start..];
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let word = &rest[..end];
+        if word.chars().count() <= LONG_WORD {
+            unbroken(&mut o, word);
+        } else {
+            for (i, piece) in pieces(word, cuts).into_iter().enumerate() {
+                if i > 0 {
+                    o.push_str("<wbr>");
+                }
+                unbroken(&mut o, piece);
+            }
+        }
+        rest = &rest[end..];
+    }
+    o
+}
+
+/// `word` as it is when only letters and digits, else in a span that does
+/// not wrap.
+fn unbroken(o: &mut String, word: &str) {
+    if word.chars().all(char::is_alphanumeric) {
+        o.push_str(word);
+    } else {
+        let _ = write!(o, "<span class=\"w\">{word}</span>");
+    }
+}
+
+/// `word` cut after each run of the characters of `cuts` that has more
+/// after it.
+fn pieces<'w>(word: &'w str, cuts: &[char]) -> Vec<&'w str> {
+    let cut = |c: char| cuts.contains(&c);
+    let mut out = Vec::new();
+    let mut from = 0;
+    let mut prev_cut = false;
+    for (i, c) in word.char_indices() {
+        if prev_cut && !cut(c) {
+            out.push(&word[from..i]);
+            from = i;
+        }
+        prev_cut = cut(c);
+    }
+    out.push(&word[from..]);
+    out
 }
 
 /// An inline SVG chart of the headline values with ± stddev error bars, or
@@ -152,9 +236,10 @@ fn short_num(v: f64) -> String {
 
 const STYLE: &str = r#"
 body{font-family:system-ui,sans-serif;margin:1em;color:#222}
+@media (max-width:1299px){.tablebox{overflow-x:auto}}
 table{border-collapse:collapse;width:100%}
-th,td{border:1px solid #ccc;padding:3px 6px;vertical-align:top;font-size:13px;overflow-wrap:anywhere}
-th,.st{overflow-wrap:normal;word-break:keep-all}
+th,td{border:1px solid #ccc;padding:3px 6px;vertical-align:top;font-size:13px;overflow-wrap:normal;word-break:normal}
+td.nw,.w,.st,.flag,.unsure{white-space:nowrap}
 tr.timeline>td{background:#fafafa;padding:6px 12px}
 tr.timeline ul{margin:4px 0;padding-left:1.2em}
 button.tl{font-size:12px}
@@ -167,7 +252,8 @@ tr.closed td{color:#777}
 .st-fix-proposed,.st-fix-confirmed{color:#a60}
 .st-fix-applied,.st-improvement{color:#070}
 .st-disputed,.st-declined{color:#708}
-.unsure{font-size:smaller;color:#a60;border:1px dotted #a60;padding:0 2px;white-space:nowrap}
+.unsure{display:inline-block;font-size:smaller;color:#a60;border:1px dotted #a60;padding:0 2px}
+.flag{display:inline-block;font-size:12px;background:#f3f3f3;border:1px solid #ddd;border-radius:3px;padding:0 3px;margin:1px 0}
 code{font-size:12px}
 #controls{margin-bottom:8px}
 figure.trend{display:inline-block;margin:4px 12px 8px 0;vertical-align:top}
@@ -256,7 +342,10 @@ pub fn write(
     }
     h.push_str("</select> <label><input id=\"openonly\" type=\"checkbox\"> open only</label> ");
     h.push_str("<span id=\"count\"></span> shown</div>");
-    h.push_str("<table id=\"regs\"><thead><tr>");
+    // Below 1300 px the table scrolls sideways in its own box (its words do
+    // not wrap inside, so it may be wider than the window); from 1300 px the
+    // page holds it, and its header row stays at the top when scrolled.
+    h.push_str("<div class=\"tablebox\"><table id=\"regs\"><thead><tr>");
     for (name, ty) in [
         ("ID", "num"),
         ("Subsystem", "text"),
@@ -287,8 +376,12 @@ pub fn write(
             Some(rep) => a(&links.message(&rep.message_id), &r.id.to_string()),
             None => r.id.to_string(),
         };
-        let _ = write!(h, "<td data-value=\"{}\">{id}</td>", r.id);
-        let _ = write!(h, "<td>{}</td>", esc(r.subsystem.as_deref().unwrap_or("-")));
+        let _ = write!(h, "<td class=\"nw\" data-value=\"{}\">{id}</td>", r.id);
+        let _ = write!(
+            h,
+            "<td class=\"nw\">{}</td>",
+            esc(r.subsystem.as_deref().unwrap_or("-"))
+        );
         let unsure = if r.status_confidence == StatusConfidence::Unsure {
             " <span class=\"unsure\" title=\"unsure: see its timeline\">unsure</span>"
         } else {
@@ -302,11 +395,15 @@ pub fn write(
         let age = age_days(r, now);
         let _ = write!(
             h,
-            "<td data-value=\"{}\">{}</td>",
+            "<td class=\"nw\" data-value=\"{}\">{}</td>",
             age.unwrap_or(-1),
             age.map(|a| a.to_string()).unwrap_or_default()
         );
-        let _ = write!(h, "<td>{}</td>", esc(day(r.first_date.as_deref())));
+        let _ = write!(
+            h,
+            "<td class=\"nw\">{}</td>",
+            esc(day(r.first_date.as_deref()))
+        );
         let short = format!(
             "<code>{}</code>",
             esc(crate::query::short(&r.culprit.commit))
@@ -319,18 +416,18 @@ pub fn write(
             h,
             "<td data-value=\"{}\">{culprit} {}</td>",
             esc(&r.culprit.commit),
-            esc(r.culprit.title.as_deref().unwrap_or(""))
+            words(r.culprit.title.as_deref().unwrap_or(""))
         );
         let hl = r.headline.as_ref();
         let _ = write!(
             h,
             "<td>{}</td>",
-            esc(hl.map(|x| x.metric.as_str()).unwrap_or("-"))
+            metric(hl.map(|x| x.metric.as_str()).unwrap_or("-"))
         );
         let ch = hl.and_then(|x| x.change_percent);
         let _ = write!(
             h,
-            "<td data-value=\"{}\">{}</td>",
+            "<td class=\"nw\" data-value=\"{}\">{}</td>",
             ch.map(|c| c.to_string()).unwrap_or_else(|| "NaN".into()),
             esc(&fmt_change(ch))
         );
@@ -338,11 +435,11 @@ pub fn write(
             (Some(f), Some((title, st))) => {
                 // A fix found only in a followed tree has no posting to link.
                 let mut c = if f.message_id.is_empty() {
-                    esc(&title)
+                    words(&title)
                 } else {
-                    a(&links.message(&f.message_id), &esc(&title))
+                    a(&links.message(&f.message_id), &words(&title))
                 };
-                let _ = write!(c, " ({})", esc(&st));
+                let _ = write!(c, " {}", words(&format!("({st})")));
                 if let Some(sha) = &f.commit {
                     let tree = f.trees.last().map(String::as_str);
                     let text = format!("<code>{}</code>", esc(sha.get(..12).unwrap_or(sha)));
@@ -353,7 +450,13 @@ pub fn write(
             _ => String::new(),
         };
         let _ = write!(h, "<td>{fix}</td>");
-        let _ = write!(h, "<td>{}</td>", esc(&r.flags.join(", ")));
+        // Each flag a chip of its own: they wrap between flags, not inside.
+        let flags: Vec<String> = r
+            .flags
+            .iter()
+            .map(|f| format!("<span class=\"flag\">{}</span>", esc(f)))
+            .collect();
+        let _ = write!(h, "<td>{}</td>", flags.join(" "));
         let _ = writeln!(
             h,
             "<td><button class=\"tl\" type=\"button\" aria-expanded=\"false\" aria-controls=\"tl-{0}\">timeline ({1})</button></td></tr>",
@@ -371,17 +474,17 @@ pub fn write(
         h.push_str("<ul>");
         for e in &r.timeline {
             let what = match &e.message_id {
-                Some(m) => a(&links.message(m), &esc(&e.event)),
-                None => esc(&e.event),
+                Some(m) => a(&links.message(m), &words(&e.event)),
+                None => words(&e.event),
             };
             let _ = write!(
                 h,
                 "<li>{} {}: {}{}</li>",
                 esc(day(e.date.as_deref())),
-                esc(e.from.as_deref().unwrap_or("-")),
+                words(e.from.as_deref().unwrap_or("-")),
                 what,
                 e.status
-                    .map(|s| format!(" <b>[{}]</b>", esc(s.as_str())))
+                    .map(|s| format!(" <b>{}</b>", words(&format!("[{}]", s.as_str()))))
                     .unwrap_or_default()
             );
         }
@@ -390,24 +493,24 @@ pub fn write(
             h.push_str("<p class=\"doubts\">Unsure:</p><ul class=\"doubts\">");
             for d in &r.doubts {
                 let what = match &d.message_id {
-                    Some(m) => a(&links.message(m), &esc(&d.said)),
-                    None => esc(&d.said),
+                    Some(m) => a(&links.message(m), &words(&d.said)),
+                    None => words(&d.said),
                 };
                 let _ = write!(
                     h,
                     "<li>{}: {what}; settle it: <code>{}</code></li>",
-                    esc(d.kind.as_str()),
-                    esc(&d.settle)
+                    words(d.kind.as_str()),
+                    words(&d.settle)
                 );
             }
             h.push_str("</ul>");
         }
         if let Some(l) = &r.regzbot {
-            let _ = write!(h, "<p><code>{}</code></p>", esc(l));
+            let _ = write!(h, "<p><code>{}</code></p>", words(l));
         }
         h.push_str("</td></tr>\n");
     }
-    h.push_str("</tbody></table>");
+    h.push_str("</tbody></table></div>");
     h.push_str(&trends_section(regs));
     let _ = writeln!(h, "<script>{SCRIPT}</script></body></html>");
     out.write_all(h.as_bytes())
@@ -791,6 +894,38 @@ mod tests {
         assert_eq!(changes.matches("<circle").count(), 3);
         assert!(changes.contains("+12.0%") && changes.contains("-9.0%"));
         assert!(sec.contains("3 reports, 2 histories"), "{sec}");
+    }
+
+    #[test]
+    fn words_wrap_between_words_and_long_ones_only_at_their_dots() {
+        assert_eq!(
+            words("ext4: take the lock"),
+            "<span class=\"w\">ext4:</span> take the lock"
+        );
+        assert_eq!(
+            words("acknowledged-no-patch <b>"),
+            "<span class=\"w\">acknowledged-no-patch</span> <span class=\"w\">&lt;b&gt;</span>"
+        );
+        assert_eq!(
+            words("implement OPEN_ARGS_SHARE_ACCESS_WANT_XOR"),
+            "implement <span class=\"w\">OPEN_</span><wbr><span class=\"w\">ARGS_</span><wbr>\
+             <span class=\"w\">SHARE_</span><wbr><span class=\"w\">ACCESS_</span><wbr>\
+             <span class=\"w\">WANT_</span><wbr>XOR"
+        );
+        // A run of cut characters stays whole, and a word never ends in a break.
+        assert_eq!(
+            pieces("https://lore.kernel.org/all/x/", &['.', '/']),
+            ["https://", "lore.", "kernel.", "org/", "all/", "x/"]
+        );
+        assert_eq!(
+            metric("will-it-scale.time.involuntary_context_switches"),
+            "<span class=\"w\">will-it-scale.</span><wbr><span class=\"w\">time.</span><wbr>\
+             <span class=\"w\">involuntary_context_switches</span>"
+        );
+        assert_eq!(
+            metric("fsmark.files_per_sec"),
+            "<span class=\"w\">fsmark.files_per_sec</span>"
+        );
     }
 
     #[test]

@@ -1,13 +1,16 @@
 //! The HTML export in a real browser: when `REGTRACK_BROWSER_TEST=1` (CI sets
 //! it), writes the report through the binary, loads it in headless Chromium
 //! with `tests/html/click_sort.mjs` (playwright-core), clicks column headers,
-//! checks the order and that nothing is fetched, and takes a screenshot.
-//! Otherwise prints a note and passes.
+//! checks the order and that nothing is fetched, and takes a screenshot;
+//! and the report of the bundled corpus (`corpus/`, as the README's first
+//! steps ingest it) at 1400 and 800 px with `tests/html/no_broken_words.mjs`:
+//! no table cell breaks a word or a number across lines, a screenshot per
+//! width. Otherwise, or when there is no Chromium, prints a note and passes.
 //!
 //! Needs: `apt-get install -y chromium` and
 //! `npm install --prefix tests/html playwright-core`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use regtrack::store::Store;
@@ -21,18 +24,41 @@ fn write_db(path: &Path) {
     regtrack::pipeline::relink::write_output(&mut store, &input, &out).expect("write output");
 }
 
-#[test]
-fn the_html_report_sorts_by_a_clicked_column_in_a_real_browser() {
+/// The Chromium the scripts launch (`CHROMIUM`, else Debian's), or `None`
+/// after a note that the test is skipped: when `REGTRACK_BROWSER_TEST` is
+/// not 1 or that Chromium is missing. Asserts that playwright-core is
+/// installed when the test runs.
+fn browser() -> Option<PathBuf> {
     if std::env::var("REGTRACK_BROWSER_TEST").ok().as_deref() != Some("1") {
         crate::common::skip("REGTRACK_BROWSER_TEST is not 1");
-        return;
+        return None;
     }
-    let root = crate::common::root();
-    let html_dir = root.join("tests/html");
+    let chromium = std::env::var_os("CHROMIUM")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
+    if !chromium.is_file() {
+        crate::common::skip(&format!(
+            "no Chromium at {} (apt-get install -y chromium, or set CHROMIUM)",
+            chromium.display()
+        ));
+        return None;
+    }
     assert!(
-        html_dir.join("node_modules/playwright-core").is_dir(),
+        crate::common::root()
+            .join("tests/html/node_modules/playwright-core")
+            .is_dir(),
         "run: npm install --prefix tests/html playwright-core"
     );
+    Some(chromium)
+}
+
+#[test]
+fn the_html_report_sorts_by_a_clicked_column_in_a_real_browser() {
+    let Some(chromium) = browser() else {
+        return;
+    };
+    let root = crate::common::root();
+    let html_dir = root.join("tests/html");
     let dir = tempfile::tempdir().expect("tempdir");
     let db = dir.path().join("t.db");
     write_db(&db);
@@ -52,6 +78,7 @@ fn the_html_report_sorts_by_a_clicked_column_in_a_real_browser() {
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|| root.join("target/link_html_browser.png"));
     let out = Command::new("node")
+        .env("CHROMIUM", &chromium)
         .arg(html_dir.join("click_sort.mjs"))
         .arg(&html)
         .arg(&shot)
@@ -66,4 +93,61 @@ fn the_html_report_sorts_by_a_clicked_column_in_a_real_browser() {
     assert!(stdout.contains("\"failures\":[]"), "{stdout}");
     assert!(shot.is_file(), "no screenshot at {}", shot.display());
     eprintln!("browser test: {stdout}screenshot: {}", shot.display());
+}
+
+/// The issue this answers: at 1400 px the ID column broke numbers into a
+/// digit a line, flags and headers broke mid-word (`acknowledg`/`ed-no-patch`,
+/// `Subsyste`/`m`). The script measures every word of every cell as a Range
+/// in the page, with the timelines closed and open.
+#[test]
+fn the_html_report_of_the_corpus_breaks_no_word_at_1400_or_800_px() {
+    let Some(chromium) = browser() else {
+        return;
+    };
+    let root = crate::common::root();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("corpus.db");
+    Cmd::regtrack()
+        .db(&db)
+        .args(["-q", "ingest"])
+        .arg(root.join("corpus"))
+        .ok();
+    let html = dir.path().join("corpus.html");
+    Cmd::regtrack()
+        .db(&db)
+        .args(["export", "--format", "html", "--out"])
+        .arg(&html)
+        .ok();
+    let text = std::fs::read_to_string(&html).expect("html written");
+    assert!(text.contains("acknowledged-no-patch"), "the corpus changed");
+    let shots = std::env::var_os("REGTRACK_SCREENSHOT_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("target/html_layout"));
+    std::fs::create_dir_all(&shots).expect("screenshot dir");
+    let out = Command::new("node")
+        .env("CHROMIUM", &chromium)
+        .arg(root.join("tests/html/no_broken_words.mjs"))
+        .arg(&html)
+        .arg(&shots)
+        .args(["1400", "800"])
+        .output()
+        .expect("run node");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "browser check failed (screenshots in {}):\n{stdout}\n{stderr}",
+        shots.display()
+    );
+    assert!(stdout.contains("\"failures\":[]"), "{stdout}");
+    for width in [1400, 800] {
+        for name in [
+            format!("report-{width}px.png"),
+            format!("report-{width}px-timelines.png"),
+        ] {
+            let shot = shots.join(name);
+            assert!(shot.is_file(), "no screenshot at {}", shot.display());
+        }
+    }
+    eprintln!("browser test: {stdout}screenshots: {}", shots.display());
 }
