@@ -380,6 +380,56 @@ mod tests {
     }
 
     #[test]
+    fn messages_packed_from_their_raw_bytes_read_back_as_records_packed_later() {
+        use crate::store::insert::pack_messages;
+        let mails: [&[u8]; 4] = [
+            b"Message-ID: <p1@x>\nSubject: s\n\nplain body\n",
+            b"Message-ID: <p2@x>\nContent-Transfer-Encoding: base64\n\nS8O2cnBlcgo=\n",
+            b"Message-ID: <p3@x>\r\nSubject: s\r\n\r\nline\r\n",
+            b"Message-ID: <p4@x>\nSubject: no body\n\n",
+        ];
+        let raws: Vec<RawMessage> = mails
+            .iter()
+            .enumerate()
+            .map(|(i, m)| raw(m, i as u64))
+            .collect();
+        let msgs: Vec<crate::model::Message> = raws
+            .iter()
+            .map(|r| crate::mail::parse(r).unwrap())
+            .collect();
+        let pairs: Vec<_> = msgs.iter().zip(&raws).collect();
+        let packed = pack_messages(&pairs);
+        let store = Store::in_memory().unwrap();
+        let mut blocks = BodyBlocks::default();
+        for ((msg, r), p) in msgs.iter().zip(&raws).zip(packed) {
+            let rec = Record::new(msg.clone(), r.origin.clone(), Extraction::default())
+                .with_packed(p.expect("packed"));
+            assert!(rec.message.body.is_empty(), "the decoded body goes");
+            insert_record(&store, &rec, 0, &mut blocks).unwrap();
+        }
+        for ((m, r), msg) in mails.iter().zip(&raws).zip(&msgs) {
+            let id = &msg.message_id;
+            assert_eq!(
+                raw_of(&store, id, None).unwrap(),
+                Some(Raw::Stored(m.to_vec()))
+            );
+            let stored = crate::store::body::stored_message(&store, id)
+                .unwrap()
+                .unwrap();
+            assert_eq!(stored.body, crate::mail::parse(r).unwrap().body, "{id}");
+        }
+        // A message read from an epoch is not packed: the epoch keeps it.
+        let epoch = RawMessage {
+            origin: Origin::Git {
+                repo: "/e/0.git".into(),
+                commit: "c".repeat(40),
+            },
+            ..raw(mails[0], 0)
+        };
+        assert!(pack_messages(&[(&msgs[0], &epoch)])[0].is_none());
+    }
+
+    #[test]
     fn a_damaged_raw_block_is_an_error_naming_the_message() {
         let store = Store::in_memory().unwrap();
         let r = raw(b"Message-ID: <d@x>\nSubject: s\n\nbody\n", 0);

@@ -163,7 +163,6 @@ struct BodyAt {
 pub struct RawPiece {
     /// The header block (emptied once packed in a block).
     head: Vec<u8>,
-    head_len: usize,
     /// The raw body, when it is not the decoded body (emptied once packed).
     body: Option<Vec<u8>>,
     /// Length of the whole raw message.
@@ -181,7 +180,6 @@ impl RawPiece {
         let rest = bytes.get(head..).unwrap_or_default();
         Some(RawPiece {
             head: bytes[..head].to_vec(),
-            head_len: head,
             body: (rest != body.as_bytes()).then(|| rest.to_vec()),
             len: bytes.len(),
         })
@@ -232,67 +230,143 @@ pub struct BodyBlocks {
 }
 
 /// Compresses the bodies of these records of new messages in blocks of
-/// consecutive bodies ([`body::block_ranges`](crate::store::body::block_ranges)),
-/// and their header blocks in blocks of their own, one pair of blocks per
-/// rayon task, and empties their `message.body`. Records of known messages,
-/// empty bodies and messages read from a public-inbox epoch (whose body the
-/// epoch keeps, see [`body`](crate::store::body)) are left alone. Pass the
-/// records in the order they are written; a record not packed here is
-/// given a block of its own when written.
+/// consecutive bodies, and their header blocks in blocks of their own
+/// ([`pack_pieces`]), and empties their `message.body`. Records of known
+/// messages, empty bodies and messages read from a public-inbox epoch
+/// (whose body the epoch keeps, see [`body`](crate::store::body)) are left
+/// alone. Pass the records in the order they are written; a record not
+/// packed here is given a block of its own when written. (The ingest packs
+/// its messages earlier, from their raw bytes: [`pack_messages`].)
 pub fn pack_bodies(records: Vec<&mut Record>) {
-    use rayon::prelude::*;
     let mut packable: Vec<&mut Record> = records
         .into_iter()
         .filter(|r| {
             r.columns.is_some() && !in_epoch(r) && (!stored_body(r).is_empty() || r.raw.is_some())
         })
         .collect();
-    let lens: Vec<usize> = packable.iter().map(|r| stored_body(r).len()).collect();
-    let mut groups: Vec<&mut [&mut Record]> = Vec::new();
-    let mut rest: &mut [&mut Record] = &mut packable;
-    for range in crate::store::body::block_ranges(&lens) {
-        let (group, tail) = std::mem::take(&mut rest).split_at_mut(range.len());
-        groups.push(group);
-        rest = tail;
-    }
-    groups.into_par_iter().for_each(|group| {
-        // Bodies and headers in blocks of their own: bodies compress
-        // against bodies, headers against the headers of the messages
-        // around them (and by another codec, see `pack_headers`).
-        let texts: Vec<&[u8]> = group.iter().map(|r| stored_body(r)).collect();
-        let heads: Vec<&[u8]> = group
-            .iter()
-            .map(|r| r.raw.as_ref().map_or(&[][..], |w| &w.head[..]))
-            .collect();
-        let mut block = Some(crate::store::body::pack_bytes(&texts));
-        let mut raw_block = heads
-            .iter()
-            .any(|h| !h.is_empty())
-            .then(|| crate::store::body::pack_headers(&heads));
-        let (mut start, mut raw_start) = (0, 0);
-        for r in group.iter_mut() {
-            let len = stored_body(r).len();
-            let raw_len = r.raw.as_ref().map_or(0, |w| w.head_len);
-            if let Some(cols) = r.columns.as_mut() {
-                cols.body = Some(BodyAt {
-                    block: block.take(),
-                    start,
-                    len,
-                    raw_block: raw_block.take(),
-                    raw_start,
-                    raw_len,
-                });
-            }
-            r.message.body = String::new();
-            // What is stored is in the blocks now: the copies go.
-            if let Some(w) = r.raw.as_mut() {
-                w.head = Vec::new();
-                w.body = w.body.take().map(|_| Vec::new());
-            }
-            start += len;
-            raw_start += raw_len;
+    let pieces: Vec<(&[u8], &[u8])> = packable
+        .iter()
+        .map(|r| {
+            let head = r.raw.as_ref().map_or(&[][..], |w| &w.head[..]);
+            (stored_body(r), head)
+        })
+        .collect();
+    let placed = pack_pieces(&pieces);
+    drop(pieces);
+    for (r, at) in packable.iter_mut().zip(placed) {
+        if let Some(cols) = r.columns.as_mut() {
+            cols.body = Some(at);
         }
-    });
+        r.message.body = String::new();
+        // What is stored is in the blocks now: the copies go.
+        if let Some(w) = r.raw.as_mut() {
+            w.head = Vec::new();
+            w.body = w.body.take().map(|_| Vec::new());
+        }
+    }
+}
+
+/// A new message's body and header block, compressed in their blocks
+/// before its record is made ([`pack_messages`]; [`Record::with_packed`]).
+#[derive(Debug, Clone)]
+pub struct Packed {
+    at: BodyAt,
+    piece: Option<RawPiece>,
+}
+
+/// Compresses the stored bodies and header blocks of new messages, in
+/// their order, straight from the raw bytes they were parsed from (nothing
+/// is copied first; see [`RawPiece`] for what is stored), in blocks of
+/// consecutive messages ([`pack_pieces`]). `None` for a message with
+/// nothing to store here: read from a public-inbox epoch (which keeps its
+/// body and raw form), or with an empty body and no raw form.
+pub fn pack_messages(msgs: &[(&Message, &crate::model::RawMessage)]) -> Vec<Option<Packed>> {
+    use crate::model::RawFormat;
+    let mut pieces: Vec<(&[u8], &[u8])> = Vec::new();
+    let mut metas: Vec<Option<Option<RawPiece>>> = Vec::with_capacity(msgs.len());
+    for (msg, raw) in msgs {
+        let (text, head, piece): (&[u8], &[u8], Option<RawPiece>) = match raw.origin {
+            Origin::Git { .. } => {
+                metas.push(None);
+                continue;
+            }
+            _ if raw.format == RawFormat::Rfc822 => {
+                let bytes: &[u8] = &raw.bytes;
+                let head = crate::mail::copies::header_len(bytes);
+                let rest = bytes.get(head..).unwrap_or_default();
+                let body_raw = rest != msg.body.as_bytes();
+                let piece = RawPiece {
+                    head: Vec::new(),
+                    body: body_raw.then(Vec::new),
+                    len: bytes.len(),
+                };
+                (rest, &bytes[..head], Some(piece))
+            }
+            _ => (msg.body.as_bytes(), &[][..], None),
+        };
+        if text.is_empty() && piece.is_none() {
+            metas.push(None);
+            continue;
+        }
+        pieces.push((text, head));
+        metas.push(Some(piece));
+    }
+    let mut placed = pack_pieces(&pieces).into_iter();
+    metas
+        .into_iter()
+        .map(|meta| {
+            let piece = meta?;
+            Some(Packed {
+                at: placed.next()?,
+                piece,
+            })
+        })
+        .collect()
+}
+
+/// Compresses consecutive (stored body, header block) pairs: the bodies in
+/// blocks of about [`body::BLOCK_BYTES`](crate::store::body::BLOCK_BYTES)
+/// ([`body::block_ranges`](crate::store::body::block_ranges)), the header
+/// blocks of the same messages in a block of their own beside each, one
+/// pair of blocks per rayon task. Bodies compress against bodies (LZ4),
+/// headers against the headers of the messages around them (zstd, see
+/// [`pack_headers`](crate::store::body::pack_headers)). Each pair's place,
+/// in order; the first of a block brings the blocks.
+fn pack_pieces(pieces: &[(&[u8], &[u8])]) -> Vec<BodyAt> {
+    use rayon::prelude::*;
+    let lens: Vec<usize> = pieces.iter().map(|(text, _)| text.len()).collect();
+    let ranges = crate::store::body::block_ranges(&lens);
+    let groups: Vec<Vec<BodyAt>> = ranges
+        .into_par_iter()
+        .map(|range| {
+            let group = &pieces[range];
+            let texts: Vec<&[u8]> = group.iter().map(|(text, _)| *text).collect();
+            let heads: Vec<&[u8]> = group.iter().map(|(_, head)| *head).collect();
+            let mut block = Some(crate::store::body::pack_bytes(&texts));
+            let mut raw_block = heads
+                .iter()
+                .any(|h| !h.is_empty())
+                .then(|| crate::store::body::pack_headers(&heads));
+            let (mut start, mut raw_start) = (0, 0);
+            group
+                .iter()
+                .map(|(text, head)| {
+                    let at = BodyAt {
+                        block: block.take(),
+                        start,
+                        len: text.len(),
+                        raw_block: raw_block.take(),
+                        raw_start,
+                        raw_len: head.len(),
+                    };
+                    start += text.len();
+                    raw_start += head.len();
+                    at
+                })
+                .collect()
+        })
+        .collect();
+    groups.into_iter().flatten().collect()
 }
 
 impl Record {
@@ -317,6 +391,17 @@ impl Record {
     /// collapsed text has none). Call before [`pack_bodies`].
     pub fn with_raw(mut self, raw: &crate::model::RawMessage) -> Record {
         self.raw = RawPiece::of_message(raw, &self.message.body);
+        self
+    }
+
+    /// The record of a message [`pack_messages`] packed: its body and
+    /// header block are in blocks now, so its decoded body goes.
+    pub fn with_packed(mut self, packed: Packed) -> Record {
+        if let Some(cols) = self.columns.as_mut() {
+            cols.body = Some(packed.at);
+            self.raw = packed.piece;
+            self.message.body = String::new();
+        }
         self
     }
 
