@@ -40,7 +40,9 @@
 //! zstd-compressed, see [`pack_headers`]) followed by its stored body. When
 //! the raw body is not byte for byte the decoded body (quoted-printable,
 //! base64, multipart: 4,109 of linux-ext4's 42,700 messages) the stored
-//! body is the raw body (`messages.body_raw`), and the decoded body and
+//! body is the raw body (`messages.body_raw`), right after its header block
+//! in the zstd block (zstd's entropy coding takes base64 and
+//! quoted-printable text to 19 MB where LZ4 took 25), and the decoded body and
 //! its parts are parsed again from the raw form when read
 //! ([`crate::mail::parse`], as an ingest parses it), as an epoch's are.
 //! Before v19 such a message kept its decoded body and its whole raw

@@ -20,7 +20,8 @@
 //! stored body is the decoded body when that is byte for byte the raw body
 //! (most plain-text list mail: 38,591 of linux-ext4's 42,700 messages),
 //! else the raw body (`messages.body_raw`: quoted-printable, base64,
-//! multipart), from which the body is decoded again when read
+//! multipart; in the block of header blocks, after its own), from which
+//! the body is decoded again when read
 //! ([`crate::store::body`]). A copy read from a public-inbox epoch stores
 //! neither: the epoch keeps them.
 //!
@@ -148,7 +149,38 @@ struct BodyAt {
     /// The header block's range in that block's text.
     raw_start: usize,
     raw_len: usize,
+    /// The body's range is in the block of header blocks (a raw body, see
+    /// [`pack_pieces`]), not in the block of bodies.
+    body_in_raw: bool,
 }
+
+impl BodyAt {
+    /// The stored body's range, given the blocks the writer stored last
+    /// (`None`: no body; `Err`: its block was not written).
+    fn body_range(&self, blocks: &BodyBlocks) -> std::result::Result<Option<Range>, ()> {
+        if self.len == 0 {
+            return Ok(None);
+        }
+        let block = if self.body_in_raw {
+            blocks.last_raw
+        } else {
+            blocks.last
+        };
+        Ok(Some((block.ok_or(())?, self.start as i64, self.len as i64)))
+    }
+
+    /// The header block's range (`None`: no raw form).
+    fn head_range(&self, blocks: &BodyBlocks) -> std::result::Result<Option<Range>, ()> {
+        if self.raw_len == 0 {
+            return Ok(None);
+        }
+        let block = blocks.last_raw.ok_or(())?;
+        Ok(Some((block, self.raw_start as i64, self.raw_len as i64)))
+    }
+}
+
+/// A byte range of a block's text: (block, start, len).
+type Range = (i64, i64, i64);
 
 /// What of a message's raw form is stored besides its body: its header
 /// block (the raw bytes up to and including the blank line), and its raw
@@ -244,11 +276,12 @@ pub fn pack_bodies(records: Vec<&mut Record>) {
             r.columns.is_some() && !in_epoch(r) && (!stored_body(r).is_empty() || r.raw.is_some())
         })
         .collect();
-    let pieces: Vec<(&[u8], &[u8])> = packable
+    let pieces: Vec<Piece<'_>> = packable
         .iter()
-        .map(|r| {
-            let head = r.raw.as_ref().map_or(&[][..], |w| &w.head[..]);
-            (stored_body(r), head)
+        .map(|r| Piece {
+            text: stored_body(r),
+            head: r.raw.as_ref().map_or(&[][..], |w| &w.head[..]),
+            raw_body: r.raw.as_ref().is_some_and(RawPiece::body_raw),
         })
         .collect();
     let placed = pack_pieces(&pieces);
@@ -282,7 +315,7 @@ pub struct Packed {
 /// body and raw form), or with an empty body and no raw form.
 pub fn pack_messages(msgs: &[(&Message, &crate::model::RawMessage)]) -> Vec<Option<Packed>> {
     use crate::model::RawFormat;
-    let mut pieces: Vec<(&[u8], &[u8])> = Vec::new();
+    let mut pieces: Vec<Piece<'_>> = Vec::new();
     let mut metas: Vec<Option<Option<RawPiece>>> = Vec::with_capacity(msgs.len());
     for (msg, raw) in msgs {
         let (text, head, piece): (&[u8], &[u8], Option<RawPiece>) = match raw.origin {
@@ -308,7 +341,11 @@ pub fn pack_messages(msgs: &[(&Message, &crate::model::RawMessage)]) -> Vec<Opti
             metas.push(None);
             continue;
         }
-        pieces.push((text, head));
+        pieces.push(Piece {
+            text,
+            head,
+            raw_body: piece.as_ref().is_some_and(RawPiece::body_raw),
+        });
         metas.push(Some(piece));
     }
     let mut placed = pack_pieces(&pieces).into_iter();
@@ -324,43 +361,71 @@ pub fn pack_messages(msgs: &[(&Message, &crate::model::RawMessage)]) -> Vec<Opti
         .collect()
 }
 
-/// Compresses consecutive (stored body, header block) pairs: the bodies in
-/// blocks of about [`body::BLOCK_BYTES`](crate::store::body::BLOCK_BYTES)
-/// ([`body::block_ranges`](crate::store::body::block_ranges)), the header
-/// blocks of the same messages in a block of their own beside each, one
-/// pair of blocks per rayon task. Bodies compress against bodies (LZ4),
-/// headers against the headers of the messages around them (zstd, see
-/// [`pack_headers`](crate::store::body::pack_headers)). Each pair's place,
-/// in order; the first of a block brings the blocks.
-fn pack_pieces(pieces: &[(&[u8], &[u8])]) -> Vec<BodyAt> {
+/// A message's stored body and header block, to be compressed.
+struct Piece<'a> {
+    text: &'a [u8],
+    head: &'a [u8],
+    /// `text` is the raw body (not the decoded one).
+    raw_body: bool,
+}
+
+/// Compresses consecutive messages' stored bodies and header blocks: the
+/// decoded bodies in blocks of about
+/// [`body::BLOCK_BYTES`](crate::store::body::BLOCK_BYTES) of stored text
+/// ([`body::block_ranges`](crate::store::body::block_ranges)), LZ4, where
+/// bodies compress against bodies; the header blocks of the same messages
+/// in a block of their own beside each, zstd
+/// ([`pack_headers`](crate::store::body::pack_headers)), each followed by
+/// the message's raw body when that is what is stored: base64 and
+/// quoted-printable text needs zstd's entropy coding, which LZ4 lacks (on
+/// linux-ext4 its 52 MB of raw bodies take 25 MB as LZ4). One pair of
+/// blocks per rayon task. Each message's place, in order; the first of a
+/// block brings the blocks.
+fn pack_pieces(pieces: &[Piece<'_>]) -> Vec<BodyAt> {
     use rayon::prelude::*;
-    let lens: Vec<usize> = pieces.iter().map(|(text, _)| text.len()).collect();
+    let lens: Vec<usize> = pieces.iter().map(|p| p.text.len()).collect();
     let ranges = crate::store::body::block_ranges(&lens);
     let groups: Vec<Vec<BodyAt>> = ranges
         .into_par_iter()
         .map(|range| {
             let group = &pieces[range];
-            let texts: Vec<&[u8]> = group.iter().map(|(text, _)| *text).collect();
-            let heads: Vec<&[u8]> = group.iter().map(|(_, head)| *head).collect();
-            let mut block = Some(crate::store::body::pack_bytes(&texts));
-            let mut raw_block = heads
+            let texts: Vec<&[u8]> = group
                 .iter()
-                .any(|h| !h.is_empty())
-                .then(|| crate::store::body::pack_headers(&heads));
+                .filter(|p| !p.raw_body)
+                .map(|p| p.text)
+                .collect();
+            let raws: Vec<&[u8]> = group
+                .iter()
+                .flat_map(|p| [p.head, if p.raw_body { p.text } else { &[] }])
+                .collect();
+            let mut block = texts
+                .iter()
+                .any(|t| !t.is_empty())
+                .then(|| crate::store::body::pack_bytes(&texts));
+            let mut raw_block = raws
+                .iter()
+                .any(|r| !r.is_empty())
+                .then(|| crate::store::body::pack_headers(&raws));
             let (mut start, mut raw_start) = (0, 0);
             group
                 .iter()
-                .map(|(text, head)| {
+                .map(|p| {
+                    let (body_start, raw_len) = (raw_start + p.head.len(), p.head.len());
                     let at = BodyAt {
                         block: block.take(),
-                        start,
-                        len: text.len(),
+                        start: if p.raw_body { body_start } else { start },
+                        len: p.text.len(),
                         raw_block: raw_block.take(),
                         raw_start,
-                        raw_len: head.len(),
+                        raw_len,
+                        body_in_raw: p.raw_body,
                     };
-                    start += text.len();
-                    raw_start += head.len();
+                    if p.raw_body {
+                        raw_start += p.text.len();
+                    } else {
+                        start += p.text.len();
+                    }
+                    raw_start += raw_len;
                     at
                 })
                 .collect()
@@ -707,18 +772,18 @@ fn backfill_raw(conn: &Connection, copy: i64, rec: &Record, blocks: &BodyBlocks)
     let Some(raw) = &rec.raw else {
         return Ok(());
     };
-    let (head, tail) = match (
-        rec.columns.as_ref().and_then(|c| c.body.as_ref()),
-        blocks.last,
-        blocks.last_raw,
-    ) {
+    let packed = rec
+        .columns
+        .as_ref()
+        .and_then(|c| c.body.as_ref())
+        .map(|at| {
+            let body = at.body_range(blocks).ok()?;
+            Some((at.head_range(blocks).ok()??, body))
+        });
+    let (head, tail) = match packed {
         // Packed with the batch: its header block, and its body's range,
         // which holds its raw body.
-        (Some(at), Some(block), Some(raw_block)) if at.raw_len > 0 => {
-            let body = (block, at.start as i64, at.len as i64);
-            let head = (raw_block, at.raw_start as i64, at.raw_len as i64);
-            (head, (at.len > 0).then_some(body))
-        }
+        Some(Some(placed)) => placed,
         // Not packed: its header block and raw body in a block of their own.
         _ => {
             let body = stored_body(rec);
@@ -760,15 +825,17 @@ fn place(conn: &Connection, rec: &Record, cols: &Columns, blocks: &BodyBlocks) -
     };
     let (body, head) = match &cols.body {
         Some(at) => {
-            let block = blocks.last.ok_or_else(unwritten)?;
+            let body = at.body_range(blocks).map_err(|()| unwritten())?;
             let head = match raw {
-                Some(_) if at.raw_len > 0 => {
-                    let raw_block = blocks.last_raw.ok_or_else(unwritten)?;
-                    Some((raw_block, at.raw_start as i64, at.raw_len as i64))
-                }
-                _ => None,
+                Some(_) => at.head_range(blocks).map_err(|()| unwritten())?,
+                None => None,
             };
-            ((block, at.start, at.len), head)
+            return Ok(Placed {
+                body,
+                head,
+                tail: head.and(body),
+                body_raw: raw.is_some_and(RawPiece::body_raw),
+            });
         }
         None => {
             let body = stored_body(rec);

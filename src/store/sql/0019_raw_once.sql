@@ -5,8 +5,9 @@
 -- `head_*` name the header block (in a block of headers, zstd-compressed:
 -- see src/store/body.rs). The body range holds the decoded body when that
 -- is byte for byte the raw body (most list mail), else the raw body
--- (`body_raw` = 1: quoted-printable, base64, multipart), from which the
--- body is decoded again when read. Nothing is stored twice.
+-- (`body_raw` = 1: quoted-printable, base64, multipart; stored right after
+-- its header block), from which the body is decoded again when read.
+-- Nothing is stored twice.
 -- No header block: no raw form is stored here (a message read from a
 -- public-inbox epoch, which keeps it; archive-rendered text; a message
 -- stored before v14).
