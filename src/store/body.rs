@@ -125,7 +125,16 @@ pub fn pack_headers(pieces: &[&[u8]]) -> Vec<u8> {
         }
     };
     // Compressing from memory into memory cannot fail but for allocation.
-    zstd::bulk::compress(text, ZSTD_LEVEL).unwrap_or_else(|_| pack_bytes(&[text]))
+    // The frame is written into room for the worst case (the whole text):
+    // its Vec is made to fit, since blocks wait a few batches for the
+    // writer and the room they do not use would be held with them.
+    match zstd::bulk::compress(text, ZSTD_LEVEL) {
+        Ok(mut frame) => {
+            frame.shrink_to_fit();
+            frame
+        }
+        Err(_) => pack_bytes(&[text]),
+    }
 }
 
 /// Decompresses a block written by [`pack_block`], [`pack_bytes`] or
