@@ -3,13 +3,18 @@
 //!
 //! ```text
 //! reader thread ──batches of RawMessage──▶ parse thread (rayon: mail::parse,
-//!   (source::open, public-inbox walk)       extract::extract, JSON) ──▶ writer
+//!   (source::open, public-inbox walk)       settle: known ids, LZ4 and zstd
+//!                                           blocks; extract::extract, JSON)
+//!                                                   ──▶ writer
 //!                                                   (this thread, whole
 //!                                               batches per transaction)
 //! ```
 //! Channels are bounded (a few batches of at most [`BATCH_BYTES`]), and the
 //! parse stage holds two batches besides the one it parses (pipelined over
 //! consecutive batches), so memory does not grow with the archive. A
+//! batch's raw bytes go once it is parsed and settled (`settle`): the
+//! stored bodies and header blocks are compressed from them then, and only
+//! the decoded bodies stay, for the extraction. A
 //! transaction holds whole batches, up to [`COMMIT_BYTES`] of mail,
 //! [`COMMIT_MESSAGES`] or [`COMMIT_INTERVAL`]: killing the process leaves
 //! whole batches, and a re-run skips what is stored (Message-ID is the key)
@@ -36,7 +41,12 @@ use crate::store::session::{Checkpointer, IngestSession, Lookup};
 use crate::store::{Store, bulk};
 
 /// Largest batch handed from the reader to the parsers (bytes of raw mail).
-pub const BATCH_BYTES: usize = 8 << 20;
+/// About five batches are in flight (being read, waiting, parsed,
+/// extracted, made into records, waiting for and in the writer), so this
+/// sets most of an ingest's memory: on linux-ext4 4 MB batches peak at
+/// about 170 MiB where 8 MB ones took about 195, at the same speed within
+/// the noise of alternating runs (`benches/README.md`, "Batch size").
+pub const BATCH_BYTES: usize = 4 << 20;
 /// Largest batch in messages.
 pub const BATCH_MESSAGES: usize = 4096;
 /// Size of the first batch: batches double from it up to [`BATCH_BYTES`] and
@@ -488,7 +498,7 @@ fn open_input(path: &Path, known: &crate::source::public_inbox::Known) -> Vec<Op
 /// other passes' work.
 fn parse_batches(rx: Receiver<Vec<Item>>, tx: SyncSender<Vec<Done>>, mut reader: Option<Lookup>) {
     let mut rx = rx.into_iter();
-    let mut parsed: Option<Vec<Stage>> = None;
+    let mut parsed: Option<(Vec<Stage>, Vec<bool>)> = None;
     let mut extracted: Option<Vec<Extracted>> = None;
     let mut seen = Seen::default();
     loop {
@@ -499,31 +509,32 @@ fn parse_batches(rx: Receiver<Vec<Item>>, tx: SyncSender<Vec<Done>>, mut reader:
         let to_extract = parsed.take();
         let to_finish = extracted.take();
         let conn = reader.take();
-        let ((done, (next_extracted, conn)), next_parsed) = rayon::join(
+        let ((done, next_extracted), (next_parsed, conn)) = rayon::join(
             || {
                 rayon::join(
                     || to_finish.map(finish_batch),
-                    || match to_extract {
-                        Some(staged) => {
-                            let mut known = stored_of(&staged, conn.as_ref());
-                            seen.mark(&staged, &mut known);
-                            // Extraction and the record (JSON, LZ4) are
-                            // separate passes over a batch, as parsing is:
-                            // each keeps its own code hot in the caches (one
-                            // pass doing all three per message takes more
-                            // CPU).
+                    || {
+                        // Extraction and the record (JSON) are separate
+                        // passes over a batch, as parsing is: each keeps its
+                        // own code hot in the caches (one pass doing all
+                        // three per message takes more CPU).
+                        to_extract.map(|(staged, known)| {
                             let chunks: Vec<Vec<Extracted>> = extract_chunks(staged, known)
                                 .into_par_iter()
                                 .map(extract_stage)
                                 .collect();
-                            let x: Vec<Extracted> = chunks.into_iter().flatten().collect();
-                            (Some(x), conn)
-                        }
-                        None => (None, conn),
+                            chunks.into_iter().flatten().collect::<Vec<Extracted>>()
+                        })
                     },
                 )
             },
-            || batch.map(|b| b.into_par_iter().map(parse_item).collect::<Vec<Stage>>()),
+            || {
+                let next = batch.map(|b| {
+                    let fresh: Vec<Fresh> = b.into_par_iter().map(parse_item).collect();
+                    settle(fresh, conn.as_ref(), &mut seen)
+                });
+                (next, conn)
+            },
         );
         reader = conn;
         parsed = next_parsed;
@@ -536,16 +547,50 @@ fn parse_batches(rx: Receiver<Vec<Item>>, tx: SyncSender<Vec<Done>>, mut reader:
     }
 }
 
-/// Which of a batch's parsed messages are stored already, looked up in one
-/// read transaction (none without a reader: a load into an empty database).
-fn stored_of(staged: &[Stage], reader: Option<&Lookup>) -> Vec<bool> {
-    let Some(lookup) = reader else {
-        return vec![false; staged.len()];
+/// A batch's parsed items made ready for extraction: which messages are
+/// stored already (or were parsed earlier in this run, [`Seen`]), and the
+/// new ones' bodies and header blocks compressed from the raw bytes they
+/// were parsed from ([`insert::pack_messages`]), which then go: only the
+/// compressed blocks and the decoded bodies (for extraction) stay. A known
+/// message keeps a copy of its raw piece, in case the writer finds it new
+/// after all.
+fn settle(fresh: Vec<Fresh>, reader: Option<&Lookup>, seen: &mut Seen) -> (Vec<Stage>, Vec<bool>) {
+    let ids = fresh.iter().map(|f| match f {
+        Fresh::Parsed(p) => Some(p.0.message_id.as_str()),
+        Fresh::Done(_) => None,
+    });
+    let mut known = match reader {
+        Some(lookup) => lookup.stored(ids),
+        None => vec![false; fresh.len()],
     };
-    lookup.stored(staged.iter().map(|s| match s {
-        Stage::Parsed(parsed) => Some(parsed.0.message_id.as_str()),
-        Stage::Done(_) => None,
-    }))
+    seen.mark(&fresh, &mut known);
+    let new: Vec<(&crate::model::Message, &crate::model::RawMessage)> = fresh
+        .iter()
+        .zip(&known)
+        .filter_map(|(f, known)| match f {
+            Fresh::Parsed(p) if !known => Some((&p.0, &p.1)),
+            _ => None,
+        })
+        .collect();
+    let mut packed = insert::pack_messages(&new).into_iter();
+    drop(new);
+    let staged = fresh
+        .into_iter()
+        .zip(&known)
+        .map(|(f, known)| match f {
+            Fresh::Done(d) => Stage::Done(d),
+            Fresh::Parsed(p) => {
+                let (msg, raw) = *p;
+                let piece = if *known {
+                    Stored::Piece(insert::RawPiece::of_message(&raw, &msg.body))
+                } else {
+                    Stored::Packed(packed.next().flatten())
+                };
+                Stage::Parsed(Box::new((msg, raw.origin, piece)))
+            }
+        })
+        .collect();
+    (staged, known)
 }
 
 /// The Message-IDs parsed so far in this run, to extract a message once
@@ -584,11 +629,11 @@ impl Seen {
     /// Its false positive rate up to [`Seen::CAPACITY`] ids.
     const FALSE_POSITIVES: f64 = 0.001;
 
-    /// Marks `known` the messages of `staged` (in input order) whose
+    /// Marks `known` the messages of `fresh` (in input order) whose
     /// Message-ID an earlier one in this run had, and adds the others'.
-    fn mark(&mut self, staged: &[Stage], known: &mut [bool]) {
-        for (stage, known) in staged.iter().zip(known.iter_mut()) {
-            let Stage::Parsed(parsed) = stage else {
+    fn mark(&mut self, fresh: &[Fresh], known: &mut [bool]) {
+        for (item, known) in fresh.iter().zip(known.iter_mut()) {
+            let Fresh::Parsed(parsed) = item else {
                 continue;
             };
             let id = parsed.0.message_id.as_str();
@@ -602,19 +647,31 @@ impl Seen {
     }
 }
 
-/// An item between parsing and extraction (with what of its raw form is
-/// stored: the source's buffer is not held past parsing).
+/// A parsed item with the raw message it was parsed from, until its batch
+/// is settled ([`settle`]).
+enum Fresh {
+    Parsed(Box<(crate::model::Message, crate::model::RawMessage)>),
+    Done(Done),
+}
+
+/// An item between parsing and extraction (the source's buffer is not held
+/// past parsing: what of its raw form is stored is compressed, or copied).
 enum Stage {
     Parsed(Box<Parsed>),
     Done(Done),
 }
 
-/// A parsed message, where it came from and its raw piece.
-type Parsed = (
-    crate::model::Message,
-    crate::model::Origin,
-    Option<insert::RawPiece>,
-);
+/// What of a parsed message's raw form and body the record will store.
+enum Stored {
+    /// A new message's, compressed in blocks already (`None`: nothing).
+    Packed(Option<insert::Packed>),
+    /// A known message's raw piece (copied), stored only should the writer
+    /// find the message new after all.
+    Piece(Option<insert::RawPiece>),
+}
+
+/// A parsed message, where it came from and what of it is stored.
+type Parsed = (crate::model::Message, crate::model::Origin, Stored);
 
 /// An item between extraction and its record.
 enum Extracted {
@@ -674,8 +731,11 @@ fn extract_stage(chunk: Vec<(Stage, bool)>) -> Vec<Extracted> {
         .map(|(stage, known)| match stage {
             Stage::Done(d) => Extracted::Done(d),
             Stage::Parsed(parsed) if known => {
-                let (msg, origin, piece) = *parsed;
-                let rec = Record::known(msg, origin).with_piece(piece);
+                let (msg, origin, stored) = *parsed;
+                let rec = match stored {
+                    Stored::Piece(piece) => Record::known(msg, origin).with_piece(piece),
+                    Stored::Packed(_) => Record::known(msg, origin),
+                };
                 Extracted::Done(Done::Record(Box::new(rec)))
             }
             Stage::Parsed(parsed) => {
@@ -686,19 +746,10 @@ fn extract_stage(chunk: Vec<(Stage, bool)>) -> Vec<Extracted> {
         .collect()
 }
 
-/// The records of a batch: made in parallel, then their bodies compressed in
-/// blocks of consecutive messages.
+/// The records of a batch, made in parallel (their bodies were compressed
+/// when the batch was settled).
 fn finish_batch(batch: Vec<Extracted>) -> Vec<Done> {
-    let mut done: Vec<Done> = batch.into_par_iter().map(finish).collect();
-    insert::pack_bodies(
-        done.iter_mut()
-            .filter_map(|d| match d {
-                Done::Record(rec) => Some(&mut **rec),
-                _ => None,
-            })
-            .collect(),
-    );
-    done
+    batch.into_par_iter().map(finish).collect()
 }
 
 /// The record of an extracted message (serialised).
@@ -706,8 +757,13 @@ fn finish(item: Extracted) -> Done {
     match item {
         Extracted::Done(d) => d,
         Extracted::New(x) => {
-            let ((msg, origin, piece), extraction) = *x;
-            let rec = Record::new(msg, origin, extraction).with_piece(piece);
+            let ((msg, origin, stored), extraction) = *x;
+            let rec = Record::new(msg, origin, extraction);
+            let rec = match stored {
+                Stored::Packed(Some(packed)) => rec.with_packed(packed),
+                Stored::Packed(None) => rec,
+                Stored::Piece(piece) => rec.with_piece(piece),
+            };
             Done::Record(Box::new(rec))
         }
     }
@@ -733,7 +789,7 @@ fn extracted(msg: crate::model::Message, origin: crate::model::Origin) -> Record
     Record::new(msg, origin, extraction)
 }
 
-fn parse_item(item: Item) -> Stage {
+fn parse_item(item: Item) -> Fresh {
     match item {
         Item::Raw(Ok(raw)) => {
             let bytes = raw.bytes.len() as u64;
@@ -745,11 +801,8 @@ fn parse_item(item: Item) -> Stage {
                     })
                 });
             match parsed {
-                Ok(msg) => {
-                    let piece = insert::RawPiece::of_message(&raw, &msg.body);
-                    Stage::Parsed(Box::new((msg, raw.origin, piece)))
-                }
-                Err(e) => Stage::Done(Done::Failed {
+                Ok(msg) => Fresh::Parsed(Box::new((msg, raw))),
+                Err(e) => Fresh::Done(Done::Failed {
                     at: FailureAt::of(&raw.origin),
                     place: raw.origin.describe(),
                     message_id: None,
@@ -758,7 +811,7 @@ fn parse_item(item: Item) -> Stage {
                 }),
             }
         }
-        other => Stage::Done(process_other(other)),
+        other => Fresh::Done(process_other(other)),
     }
 }
 
@@ -973,12 +1026,26 @@ mod tests {
             path: "in.mbox".into(),
             offset: 0,
         };
-        Stage::Parsed(Box::new((msg, origin, None)))
+        Stage::Parsed(Box::new((msg, origin, Stored::Packed(None))))
+    }
+
+    /// A parsed message of Message-ID `id`, with its raw message.
+    fn fresh(id: &str) -> Fresh {
+        let raw = crate::model::RawMessage {
+            bytes: format!("Message-ID: <{id}>\n\nbody\n").into_bytes().into(),
+            origin: crate::model::Origin::File {
+                path: "in.mbox".into(),
+                offset: 0,
+            },
+            format: crate::model::RawFormat::Rfc822,
+        };
+        let msg = crate::mail::parse(&raw).unwrap();
+        Fresh::Parsed(Box::new((msg, raw)))
     }
 
     #[test]
     fn a_message_id_seen_earlier_in_the_run_is_marked_known() {
-        let parsed = |id: &str| parsed_stage(id, 0);
+        let parsed = fresh;
         let mut seen = Seen::default();
         let first = [parsed("a@x"), parsed("b@x"), parsed("a@x"), parsed("c@x")];
         // `c@x` is stored already (looked up): known, and not added.
@@ -1077,14 +1144,16 @@ mod tests {
         let mut limit = BatchLimit::default();
         assert!(!limit.full(FIRST_BATCH_BYTES - 1, 1));
         assert!(limit.full(FIRST_BATCH_BYTES, 1));
-        assert!(limit.full(0, 128));
-        assert!(!limit.full(0, 127));
+        let first_messages = BATCH_MESSAGES * FIRST_BATCH_BYTES / BATCH_BYTES;
+        assert!(limit.full(0, first_messages));
+        assert!(!limit.full(0, first_messages - 1));
         let mut sizes = vec![limit.bytes];
         while limit.bytes < BATCH_BYTES {
             limit.grow();
             sizes.push(limit.bytes);
         }
-        assert_eq!(sizes.len(), 6);
+        let doublings = (BATCH_BYTES / FIRST_BATCH_BYTES).trailing_zeros() as usize;
+        assert_eq!(sizes.len(), doublings + 1);
         assert_eq!(sizes[1], 2 * FIRST_BATCH_BYTES);
         assert_eq!(limit.messages, BATCH_MESSAGES);
         limit.grow();

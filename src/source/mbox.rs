@@ -34,9 +34,10 @@ pub const MAX_MESSAGE: usize = 32 << 20;
 const READ_SIZE: usize = 4 << 20;
 
 /// Buffers kept for reuse once their messages are dropped. Messages wait in
-/// the ingest pipeline for a few batches of 8 MB, which span about this many
-/// reads; a buffer retired beyond it, or grown for a message larger than a
-/// read, is simply freed.
+/// the ingest pipeline until their batch is parsed (the batch being read,
+/// one waiting, the one being parsed: a few reads' worth), so this many
+/// spare buffers leave room to spare; a buffer retired beyond it, or grown
+/// for a message larger than a read, is simply freed.
 const SPARE_BUFFERS: usize = 12;
 
 /// How the `>From ` quoting of a mbox is undone.

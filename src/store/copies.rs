@@ -5,11 +5,14 @@
 //! Message-ID; the one the `messages` row holds is `chosen` (the rule is
 //! [`crate::mail::copies`], the writing [`super::insert`]). A copy's raw
 //! form is the bytes of its head range followed by those of its tail range
-//! in `body_blocks` texts (see `sql/0014_message_copies.sql`); a copy stored
-//! before v14, or read from archive-rendered text, has none, and
-//! [`raw_of`] says so rather than make one up. A message's only copy read
-//! from a public-inbox epoch has no row (v16, see [`super::insert`]): it is
-//! read from the `messages` row, as copy 0.
+//! in `body_blocks` texts (see `sql/0014_message_copies.sql`): its header
+//! block and its stored body (v19; a row written before may hold the whole
+//! message in its head range); a copy stored before v14, or read from
+//! archive-rendered text, has none, and [`raw_of`] says so rather than
+//! make one up. A message's only copy has no row (v16 for one read from a
+//! public-inbox epoch, v19 for any): it is read from the `messages` row, as
+//! copy 0, its raw form the message's header block (`head_*`) followed by
+//! its body's range.
 
 use std::collections::HashMap;
 
@@ -23,7 +26,7 @@ use crate::model::Origin;
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Copy {
     /// Row id of the copy (`message_copies.id`), in the order seen; 0 for a
-    /// message's only copy read from an epoch, which has no row.
+    /// message's only copy, which has no row.
     pub copy: i64,
     /// Whether the stored message (headers, body, extraction) is this copy.
     pub chosen: bool,
@@ -106,6 +109,14 @@ fn message_row(store: &Store, message_id: &str) -> Result<Option<i64>> {
 pub(super) const MESSAGE_LISTS: &str =
     "coalesce((SELECT group_concat(list_id, ' ') FROM message_lists WHERE message = m.id), '')";
 
+/// The tail range (block, start, len) of message `m`'s only copy when it
+/// has no row, as three SQL expressions: the message's body range, after
+/// its header block (none without a header block: no raw form is stored).
+pub(super) const MESSAGE_TAIL: &str = "CASE WHEN m.head_block IS NOT NULL AND m.body_len > 0
+         THEN m.body_block END,
+     CASE WHEN m.head_block IS NOT NULL AND m.body_len > 0 THEN m.body_start END,
+     CASE WHEN m.head_block IS NOT NULL AND m.body_len > 0 THEN m.body_len END";
+
 fn copies_with_ranges(store: &Store, row: i64) -> Result<Vec<(Copy, Ranges)>> {
     let sql =
         format!("SELECT {COPY_COLUMNS} FROM message_copies c WHERE c.message = ?1 ORDER BY c.id");
@@ -118,7 +129,8 @@ fn copies_with_ranges(store: &Store, row: i64) -> Result<Vec<(Copy, Ranges)>> {
     // The only copy, without a row of its own: the message's row.
     let sql = format!(
         "SELECT 0, 1, NULL, m.origin_json, m.from_name, m.from_email, m.raw_size, 1,
-                {MESSAGE_LISTS}, m.ingested_at, m.content_hash, NULL, NULL, NULL, NULL, NULL, NULL
+                {MESSAGE_LISTS}, m.ingested_at, m.content_hash, m.head_block, m.head_start,
+                m.head_len, {MESSAGE_TAIL}
          FROM messages m WHERE m.id = ?1"
     );
     let mut st = store.conn().prepare_cached(&sql).db(&sql)?;
@@ -314,20 +326,25 @@ mod tests {
                 Outcome::New(_)
             ));
         }
-        for (m, id) in mails
+        for ((m, id), r) in mails
             .iter()
             .zip(["plain@x", "crlf@x", "qp@x", "empty@x", "alone@x"])
+            .zip(&raws)
         {
             assert_eq!(
                 raw_of(&store, id, None).unwrap(),
                 Some(Raw::Stored(m.to_vec())),
                 "{id}"
             );
-            // The decoded body is read back as before.
-            assert!(
+            // The decoded body is read back as parsed, stored or decoded
+            // again from the raw form.
+            assert_eq!(
                 crate::store::body::stored_message(&store, id)
                     .unwrap()
-                    .is_some()
+                    .unwrap()
+                    .body,
+                crate::mail::parse(r).unwrap().body,
+                "{id}"
             );
         }
         let list = copies(&store, "<plain@x>").unwrap().unwrap();
@@ -335,16 +352,81 @@ mod tests {
         assert!(list[0].chosen && list[0].raw_stored && list[0].complete);
         assert_eq!(list[0].size, mails[0].len() as i64);
         assert_eq!(raw_of(&store, "none@x", None).unwrap(), None);
-        // Only the plain message's body is shared with its raw form.
-        let shared: i64 = store
+        // Only copies have no row; the bodies of the CRLF and the
+        // quoted-printable message are stored raw, the others' decoded
+        // bodies are their raw bodies: nothing is stored twice.
+        let ids = |sql: &str| -> Vec<String> {
+            let mut st = store.conn().prepare(sql).unwrap();
+            st.query_map([], |r| r.get(0))
+                .unwrap()
+                .collect::<rusqlite::Result<_>>()
+                .unwrap()
+        };
+        assert!(ids("SELECT content_hash FROM message_copies").is_empty());
+        assert_eq!(
+            ids("SELECT message_id FROM messages WHERE body_raw = 1 ORDER BY id"),
+            ["crlf@x", "qp@x"]
+        );
+        let unpacked: i64 = store
             .conn()
             .query_row(
-                "SELECT count(*) FROM message_copies WHERE tail_block IS NOT NULL",
+                "SELECT sum(length(lz4) > 0) FROM body_blocks WHERE id IN
+                     (SELECT body_block FROM messages WHERE message_id = 'alone@x')",
                 [],
                 |r| r.get(0),
             )
             .unwrap();
-        assert_eq!(shared, 2);
+        assert_eq!(unpacked, 1);
+    }
+
+    #[test]
+    fn messages_packed_from_their_raw_bytes_read_back_as_records_packed_later() {
+        use crate::store::insert::pack_messages;
+        let mails: [&[u8]; 4] = [
+            b"Message-ID: <p1@x>\nSubject: s\n\nplain body\n",
+            b"Message-ID: <p2@x>\nContent-Transfer-Encoding: base64\n\nS8O2cnBlcgo=\n",
+            b"Message-ID: <p3@x>\r\nSubject: s\r\n\r\nline\r\n",
+            b"Message-ID: <p4@x>\nSubject: no body\n\n",
+        ];
+        let raws: Vec<RawMessage> = mails
+            .iter()
+            .enumerate()
+            .map(|(i, m)| raw(m, i as u64))
+            .collect();
+        let msgs: Vec<crate::model::Message> = raws
+            .iter()
+            .map(|r| crate::mail::parse(r).unwrap())
+            .collect();
+        let pairs: Vec<_> = msgs.iter().zip(&raws).collect();
+        let packed = pack_messages(&pairs);
+        let store = Store::in_memory().unwrap();
+        let mut blocks = BodyBlocks::default();
+        for ((msg, r), p) in msgs.iter().zip(&raws).zip(packed) {
+            let rec = Record::new(msg.clone(), r.origin.clone(), Extraction::default())
+                .with_packed(p.expect("packed"));
+            assert!(rec.message.body.is_empty(), "the decoded body goes");
+            insert_record(&store, &rec, 0, &mut blocks).unwrap();
+        }
+        for ((m, r), msg) in mails.iter().zip(&raws).zip(&msgs) {
+            let id = &msg.message_id;
+            assert_eq!(
+                raw_of(&store, id, None).unwrap(),
+                Some(Raw::Stored(m.to_vec()))
+            );
+            let stored = crate::store::body::stored_message(&store, id)
+                .unwrap()
+                .unwrap();
+            assert_eq!(stored.body, crate::mail::parse(r).unwrap().body, "{id}");
+        }
+        // A message read from an epoch is not packed: the epoch keeps it.
+        let epoch = RawMessage {
+            origin: Origin::Git {
+                repo: "/e/0.git".into(),
+                commit: "c".repeat(40),
+            },
+            ..raw(mails[0], 0)
+        };
+        assert!(pack_messages(&[(&msgs[0], &epoch)])[0].is_none());
     }
 
     #[test]
@@ -358,7 +440,7 @@ mod tests {
             .conn()
             .execute_batch(
                 "UPDATE body_blocks SET lz4 = CAST(substr(lz4, 1, length(lz4) - 1) || x'58' AS BLOB)
-                 WHERE id = (SELECT head_block FROM message_copies)",
+                 WHERE id = (SELECT head_block FROM messages)",
             )
             .unwrap();
         let err = raw_of(&store, "d@x", None).unwrap_err().to_string();

@@ -14,17 +14,25 @@
 //! and extraction are then replaced by the copy's, and the next link
 //! relinks what it reaches ([`Outcome::Replaced`]).
 //!
-//! Every copy stored keeps its raw form (the message as received) in the
-//! body blocks, after its decoded body: the header block alone when the raw
-//! body is byte for byte the decoded body (most plain-text list mail), then
-//! read back as that body's range; else the whole raw message.
+//! Every copy stored keeps its raw form (the message as received) once
+//! (schema v19): its header block, in a block of header blocks
+//! ([`crate::store::body::pack_headers`]), followed by its stored body. The
+//! stored body is the decoded body when that is byte for byte the raw body
+//! (most plain-text list mail: 38,591 of linux-ext4's 42,700 messages),
+//! else the raw body (`messages.body_raw`: quoted-printable, base64,
+//! multipart; in the block of header blocks, after its own), from which
+//! the body is decoded again when read
+//! ([`crate::store::body`]). A copy read from a public-inbox epoch stores
+//! neither: the epoch keeps them.
 //!
-//! A message's only copy, read from a public-inbox epoch, has no
-//! `message_copies` row (v16): everything the row would hold is the
-//! `messages` row's and its List-IDs (the epoch keeps the raw form), and
-//! such rows were 74 MB of a four-list database. The row is made from them
-//! (`materialize_copy`) before anything would tell the copy apart from
-//! the message: another copy arriving, or the same content on a new list.
+//! A message's only copy has no `message_copies` row (v16 for a copy read
+//! from an epoch, v19 for any): everything the row would hold is the
+//! `messages` row's (its header block's place among them) and its
+//! List-IDs; such rows were 74 MB of a four-list database read from its
+//! epochs and 10 MB of linux-ext4 read as an mbox. The row is made from
+//! them (`materialize_copy`) before anything would tell the copy apart
+//! from the message: another copy arriving, or the same content on a new
+//! list.
 
 use rusqlite::{Connection, OptionalExtension, params};
 
@@ -125,7 +133,8 @@ impl Columns {
 }
 
 /// Where a new message's body is stored: a byte range of a block's text
-/// (see [`crate::store::body`]), and its raw piece right after it.
+/// (see [`crate::store::body`]), and its raw form's header block in a
+/// block of headers.
 #[derive(Debug, Clone)]
 struct BodyAt {
     /// The compressed block, on the first message of the block only: the
@@ -134,26 +143,60 @@ struct BodyAt {
     block: Option<Vec<u8>>,
     start: usize,
     len: usize,
-    /// The compressed block of the raw pieces ([`RawPiece::stored`]) of the
+    /// The compressed block of the header blocks ([`RawPiece`]) of the
     /// same messages, on the first message of the block only, like `block`.
     raw_block: Option<Vec<u8>>,
-    /// The raw piece's range in that block's text.
+    /// The header block's range in that block's text.
     raw_start: usize,
     raw_len: usize,
+    /// The body's range is in the block of header blocks (a raw body, see
+    /// [`pack_pieces`]), not in the block of bodies.
+    body_in_raw: bool,
 }
 
-/// What of a message's raw form is stored: its header block when the raw
-/// body is byte for byte the decoded body (read back from the body's
-/// range), else the whole message. Made on the parallel stage from the raw
-/// message and its decoded body ([`RawPiece::of`]), so that the source's
-/// buffer can go at once.
+impl BodyAt {
+    /// The stored body's range, given the blocks the writer stored last
+    /// (`None`: no body; `Err`: its block was not written).
+    fn body_range(&self, blocks: &BodyBlocks) -> std::result::Result<Option<Range>, ()> {
+        if self.len == 0 {
+            return Ok(None);
+        }
+        let block = if self.body_in_raw {
+            blocks.last_raw
+        } else {
+            blocks.last
+        };
+        Ok(Some((block.ok_or(())?, self.start as i64, self.len as i64)))
+    }
+
+    /// The header block's range (`None`: no raw form).
+    fn head_range(&self, blocks: &BodyBlocks) -> std::result::Result<Option<Range>, ()> {
+        if self.raw_len == 0 {
+            return Ok(None);
+        }
+        let block = blocks.last_raw.ok_or(())?;
+        Ok(Some((block, self.raw_start as i64, self.raw_len as i64)))
+    }
+}
+
+/// A byte range of a block's text: (block, start, len).
+type Range = (i64, i64, i64);
+
+/// What of a message's raw form is stored besides its body: its header
+/// block (the raw bytes up to and including the blank line), and its raw
+/// body when that is not byte for byte the decoded body (a quoted-printable,
+/// base64 or multipart message), which is then stored in the decoded
+/// body's place (`messages.body_raw`) and the body decoded again when read.
+/// Either way the raw form is the header block followed by the stored
+/// body, and nothing is stored twice. Made on the parallel stage from the
+/// raw message and its decoded body ([`RawPiece::of`]), so that the
+/// source's buffer can go at once.
 #[derive(Debug, Clone)]
 pub struct RawPiece {
-    /// The bytes stored (emptied once packed in a block).
-    stored: Vec<u8>,
-    stored_len: usize,
-    /// Whether the body is read back from the decoded body's range.
-    body_same: bool,
+    /// The header block (emptied once packed in a block).
+    head: Vec<u8>,
+    /// The raw body, when it is not the decoded body (emptied once packed).
+    body: Option<Vec<u8>>,
     /// Length of the whole raw message.
     len: usize,
 }
@@ -167,12 +210,9 @@ impl RawPiece {
         }
         let head = crate::mail::copies::header_len(bytes);
         let rest = bytes.get(head..).unwrap_or_default();
-        let body_same = !rest.is_empty() && rest == body.as_bytes();
-        let stored = if body_same { &bytes[..head] } else { bytes };
         Some(RawPiece {
-            stored: stored.to_vec(),
-            stored_len: stored.len(),
-            body_same,
+            head: bytes[..head].to_vec(),
+            body: (rest != body.as_bytes()).then(|| rest.to_vec()),
             len: bytes.len(),
         })
     }
@@ -188,9 +228,18 @@ impl RawPiece {
         }
     }
 
-    /// The bytes stored.
-    fn stored(&self) -> &[u8] {
-        &self.stored
+    /// Whether the stored body is the raw body (not the decoded one).
+    fn body_raw(&self) -> bool {
+        self.body.is_some()
+    }
+}
+
+/// The bytes stored as a record's body: its raw body when that is not the
+/// decoded body ([`RawPiece`]), else the decoded body.
+fn stored_body(rec: &Record) -> &[u8] {
+    match rec.raw.as_ref().and_then(|w| w.body.as_deref()) {
+        Some(raw) => raw,
+        None => rec.message.body.as_bytes(),
     }
 }
 
@@ -200,10 +249,12 @@ struct Placed {
     body: Option<(i64, i64, i64)>,
     head: Option<(i64, i64, i64)>,
     tail: Option<(i64, i64, i64)>,
+    /// The body range holds the raw body, not the decoded one.
+    body_raw: bool,
 }
 
 /// The blocks the writer stored last (see [`insert_record`]): of bodies,
-/// and of raw forms; one per writer, kept across its calls.
+/// and of header blocks; one per writer, kept across its calls.
 #[derive(Debug, Default)]
 pub struct BodyBlocks {
     last: Option<i64>,
@@ -211,66 +262,176 @@ pub struct BodyBlocks {
 }
 
 /// Compresses the bodies of these records of new messages in blocks of
-/// consecutive bodies ([`body::block_ranges`](crate::store::body::block_ranges)),
-/// one block per rayon task, and empties their `message.body`. Records of
-/// known messages, empty bodies and messages read from a public-inbox epoch
+/// consecutive bodies, and their header blocks in blocks of their own
+/// ([`pack_pieces`]), and empties their `message.body`. Records of known
+/// messages, empty bodies and messages read from a public-inbox epoch
 /// (whose body the epoch keeps, see [`body`](crate::store::body)) are left
-/// alone. Pass the records in the
-/// order they are written; a record not packed here is given a block of its
-/// own when written.
+/// alone. Pass the records in the order they are written; a record not
+/// packed here is given a block of its own when written. (The ingest packs
+/// its messages earlier, from their raw bytes: [`pack_messages`].)
 pub fn pack_bodies(records: Vec<&mut Record>) {
-    use rayon::prelude::*;
     let mut packable: Vec<&mut Record> = records
         .into_iter()
         .filter(|r| {
-            r.columns.is_some() && !in_epoch(r) && (!r.message.body.is_empty() || r.raw.is_some())
+            r.columns.is_some() && !in_epoch(r) && (!stored_body(r).is_empty() || r.raw.is_some())
         })
         .collect();
-    let lens: Vec<usize> = packable.iter().map(|r| r.message.body.len()).collect();
-    let mut groups: Vec<&mut [&mut Record]> = Vec::new();
-    let mut rest: &mut [&mut Record] = &mut packable;
-    for range in crate::store::body::block_ranges(&lens) {
-        let (group, tail) = std::mem::take(&mut rest).split_at_mut(range.len());
-        groups.push(group);
-        rest = tail;
-    }
-    groups.into_par_iter().for_each(|group| {
-        // Bodies and raw forms in blocks of their own: bodies compress
-        // against bodies (as before raw forms were kept), headers against
-        // the headers of the messages around them.
-        let texts: Vec<&[u8]> = group.iter().map(|r| r.message.body.as_bytes()).collect();
-        let raws: Vec<&[u8]> = group
-            .iter()
-            .map(|r| r.raw.as_ref().map_or(&[][..], |w| w.stored()))
-            .collect();
-        let mut block = Some(crate::store::body::pack_bytes(&texts));
-        let mut raw_block = raws
-            .iter()
-            .any(|r| !r.is_empty())
-            .then(|| crate::store::body::pack_bytes(&raws));
-        let (mut start, mut raw_start) = (0, 0);
-        for r in group.iter_mut() {
-            let len = r.message.body.len();
-            let raw_len = r.raw.as_ref().map_or(0, |w| w.stored_len);
-            if let Some(cols) = r.columns.as_mut() {
-                cols.body = Some(BodyAt {
-                    block: block.take(),
-                    start,
-                    len,
-                    raw_block: raw_block.take(),
-                    raw_start,
-                    raw_len,
-                });
-            }
-            r.message.body = String::new();
-            // What is stored is in the block now: the source's buffer goes.
-            if let Some(w) = r.raw.as_mut() {
-                w.stored = Vec::new();
-            }
-            start += len;
-            raw_start += raw_len;
+    let pieces: Vec<Piece<'_>> = packable
+        .iter()
+        .map(|r| Piece {
+            text: stored_body(r),
+            head: r.raw.as_ref().map_or(&[][..], |w| &w.head[..]),
+            raw_body: r.raw.as_ref().is_some_and(RawPiece::body_raw),
+        })
+        .collect();
+    let placed = pack_pieces(&pieces);
+    drop(pieces);
+    for (r, at) in packable.iter_mut().zip(placed) {
+        if let Some(cols) = r.columns.as_mut() {
+            cols.body = Some(at);
         }
-    });
+        r.message.body = String::new();
+        // What is stored is in the blocks now: the copies go.
+        if let Some(w) = r.raw.as_mut() {
+            w.head = Vec::new();
+            w.body = w.body.take().map(|_| Vec::new());
+        }
+    }
+}
+
+/// A new message's body and header block, compressed in their blocks
+/// before its record is made ([`pack_messages`]; [`Record::with_packed`]).
+#[derive(Debug, Clone)]
+pub struct Packed {
+    at: BodyAt,
+    piece: Option<RawPiece>,
+}
+
+/// Compresses the stored bodies and header blocks of new messages, in
+/// their order, straight from the raw bytes they were parsed from (nothing
+/// is copied first; see [`RawPiece`] for what is stored), in blocks of
+/// consecutive messages ([`pack_pieces`]). `None` for a message with
+/// nothing to store here: read from a public-inbox epoch (which keeps its
+/// body and raw form), or with an empty body and no raw form.
+pub fn pack_messages(msgs: &[(&Message, &crate::model::RawMessage)]) -> Vec<Option<Packed>> {
+    use crate::model::RawFormat;
+    let mut pieces: Vec<Piece<'_>> = Vec::new();
+    let mut metas: Vec<Option<Option<RawPiece>>> = Vec::with_capacity(msgs.len());
+    for (msg, raw) in msgs {
+        let (text, head, piece): (&[u8], &[u8], Option<RawPiece>) = match raw.origin {
+            Origin::Git { .. } => {
+                metas.push(None);
+                continue;
+            }
+            _ if raw.format == RawFormat::Rfc822 => {
+                let bytes: &[u8] = &raw.bytes;
+                let head = crate::mail::copies::header_len(bytes);
+                let rest = bytes.get(head..).unwrap_or_default();
+                let body_raw = rest != msg.body.as_bytes();
+                let piece = RawPiece {
+                    head: Vec::new(),
+                    body: body_raw.then(Vec::new),
+                    len: bytes.len(),
+                };
+                (rest, &bytes[..head], Some(piece))
+            }
+            _ => (msg.body.as_bytes(), &[][..], None),
+        };
+        if text.is_empty() && piece.is_none() {
+            metas.push(None);
+            continue;
+        }
+        pieces.push(Piece {
+            text,
+            head,
+            raw_body: piece.as_ref().is_some_and(RawPiece::body_raw),
+        });
+        metas.push(Some(piece));
+    }
+    let mut placed = pack_pieces(&pieces).into_iter();
+    metas
+        .into_iter()
+        .map(|meta| {
+            let piece = meta?;
+            Some(Packed {
+                at: placed.next()?,
+                piece,
+            })
+        })
+        .collect()
+}
+
+/// A message's stored body and header block, to be compressed.
+struct Piece<'a> {
+    text: &'a [u8],
+    head: &'a [u8],
+    /// `text` is the raw body (not the decoded one).
+    raw_body: bool,
+}
+
+/// Compresses consecutive messages' stored bodies and header blocks: the
+/// decoded bodies in blocks of about
+/// [`body::BLOCK_BYTES`](crate::store::body::BLOCK_BYTES) of stored text
+/// ([`body::block_ranges`](crate::store::body::block_ranges)), LZ4, where
+/// bodies compress against bodies; the header blocks of the same messages
+/// in a block of their own beside each, zstd
+/// ([`pack_headers`](crate::store::body::pack_headers)), each followed by
+/// the message's raw body when that is what is stored: base64 and
+/// quoted-printable text needs zstd's entropy coding, which LZ4 lacks (on
+/// linux-ext4 its 52 MB of raw bodies take 25 MB as LZ4). One pair of
+/// blocks per rayon task. Each message's place, in order; the first of a
+/// block brings the blocks.
+fn pack_pieces(pieces: &[Piece<'_>]) -> Vec<BodyAt> {
+    use rayon::prelude::*;
+    let lens: Vec<usize> = pieces.iter().map(|p| p.text.len()).collect();
+    let ranges = crate::store::body::block_ranges(&lens);
+    let groups: Vec<Vec<BodyAt>> = ranges
+        .into_par_iter()
+        .map(|range| {
+            let group = &pieces[range];
+            let texts: Vec<&[u8]> = group
+                .iter()
+                .filter(|p| !p.raw_body)
+                .map(|p| p.text)
+                .collect();
+            let raws: Vec<&[u8]> = group
+                .iter()
+                .flat_map(|p| [p.head, if p.raw_body { p.text } else { &[] }])
+                .collect();
+            let mut block = texts
+                .iter()
+                .any(|t| !t.is_empty())
+                .then(|| crate::store::body::pack_bytes(&texts));
+            let mut raw_block = raws
+                .iter()
+                .any(|r| !r.is_empty())
+                .then(|| crate::store::body::pack_headers(&raws));
+            let (mut start, mut raw_start) = (0, 0);
+            group
+                .iter()
+                .map(|p| {
+                    let (body_start, raw_len) = (raw_start + p.head.len(), p.head.len());
+                    let at = BodyAt {
+                        block: block.take(),
+                        start: if p.raw_body { body_start } else { start },
+                        len: p.text.len(),
+                        raw_block: raw_block.take(),
+                        raw_start,
+                        raw_len,
+                        body_in_raw: p.raw_body,
+                    };
+                    if p.raw_body {
+                        raw_start += p.text.len();
+                    } else {
+                        start += p.text.len();
+                    }
+                    raw_start += raw_len;
+                    at
+                })
+                .collect()
+        })
+        .collect();
+    groups.into_iter().flatten().collect()
 }
 
 impl Record {
@@ -295,6 +456,17 @@ impl Record {
     /// collapsed text has none). Call before [`pack_bodies`].
     pub fn with_raw(mut self, raw: &crate::model::RawMessage) -> Record {
         self.raw = RawPiece::of_message(raw, &self.message.body);
+        self
+    }
+
+    /// The record of a message [`pack_messages`] packed: its body and
+    /// header block are in blocks now, so its decoded body goes.
+    pub fn with_packed(mut self, packed: Packed) -> Record {
+        if let Some(cols) = self.columns.as_mut() {
+            cols.body = Some(packed.at);
+            self.raw = packed.piece;
+            self.message.body = String::new();
+        }
         self
     }
 
@@ -600,27 +772,26 @@ fn backfill_raw(conn: &Connection, copy: i64, rec: &Record, blocks: &BodyBlocks)
     let Some(raw) = &rec.raw else {
         return Ok(());
     };
-    let (head, tail) = match (
-        rec.columns.as_ref().and_then(|c| c.body.as_ref()),
-        blocks.last,
-        blocks.last_raw,
-    ) {
-        // Packed with the batch: its raw piece and its own decoded body.
-        (Some(at), Some(block), Some(raw_block)) if at.raw_len > 0 => {
-            let body = (block, at.start as i64, at.len as i64);
-            let head = (raw_block, at.raw_start as i64, at.raw_len as i64);
-            (head, (raw.body_same && at.len > 0).then_some(body))
-        }
-        // Not packed: the message's decoded body is at hand.
+    let packed = rec
+        .columns
+        .as_ref()
+        .and_then(|c| c.body.as_ref())
+        .map(|at| {
+            let body = at.body_range(blocks).ok()?;
+            Some((at.head_range(blocks).ok()??, body))
+        });
+    let (head, tail) = match packed {
+        // Packed with the batch: its header block, and its body's range,
+        // which holds its raw body.
+        Some(Some(placed)) => placed,
+        // Not packed: its header block and raw body in a block of their own.
         _ => {
-            let body: &[u8] = if raw.body_same {
-                rec.message.body.as_bytes()
-            } else {
-                &[]
-            };
-            let whole = crate::store::body::pack_bytes(&[raw.stored(), body]);
+            let body = stored_body(rec);
+            let whole = crate::store::body::pack_bytes(&[&raw.head, body]);
             let block = insert_block(conn, &whole)?;
-            ((block, 0, (raw.stored().len() + body.len()) as i64), None)
+            let head_len = raw.head.len() as i64;
+            let tail = (!body.is_empty()).then_some((block, head_len, body.len() as i64));
+            ((block, 0, head_len), tail)
         }
     };
     let sql = "UPDATE message_copies SET head_block = ?2, head_start = ?3, head_len = ?4,
@@ -641,9 +812,11 @@ fn backfill_raw(conn: &Connection, copy: i64, rec: &Record, blocks: &BodyBlocks)
     Ok(())
 }
 
-/// Where a record's body and raw form are stored: in the block the writer
-/// stored last when [`pack_bodies`] packed it, else in a block of its own,
-/// stored now.
+/// Where a record's body and raw form are stored: in the blocks the writer
+/// stored last when [`pack_bodies`] packed it (nothing is written), else
+/// in a block of its own, written now. The raw form is the header block
+/// followed by the body's range (which holds the raw body when that is not
+/// the decoded one).
 fn place(conn: &Connection, rec: &Record, cols: &Columns, blocks: &BodyBlocks) -> Result<Placed> {
     let raw = rec.raw.as_ref();
     let unwritten = || crate::error::Error::Message {
@@ -652,24 +825,30 @@ fn place(conn: &Connection, rec: &Record, cols: &Columns, blocks: &BodyBlocks) -
     };
     let (body, head) = match &cols.body {
         Some(at) => {
-            let block = blocks.last.ok_or_else(unwritten)?;
+            let body = at.body_range(blocks).map_err(|()| unwritten())?;
             let head = match raw {
-                Some(_) if at.raw_len > 0 => {
-                    let raw_block = blocks.last_raw.ok_or_else(unwritten)?;
-                    Some((raw_block, at.raw_start as i64, at.raw_len as i64))
-                }
-                _ => None,
+                Some(_) => at.head_range(blocks).map_err(|()| unwritten())?,
+                None => None,
             };
-            ((block, at.start, at.len), head)
+            return Ok(Placed {
+                body,
+                head,
+                tail: head.and(body),
+                body_raw: raw.is_some_and(RawPiece::body_raw),
+            });
         }
         None => {
-            let body = rec.message.body.as_bytes();
-            let piece: &[u8] = raw.map_or(&[], |w| w.stored());
+            let body = stored_body(rec);
+            let piece: &[u8] = raw.map_or(&[], |w| &w.head);
             if body.is_empty() && piece.is_empty() {
-                return Ok(Placed::default());
+                return Ok(Placed {
+                    body_raw: raw.is_some_and(RawPiece::body_raw),
+                    ..Placed::default()
+                });
             }
             let block = insert_block(conn, &crate::store::body::pack_bytes(&[body, piece]))?;
-            let head = raw.map(|_| (block, body.len() as i64, piece.len() as i64));
+            let head =
+                (!piece.is_empty()).then_some((block, body.len() as i64, piece.len() as i64));
             ((block, 0, body.len()), head)
         }
     };
@@ -678,7 +857,8 @@ fn place(conn: &Connection, rec: &Record, cols: &Columns, blocks: &BodyBlocks) -
     Ok(Placed {
         body,
         head,
-        tail: raw.filter(|w| w.body_same).and(body),
+        tail: head.and(body),
+        body_raw: raw.is_some_and(RawPiece::body_raw),
     })
 }
 
@@ -696,16 +876,20 @@ fn new_lists(conn: &Connection, id: i64, lists: &[String]) -> Result<bool> {
 
 /// Writes the `message_copies` row of message `id`'s only copy when it has
 /// none (see the module docs): the `messages` row's hash, origin, sender,
-/// size and time, and the message's List-IDs.
+/// size, time and raw form (its header block, then its body's range), and
+/// the message's List-IDs.
 fn materialize_copy(conn: &Connection, id: i64) -> Result<()> {
     let sql = format!(
         "INSERT INTO message_copies (message, content_hash, origin_json, from_name,
-             from_email, raw_size, lists, complete, chosen, reason, seen_at)
+             from_email, raw_size, lists, complete, chosen, reason, head_block, head_start,
+             head_len, tail_block, tail_start, tail_len, seen_at)
          SELECT m.id, m.content_hash, m.origin_json, m.from_name, m.from_email, m.raw_size,
-                {}, 1, 1, NULL, m.ingested_at
+                {}, 1, 1, NULL, m.head_block, m.head_start, m.head_len,
+                {MESSAGE_TAIL}, m.ingested_at
          FROM messages m
          WHERE m.id = ?1 AND NOT EXISTS (SELECT 1 FROM message_copies WHERE message = ?1)",
-        super::copies::MESSAGE_LISTS
+        super::copies::MESSAGE_LISTS,
+        MESSAGE_TAIL = super::copies::MESSAGE_TAIL,
     );
     conn.prepare_cached(&sql).db(&sql)?.execute([id]).db(&sql)?;
     Ok(())
@@ -716,12 +900,6 @@ fn materialize_copy(conn: &Connection, id: i64) -> Result<()> {
 /// [`body`](crate::store::body)).
 fn in_epoch(rec: &Record) -> bool {
     matches!(rec.origin, Origin::Git { .. })
-}
-
-/// Whether a message's first copy needs a `message_copies` row: all but an
-/// epoch's copy, whose raw form the epoch keeps (see the module docs).
-fn copy_row_needed(rec: &Record, placed: &Placed) -> bool {
-    placed.head.is_some() || !in_epoch(rec)
 }
 
 /// Inserts the `message_copies` row of a copy of message `id`.
@@ -826,17 +1004,27 @@ fn add_copy(
         .map(str::to_string)
         .collect();
     let placed = place(conn, rec, cols, blocks)?;
-    let new_body = match placed.body {
-        Some((block, start, len)) if msg.body.is_empty() => {
-            let bytes = super::body::read_range(conn, block, start, len)?.map_err(|reason| {
-                crate::error::Error::Message {
-                    origin: format!("message <{}>", msg.message_id),
-                    reason,
-                }
-            })?;
-            String::from_utf8_lossy(&bytes).into_owned()
+    // A record packed with its batch has its body in the blocks only.
+    let new_body = if cols.body.is_some() {
+        let unreadable = |reason: String| crate::error::Error::Message {
+            origin: format!("message <{}>", msg.message_id),
+            reason,
+        };
+        let stored = match placed.body {
+            Some((block, start, len)) => {
+                super::body::read_range(conn, block, start, len)?.map_err(unreadable)?
+            }
+            None => Vec::new(),
+        };
+        if placed.body_raw {
+            super::body::decode_raw(conn, placed.head, &stored)?
+                .map_err(unreadable)?
+                .0
+        } else {
+            String::from_utf8_lossy(&stored).into_owned()
         }
-        _ => msg.body.clone(),
+    } else {
+        msg.body.clone()
     };
     let earlier = Facts {
         body: &old_body,
@@ -900,7 +1088,8 @@ fn add_copy(
                    from_name = ?5, from_email = ?6, date = ?7, in_reply_to = ?8, kind = ?9,
                    parts_json = ?10, content_hash = ?11, raw_size = ?12, origin_json = ?13,
                    refs = ?14, body_block = ?15, body_start = ?16, body_len = ?17,
-                   extraction_version = ?18
+                   extraction_version = ?18, body_raw = ?19, head_block = ?20,
+                   head_start = ?21, head_len = ?22
                WHERE id = ?1";
     conn.prepare_cached(sql)
         .db(sql)?
@@ -923,6 +1112,10 @@ fn add_copy(
             body.map(|b| b.1),
             body.map(|b| b.2),
             rec.extraction_version,
+            placed.body_raw,
+            placed.head.map(|b| b.0),
+            placed.head.map(|b| b.1),
+            placed.head.map(|b| b.2),
         ])
         .db(sql)?;
     let sql = "DELETE FROM bodies WHERE message = ?1";
@@ -1000,7 +1193,9 @@ fn insert_block(conn: &Connection, lz4: &[u8]) -> Result<i64> {
 }
 
 /// Inserts a message under a Message-ID not stored yet, with everything
-/// extracted from it; `None` (nothing written) when the id is stored.
+/// extracted from it; `None` (nothing written) when the id is stored. Its
+/// only copy has no `message_copies` row: the `messages` row holds its
+/// raw form's place (see the module docs).
 fn insert_new(
     conn: &Connection,
     rec: &Record,
@@ -1009,22 +1204,22 @@ fn insert_new(
     blocks: &BodyBlocks,
 ) -> Result<Option<i64>> {
     let msg = &rec.message;
-    let body = match &cols.body {
-        Some(at) if at.len > 0 => {
-            let block = blocks.last.ok_or_else(|| crate::error::Error::Message {
-                origin: format!("message <{}>", msg.message_id),
-                reason: "internal: its body's block was not written before it".into(),
-            })?;
-            Some((block, at.start as i64, at.len as i64))
-        }
+    // Packed with its batch: its places are known, and nothing is written
+    // unless the message is.
+    let packed = match (&cols.body, in_epoch(rec)) {
+        (Some(_), false) => Some(place(conn, rec, cols, blocks)?),
         _ => None,
     };
+    let placed = packed.unwrap_or_default();
+    let (body, head) = (placed.body, placed.head);
     let inserted = conn
         .prepare_cached(
         "INSERT INTO messages (message_id, message_id_derived, subject, norm_subject, from_name,
              from_email, date, in_reply_to, kind, parts_json, content_hash, raw_size,
-             origin_json, ingested_at, refs, body_block, body_start, body_len, extraction_version)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)
+             origin_json, ingested_at, refs, body_block, body_start, body_len, extraction_version,
+             body_raw, head_block, head_start, head_len)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
+                 ?19, ?20, ?21, ?22, ?23)
          ON CONFLICT (message_id) DO NOTHING",
     )
     .db("prepare message insert")?
@@ -1048,6 +1243,10 @@ fn insert_new(
         body.map(|b| b.1),
         body.map(|b| b.2),
         rec.extraction_version,
+        placed.body_raw,
+        head.map(|b| b.0),
+        head.map(|b| b.1),
+        head.map(|b| b.2),
     ])
     .db("message insert")?;
     if inserted == 0 {
@@ -1056,21 +1255,25 @@ fn insert_new(
     let id = conn.last_insert_rowid();
     // Not packed with others: a block of its own; none for an epoch's
     // message, whose body and raw form the epoch keeps.
-    let placed = if in_epoch(rec) {
-        Placed::default()
-    } else {
-        place(conn, rec, cols, blocks)?
-    };
-    if let (None, Some((block, start, len))) = (body, placed.body) {
+    if packed.is_none() && !in_epoch(rec) {
+        let placed = place(conn, rec, cols, blocks)?;
+        let (b, h) = (placed.body, placed.head);
         conn.prepare_cached(
-            "UPDATE messages SET body_block = ?1, body_start = ?2, body_len = ?3 WHERE id = ?4",
+            "UPDATE messages SET body_block = ?2, body_start = ?3, body_len = ?4, body_raw = ?5,
+                 head_block = ?6, head_start = ?7, head_len = ?8 WHERE id = ?1",
         )
         .db("prepare body update")?
-        .execute(params![block, start, len, id])
+        .execute(params![
+            id,
+            b.map(|x| x.0),
+            b.map(|x| x.1),
+            b.map(|x| x.2),
+            placed.body_raw,
+            h.map(|x| x.0),
+            h.map(|x| x.1),
+            h.map(|x| x.2),
+        ])
         .db("body update")?;
-    }
-    if copy_row_needed(rec, &placed) {
-        insert_copy(conn, id, rec, &placed, (true, true, None), now)?;
     }
     insert_lists(conn, id, &msg.list_ids)?;
     insert_extraction(conn, id, &rec.extraction, rec.extraction_version, cols)?;

@@ -25,6 +25,7 @@ pub const MIGRATIONS: &[&str] = &[
     include_str!("sql/0016_lean_rows.sql"),
     include_str!("sql/0017_bodies_in_epochs.sql"),
     include_str!("sql/0018_signal_reading.sql"),
+    include_str!("sql/0019_raw_once.sql"),
 ];
 
 /// The schema version this build writes.
@@ -227,6 +228,66 @@ mod tests {
             .collect::<rusqlite::Result<_>>()
             .unwrap();
         assert_eq!(ids, ["gone@x"]);
+    }
+
+    #[test]
+    fn the_raw_once_migration_moves_only_copies_raw_forms_into_their_messages() {
+        let mut conn = before_migration("regtrack schema v19");
+        let file = |o: u64| format!(r#"{{"type":"file","path":"a.mbox","offset":{o}}}"#);
+        let git = r#"{"type":"git","repo":"/e/0.git","commit":"c1"}"#;
+        let (f1, f2, f3, f4, f5) = (file(0), file(10), file(20), file(30), file(40));
+        conn.execute_batch(&format!(
+            "INSERT INTO body_blocks (id, lz4) VALUES (1, x'00'), (2, x'00');
+             INSERT INTO messages (id, message_id, from_email, content_hash, raw_size,
+                                   origin_json, ingested_at, body_block, body_start, body_len)
+                 VALUES (1, 'same@x', 'a@x', 'h1', 30, '{f1}', 5, 1, 0, 10),
+                        (2, 'whole@x', 'a@x', 'h2', 40, '{f2}', 5, 1, 10, 10),
+                        (3, 'empty@x', 'a@x', 'h3', 20, '{f3}', 5, NULL, NULL, NULL),
+                        (4, 'two@x', 'a@x', 'h4', 30, '{f4}', 5, 1, 20, 10),
+                        (5, 'old@x', 'a@x', 'h5', 30, '{f5}', 5, 1, 30, 10),
+                        (6, 'epoch@x', 'a@x', 'h6', 30, '{git}', 5, NULL, NULL, NULL);
+             INSERT INTO message_lists VALUES (1, 'l1'), (2, 'l1'), (3, 'l1'), (4, 'l1');
+             INSERT INTO message_copies (message, content_hash, origin_json, from_email,
+                     raw_size, lists, chosen, seen_at, head_block, head_start, head_len,
+                     tail_block, tail_start, tail_len)
+                 VALUES (1, 'h1', '{f1}', 'a@x', 30, 'l1', 1, 5, 2, 0, 20, 1, 0, 10),
+                        (2, 'h2', '{f2}', 'a@x', 40, 'l1', 1, 5, 2, 20, 40, NULL, NULL, NULL),
+                        (3, 'h3', '{f3}', 'a@x', 20, 'l1', 1, 5, 2, 60, 20, NULL, NULL, NULL),
+                        (4, 'h4', '{f4}', 'a@x', 30, 'l1', 1, 5, 2, 80, 20, 1, 20, 10),
+                        (4, 'h9', '{f1}', 'a@x', 31, 'l1', 0, 6, 2, 100, 21, 1, 20, 10),
+                        (5, 'h5', '{f5}', 'a@x', 30, '', 1, 5, NULL, NULL, NULL, NULL, NULL, NULL);"
+        ))
+        .unwrap();
+        migrate(&mut conn, ":memory:").unwrap();
+        let rows = |sql: &str| -> Vec<String> {
+            let mut st = conn.prepare(sql).unwrap();
+            st.query_map([], |r| r.get(0))
+                .unwrap()
+                .collect::<rusqlite::Result<_>>()
+                .unwrap()
+        };
+        // The only copies whose raw form is a header range and the body's
+        // own range (or no body) go, their header range kept by the message;
+        // a whole raw message beside a decoded body, a message's several
+        // copies and a copy without a raw form stay.
+        assert_eq!(
+            rows("SELECT message || ':' || content_hash FROM message_copies ORDER BY id"),
+            ["2:h2", "4:h4", "4:h9", "5:h5"]
+        );
+        assert_eq!(
+            rows(
+                "SELECT message_id || ':' || coalesce(head_block || '/' || head_start || '/' ||
+                        head_len, '-') || ':' || body_raw FROM messages ORDER BY id"
+            ),
+            [
+                "same@x:2/0/20:0",
+                "whole@x:-:0",
+                "empty@x:2/60/20:0",
+                "two@x:-:0",
+                "old@x:-:0",
+                "epoch@x:-:0"
+            ]
+        );
     }
 
     #[test]

@@ -20,11 +20,15 @@
 //!   `body_blocks` (see [`copies`]), but for a copy read from a public-inbox
 //!   epoch, which the epoch keeps under the commit its origin names. It
 //!   replaced `duplicates`, which kept
-//!   only the later copies' hashes and origins. A message's only copy read
-//!   from an epoch has no row (v16): the `messages` row and its List-IDs
-//!   hold all of it. `link_changed` (v14): the
+//!   only the later copies' hashes and origins. A message's only copy has
+//!   no row (v16 for a copy read from an epoch, v19 for any): the
+//!   `messages` row and its List-IDs hold all of it. `link_changed` (v14): the
 //!   messages a better copy replaced since the last link, for the next
 //!   update to relink.
+//! - a message's raw form (v19): its header block (`messages.head_*`, in a
+//!   zstd block of header blocks) followed by its stored body, which is the
+//!   raw body when that is not the decoded one (`body_raw`; the body is then
+//!   decoded again when read, see [`body`]): nothing is stored twice.
 //! - `failures`: messages that could not be parsed: source, offset/commit, reason.
 //! - `sources`: incremental progress (last commit per public-inbox epoch).
 //! - extraction: `extractions` (JSON, see below), `reports`, `tables` +

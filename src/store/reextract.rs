@@ -10,7 +10,9 @@ use rusqlite::params;
 
 use super::DbContext;
 use super::Store;
-use super::body::{body_in_block, epoch_body, epoch_of, unpack, verify};
+use super::body::{
+    body_bytes_in_block, decode_raw, epoch_body, epoch_of, range_of, unpack, verify,
+};
 use crate::error::Result;
 use crate::model::{BodyPart, Message};
 
@@ -42,7 +44,7 @@ pub fn stale_messages(
         "SELECT m.id, m.message_id, m.message_id_derived, m.subject, m.from_name,
                 m.from_email, m.date, m.in_reply_to, m.refs, m.parts_json,
                 m.content_hash, m.raw_size, m.body_block, m.body_start, m.body_len,
-                b.text, b.lz4, {}
+                b.text, b.lz4, {}, m.body_raw, m.head_block, m.head_start, m.head_len
          FROM messages m LEFT JOIN bodies b ON b.message = m.id
          WHERE m.extraction_version < ?1 AND m.id > ?2
          ORDER BY m.id LIMIT ?3",
@@ -100,24 +102,50 @@ pub fn stale_messages(
             }
             match &block {
                 Some((_, Err(why))) => Err(why.clone()),
-                Some((_, Ok(bytes))) => body_in_block(
+                Some((_, Ok(bytes))) => body_bytes_in_block(
                     bytes,
                     r.get::<_, Option<i64>>(13).db(sql)?.unwrap_or(0),
                     r.get::<_, Option<i64>>(14).db(sql)?.unwrap_or(0),
                 ),
                 None => Err(format!("its body's block {b} is missing")),
             }
+            .map(Stored::Bytes)
         } else if let Some(lz4) = r.get::<_, Option<Vec<u8>>>(16).db(sql)? {
-            unpack(&lz4).map_err(|e| format!("its compressed body cannot be read: {e}"))
+            unpack(&lz4)
+                .map(Stored::Text)
+                .map_err(|e| format!("its compressed body cannot be read: {e}"))
         } else if let Some((repo, commit)) =
             epoch_of(r.get::<_, Option<String>>(17).db(sql)?.as_deref())
         {
             epoch_body(&repo, &commit).map(|(body, parts)| {
                 msg.parts = parts;
-                body
+                Stored::Text(body)
             })
         } else {
-            Ok(r.get::<_, Option<String>>(15).db(sql)?.unwrap_or_default())
+            Ok(Stored::Text(
+                r.get::<_, Option<String>>(15).db(sql)?.unwrap_or_default(),
+            ))
+        };
+        // A body stored raw is decoded again from its raw form, with its
+        // parts (as an epoch's is).
+        let body = match body {
+            Ok(stored) if r.get::<_, bool>(18).db(sql)? => {
+                let head = range_of(r.get(19).db(sql)?, r.get(20).db(sql)?, r.get(21).db(sql)?);
+                let raw = match &stored {
+                    Stored::Bytes(b) => b.as_slice(),
+                    Stored::Text(t) => t.as_bytes(),
+                };
+                decode_raw(conn, head, raw)?.map(|(body, parts)| {
+                    msg.parts = parts;
+                    body
+                })
+            }
+            Ok(Stored::Bytes(b)) => Ok(match String::from_utf8(b) {
+                Ok(s) => s,
+                Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+            }),
+            Ok(Stored::Text(t)) => Ok(t),
+            Err(why) => Err(why),
         };
         match body {
             Ok(b) => msg.body = b,
@@ -134,6 +162,12 @@ pub fn stale_messages(
         out.push((id, msg));
     }
     Ok((out, broken))
+}
+
+/// A stored body as read: bytes of a block, or text.
+enum Stored {
+    Bytes(Vec<u8>),
+    Text(String),
 }
 
 /// Marks every message as extracted by no version, so that the next
