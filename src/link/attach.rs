@@ -445,7 +445,12 @@ fn attach_threads(
                 continue;
             };
             let rep_id = &msgs[rep].message_id;
-            let (role, reason) = if kind_of(m) == Kind::Patch {
+            let (role, reason) = if let Some(why) = not_a_fix_here(ix, rep, i) {
+                (
+                    Role::Reply,
+                    format!("{why} in the thread of report {rep_id}"),
+                )
+            } else if kind_of(m) == Kind::Patch {
                 (
                     Role::Patch,
                     format!("patch posted in the thread of report {rep_id}"),
@@ -488,6 +493,45 @@ fn attach_threads(
             d.add(i, role, format!("subject names culprit {c}"));
         }
     }
+}
+
+/// Why patch or diff `i`, below report `rep`, fixes something other than
+/// the performance regression (`None` when it may fix it):
+///
+/// - below a functional report (a BUG, a WARNING, a failed test), a patch
+///   answers that failure;
+/// - below a report on a posted patch, a new posting by the patch's own
+///   author whose changelog does not speak of the regression or the robot
+///   is the patch's next version, not a fix of what the robot measured.
+fn not_a_fix_here(ix: &Index<'_>, rep: usize, i: usize) -> Option<&'static str> {
+    let msgs = ix.msgs;
+    let m = &msgs[i];
+    if kind_of(m) != Kind::Patch && !own_diff(m) {
+        return None;
+    }
+    if kind_of(&msgs[rep]) == Kind::FunctionalReport {
+        return Some("a patch for the failure reported");
+    }
+    let tested = ix.parent.get(rep).copied().flatten()?;
+    let same_author = |a: &LinkMessage, b: &LinkMessage| {
+        let key = |x: &LinkMessage| {
+            x.from_email
+                .as_deref()
+                .filter(|e| !e.is_empty())
+                .map(str::to_ascii_lowercase)
+        };
+        key(a).is_some() && key(a) == key(b)
+    };
+    let speaks = m.extraction.patch.as_deref().is_some_and(|p| {
+        p.speaks_of
+            .iter()
+            .any(|w| super::candidates::names_regression(w))
+    });
+    (kind_of(m) == Kind::Patch
+        && kind_of(&msgs[tested]) == Kind::Patch
+        && same_author(m, &msgs[tested])
+        && !speaks)
+        .then_some("the tested patch's next version by its author")
 }
 
 /// The role of a message that points at a history: a pull request or

@@ -74,6 +74,13 @@ const STRONG_WORDS: [&str; 8] = [
     "test robot",
 ];
 
+/// True when changelog word `w` (lower case, from
+/// [`crate::model::PatchFacts::speaks_of`]) speaks of the regression or the
+/// robot, not of performance in general.
+pub(crate) fn names_regression(w: &str) -> bool {
+    STRONG_WORDS.contains(&w)
+}
+
 /// Changelog words that name the robot.
 const ROBOT_WORDS: [&str; 4] = ["lkp", "0-day", "kernel test robot", "test robot"];
 
@@ -213,7 +220,9 @@ impl Pool {
             .iter()
             .enumerate()
             .filter(|(_, m)| {
-                !is_report(m) && !is_robot_team(m) && !is_cover(m) && (is_posting(m) || own_diff(m))
+                !is_report(m)
+                    && !is_cover(m)
+                    && (is_posting(m) || (own_diff(m) && !is_robot_team(m)))
             })
             .map(|(i, _)| (i, roots[i]))
             .collect();

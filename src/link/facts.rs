@@ -9,7 +9,7 @@ use super::LinkMessage;
 use super::hints::{is_report, kind_of};
 use crate::model::history::iso;
 use crate::model::history::{Confidence, ConfidenceLevel, HeadlineRow, ImpactInfo, ReportInfo};
-use crate::model::{ChangeUnit, Direction, Extraction, Table, TableFormat, TableRow};
+use crate::model::{ChangeUnit, Direction, Extraction, Kind, Table, TableFormat, TableRow};
 
 /// Makes a message ready for linking: a robot report gets its
 /// [`ReportFacts`], computed from the whole extraction; then every part of
@@ -261,9 +261,17 @@ pub fn prune_for_linking(ex: &mut Extraction) {
 pub fn report_info(m: &LinkMessage) -> ReportInfo {
     let sr = m.extraction.subject_report.as_ref();
     let body = m.extraction.report.as_ref();
+    let kind = kind_of(m);
     let metric = body
         .and_then(|b| b.metric.clone())
         .or_else(|| sr.and_then(|s| s.metric.clone()));
+    // A functional report's lead names its failure where a performance
+    // report's names the metric: it has no metric.
+    let (metric, failure) = if kind == Kind::FunctionalReport {
+        (None, sr.and_then(|s| s.failure.clone()).or(metric))
+    } else {
+        (metric, sr.and_then(|s| s.failure.clone()))
+    };
     let change = body
         .and_then(|b| b.change_percent)
         .or_else(|| sr.and_then(|s| s.change_percent));
@@ -271,7 +279,6 @@ pub fn report_info(m: &LinkMessage) -> ReportInfo {
         .and_then(|b| b.direction)
         .or_else(|| sr.and_then(|s| s.direction))
         .unwrap_or(Direction::Undefined);
-    let kind = kind_of(m);
     // The table's change carries the sign (subjects and leads dropped it in 2024).
     let table_change = metric
         .as_deref()
@@ -295,7 +302,7 @@ pub fn report_info(m: &LinkMessage) -> ReportInfo {
         date: iso(m.date),
         unix: m.date,
         branch: sr.and_then(|s| s.branch.clone()),
-        failure: sr.and_then(|s| s.failure.clone()),
+        failure,
         kind,
         also_impacts: body
             .map(|b| {

@@ -103,8 +103,9 @@ pub fn is_posting(m: &LinkMessage) -> bool {
     let Some(p) = &m.extraction.patch else {
         return false;
     };
-    // The robot and its team post debug diffs, not fixes.
-    if is_robot_team(m) {
+    // The robot's people reply with the diffs they tested; their formal
+    // postings are patches like anyone's.
+    if is_robot_team(m) && kind_of(m) != Kind::Patch {
         return false;
     }
     let titled = p.title_key.len() >= MIN_TITLE;

@@ -11,7 +11,9 @@
 use super::LinkMessage;
 use super::draft::{Draft, Member};
 use super::facts::report_info;
-use super::hints::{is_robot, is_robot_team, kind_of, names_robot, own_trailers};
+use super::hints::{
+    is_robot, is_robot_team, kind_of, names_robot, names_robot_sender, own_trailers,
+};
 use super::patch::Patches;
 use super::regzbot;
 use crate::model::history::{
@@ -439,7 +441,7 @@ pub fn tested_by(_ctx: &Ctx<'_>, mem: &Member, m: &LinkMessage, out: &mut Vec<Ha
             .any(|s| s.quote_depth == 0 && s.sentence.contains(t.value.trim()));
         if t.key.eq_ignore_ascii_case("tested-by")
             && !said
-            && (names_robot(&t.value) || t.value.to_ascii_lowercase().contains("@intel.com"))
+            && (names_robot(&t.value) || names_robot_sender(&t.value))
         {
             let mut h = entry(
                 m,

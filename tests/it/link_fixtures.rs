@@ -36,7 +36,7 @@ fn expected() -> Vec<(String, Value)> {
         .into_iter()
         .map(|f| (format!("{}.json", f.name), f.expected_json()))
         .collect();
-    assert_eq!(v.len(), 11, "eleven fixtures with expectations");
+    assert_eq!(v.len(), 12, "twelve fixtures with expectations");
     v
 }
 
@@ -120,8 +120,8 @@ fn every_fixture_history_links_and_ends_in_its_expected_status() {
     let all = json(&db, &["list", "--json"]);
     assert_eq!(
         all.as_array().map(|a| a.len()),
-        Some(12),
-        "twelve regressions"
+        Some(13),
+        "thirteen regressions"
     );
     let mut errors = Vec::new();
     for (name, exp) in expected() {
@@ -237,15 +237,16 @@ fn human_output_has_no_colours_when_piped_and_colours_when_forced() {
     assert!(colour.contains("\u{1b}["));
     let list = run(&db, &["list"]).stdout;
     let lines: Vec<&str> = list.lines().collect();
-    assert_eq!(lines.len(), 12);
+    assert_eq!(lines.len(), 13);
     // Newest first.
-    assert!(lines[0].contains("8d9e0f1a2b"), "{list}");
-    assert!(lines[1].contains("7c8d9e0f1a"), "{list}");
-    assert!(lines[2].contains("6b7c8d9e0f"), "{list}");
-    assert!(lines[3].contains("5a6b7c8d9e"), "{list}");
-    assert!(lines[4].contains("b6dea6c7fe"), "{list}");
-    assert!(lines[5].contains("a0a1a2a3a4"), "{list}");
-    assert!(lines[11].contains("5e1f2a3b4c"), "{list}");
+    assert!(lines[0].contains("7c1d2e3f4a"), "{list}");
+    assert!(lines[1].contains("8d9e0f1a2b"), "{list}");
+    assert!(lines[2].contains("7c8d9e0f1a"), "{list}");
+    assert!(lines[3].contains("6b7c8d9e0f"), "{list}");
+    assert!(lines[4].contains("5a6b7c8d9e"), "{list}");
+    assert!(lines[5].contains("b6dea6c7fe"), "{list}");
+    assert!(lines[6].contains("a0a1a2a3a4"), "{list}");
+    assert!(lines[12].contains("5e1f2a3b4c"), "{list}");
     let improvements = run(&db, &["list", "--direction", "improvement"]).stdout;
     assert_eq!(improvements.lines().count(), 2);
     let big = run(&db, &["list", "--min-change", "20"]).stdout;
@@ -281,7 +282,7 @@ fn exports_put_open_regressions_first_grouped_by_subsystem() {
     assert!(md[open..closed].contains("### ext4") && md[open..closed].contains("### jbd2"));
     let csv = run(&db, &["export", "--format", "csv"]).stdout;
     let rows: Vec<&str> = csv.lines().collect();
-    assert_eq!(rows.len(), 13);
+    assert_eq!(rows.len(), 14);
     assert!(rows[0].starts_with("id,subsystem,status,age_days"));
     // fixed-history's fix is applied; fix-in-tree's is in mainline.
     assert_eq!(
@@ -291,7 +292,7 @@ fn exports_put_open_regressions_first_grouped_by_subsystem() {
     assert_eq!(rows.iter().filter(|r| r.contains(",fixed,")).count(), 1);
     let j = json(&db, &["export", "--format", "json"]);
     let arr = j.as_array().expect("array");
-    assert_eq!(arr.len(), 12);
+    assert_eq!(arr.len(), 13);
     // Open first.
     let statuses: Vec<&str> = arr.iter().filter_map(|r| r["status"].as_str()).collect();
     let first_closed = statuses
