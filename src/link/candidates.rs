@@ -21,6 +21,7 @@ use super::LinkMessage;
 use super::culprit::same_commit;
 use super::hints::{fixes_id, is_report, is_robot_team, own_diff, own_trailers, robot_reported};
 use super::patch::{Patches, is_cover, is_posting};
+use crate::model::Kind;
 use crate::model::history::{FixCandidate, Role};
 
 /// One patch weighed as a fix of one history.
@@ -299,7 +300,25 @@ fn around(
         .map(|(i, m)| (m.message_id.as_str(), i))
         .collect();
     let mut pointed: HashMap<usize, String> = HashMap::new();
-    for (_, m) in replies() {
+    // A reply below a functional report points at the fix of that failure.
+    let under_functional = |mut i: usize| {
+        for _ in 0..msgs.len() {
+            match parent.get(i).copied().flatten() {
+                Some(p) if p != i => {
+                    if is_report(&msgs[p]) {
+                        return super::hints::kind_of(&msgs[p]) == Kind::FunctionalReport;
+                    }
+                    i = p;
+                }
+                _ => return false,
+            }
+        }
+        false
+    };
+    for (i, m) in replies() {
+        if under_functional(i) {
+            continue;
+        }
         for link in &m.extraction.lore_links {
             let target = super::hints::cited_target(link);
             if let Some(&j) = by_id.get(target.as_str()) {
