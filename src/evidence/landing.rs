@@ -59,10 +59,12 @@ static PULL_PHRASE: Phrase =
 /// `Applied to the vfs.fixes branch of the vfs/vfs.git tree.`, `Applied to
 /// fscrypt.git#master for 6.2.`, `Thanks. I've added the patch to my tree.`,
 /// `Thanks, I added this to mm.git's mm-new branch, along with ...`, `Now
-/// queued up, thanks.`, `Thanks, merged.`
+/// queued up, thanks.`, `Thanks, merged.`; with the object first, `Whole
+/// series applied as 6.10 material, thanks!`, `Patch applied, thanks.`
 static APPLIED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
         r"^(?:(?:Thanks|Thank you)[,!.]?\s+)?(?:(?:I'?ve|I have|I|We'?ve|We have|Now)\s+)?(?:now\s+)?",
+        r"(?:(?:Whole\s+|Entire\s+)?(?i:series|patch\s?set|set|patch|patches|all|both)\s+(?:now\s+)?)?",
         r"(?i:applied|queued(?: up)?|pushed|picked(?: it| this| them)? up|added|merged|pulled|taken|took)",
         r"(?:\s+\([^)]{0,80}\))?",
         r"(?:\s+(?:it|this|this one|the patch|this patch|the series|this series|the patches|these|them|both|all|the set|this set|this patch series|the whole series|patches \d+-\d+|\d+(?:-\d+)?(?:,\s*\d+(?:-\d+)?)*))?",
@@ -628,7 +630,8 @@ fn applied(lines: &[(usize, &str)], verb: bool, out: &mut Vec<Landing>) -> Optio
 }
 
 /// Whether a trimmed line can be a maintainer's applied line: it starts with
-/// one of the first words of [`APPLIED`]. A bare lowercase `applied` or
+/// one of the first words of [`APPLIED`] (or of its object, `Whole series
+/// applied`). A bare lowercase `applied` or
 /// `queued` is left out: such a line is a tester's ("applied it on
 /// 6.9-rc4"), not a maintainer's; a lowercase `added` too.
 ///
@@ -636,9 +639,10 @@ fn applied(lines: &[(usize, &str)], verb: bool, out: &mut Vec<Landing>) -> Optio
 /// applied`): most lines starting with `I ` or `Thanks` have none, and
 /// [`APPLIED`] is not run on them.
 fn may_be_applied(t: &str) -> bool {
-    const FIRST: [&str; 17] = [
+    const FIRST: [&str; 25] = [
         "Thank", "Applied", "Queued", "Pushed", "pushed", "Picked", "picked", "Added", "Merged",
-        "Pulled", "Taken", "I've ", "I have ", "I ", "We've ", "We have ", "Now ",
+        "Pulled", "Taken", "I've ", "I have ", "I ", "We've ", "We have ", "Now ", "Whole ",
+        "Entire ", "Series ", "Patch ", "Patches ", "Set ", "All ", "Both ",
     ];
     const VERBS: [&str; 9] = [
         "applied", "queued", "pushed", "picked", "added", "merged", "pulled", "taken", "took",
@@ -933,7 +937,16 @@ mod tests {
         );
         assert!(land("Re: x", "I added an expression, and it appears to work:\n").is_empty());
         assert!(land("Re: x", "I applied it, and the test passes now.\n").is_empty());
-        let cases: [(&str, Option<&str>, Option<&str>); 12] = [
+        assert!(land("Re: x", "Patch applied cleanly on top of v6.9.\n").is_empty());
+        assert!(land("Re: x", "Series applied and booted fine here.\n").is_empty());
+        let cases: [(&str, Option<&str>, Option<&str>); 15] = [
+            (
+                "Whole series applied as 6.10 material, thanks!",
+                Some("6.10"),
+                None,
+            ),
+            ("Patch applied, thanks.", None, None),
+            ("Both applied to nfsd-next.", Some("nfsd-next"), None),
             (
                 "Applied as 6.10-rc material, thanks!",
                 Some("6.10-rc"),
