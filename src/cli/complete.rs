@@ -251,10 +251,16 @@ mod tests {
         let fish = script(Shell::Fish, &c);
         for (k, _) in lists.iter().enumerate() {
             let f = format!("__fish_regtrack_values_{k}");
-            assert!(fish.contains(&format!("(__fish_complete_list , {f})")), "{f}");
+            assert!(
+                fish.contains(&format!("(__fish_complete_list , {f})")),
+                "{f}"
+            );
             assert!(fish.contains(&format!("function {f}\n")), "{f}");
         }
-        assert!(!fish.contains("fix-applied\\t''"), "fish: a whole-word list is left");
+        assert!(
+            !fish.contains("fix-applied\\t''"),
+            "fish: a whole-word list is left"
+        );
         assert!(script(Shell::Bash, &c).contains("prev=\"${COMP_WORDS[COMP_CWORD-2]}\""));
     }
 }

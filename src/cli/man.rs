@@ -12,6 +12,17 @@
 //! writes it and one page per subcommand (`regtrack-show.1`,
 //! `regtrack-trees-add.1`), as `clap_mangen::generate_to` names them.
 //! Hidden subcommands, options and values are left out.
+//!
+//! Why the added parts are written here: clap_mangen 0.3's `Man::render`
+//! makes one command's page of NAME, SYNOPSIS, DESCRIPTION, OPTIONS,
+//! SUBCOMMANDS (each subcommand's name and one line, not its options),
+//! EXTRA (the `after_help` text as it is), VERSION and AUTHORS. It has no
+//! section for exit statuses, the environment or files, and no page that
+//! holds every subcommand's options, which is what `man regtrack` shows
+//! when only one page is installed. So this module calls its `render_*`
+//! sections one by one and writes those few sections itself with
+//! `clap_mangen::roff`; the options, synopses and descriptions are all the
+//! crate's.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -130,10 +141,7 @@ const FILES: &[(&str, &str)] = &[
 /// One of clap_mangen's sections as roff text, without the preamble each
 /// rendering starts with (the page has it once) and, with `heading` false,
 /// without its `.SH` lines (a subcommand's part of the main page).
-fn section(
-    render: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
-    heading: bool,
-) -> String {
+fn section(render: impl FnOnce(&mut dyn Write) -> std::io::Result<()>, heading: bool) -> String {
     let mut buf = Vec::new();
     // Writing into a Vec does not fail.
     let _ = render(&mut buf);

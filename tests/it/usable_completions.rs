@@ -56,7 +56,11 @@ fn bash_complete(script: &Path, words: &[&str]) -> Vec<String> {
     );
     let (ok, out, err) = shell(Command::new("bash").args(["--norc", "-c", &prog]));
     assert!(ok && err.is_empty(), "{words:?}: {err}");
-    out.lines().map(str::to_string).collect()
+    // An empty COMPREPLY prints one empty line.
+    out.lines()
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 const STATUSES: [&str; 10] = [
