@@ -210,7 +210,7 @@ mod tests {
             for st in crate::model::history::Status::ALL {
                 assert!(s.contains(st.as_str()), "{shell:?}: {}", st.as_str());
             }
-            for v in ["open", "closed", "md", "csv", "html", "mail"] {
+            for v in ["open", "landed", "closed", "md", "csv", "html", "mail"] {
                 assert!(s.contains(v), "{shell:?}: {v}");
             }
         }

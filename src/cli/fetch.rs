@@ -63,9 +63,10 @@ pub struct Args {
 /// Arguments of `regtrack follow`.
 #[derive(Debug, clap::Args)]
 pub struct FollowArgs {
-    /// Which regressions (statuses or the groups `open`, `fixed`, `closed`;
+    /// Which regressions (statuses or the groups `open`, `landed`, `closed`;
     /// repeated or comma-separated; default `open`).
-    #[arg(long, value_delimiter = ',', value_name = "STATUS", value_parser = super::list::status_names(), hide_possible_values = true)]
+    #[arg(long, value_delimiter = ',', value_name = "STATUS", value_parser = super::list::status_names(), hide_possible_values = true,
+        help = format!("Which regressions: statuses or the groups {}; repeated or comma-separated; default `open`", super::list::GROUPS_HELP))]
     pub status: Vec<String>,
     /// Only regressions of this subsystem.
     #[arg(long)]

@@ -69,3 +69,4 @@ mod usable_help;
 mod usable_links;
 mod usable_progress;
 mod usable_report;
+mod usable_status_groups;

@@ -91,12 +91,16 @@ fn bash_completes_subcommands_options_and_status_values() {
         assert!(all.contains(&c.to_string()), "{c}: {all:?}");
     }
     let st = bash_complete(&s, &["regtrack", "list", "--status", ""]);
-    for v in STATUSES.iter().chain(&["open", "closed"]) {
+    for v in STATUSES.iter().chain(&["open", "landed", "closed"]) {
         assert!(st.contains(&v.to_string()), "{v}: {st:?}");
     }
     assert_eq!(
         bash_complete(&s, &["regtrack", "list", "--status", "fix-a"]),
         ["fix-applied"]
+    );
+    assert_eq!(
+        bash_complete(&s, &["regtrack", "follow", "--status", "fixed,la"]),
+        ["fixed,landed"]
     );
     // --status=VALUE (bash splits at '=') and a comma-separated list.
     assert_eq!(
@@ -193,7 +197,7 @@ fn zsh_and_fish_scripts_parse_and_complete() {
         };
         assert_eq!(complete("regtrack sh"), ["show"]);
         let st = complete("regtrack list --status ");
-        for v in STATUSES.iter().chain(&["open", "closed"]) {
+        for v in STATUSES.iter().chain(&["open", "landed", "closed"]) {
             assert!(st.contains(&v.to_string()), "{v}: {st:?}");
         }
         let mut formats = complete("regtrack export --format ");
