@@ -58,8 +58,9 @@ pub struct Cli {
         help_heading = "Global options"
     )]
     pub config: Option<PathBuf>,
-    /// The public-inbox server for message links and for `fetch`/`follow`
-    /// (default: the config file's `lore_base`, else <https://lore.kernel.org>).
+    /// The public-inbox server for message links and for `fetch`/`follow`,
+    /// or an inbox on it (`https://lore.kernel.org/all`) (default: the
+    /// config file's `lore_base`, else <https://lore.kernel.org>).
     #[arg(
         long,
         global = true,
@@ -272,7 +273,9 @@ where
         .clone()
         .or_else(|| config.lore_base.clone())
         .unwrap_or_else(|| crate::lore::DEFAULT_BASE.to_string());
-    if let Err(e) = config::web_link("--lore-base", &lore_base) {
+    // An http(s) server or inbox: a link made of it is followed on a click.
+    if let Err(e) = crate::lore::parse_base(&lore_base) {
+        let e = anyhow::Error::new(e).context("--lore-base");
         say_error(&e);
         return ExitCode::from(2);
     }
