@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 
-use super::Context;
+use super::{Context, Format};
 use crate::model::history::{Scope, Status};
 use crate::query::{Filter, parse_date};
 
@@ -172,8 +172,13 @@ pub struct Args {
     /// Filters.
     #[command(flatten)]
     pub filter: FilterArgs,
-    /// Print JSON (a list of regressions; see docs/json.md).
-    #[arg(long)]
+    /// How to print: `text`, a line per regression, or `json`, a list of
+    /// regressions (see docs/json.md) (`--json` is short for `--format
+    /// json`).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Short for `--format json`.
+    #[arg(long, hide = true, conflicts_with = "format")]
     pub json: bool,
 }
 
@@ -186,7 +191,7 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     super::warn_undecodable(&store);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    if args.json {
+    if args.format.asked(args.json) == Format::Json {
         crate::export::json::write(&mut out, &regs, &ctx.links)?;
     } else {
         crate::export::human::list(&mut out, &regs, ctx.color)?;

@@ -65,6 +65,7 @@ mod usable_cli;
 mod usable_colours;
 mod usable_completions;
 mod usable_culprit;
+mod usable_format;
 mod usable_help;
 mod usable_links;
 mod usable_progress;

@@ -115,6 +115,21 @@ fn bash_completes_subcommands_options_and_status_values() {
         bash_complete(&s, &["regtrack", "export", "--format", ""]),
         ["md", "json", "csv", "html"]
     );
+    for cmd in ["list", "show", "stats", "failures", "mail", "ingest"] {
+        assert_eq!(
+            bash_complete(&s, &["regtrack", cmd, "--format", ""]),
+            ["text", "json"],
+            "{cmd}"
+        );
+    }
+    assert_eq!(
+        bash_complete(&s, &["regtrack", "trends", "--format", ""]),
+        ["text", "json", "csv"]
+    );
+    assert_eq!(
+        bash_complete(&s, &["regtrack", "report", "--format", ""]),
+        ["mail", "text"]
+    );
     assert_eq!(
         bash_complete(&s, &["regtrack", "--db", "x.db", "list", "--st"]),
         ["--status", "--stale"]
