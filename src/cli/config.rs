@@ -4,9 +4,11 @@
 //! naming it. Command-line options win over it.
 //!
 //! ```toml
-//! # The public-inbox server for links and for `fetch`/`follow`.
+//! # The public-inbox server for links and for `fetch`/`follow`, or an
+//! # inbox on it ("https://lore.kernel.org/all", as b4 and lei name it).
 //! lore_base = "https://lore.kernel.org"
-//! # The inbox `fetch` and `follow` ask (default `all`).
+//! # The inbox `fetch` and `follow` ask, when lore_base names none
+//! # (default `all`).
 //! lore_list = "all"
 //! cache_dir = "/var/cache/regtrack"
 //! cache_ttl_minutes = 10
@@ -122,7 +124,16 @@ impl Config {
             }
         }
         if let Some(base) = &self.lore_base {
-            web_link("lore_base", base)?;
+            let inbox = crate::lore::parse_base(base)
+                .map_err(|e| anyhow::Error::new(e).context("lore_base"))?
+                .inbox;
+            if let (Some(inbox), Some(list)) = (inbox, &self.lore_list)
+                && inbox != *list
+            {
+                anyhow::bail!(
+                    "lore_base = \"{base}\" ends in the inbox '{inbox}' and lore_list = \"{list}\" names another: keep one"
+                );
+            }
         }
         for (tree, template) in &self.commit_links {
             web_link(&format!("commit_links.{tree}"), template)?;
@@ -182,6 +193,14 @@ mod tests {
             ("answer_timeout_seconds = 0\n", "answer_timeout_seconds"),
             ("lore_base = \"javascript:alert(1)//\"\n", "lore_base"),
             (
+                "lore_base = \"https://lore.kernel.org/all/?q=x\"\n",
+                "lore_base",
+            ),
+            (
+                "lore_base = \"https://lore.kernel.org/all\"\nlore_list = \"linux-ext4\"\n",
+                "lore_list",
+            ),
+            (
                 "[commit_links]\nnext = \"JavaScript:alert('{sha}')\"\n",
                 "commit_links.next",
             ),
@@ -193,6 +212,12 @@ mod tests {
         std::fs::write(
             &p,
             "requests_per_second = 0.0\nanswer_timeout_seconds = 30\n",
+        )
+        .unwrap();
+        assert!(load(Some(&p)).is_ok());
+        std::fs::write(
+            &p,
+            "lore_base = \"https://lore.kernel.org/all/\"\nlore_list = \"all\"\n",
         )
         .unwrap();
         assert!(load(Some(&p)).is_ok());

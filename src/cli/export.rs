@@ -34,9 +34,14 @@ pub enum FormatArg {
 /// Arguments of `regtrack export`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Output format.
+    /// What to write: `md` (Markdown), `json` (see docs/json.md), `csv` or
+    /// `html`, one self-contained page (`--json` is short for `--format
+    /// json`).
     #[arg(long, value_enum, default_value_t = FormatArg::Md)]
     pub format: FormatArg,
+    /// Short for `--format json`.
+    #[arg(long, hide = true, conflicts_with = "format")]
+    pub json: bool,
     /// Write to this file instead of standard output.
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
@@ -58,8 +63,13 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     let mut regs = crate::query::list(&store, &filter, now, args.filter.days)?;
     super::warn_undecodable(&store);
     export::triage_order(&mut regs);
+    let format = if args.json {
+        FormatArg::Json
+    } else {
+        args.format
+    };
     let write = |w: &mut dyn Write| -> std::io::Result<()> {
-        match args.format {
+        match format {
             FormatArg::Md => export::markdown::write(w, &regs, now, &ctx.links),
             FormatArg::Json => export::json::write(w, &regs, &ctx.links),
             FormatArg::Csv => export::csv::write(w, &regs, now, &ctx.links),

@@ -4,14 +4,18 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use super::Context;
+use super::{Context, Format};
 
 /// Arguments of `regtrack failures`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Print a JSON array of `{source, offset, git_commit, message_id,
-    /// reason, at}`.
-    #[arg(long)]
+    /// How to print: `text`, a line per failure, or `json`, an array of
+    /// `{source, offset, git_commit, message_id, reason, at}` (`--json` is
+    /// short for `--format json`).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Short for `--format json`.
+    #[arg(long, hide = true, conflicts_with = "format")]
     pub json: bool,
 }
 
@@ -19,8 +23,9 @@ pub struct Args {
 pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     let store = super::open_reader(ctx)?;
     let all = crate::store::stats::failures(&store)?;
+    let json = args.format.asked(args.json) == Format::Json;
     let mut out = std::io::stdout().lock();
-    if args.json {
+    if json {
         serde_json::to_writer_pretty(&mut out, &all)?;
         writeln!(out)?;
     } else {
@@ -41,7 +46,7 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     out.flush()?;
-    if all.is_empty() && !ctx.quiet && !args.json {
+    if all.is_empty() && !ctx.quiet && !json {
         eprintln!("regtrack: nothing failed to read");
     }
     Ok(if all.is_empty() {

@@ -17,11 +17,14 @@ use crate::lore::{self, CacheMode, Client, Mbox, Progress, Search, Target};
 /// How to reach the server (shared by `fetch` and `follow`).
 #[derive(Debug, Clone, clap::Args)]
 pub struct Http {
-    /// The public-inbox server (default: the config file's `lore_base`, else
-    /// https://lore.kernel.org; also `--lore-base`).
+    /// The public-inbox server (`https://lore.kernel.org`) or an inbox on
+    /// it (`https://lore.kernel.org/all`, as b4 and lei configurations name
+    /// it) (default: `--lore-base`, else the config file's `lore_base`, else
+    /// https://lore.kernel.org).
     #[arg(long, value_name = "URL")]
     pub base: Option<String>,
-    /// The inbox asked (default `all`, lore's index of every list).
+    /// The inbox asked (default: the inbox the base ends in, else the config
+    /// file's `lore_list`, else `all`, lore's index of every list).
     #[arg(long, value_name = "INBOX")]
     pub list: Option<String>,
     /// Answer from the cache only; make no request.
@@ -63,9 +66,10 @@ pub struct Args {
 /// Arguments of `regtrack follow`.
 #[derive(Debug, clap::Args)]
 pub struct FollowArgs {
-    /// Which regressions (statuses or the groups `open`, `fixed`, `closed`;
+    /// Which regressions (statuses or the groups `open`, `landed`, `closed`;
     /// repeated or comma-separated; default `open`).
-    #[arg(long, value_delimiter = ',', value_name = "STATUS", value_parser = super::list::status_names(), hide_possible_values = true)]
+    #[arg(long, value_delimiter = ',', value_name = "STATUS", value_parser = super::list::status_names(), hide_possible_values = true,
+        help = format!("Which regressions: statuses or the groups {}; repeated or comma-separated; default `open`", super::list::GROUPS_HELP))]
     pub status: Vec<String>,
     /// Only regressions of this subsystem.
     #[arg(long)]
@@ -80,18 +84,26 @@ pub struct FollowArgs {
 const FOLLOW_MARGIN: i64 = 2 * 86_400;
 
 /// A client for the server `ctx` and `http` name, reporting to a progress
-/// line on a terminal.
-fn client(ctx: &Context, http: &Http) -> (Client, Option<Arc<indicatif::ProgressBar>>) {
+/// line on a terminal. The inbox is `--list`, else the one the base ends
+/// in, else the config file's `lore_list`, else `all`.
+fn client(
+    ctx: &Context,
+    http: &Http,
+) -> anyhow::Result<(Client, Option<Arc<indicatif::ProgressBar>>)> {
+    let base = match &http.base {
+        Some(b) => lore::parse_base(b).context("--base")?,
+        None => lore::parse_base(&ctx.lore_base).context("--lore-base")?,
+    };
     let mut cfg = lore::Config {
-        base: http
-            .base
-            .clone()
-            .unwrap_or_else(|| ctx.lore_base.clone())
-            .trim_end_matches('/')
-            .to_string(),
+        base: base.server,
         ..lore::Config::default()
     };
-    if let Some(l) = http.list.clone().or_else(|| ctx.config.lore_list.clone()) {
+    if let Some(l) = http
+        .list
+        .clone()
+        .or(base.inbox)
+        .or_else(|| ctx.config.lore_list.clone())
+    {
         cfg.list = l;
     }
     if let Some(d) = &ctx.config.cache_dir {
@@ -154,7 +166,7 @@ fn client(ctx: &Context, http: &Http) -> (Client, Option<Arc<indicatif::Progress
             ));
         });
     }
-    (client, bar)
+    Ok((client, bar))
 }
 
 /// Most days a `30d` form may say: the archives start in the 1990s, so a
@@ -301,7 +313,7 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     // A database path that cannot be one fails before any download; the
     // writer lock is taken only to store what was fetched.
     crate::store::Store::check_path(&ctx.db).map_err(|e| super::opening(ctx, e))?;
-    let (client, bar) = client(ctx, &args.http);
+    let (client, bar) = client(ctx, &args.http)?;
     let mut batch = Batch::new()?;
     let mut errors = Vec::new();
     for (t, got) in targets.iter().zip(client.threads(&targets)) {
@@ -364,7 +376,7 @@ pub fn follow(ctx: &Context, args: FollowArgs) -> anyhow::Result<ExitCode> {
     }
     drop(store);
     drop(writing);
-    let (client, bar) = client(ctx, &args.http);
+    let (client, bar) = client(ctx, &args.http)?;
     let mut batch = Batch::new()?;
     let mut errors = Vec::new();
     let now = chrono::Utc::now();

@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use super::Context;
+use super::{Context, Format};
 use crate::pipeline::ingest::Summary;
 
 /// How many failures the table shows.
@@ -19,8 +19,13 @@ pub struct Args {
     /// public-inbox folder or epoch git repo, rendered text; `-` reads standard input.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
-    /// Print `{new, known, duplicates, failed, unchanged, bytes, seconds}` as JSON on stdout.
-    #[arg(long)]
+    /// How to print the summary: `text`, one line, or `json`, `{new,
+    /// known, duplicates, failed, unchanged, bytes, seconds, ...}` on
+    /// stdout (`--json` is short for `--format json`).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Short for `--format json`.
+    #[arg(long, hide = true, conflicts_with = "format")]
     pub json: bool,
     /// Print where the time went (writing, index building, linking) on stderr.
     #[arg(long)]
@@ -53,7 +58,7 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     if !ctx.quiet && !summary.failures.is_empty() {
         print_failures(&mut err, &summary)?;
     }
-    if args.json {
+    if args.format.asked(args.json) == Format::Json {
         let mut out = std::io::stdout().lock();
         serde_json::to_writer(&mut out, &summary)?;
         writeln!(out)?;

@@ -5,17 +5,17 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 
-use super::Context;
+use super::{Context, Format};
 use crate::model::history::{Scope, Status};
 use crate::query::{Filter, parse_date};
 
 /// Filters shared by `list`, `export` and `report`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct FilterArgs {
-    /// Only these statuses: names or the groups `open`, `fixed`, `closed`
+    /// Only these statuses: names or the groups `open`, `landed`, `closed`
     /// (the help lists the names).
     #[arg(long, value_delimiter = ',', value_name = "STATUS", value_parser = status_names(), hide_possible_values = true,
-        help = format!("Only these statuses: names ({}) or the groups `open`, `fixed`, `closed`; repeated or comma-separated", Status::names()))]
+        help = format!("Only these statuses: names ({}) or the groups {GROUPS_HELP}; repeated or comma-separated", Status::names()))]
     pub status: Vec<String>,
     /// Only these scopes (mainline, next, maintainer-tree, developer-branch,
     /// patch-under-review, unknown); repeated or comma-separated.
@@ -85,15 +85,17 @@ impl clap::builder::TypedValueParser for Names {
     }
 }
 
-/// The status names, then the groups `open`, `closed` (`fixed` is both).
+/// What the groups of `--status` are, for the help of the options that
+/// take them.
+pub const GROUPS_HELP: &str =
+    "`open` (not closed), `landed` (fix-applied or fixed: a fix landed in some tree) and `closed`";
+
+/// The status names, then the groups `open`, `landed`, `closed`
+/// ([`crate::query::STATUS_GROUPS`]).
 pub fn status_names() -> Names {
     Names(|| {
         let mut v: Vec<&'static str> = Status::ALL.iter().map(|s| s.as_str()).collect();
-        for g in ["open", "fixed", "closed"] {
-            if !v.contains(&g) {
-                v.push(g);
-            }
-        }
+        v.extend(crate::query::STATUS_GROUPS);
         v
     })
 }
@@ -112,7 +114,7 @@ pub fn scope_names() -> Names {
     Names(|| Scope::ALL.iter().map(|s| s.as_str()).collect())
 }
 
-/// Status names and groups (`open`, `fixed`, `closed`) as statuses.
+/// Status names and groups (`open`, `landed`, `closed`) as statuses.
 pub fn parse_statuses(names: &[String]) -> anyhow::Result<Vec<Status>> {
     let mut out: Vec<Status> = Vec::new();
     for n in names.iter().filter(|n| !n.trim().is_empty()) {
@@ -120,8 +122,9 @@ pub fn parse_statuses(names: &[String]) -> anyhow::Result<Vec<Status>> {
             Some(g) => g,
             None => vec![Status::parse(n).with_context(|| {
                 format!(
-                    "unknown status '{n}' (one of: {}, or open, fixed, closed)",
-                    Status::ALL.map(|s| s.as_str()).join(", ")
+                    "unknown status '{n}' (one of: {}, or the groups {})",
+                    Status::ALL.map(|s| s.as_str()).join(", "),
+                    crate::query::STATUS_GROUPS.join(", ")
                 )
             })?],
         };
@@ -169,8 +172,13 @@ pub struct Args {
     /// Filters.
     #[command(flatten)]
     pub filter: FilterArgs,
-    /// Print JSON (a list of regressions; see docs/json.md).
-    #[arg(long)]
+    /// How to print: `text`, a line per regression, or `json`, a list of
+    /// regressions (see docs/json.md) (`--json` is short for `--format
+    /// json`).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Short for `--format json`.
+    #[arg(long, hide = true, conflicts_with = "format")]
     pub json: bool,
 }
 
@@ -183,7 +191,7 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     super::warn_undecodable(&store);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    if args.json {
+    if args.format.asked(args.json) == Format::Json {
         crate::export::json::write(&mut out, &regs, &ctx.links)?;
     } else {
         crate::export::human::list(&mut out, &regs, ctx.color)?;

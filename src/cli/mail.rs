@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 
-use super::Context;
+use super::{Context, Format};
 use crate::store::copies::{self, Raw};
 
 /// Arguments of `regtrack mail`.
@@ -17,9 +17,13 @@ use crate::store::copies::{self, Raw};
 pub struct Args {
     /// Message-ID, with or without angle brackets.
     pub message_id: String,
-    /// Print one JSON object (headers, `kind`, `lists`, `body`, `copies`;
-    /// with `--copies`, the list of copies).
-    #[arg(long, conflicts_with = "raw")]
+    /// How to print: `text`, as mail, or `json`, one object (headers,
+    /// `kind`, `lists`, `body`, `copies`; with `--copies`, the list of
+    /// copies) (`--json` is short for `--format json`).
+    #[arg(long, value_enum, default_value_t = Format::Text, conflicts_with = "raw")]
+    pub format: Format,
+    /// Short for `--format json`.
+    #[arg(long, hide = true, conflicts_with_all = ["format", "raw"])]
     pub json: bool,
     /// Print the message as received (headers and body, as mboxrd with its
     /// `From ` line), for `git am`, `b4` or mutt.
@@ -62,7 +66,7 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
         .remove(&m.message_id);
     let mut out = std::io::stdout().lock();
     let url = ctx.links.message(&m.message_id);
-    if args.json {
+    if args.format.asked(args.json) == Format::Json {
         let mut v = serde_json::to_value(&m)?;
         if let Some(o) = v.as_object_mut() {
             o.entry("url").or_insert(serde_json::Value::String(url));
@@ -202,7 +206,7 @@ fn list_copies(
         return Ok(not_found(ctx, &args.message_id));
     };
     let mut out = std::io::stdout().lock();
-    if args.json {
+    if args.format.asked(args.json) == Format::Json {
         serde_json::to_writer(&mut out, &list)?;
         writeln!(out)?;
         return Ok(ExitCode::SUCCESS);

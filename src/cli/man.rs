@@ -1,25 +1,37 @@
-//! `regtrack man [--out-dir DIR]`: the manual page, in roff, generated from
-//! the clap definitions of the command line.
+//! `regtrack man [--out-dir DIR]`: the manual pages, in roff, rendered by
+//! `clap_mangen` from the clap definition of the command line
+//! ([`super::command`]).
 //!
-//! Hand-written rather than `clap_mangen`: the crate is not among the
-//! dependencies the build can reach offline. The page follows
-//! clap_mangen's shape (`.TH`, then NAME, SYNOPSIS, DESCRIPTION, OPTIONS
-//! with one `.TP` per option, SUBCOMMANDS, VERSION) and adds what
-//! regtrack's help says elsewhere: EXIT STATUS, EXAMPLES (the examples of
-//! every command's `--help`), ENVIRONMENT and FILES. `regtrack man` writes
-//! one page, `regtrack(1)`, that describes every subcommand with its own
-//! options (the global ones are said once); `--out-dir` writes it and one
-//! page per subcommand as well (`regtrack-show.1`, `regtrack-trees-add.1`).
+//! Each page is put together from clap_mangen's sections (NAME, SYNOPSIS,
+//! DESCRIPTION, the options, VERSION) with what regtrack adds: EXIT STATUS,
+//! EXAMPLES (the examples of the commands' `--help`, in place of the
+//! crate's EXTRA section), and on the main page ENVIRONMENT and FILES.
+//! `regtrack man` writes one page, `regtrack(1)`, that also describes every
+//! subcommand with its own options (the global ones are said once), one
+//! `.SS` each, made of the same sections of the subcommand; `--out-dir`
+//! writes it and one page per subcommand (`regtrack-show.1`,
+//! `regtrack-trees-add.1`), as `clap_mangen::generate_to` names them.
 //! Hidden subcommands, options and values are left out.
+//!
+//! Why the added parts are written here: clap_mangen 0.3's `Man::render`
+//! makes one command's page of NAME, SYNOPSIS, DESCRIPTION, OPTIONS,
+//! SUBCOMMANDS (each subcommand's name and one line, not its options),
+//! EXTRA (the `after_help` text as it is), VERSION and AUTHORS. It has no
+//! section for exit statuses, the environment or files, and no page that
+//! holds every subcommand's options, which is what `man regtrack` shows
+//! when only one page is installed. So this module calls its `render_*`
+//! sections one by one and writes those few sections itself with
+//! `clap_mangen::roff`; the options, synopses and descriptions are all the
+//! crate's.
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use clap::{Arg, Command};
-
-use super::complete::{about, options, positionals, subcommands, takes_value, values};
+use clap::Command;
+use clap_mangen::Man;
+use clap_mangen::roff::{Roff, bold, roman};
 
 /// Arguments of `regtrack man`.
 #[derive(Debug, clap::Args)]
@@ -75,7 +87,7 @@ const EXIT_STATUS: &[(&str, &str)] = &[
 ];
 
 /// The environment regtrack reads.
-pub(super) const ENVIRONMENT: &[(&str, &str)] = &[
+const ENVIRONMENT: &[(&str, &str)] = &[
     (
         "REGTRACK_DB",
         "The database file, when --db is not given (default ./regtrack.db).",
@@ -126,133 +138,40 @@ const FILES: &[(&str, &str)] = &[
     ),
 ];
 
-/// Text escaped for roff: backslashes, hyphens (as `\-`, so that they copy
-/// as the ASCII hyphen-minus), and a `.` or `'` that would start a request.
-fn roff(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\e"),
-            '-' => out.push_str("\\-"),
-            c if c.is_control() && c != '\n' => out.push(' '),
-            c => out.push(c),
-        }
+/// One of clap_mangen's sections as roff text, without the preamble each
+/// rendering starts with (the page has it once) and, with `heading` false,
+/// without its `.SH` lines (a subcommand's part of the main page).
+fn section(render: impl FnOnce(&mut dyn Write) -> std::io::Result<()>, heading: bool) -> String {
+    let mut buf = Vec::new();
+    // Writing into a Vec does not fail.
+    let _ = render(&mut buf);
+    String::from_utf8_lossy(&buf)
+        .lines()
+        .filter(|l| !l.starts_with(".ie \\n(.g .ds Aq") && !l.starts_with(".el .ds Aq"))
+        .filter(|l| heading || !l.starts_with(".SH "))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+/// Roff of regtrack's own: a `.SH` section of `.TP` entries.
+fn table(title: &str, rows: &[(&str, &str)], bold_keys: bool) -> String {
+    let mut r = Roff::new();
+    r.control("SH", [title]);
+    for (k, v) in rows {
+        r.control("TP", []);
+        r.text([if bold_keys { bold(*k) } else { roman(*k) }]);
+        r.text([roman(*v)]);
     }
-    out.lines()
-        .map(|l| {
-            if l.starts_with('.') || l.starts_with('\'') {
-                format!("\\&{l}")
-            } else {
-                l.to_string()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    body(&r)
 }
 
-/// A NAME line's description: lower case first, as manual pages have it
-/// (`turns Linux ...`), unless it starts with an acronym; no final stop.
-fn name_line(about: &str) -> String {
-    let about = about.trim().trim_end_matches('.');
-    let mut chars = about.chars();
-    match (chars.next(), chars.next()) {
-        (Some(first), Some(second)) if first.is_uppercase() && !second.is_uppercase() => first
-            .to_lowercase()
-            .chain(about[first.len_utf8()..].chars())
-            .collect(),
-        _ => about.to_string(),
-    }
-}
-
-/// Paragraphs of help text: blank lines become `.PP`.
-fn paragraphs(s: &str) -> String {
-    s.trim()
-        .split("\n\n")
-        .map(|p| roff(p.trim()))
-        .collect::<Vec<_>>()
-        .join("\n.PP\n")
-}
-
-/// The whole help of an argument (long help when it has one).
-fn arg_help(a: &Arg) -> String {
-    a.get_long_help()
-        .or(a.get_help())
-        .map(|h| h.to_string())
-        .unwrap_or_default()
-}
-
-/// `.TP` entries for `args`: names and value, help, default, env, values.
-fn option_list(out: &mut String, args: &[&Arg]) {
-    for a in args {
-        let mut names = Vec::new();
-        if let Some(s) = a.get_short() {
-            names.push(format!("\\fB\\-{}\\fR", roff(&s.to_string())));
-        }
-        if let Some(l) = a.get_long() {
-            names.push(format!("\\fB\\-\\-{}\\fR", roff(l)));
-        }
-        let mut head = if a.is_positional() {
-            format!("\\fI{}\\fR", roff(&value_names(a)))
-        } else {
-            names.join(", ")
-        };
-        if !a.is_positional() && takes_value(a) {
-            head.push_str(&format!(" \\fI{}\\fR", roff(&value_names(a))));
-        }
-        out.push_str(&format!(".TP\n{head}\n"));
-        let help = arg_help(a);
-        if !help.is_empty() {
-            out.push_str(&paragraphs(&help));
-            out.push('\n');
-        }
-        let mut notes = Vec::new();
-        let defaults: Vec<String> = a
-            .get_default_values()
-            .iter()
-            .map(|d| d.to_string_lossy().into_owned())
-            .collect();
-        if !defaults.is_empty() && takes_value(a) {
-            notes.push(format!("[default: {}]", defaults.join(", ")));
-        }
-        if let Some(e) = a.get_env() {
-            notes.push(format!("[env: {}]", e.to_string_lossy()));
-        }
-        if !a.is_hide_possible_values_set() {
-            let vals: Vec<String> = values(a).iter().map(|v| v.get_name().to_string()).collect();
-            if !vals.is_empty() {
-                notes.push(format!("[possible values: {}]", vals.join(", ")));
-            }
-        }
-        if !notes.is_empty() {
-            out.push_str(&format!(".br\n{}\n", roff(&notes.join(" "))));
-        }
-    }
-}
-
-/// `<DB>`, `<PATH>...`.
-fn value_names(a: &Arg) -> String {
-    let name = a
-        .get_value_names()
-        .and_then(|v| v.first().map(|n| n.to_string()))
-        .unwrap_or_else(|| a.get_id().as_str().to_uppercase());
-    let many = a.get_num_args().is_some_and(|n| n.max_values() > 1)
-        || matches!(a.get_action(), clap::ArgAction::Append) && a.is_positional();
-    format!("<{name}>{}", if many { "..." } else { "" })
-}
-
-/// `regtrack show [OPTIONS] <QUERY>` as clap says it.
-fn usage(cmd: &Command) -> String {
-    let mut c = cmd.clone();
-    let u = c.render_usage().to_string();
-    u.trim()
-        .strip_prefix("Usage:")
-        .unwrap_or(u.trim())
-        .trim()
-        .to_string()
+/// `r` as roff text without the preamble.
+fn body(r: &Roff) -> String {
+    section(|w| r.to_writer(w), true)
 }
 
 /// The examples of a command's `--help` (its lines that start with the
-/// command's name), and the notes between them.
+/// command's name), and the notes between them as comments.
 fn examples(cmd: &Command, top: &str) -> Vec<String> {
     let text = cmd
         .get_after_help()
@@ -261,11 +180,11 @@ fn examples(cmd: &Command, top: &str) -> Vec<String> {
     text.lines()
         .skip_while(|l| !l.starts_with("Example"))
         .skip(1)
-        .map(|l| l.trim().to_string())
+        .map(str::trim)
         .filter(|l| !l.is_empty())
         .map(|l| {
             if l.starts_with(&format!("{top} ")) {
-                l
+                l.to_string()
             } else {
                 format!("# {}", l.trim_start_matches('(').trim_end_matches(')'))
             }
@@ -273,180 +192,146 @@ fn examples(cmd: &Command, top: &str) -> Vec<String> {
         .collect()
 }
 
-/// The options of `cmd` that are its own (not global, not help/version).
-fn own_options(cmd: &Command) -> Vec<&Arg> {
-    options(cmd)
-        .filter(|a| !a.is_global_set() && !matches!(a.get_id().as_str(), "help" | "version"))
-        .collect()
+/// An EXAMPLES section, empty without examples.
+fn examples_section(ex: &[String]) -> String {
+    if ex.is_empty() {
+        return String::new();
+    }
+    let mut r = Roff::new();
+    r.control("SH", ["EXAMPLES"]).control("nf", []);
+    for e in ex {
+        r.text([roman(e.as_str())]);
+    }
+    r.control("fi", []);
+    body(&r)
 }
 
-/// The subcommands worth a section (clap's `help` subcommand is not).
-fn real_subcommands(cmd: &Command) -> Vec<&Command> {
-    subcommands(cmd)
-        .filter(|s| s.get_name() != "help")
-        .collect()
+/// The visible subcommands of `cmd` but clap's `help`.
+fn subcommands(cmd: &Command) -> impl Iterator<Item = &Command> {
+    cmd.get_subcommands()
+        .filter(|s| !s.is_hide_set() && s.get_name() != "help")
 }
 
-/// The header of a page.
-fn header(out: &mut String, title: &str, version: &str) {
-    out.push_str(".ie \\n(.g .ds Aq \\(aq\n.el .ds Aq '\n");
-    out.push_str(&format!(
-        ".TH {} 1 \"\" \"{}\" \"User Commands\"\n",
-        roff(title),
-        roff(version)
-    ));
-    // No hyphenation (a status name split as `fix-pro-posed` reads
-    // wrong), ragged right.
-    out.push_str(
-        ".nh
-.ad l
-",
-    );
+/// The page's header: clap_mangen's title, then no hyphenation (a status
+/// name split as `fix-pro-posed` reads wrong) and a ragged right margin.
+fn header(man: &Man) -> String {
+    let mut out = section(|w| man.render_title(w), true);
+    out.insert_str(0, ".ie \\n(.g .ds Aq \\(aq\n.el .ds Aq '\n");
+    out.push_str(".nh\n.ad l\n");
+    out
 }
 
-/// One subcommand's section on the main page: synopsis, description, own
-/// options, and its own subcommands, as `.SS`.
-fn sub_section(out: &mut String, path: &str, cmd: &Command) {
-    out.push_str(&format!(".SS \"{}\"\n", roff(path)));
-    out.push_str(&format!("\\fB{}\\fR\n.br\n", roff(&usage(cmd))));
-    out.push_str(&paragraphs(&long_about(cmd)));
-    out.push('\n');
-    let mut args: Vec<&Arg> = positionals(cmd).collect();
-    args.extend(own_options(cmd));
-    if !args.is_empty() {
+/// A subcommand's part of the main page: `.SS "regtrack trees add"`, its
+/// synopsis, description and own options (not the global ones, nor
+/// `--help`), then its own subcommands.
+fn sub_section(out: &mut String, cmd: &Command) {
+    let path = cmd.get_bin_name().unwrap_or(cmd.get_name()).to_string();
+    let own = cmd
+        .clone()
+        .mut_args(|a| {
+            if a.is_global_set() || a.get_id() == "help" {
+                a.hide(true)
+            } else {
+                a
+            }
+        })
+        .disable_help_subcommand(true);
+    let man = Man::new(own);
+    let mut r = Roff::new();
+    r.control("SS", [path.as_str()]);
+    out.push_str(&body(&r));
+    out.push_str(&section(|w| man.render_synopsis_section(w), false));
+    out.push_str(".br\n");
+    out.push_str(&section(|w| man.render_description_section(w), false));
+    let options = section(|w| man.render_options_section(w), false);
+    if !options.trim().is_empty() {
         out.push_str(".RS\n");
-        option_list(out, &args);
+        out.push_str(&options);
         out.push_str(".RE\n");
     }
-    for sub in real_subcommands(cmd) {
-        sub_section(out, &format!("{path} {}", sub.get_name()), sub);
+    for sub in subcommands(cmd) {
+        sub_section(out, sub);
     }
-}
-
-fn long_about(cmd: &Command) -> String {
-    cmd.get_long_about()
-        .or(cmd.get_about())
-        .map(|h| h.to_string())
-        .unwrap_or_default()
 }
 
 /// Every example of `cmd` and its subcommands, in order.
 fn all_examples(cmd: &Command, top: &str, out: &mut Vec<String>) {
     out.extend(examples(cmd, top));
-    for sub in real_subcommands(cmd) {
+    for sub in subcommands(cmd) {
         all_examples(sub, top, out);
     }
 }
 
-fn examples_section(out: &mut String, ex: &[String]) {
-    if ex.is_empty() {
-        return;
-    }
-    out.push_str(".SH EXAMPLES\n.nf\n");
-    for e in ex {
-        out.push_str(&roff(e));
-        out.push('\n');
-    }
-    out.push_str(".fi\n");
-}
-
-fn table(out: &mut String, title: &str, rows: &[(&str, &str)], bold: bool) {
-    out.push_str(&format!(".SH {title}\n"));
-    for (k, v) in rows {
-        let k = if bold {
-            format!("\\fB{}\\fR", roff(k))
-        } else {
-            roff(k)
-        };
-        out.push_str(&format!(".TP\n{k}\n{}\n", roff(v)));
-    }
-}
-
-/// The main page, `regtrack(1)`: every subcommand with its own options.
+/// The main page, `regtrack(1)`: the global options, then every
+/// subcommand with its own options.
 pub fn page(cmd: &Command) -> String {
     let mut cmd = cmd.clone();
     cmd.build();
     let name = cmd.get_name().to_string();
-    let version = format!("{name} {}", cmd.get_version().unwrap_or(""));
-    let mut out = String::new();
-    header(&mut out, &name, &version);
-    let about = about(cmd.get_about());
-    let about = about.strip_prefix(&format!("{name}: ")).unwrap_or(&about);
-    out.push_str(&format!(
-        ".SH NAME\n{} \\- {}\n",
-        roff(&name),
-        roff(&name_line(about))
-    ));
-    out.push_str(&format!(".SH SYNOPSIS\n\\fB{}\\fR\n", roff(&usage(&cmd))));
-    out.push_str(&format!(
-        ".SH DESCRIPTION\n{}\n.PP\nEach command's own options are listed under SUBCOMMANDS; the options below are taken by every command.\n",
-        roff(about)
-    ));
-    out.push_str(".SH OPTIONS\n");
-    let globals: Vec<&Arg> = options(&cmd).collect();
-    option_list(&mut out, &globals);
+    let man = Man::new(cmd.clone());
+    let mut out = header(&man);
+    out.push_str(&section(|w| man.render_name_section(w), true));
+    out.push_str(&section(|w| man.render_synopsis_section(w), true));
+    out.push_str(&section(|w| man.render_description_section(w), true));
+    out.push_str(&body(Roff::new().control("PP", []).text([roman(
+        "Each command's own options are listed under SUBCOMMANDS; the options below are taken by every command.",
+    )])));
+    out.push_str(&section(|w| man.render_options_section(w), true));
     out.push_str(".SH SUBCOMMANDS\n");
-    for sub in real_subcommands(&cmd) {
-        sub_section(&mut out, &format!("{name} {}", sub.get_name()), sub);
+    for sub in subcommands(&cmd) {
+        sub_section(&mut out, sub);
     }
-    table(&mut out, "EXIT STATUS", EXIT_STATUS, false);
-    out.push_str(".PP\nOutput into a pipe closed early ends the command quietly with status 0.\n");
+    out.push_str(&table("EXIT STATUS", EXIT_STATUS, false));
+    out.push_str(&body(Roff::new().control("PP", []).text([roman(
+        "Output into a pipe closed early ends the command quietly with status 0.",
+    )])));
     let mut ex = Vec::new();
     all_examples(&cmd, &name, &mut ex);
-    examples_section(&mut out, &ex);
-    table(&mut out, "ENVIRONMENT", ENVIRONMENT, true);
-    table(&mut out, "FILES", FILES, false);
-    let subs: Vec<String> = real_subcommands(&cmd)
-        .iter()
-        .map(|s| format!("\\fB{}\\-{}\\fR(1)", roff(&name), roff(s.get_name())))
-        .collect();
-    out.push_str(&format!(".SH SEE ALSO\n{}\n", subs.join(", ")));
-    out.push_str(&format!(".SH VERSION\n{}\n", roff(&version)));
+    out.push_str(&examples_section(&ex));
+    out.push_str(&table("ENVIRONMENT", ENVIRONMENT, true));
+    out.push_str(&table("FILES", FILES, false));
+    out.push_str(&see_also(&cmd));
+    out.push_str(&section(|w| man.render_version_section(w), true));
     out
 }
 
-/// One subcommand's own page (`regtrack-show.1`).
-fn sub_page(top: &str, version: &str, words: &[&str], cmd: &Command) -> String {
-    let title = format!("{top}-{}", words.join("-"));
-    let mut out = String::new();
-    header(&mut out, &title, version);
-    out.push_str(&format!(
-        ".SH NAME\n{} \\- {}\n",
-        roff(&title),
-        roff(&name_line(&about(cmd.get_about())))
+/// SEE ALSO: the pages of `cmd`'s subcommands, or its parent's page.
+fn see_also(cmd: &Command) -> String {
+    let mut r = Roff::new();
+    r.control("SH", ["SEE ALSO"]);
+    let subs: Vec<String> = subcommands(cmd)
+        .map(|s| format!("{}(1)", s.get_display_name().unwrap_or(s.get_name())))
+        .collect();
+    let parent = cmd
+        .get_display_name()
+        .and_then(|d| d.rsplit_once('-'))
+        .map(|(p, _)| format!("{p}(1)"));
+    let refs: Vec<String> = parent.into_iter().chain(subs).collect();
+    r.text([roman(refs.join(", "))]);
+    body(&r)
+}
+
+/// One subcommand's own page (`regtrack-show.1`): clap_mangen's sections,
+/// its global options apart, with EXIT STATUS, EXAMPLES and the program's
+/// VERSION section.
+fn sub_page(top: &Command, version: &str, cmd: &Command) -> String {
+    let man = Man::new(cmd.clone().disable_help_subcommand(true)).source(format!(
+        "{} {}",
+        top.get_name(),
+        top.get_version().unwrap_or_default()
     ));
-    out.push_str(&format!(".SH SYNOPSIS\n\\fB{}\\fR\n", roff(&usage(cmd))));
-    out.push_str(&format!(
-        ".SH DESCRIPTION\n{}\n",
-        paragraphs(&long_about(cmd))
-    ));
-    let mut own: Vec<&Arg> = positionals(cmd).collect();
-    own.extend(own_options(cmd));
-    own.extend(options(cmd).filter(|a| a.get_id().as_str() == "help"));
-    out.push_str(".SH OPTIONS\n");
-    option_list(&mut out, &own);
-    let globals: Vec<&Arg> = options(cmd).filter(|a| a.is_global_set()).collect();
-    if !globals.is_empty() {
-        out.push_str(".SH GLOBAL OPTIONS\n");
-        option_list(&mut out, &globals);
+    let mut out = header(&man);
+    out.push_str(&section(|w| man.render_name_section(w), true));
+    out.push_str(&section(|w| man.render_synopsis_section(w), true));
+    out.push_str(&section(|w| man.render_description_section(w), true));
+    out.push_str(&section(|w| man.render_options_section(w), true));
+    if subcommands(cmd).next().is_some() {
+        out.push_str(&section(|w| man.render_subcommands_section(w), true));
     }
-    let subs = real_subcommands(cmd);
-    if !subs.is_empty() {
-        out.push_str(".SH SUBCOMMANDS\n");
-        for s in &subs {
-            out.push_str(&format!(
-                ".TP\n\\fB{}\\-{}\\-{}\\fR(1)\n{}\n",
-                roff(top),
-                roff(&words.join("-")),
-                roff(s.get_name()),
-                roff(&about(s.get_about()))
-            ));
-        }
-    }
-    table(&mut out, "EXIT STATUS", EXIT_STATUS, false);
-    examples_section(&mut out, &examples(cmd, top));
-    out.push_str(&format!(".SH SEE ALSO\n\\fB{}\\fR(1)\n", roff(top)));
-    out.push_str(&format!(".SH VERSION\n{}\n", roff(version)));
+    out.push_str(&table("EXIT STATUS", EXIT_STATUS, false));
+    out.push_str(&examples_section(&examples(cmd, top.get_name())));
+    out.push_str(&see_also(cmd));
+    out.push_str(version);
     out
 }
 
@@ -455,27 +340,16 @@ fn sub_page(top: &str, version: &str, words: &[&str], cmd: &Command) -> String {
 pub fn pages(cmd: &Command) -> Vec<(String, String)> {
     let mut built = cmd.clone();
     built.build();
-    let top = built.get_name().to_string();
-    let version = format!("{top} {}", built.get_version().unwrap_or(""));
-    let mut out = vec![(format!("{top}.1"), page(&built))];
-    fn walk(
-        top: &str,
-        version: &str,
-        words: Vec<&str>,
-        cmd: &Command,
-        out: &mut Vec<(String, String)>,
-    ) {
-        for sub in real_subcommands(cmd) {
-            let mut w = words.clone();
-            w.push(sub.get_name());
-            out.push((
-                format!("{top}-{}.1", w.join("-")),
-                sub_page(top, version, &w, sub),
-            ));
-            walk(top, version, w, sub, out);
+    let version = section(|w| Man::new(built.clone()).render_version_section(w), true);
+    let mut out = vec![(format!("{}.1", built.get_name()), page(&built))];
+    fn walk(top: &Command, version: &str, cmd: &Command, out: &mut Vec<(String, String)>) {
+        for sub in subcommands(cmd) {
+            let file = format!("{}.1", sub.get_display_name().unwrap_or(sub.get_name()));
+            out.push((file, sub_page(top, version, sub)));
+            walk(top, version, sub, out);
         }
     }
-    walk(&top, &version, Vec::new(), &built, &mut out);
+    walk(&built, &version, &built, &mut out);
     out
 }
 
@@ -483,88 +357,63 @@ pub fn pages(cmd: &Command) -> Vec<(String, String)> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn the_page_names_every_subcommand_and_every_long_option() {
+    fn built() -> Command {
         let mut c = crate::cli::command();
         c.build();
-        let p = page(&c);
-        for n in super::super::complete::nodes(&c) {
-            if n.words.contains(&"help") {
-                continue;
+        c
+    }
+
+    #[test]
+    fn the_page_names_every_subcommand_and_every_long_option() {
+        fn walk(c: &Command, p: &str) {
+            for sub in subcommands(c) {
+                let path = sub.get_bin_name().unwrap();
+                assert!(p.contains(&format!(".SS \"{path}\"\n")), "{path}");
+                walk(sub, p);
             }
-            if !n.words.is_empty() {
-                let path = roff(&format!("regtrack {}", n.words.join(" ")));
-                assert!(p.contains(&format!(".SS \"{path}\"")), "{path}");
-            }
-            for a in options(n.cmd) {
+            for a in c.get_arguments().filter(|a| !a.is_hide_set()) {
                 if let Some(l) = a.get_long() {
-                    assert!(p.contains(&format!("\\-\\-{}", roff(l))), "{}: --{l}", n.id);
+                    let l = l.replace('-', "\\-");
+                    assert!(p.contains(&format!("\\fB\\-\\-{l}\\fR")), "--{l}");
                 }
             }
         }
+        let c = built();
+        let p = page(&c);
+        walk(&c, &p);
         for s in [
             ".SH NAME",
             ".SH SYNOPSIS",
             ".SH DESCRIPTION",
             ".SH OPTIONS",
             ".SH SUBCOMMANDS",
-            ".SH EXIT STATUS",
+            ".SH \"EXIT STATUS\"",
             ".SH EXAMPLES",
             ".SH ENVIRONMENT",
             ".SH FILES",
         ] {
-            assert!(p.contains(s), "{s}");
+            assert!(p.contains(&format!("{s}\n")), "{s}");
         }
         assert!(p.contains("regtrack show xfs"), "an example of show's help");
+        assert_eq!(p.matches(".ie \\n(.g").count(), 1, "one preamble");
+        // A subcommand's part holds its own options, not the global ones.
+        let list = p.split(".SS \"regtrack list\"").nth(1).unwrap();
+        let list = list.split(".SS ").next().unwrap();
+        assert!(list.contains("\\-\\-status") && !list.contains("\\-\\-lore\\-base"));
     }
 
     #[test]
     fn every_environment_variable_an_option_reads_is_described() {
-        let mut c = crate::cli::command();
-        c.build();
-        for n in super::super::complete::nodes(&c) {
-            for a in n.cmd.get_arguments() {
+        fn walk(c: &Command) {
+            for a in c.get_arguments() {
                 if let Some(e) = a.get_env() {
                     let e = e.to_string_lossy();
                     assert!(ENVIRONMENT.iter().any(|(k, _)| *k == e), "{e}");
                 }
             }
+            c.get_subcommands().for_each(walk);
         }
-    }
-
-    #[test]
-    fn hidden_items_are_left_out_of_the_page() {
-        let toy = Command::new("toy")
-            .version("1")
-            .arg(Arg::new("secret").long("secret").hide(true))
-            .subcommand(
-                Command::new("visible")
-                    .about("Shown.")
-                    .arg(Arg::new("hidden-opt").long("hidden-opt").hide(true))
-                    .arg(Arg::new("shown-opt").long("shown-opt")),
-            )
-            .subcommand(Command::new("concealed").hide(true));
-        let p = page(&toy);
-        assert!(
-            p.contains(".SS \"toy visible\"") && p.contains("shown\\-opt"),
-            "{p}"
-        );
-        for gone in ["secret", "hidden", "concealed"] {
-            assert!(!p.contains(gone), "{gone}: {p}");
-        }
-        let names: Vec<String> = pages(&toy).into_iter().map(|(n, _)| n).collect();
-        assert_eq!(names, ["toy.1", "toy-visible.1"]);
-    }
-
-    #[test]
-    fn name_lines_start_lower_case_but_acronyms() {
-        assert_eq!(name_line("Show histories."), "show histories");
-        assert_eq!(name_line("JSON out"), "JSON out");
-    }
-
-    #[test]
-    fn roff_escapes_requests_hyphens_and_backslashes() {
-        assert_eq!(roff(".x 'y\n'z a-b \\"), "\\&.x 'y\n\\&'z a\\-b \\e");
+        walk(&built());
     }
 
     #[test]

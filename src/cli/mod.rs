@@ -58,8 +58,9 @@ pub struct Cli {
         help_heading = "Global options"
     )]
     pub config: Option<PathBuf>,
-    /// The public-inbox server for message links and for `fetch`/`follow`
-    /// (default: the config file's `lore_base`, else <https://lore.kernel.org>).
+    /// The public-inbox server for message links and for `fetch`/`follow`,
+    /// or an inbox on it (`https://lore.kernel.org/all`) (default: the
+    /// config file's `lore_base`, else <https://lore.kernel.org>).
     #[arg(
         long,
         global = true,
@@ -71,6 +72,24 @@ pub struct Cli {
     /// The command to run.
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// How a command that prints text or JSON prints: `--format text|json`
+/// (`--json` is short for `--format json`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Text for people.
+    Text,
+    /// JSON for programs (see docs/json.md).
+    Json,
+}
+
+impl Format {
+    /// The format asked: `--json`, the short form, is `--format json`
+    /// (clap refuses the two together).
+    pub fn asked(self, json: bool) -> Format {
+        if json { Format::Json } else { self }
+    }
 }
 
 /// Colour policy.
@@ -93,7 +112,7 @@ pub enum Command {
     )]
     Ingest(ingest::Args),
     /// Counts: messages, threads, date range, per list, per kind, failures.
-    #[command(after_help = "Example:\n  regtrack stats --json")]
+    #[command(after_help = "Example:\n  regtrack stats --format json")]
     Stats(stats::Args),
     /// Print everything extracted from each message as JSON Lines (nothing is stored).
     #[command(
@@ -102,7 +121,7 @@ pub enum Command {
     Parse(parse::Args),
     /// Show regression histories matching a subsystem, commit, metric, Message-ID or id.
     #[command(
-        after_help = "Examples:\n  regtrack show xfs\n  regtrack show 2edf06a50f\n  regtrack show stress-ng.xattr --json"
+        after_help = "Examples:\n  regtrack show xfs\n  regtrack show 2edf06a50f\n  regtrack show stress-ng.xattr --format json"
     )]
     Show(show::Args),
     /// One line per regression, newest first, with filters.
@@ -120,7 +139,7 @@ pub enum Command {
     Report(report::Args),
     /// How often the robot reported regressions, on which benchmarks, how big, and how many were fixed, declined or are open: per month or release and per subsystem, testcase and metric.
     #[command(
-        after_help = "Examples:\n  regtrack trends --subsystem ext4\n  regtrack trends --per subsystem --since 2024-01-01 --format csv\n  regtrack trends --by release --json"
+        after_help = "Examples:\n  regtrack trends --subsystem ext4\n  regtrack trends --per subsystem --since 2024-01-01 --format csv\n  regtrack trends --by release --format json"
     )]
     Trends(trends::Args),
     /// Record a human decision on a regression: its status (wins over inference), its fix commit, the release it was fixed in, or that it duplicates another.
@@ -144,7 +163,7 @@ pub enum Command {
     )]
     Thread(thread::Args),
     /// List what could not be read: file and offset (or public-inbox commit), and why.
-    #[command(after_help = "Example:\n  regtrack failures --json")]
+    #[command(after_help = "Example:\n  regtrack failures --format json")]
     Failures(failures::Args),
     /// Extract stored messages again (those an older regtrack stored, or all) and relink.
     #[command(after_help = "Example:\n  regtrack reindex --all")]
@@ -272,7 +291,9 @@ where
         .clone()
         .or_else(|| config.lore_base.clone())
         .unwrap_or_else(|| crate::lore::DEFAULT_BASE.to_string());
-    if let Err(e) = config::web_link("--lore-base", &lore_base) {
+    // An http(s) server or inbox: a link made of it is followed on a click.
+    if let Err(e) = crate::lore::parse_base(&lore_base) {
+        let e = anyhow::Error::new(e).context("--lore-base");
         say_error(&e);
         return ExitCode::from(2);
     }

@@ -4,7 +4,7 @@
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
-use super::Context;
+use super::{Context, Format};
 use crate::export;
 
 /// Arguments of `regtrack show`.
@@ -13,8 +13,12 @@ pub struct Args {
     /// Subsystem (`xfs`), commit id or prefix, metric or metric prefix
     /// (`stress-ng.xattr`), Message-ID, or regression id.
     pub query: String,
-    /// Print JSON (a list of regressions; see docs/json.md).
-    #[arg(long)]
+    /// How to print: `text` or `json`, a list of regressions (see
+    /// docs/json.md) (`--json` is short for `--format json`).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Short for `--format json`.
+    #[arg(long, hide = true, conflicts_with = "format")]
     pub json: bool,
     /// Days without a human reply before a regression is flagged.
     #[arg(long, default_value_t = 14)]
@@ -65,7 +69,7 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
         .flat_map(|r| r.reports.iter().map(|rep| rep.message_id.as_str()))
         .collect();
     let notes = crate::store::copies::notes(&store, &ids)?;
-    if args.json {
+    if args.format.asked(args.json) == Format::Json {
         let copies = notes
             .iter()
             .map(|(id, n)| (id.clone(), (n.copies, n.reason.clone())))

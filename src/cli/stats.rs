@@ -5,13 +5,17 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 
-use super::Context;
+use super::{Context, Format};
 
 /// Arguments of `regtrack stats`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Print the counts as JSON (at least `{messages, failed}`).
-    #[arg(long)]
+    /// How to print the counts: `text` or `json` (at least `{messages,
+    /// failed}`) (`--json` is short for `--format json`).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Short for `--format json`.
+    #[arg(long, hide = true, conflicts_with = "format")]
     pub json: bool,
 }
 
@@ -20,7 +24,7 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     let store = super::open_reader(ctx)?;
     let s = crate::store::stats::stats(&store).context("reading counts")?;
     let mut out = std::io::stdout().lock();
-    if args.json {
+    if args.format.asked(args.json) == Format::Json {
         serde_json::to_writer(&mut out, &s)?;
         writeln!(out)?;
         return Ok(ExitCode::SUCCESS);

@@ -53,11 +53,12 @@ pub struct Args {
     /// The rows within a period.
     #[arg(long, value_enum, default_value_t = PerArg::Metric)]
     pub per: PerArg,
-    /// Output format.
+    /// How to print: `text`, an aligned table, `json` (see docs/json.md)
+    /// or `csv` (`--json` is short for `--format json`).
     #[arg(long, value_enum, default_value_t = FormatArg::Text)]
     pub format: FormatArg,
-    /// Print JSON (the same as `--format json`).
-    #[arg(long, conflicts_with = "format")]
+    /// Short for `--format json`.
+    #[arg(long, hide = true, conflicts_with = "format")]
     pub json: bool,
     /// Filters (the histories counted pass them as in `list`).
     #[command(flatten)]

@@ -22,7 +22,9 @@ pub const DEFAULT_LORE_BASE: &str = "https://lore.kernel.org";
 /// How to link messages and commits.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Links {
-    lore_base: String,
+    /// The inbox messages are linked in: `<server>/all`, or the inbox the
+    /// lore base ends in.
+    inbox: String,
     commit_links: BTreeMap<String, String>,
 }
 
@@ -33,12 +35,20 @@ impl Default for Links {
 }
 
 impl Links {
-    /// Links to messages on `lore_base` (`scheme://host[:port]`, a path
-    /// allowed) and to commits by `commit_links` (tree name -> template with
-    /// `{sha}`; the key `default` for every tree without one).
+    /// Links to messages on `lore_base` (a server, `scheme://host[:port]`,
+    /// whose inbox `all` is linked, or an inbox on it, as
+    /// [`crate::lore::parse_base`] reads it) and to commits by
+    /// `commit_links` (tree name -> template with `{sha}`; the key
+    /// `default` for every tree without one).
     pub fn new(lore_base: &str, commit_links: BTreeMap<String, String>) -> Links {
+        let inbox = match crate::lore::parse_base(lore_base) {
+            Ok(b) => b.inbox_url("all"),
+            // The command line checks the base first; a library caller's
+            // other text is linked as it is.
+            Err(_) => format!("{}/all", lore_base.trim().trim_end_matches('/')),
+        };
         Links {
-            lore_base: lore_base.trim_end_matches('/').to_string(),
+            inbox,
             commit_links,
         }
     }
@@ -46,7 +56,7 @@ impl Links {
     /// The page of message `msgid` (with or without angle brackets).
     pub fn message(&self, msgid: &str) -> String {
         let id = msgid.trim().trim_start_matches('<').trim_end_matches('>');
-        format!("{}/all/{}/", self.lore_base, crate::lore::encode_msgid(id))
+        format!("{}/{}/", self.inbox, crate::lore::encode_msgid(id))
     }
 
     /// The page of commit `sha` in `tree` (a tree name such as `linus`,
@@ -238,6 +248,23 @@ mod tests {
         assert_eq!(l.commit(Some("next:master"), "abc"), "https://n/c/abc");
         assert_eq!(l.commit(None, "abc"), "https://d/abc");
         assert_eq!(l.message("x@y"), "http://127.0.0.1:9/all/x@y/");
+        // A base that ends in an inbox links in it, not in `<inbox>/all`.
+        for (base, want) in [
+            (
+                "https://lore.kernel.org/all",
+                "https://lore.kernel.org/all/x@y/",
+            ),
+            (
+                "https://lore.kernel.org/all/",
+                "https://lore.kernel.org/all/x@y/",
+            ),
+            (
+                "https://lore.kernel.org/linux-ext4",
+                "https://lore.kernel.org/linux-ext4/x@y/",
+            ),
+        ] {
+            assert_eq!(Links::new(base, BTreeMap::new()).message("x@y"), want);
+        }
     }
 
     #[test]

@@ -15,6 +15,16 @@ pub enum LoreError {
         /// Why it was refused.
         reason: String,
     },
+    /// A base URL that names no server nor inbox.
+    #[error(
+        "'{base}' is no public-inbox server or inbox: {reason} (give a server, https://lore.kernel.org, or an inbox on it, https://lore.kernel.org/all)"
+    )]
+    BadBase {
+        /// The URL as given.
+        base: String,
+        /// Why it was refused.
+        reason: String,
+    },
     /// A search that cannot be asked as given.
     #[error("search '{query}': {reason}")]
     BadSearch {
@@ -175,6 +185,7 @@ impl LoreError {
     pub fn url(&self) -> Option<&str> {
         match self {
             LoreError::BadTarget { .. }
+            | LoreError::BadBase { .. }
             | LoreError::BadSearch { .. }
             | LoreError::Cache { .. }
             | LoreError::CacheCorrupt { .. } => None,

@@ -123,7 +123,8 @@ pub use cache::{Cache, CacheMode, default_cache_dir};
 pub use error::{LoreError, Result};
 pub use mbox::{Limits, Mbox, Partial, message_id, split_messages};
 pub use target::{
-    Target, encode_msgid, encode_query, parse_target, search_url, thread_search_url, thread_url,
+    Base, Target, encode_msgid, encode_query, parse_base, parse_target, search_url,
+    thread_search_url, thread_url,
 };
 
 use cache::Kind;
@@ -135,7 +136,9 @@ pub const DEFAULT_BASE: &str = "https://lore.kernel.org";
 /// How a [`Client`] talks to its server and uses its cache.
 #[derive(Debug, Clone)]
 pub struct Config {
-    /// The server, `scheme://host[:port]` (default [`DEFAULT_BASE`]).
+    /// The server, `scheme://host[:port]` (default [`DEFAULT_BASE`]); a
+    /// URL that ends in an inbox is split into this and [`Config::list`]
+    /// by [`parse_base`].
     pub base: String,
     /// The inbox asked on it (default `all`, lore.kernel.org's index of every list).
     pub list: String,

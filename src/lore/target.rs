@@ -221,9 +221,156 @@ pub fn thread_search_url(base: &str, list: &str, msgid: &str, query: &str) -> St
     )
 }
 
+/// What a base URL names: a public-inbox server, and the inbox on it when
+/// the URL ends in one (`https://lore.kernel.org/all`, the form b4's and
+/// lei's configurations use).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Base {
+    /// `scheme://host[:port]`, and the path before the inbox for a server
+    /// mounted under one (`https://example.org/lore` of
+    /// `https://example.org/lore/all`).
+    pub server: String,
+    /// The inbox the URL ends in; `None` for a URL without a path.
+    pub inbox: Option<String>,
+}
+
+impl Base {
+    /// The inbox's URL: the server and `inbox`, else `default`.
+    pub fn inbox_url(&self, default: &str) -> String {
+        format!(
+            "{}/{}",
+            self.server,
+            self.inbox.as_deref().unwrap_or(default)
+        )
+    }
+}
+
+/// Reads a base URL: a server (`https://lore.kernel.org`), or an inbox on
+/// it (`https://lore.kernel.org/all/`, `https://lore.kernel.org/linux-ext4`),
+/// whose path's last part is the inbox and the rest the server's path. A URL
+/// that is neither (not http or https, a query, a Message-ID or b4's `%s`
+/// where the inbox goes) is [`LoreError::BadBase`], saying what a base is.
+pub fn parse_base(input: &str) -> Result<Base> {
+    let bad = |reason: String| LoreError::BadBase {
+        base: input.to_string(),
+        reason,
+    };
+    let text = input.trim();
+    let lower = text.to_ascii_lowercase();
+    let scheme = if lower.starts_with("https://") {
+        "https://"
+    } else if lower.starts_with("http://") {
+        "http://"
+    } else {
+        return Err(bad("only http:// and https:// links are used".into()));
+    };
+    if text.contains("%s") {
+        return Err(bad(
+            "'%s' stands for a Message-ID in b4's masks; name the inbox without it".into(),
+        ));
+    }
+    if text.contains(['?', '#']) {
+        return Err(bad("a query or a fragment has no place in it".into()));
+    }
+    if text.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(bad("it holds spaces".into()));
+    }
+    let rest = text[scheme.len()..].trim_end_matches('/');
+    let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
+    if host.is_empty() || host.contains('@') {
+        return Err(bad("it names no host".into()));
+    }
+    let segs: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    let server = |segs: &[&str]| {
+        let mut s = format!("{scheme}{host}");
+        for seg in segs {
+            s.push('/');
+            s.push_str(seg);
+        }
+        s
+    };
+    let Some((&inbox, before)) = segs.split_last() else {
+        return Ok(Base {
+            server: server(&[]),
+            inbox: None,
+        });
+    };
+    if inbox.contains('@') {
+        return Err(bad(format!(
+            "its last part '{inbox}' is a Message-ID, not an inbox"
+        )));
+    }
+    if inbox == "r" {
+        return Err(bad(
+            "'/r/' is lore's link to a message, not an inbox: use 'all' in its place".into(),
+        ));
+    }
+    let name_ok = |s: &str| {
+        s != "."
+            && s != ".."
+            && s.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-._+".contains(&b))
+    };
+    if let Some(seg) = segs.iter().find(|s| !name_ok(s)) {
+        return Err(bad(format!(
+            "'{seg}' is no inbox name (letters, digits, '-', '.', '_', '+')"
+        )));
+    }
+    Ok(Base {
+        server: server(before),
+        inbox: Some(inbox.to_string()),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_base_is_a_server_or_an_inbox_on_it() {
+        let b = |s: &str| parse_base(s).unwrap_or_else(|e| panic!("{s}: {e}"));
+        let server = b("https://lore.kernel.org/");
+        assert_eq!(server.server, "https://lore.kernel.org");
+        assert_eq!(server.inbox, None);
+        assert_eq!(server.inbox_url("all"), "https://lore.kernel.org/all");
+        for (url, inbox) in [
+            ("https://lore.kernel.org/all", "all"),
+            ("https://lore.kernel.org/all/", "all"),
+            (" https://lore.kernel.org/linux-ext4// ", "linux-ext4"),
+            ("HTTP://127.0.0.1:8080/oe-lkp", "oe-lkp"),
+        ] {
+            let got = b(url);
+            assert_eq!(got.inbox.as_deref(), Some(inbox), "{url}");
+            assert!(!got.server.ends_with(inbox), "{url}: {got:?}");
+            assert_eq!(got.inbox_url("x"), format!("{}/{inbox}", got.server));
+        }
+        assert_eq!(
+            b("HTTP://127.0.0.1:8080/oe-lkp").server,
+            "http://127.0.0.1:8080"
+        );
+        // A server mounted under a path: the last part is the inbox.
+        let mounted = b("https://example.org/lore/all/");
+        assert_eq!(mounted.server, "https://example.org/lore");
+        assert_eq!(mounted.inbox.as_deref(), Some("all"));
+        for (url, says) in [
+            ("lore.kernel.org/all", "http"),
+            ("javascript:alert(1)//", "http"),
+            ("https://lore.kernel.org/all/%s", "%s"),
+            ("https://lore.kernel.org/all/?q=s:regression", "query"),
+            (
+                "https://lore.kernel.org/all/20240101.1@intel.com/",
+                "Message-ID",
+            ),
+            ("https://lore.kernel.org/r/", "/r/"),
+            ("https:///all", "host"),
+            ("https://lore.kernel.org/a b", "spaces"),
+            ("https://lore.kernel.org/../all", "'..'"),
+        ] {
+            let e = parse_base(url).expect_err(url).to_string();
+            assert!(e.contains(says), "{url}: {e}");
+            assert!(e.contains("https://lore.kernel.org/all"), "{url}: {e}");
+        }
+    }
 
     fn t(input: &str) -> Target {
         parse_target(input).unwrap_or_else(|e| panic!("{input}: {e}"))

@@ -149,7 +149,7 @@ pub struct StatusFacts {
     /// Nobody needs to act any more: the group `closed` (the others are the
     /// group `open`).
     pub closed: bool,
-    /// A fix landed: the group `fixed`.
+    /// A fix landed: the group `landed`.
     pub fixed: bool,
     /// The place on the forward path the status fold moves along
     /// (`reported` 0 to [`PATH_END`], never back); `None` for a side state,

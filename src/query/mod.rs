@@ -130,12 +130,18 @@ pub struct Filter {
     pub now: i64,
 }
 
-/// The status groups `--status` takes besides the names, by the facts of
-/// each status ([`crate::model::history::StatusFacts`]), in display order.
+/// The status groups `--status` takes besides the status names: `open`
+/// (every status that is not closed), `landed` (a fix landed: `fix-applied`
+/// or `fixed`) and `closed`. No group is named as a status, so a status
+/// name always means that status alone (`fixed` is not `landed`).
+pub const STATUS_GROUPS: [&str; 3] = ["open", "landed", "closed"];
+
+/// The statuses of a group of [`STATUS_GROUPS`], by the facts of each
+/// status ([`crate::model::history::StatusFacts`]), in display order.
 pub fn status_group(name: &str) -> Option<Vec<Status>> {
     let member: fn(Status) -> bool = match name.trim().to_ascii_lowercase().as_str() {
         "open" => |s| !s.is_closed(),
-        "fixed" => Status::is_fixed,
+        "landed" => Status::is_fixed,
         "closed" => Status::is_closed,
         _ => return None,
     };

@@ -263,7 +263,7 @@ pub struct BodyBlocks {
 
 /// Compresses the bodies of these records of new messages in blocks of
 /// consecutive bodies, and their header blocks in blocks of their own
-/// ([`pack_pieces`]), and empties their `message.body`. Records of known
+/// (`pack_pieces`), and empties their `message.body`. Records of known
 /// messages, empty bodies and messages read from a public-inbox epoch
 /// (whose body the epoch keeps, see [`body`](crate::store::body)) are left
 /// alone. Pass the records in the order they are written; a record not
@@ -310,7 +310,7 @@ pub struct Packed {
 /// Compresses the stored bodies and header blocks of new messages, in
 /// their order, straight from the raw bytes they were parsed from (nothing
 /// is copied first; see [`RawPiece`] for what is stored), in blocks of
-/// consecutive messages ([`pack_pieces`]). `None` for a message with
+/// consecutive messages (`pack_pieces`). `None` for a message with
 /// nothing to store here: read from a public-inbox epoch (which keeps its
 /// body and raw form), or with an empty body and no raw form.
 pub fn pack_messages(msgs: &[(&Message, &crate::model::RawMessage)]) -> Vec<Option<Packed>> {

@@ -7,7 +7,9 @@
 
 use std::path::Path;
 
-use crate::common::lore_server::{Archive, Msg, Reply, Server, gzip, reply, report, unrelated};
+use crate::common::lore_server::{
+    Archive, Msg, Reply, Server, gzip, not_found_page, reply, report, unrelated,
+};
 use crate::common::{Cmd, one};
 
 const T0: i64 = 1_704_067_200; // 2024-01-01
@@ -272,4 +274,121 @@ fn follow_brings_replies_and_a_fix_sent_elsewhere_into_the_history() {
         .collect();
     assert!(patches.contains(&"fix.1@suse.cz"), "{h}");
     assert_eq!(h["status"], "fix-proposed", "{h}");
+}
+
+/// The paths the server was asked for, in order, from request `from` on.
+fn paths_since(server: &Server, from: usize) -> Vec<String> {
+    server.requests()[from..]
+        .iter()
+        .map(|r| r.raw_path.clone())
+        .collect()
+}
+
+#[test]
+fn a_base_that_ends_in_an_inbox_is_asked_as_it_is() {
+    let a = archive();
+    let served = a.clone();
+    let server = Server::start(move |req, _| served.respond(req));
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.db");
+    let all = format!("{}/all", server.base);
+    // --base with the inbox, as b4 and lei name it: /all/<id>/t.mbox.gz,
+    // not /all/all/<id>/t.mbox.gz.
+    let run = cmd(dir.path(), &db)
+        .args(["fetch", "--refresh", "--base", &format!("{all}/")])
+        .arg("20240101.robot.1@intel.com")
+        .ok();
+    assert!(run.stdout.contains("3 messages"), "{}", run.stdout);
+    assert_eq!(
+        paths_since(&server, 0),
+        ["/all/20240101.robot.1@intel.com/t.mbox.gz"]
+    );
+    // The global --lore-base naming another inbox.
+    let n = server.count();
+    cmd(dir.path(), &db)
+        .args(["--lore-base", &format!("{}/oe-lkp", server.base)])
+        .args(["fetch", "--refresh", "20240201.robot.2@intel.com"])
+        .ok();
+    assert_eq!(
+        paths_since(&server, n),
+        ["/oe-lkp/20240201.robot.2@intel.com/t.mbox.gz"]
+    );
+    assert_eq!(messages(&db), 4);
+    // --list names the inbox on the base's server in place of the base's.
+    let n = server.count();
+    cmd(dir.path(), &db)
+        .args(["fetch", "--refresh", "--base", &all, "--list", "linux-ext4"])
+        .args(["--query", "s:regression"])
+        .ok();
+    let asked = server.requests();
+    assert_eq!(asked.len(), n + 1);
+    assert_eq!(asked[n].raw_path, "/linux-ext4/");
+    assert_eq!(asked[n].param("x"), Some("m"));
+    // The config file's lore_base with an inbox: follow asks each thread
+    // there; message links are in that inbox.
+    let config = dir.path().join("config").join("regtrack");
+    std::fs::create_dir_all(&config).unwrap();
+    std::fs::write(
+        config.join("config.toml"),
+        format!("lore_base = \"{all}/\"\nrequests_per_second = 0.0\n"),
+    )
+    .unwrap();
+    let n = server.count();
+    cmd(dir.path(), &db)
+        .args(["follow", "--refresh", "--status", "open"])
+        .ok();
+    let followed = paths_since(&server, n);
+    assert!(!followed.is_empty());
+    for p in &followed {
+        assert!(p.starts_with("/all/") && !p.starts_with("/all/all/"), "{p}");
+    }
+    let shown = cmd(dir.path(), &db)
+        .args(["show", "1234abcd", "--json"])
+        .json();
+    let url = shown[0]["reports"][0]["url"]
+        .as_str()
+        .expect("a report url");
+    assert_eq!(url, format!("{all}/20240101.robot.1@intel.com/"));
+}
+
+#[test]
+fn a_base_that_names_no_server_or_inbox_is_refused_saying_what_is_expected() {
+    let server = Server::start(|_, _| not_found_page());
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.db");
+    let b = &server.base;
+    for (args, says) in [
+        (vec!["fetch", "--base", &format!("{b}/all/%s")], "%s"),
+        (
+            vec![
+                "fetch",
+                "--base",
+                &format!("{b}/all/20240101.robot.1@intel.com/"),
+            ],
+            "Message-ID",
+        ),
+        (
+            vec!["--lore-base", &format!("{b}/all/?q=s:regression"), "fetch"],
+            "query",
+        ),
+        (vec!["--lore-base", "lore.kernel.org/all", "show"], "http"),
+    ] {
+        let run = cmd(dir.path(), &db)
+            .args(&args)
+            .arg("20240101.robot.1@intel.com")
+            .run();
+        assert_eq!(run.code(), Some(2), "{args:?}: {}", run.stderr);
+        for s in [
+            says,
+            "give a server, https://lore.kernel.org, or an inbox on it, https://lore.kernel.org/all",
+        ] {
+            assert!(
+                run.stderr.contains(s),
+                "{args:?}: no {s:?} in {}",
+                run.stderr
+            );
+        }
+    }
+    assert_eq!(server.count(), 0);
+    assert!(!db.exists());
 }

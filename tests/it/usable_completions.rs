@@ -1,10 +1,11 @@
 //! `regtrack completions bash|zsh|fish` and `regtrack man`: each script is
 //! checked by its shell (`bash -n`, `zsh -n`, `fish --no-execute`) and
-//! exercised (bash: the function called with `COMP_WORDS` set; fish:
-//! `complete -C`; zsh: loaded after `compinit`, then an interactive zsh on
-//! a pseudo-terminal, zsh/zpty, given each line and a TAB); the manual page is formatted by groff and holds every
-//! subcommand and every long option. A shell or groff this machine lacks
-//! is said in the runner's output and that part is skipped.
+//! exercised (bash: the function called as bash calls it, with `COMP_WORDS`
+//! set; fish: `complete -C`; zsh: loaded after `compinit`, then an
+//! interactive zsh on a pseudo-terminal, zsh/zpty, given each line and a
+//! TAB); the manual page is formatted by groff and holds every subcommand
+//! and every long option. A shell or groff this machine lacks is said in
+//! the runner's output and that part is skipped.
 
 use std::path::Path;
 use std::process::Command;
@@ -43,18 +44,23 @@ fn shell(cmd: &mut Command) -> (bool, String, String) {
 }
 
 /// What the bash function answers for the words of a command line (the last
-/// one being completed).
+/// one being completed), called as bash calls a `complete -F` function: the
+/// command, the word being completed and the word before it.
 fn bash_complete(script: &Path, words: &[&str]) -> Vec<String> {
     let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();
     let prog = format!(
-        "source '{}'; COMP_WORDS=({}); COMP_CWORD={}; _regtrack; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+        "source '{}'; COMP_WORDS=({}); COMP_CWORD={}; _regtrack \"${{COMP_WORDS[0]}}\" \"${{COMP_WORDS[COMP_CWORD]}}\" \"${{COMP_WORDS[COMP_CWORD-1]}}\"; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
         script.display(),
         quoted.join(" "),
         words.len() - 1
     );
     let (ok, out, err) = shell(Command::new("bash").args(["--norc", "-c", &prog]));
     assert!(ok && err.is_empty(), "{words:?}: {err}");
-    out.lines().map(str::to_string).collect()
+    // An empty COMPREPLY prints one empty line.
+    out.lines()
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 const STATUSES: [&str; 10] = [
@@ -85,12 +91,16 @@ fn bash_completes_subcommands_options_and_status_values() {
         assert!(all.contains(&c.to_string()), "{c}: {all:?}");
     }
     let st = bash_complete(&s, &["regtrack", "list", "--status", ""]);
-    for v in STATUSES.iter().chain(&["open", "closed"]) {
+    for v in STATUSES.iter().chain(&["open", "landed", "closed"]) {
         assert!(st.contains(&v.to_string()), "{v}: {st:?}");
     }
     assert_eq!(
         bash_complete(&s, &["regtrack", "list", "--status", "fix-a"]),
         ["fix-applied"]
+    );
+    assert_eq!(
+        bash_complete(&s, &["regtrack", "follow", "--status", "fixed,la"]),
+        ["fixed,landed"]
     );
     // --status=VALUE (bash splits at '=') and a comma-separated list.
     assert_eq!(
@@ -104,6 +114,21 @@ fn bash_completes_subcommands_options_and_status_values() {
     assert_eq!(
         bash_complete(&s, &["regtrack", "export", "--format", ""]),
         ["md", "json", "csv", "html"]
+    );
+    for cmd in ["list", "show", "stats", "failures", "mail", "ingest"] {
+        assert_eq!(
+            bash_complete(&s, &["regtrack", cmd, "--format", ""]),
+            ["text", "json"],
+            "{cmd}"
+        );
+    }
+    assert_eq!(
+        bash_complete(&s, &["regtrack", "trends", "--format", ""]),
+        ["text", "json", "csv"]
+    );
+    assert_eq!(
+        bash_complete(&s, &["regtrack", "report", "--format", ""]),
+        ["mail", "text"]
     );
     assert_eq!(
         bash_complete(&s, &["regtrack", "--db", "x.db", "list", "--st"]),
@@ -128,12 +153,25 @@ fn bash_completes_subcommands_options_and_status_values() {
         bash_complete(&s, &["regtrack", "completions", "z"]),
         ["zsh"]
     );
-    // A path argument completes file names.
+    // A path argument completes file names: the function offers nothing,
+    // and the script registers it with `-o default`, so bash falls back to
+    // its own file name completion.
     std::fs::write(dir.path().join("archive.mbox"), "").unwrap();
     let prefix = format!("{}/arch", dir.path().display());
-    assert_eq!(
-        bash_complete(&s, &["regtrack", "ingest", &prefix]),
-        [format!("{}/archive.mbox", dir.path().display())]
+    assert!(bash_complete(&s, &["regtrack", "ingest", &prefix]).is_empty());
+    let prog = format!(
+        "source '{}'; complete -p regtrack; compgen -f -- '{prefix}'",
+        s.display()
+    );
+    let (ok, out, err) = shell(Command::new("bash").args(["--norc", "-c", &prog]));
+    assert!(ok, "{err}");
+    assert!(
+        out.lines().next().is_some_and(|l| l.contains("-o default")),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("{}/archive.mbox", dir.path().display())),
+        "{out}"
     );
 }
 
@@ -152,7 +190,7 @@ fn zsh_and_fish_scripts_parse_and_complete() {
         assert!(ok, "zsh -n: {err}");
         // Loaded as zsh loads it: after compinit, it registers itself.
         let prog = format!(
-            "autoload -Uz compinit && compinit -u -D && source '{}' && (( $+functions[_regtrack] )) && (( $+functions[_regtrack__trees__add] )) && [[ $_comps[regtrack] == _regtrack ]]",
+            "autoload -Uz compinit && compinit -u -D && source '{}' && (( $+functions[_regtrack] )) && (( $+functions[_regtrack__subcmd__trees_commands] )) && [[ $_comps[regtrack] == _regtrack ]]",
             z.display()
         );
         let (ok, out, err) = shell(Command::new("zsh").args(["-f", "-c", &prog]));
@@ -174,7 +212,7 @@ fn zsh_and_fish_scripts_parse_and_complete() {
         };
         assert_eq!(complete("regtrack sh"), ["show"]);
         let st = complete("regtrack list --status ");
-        for v in STATUSES.iter().chain(&["open", "closed"]) {
+        for v in STATUSES.iter().chain(&["open", "landed", "closed"]) {
             assert!(st.contains(&v.to_string()), "{v}: {st:?}");
         }
         let mut formats = complete("regtrack export --format ");
@@ -247,7 +285,7 @@ fn the_man_page_formats_and_names_every_subcommand_and_option() {
         "DESCRIPTION",
         "OPTIONS",
         "SUBCOMMANDS",
-        "EXIT STATUS",
+        "\"EXIT STATUS\"",
         "EXAMPLES",
         "ENVIRONMENT",
         "FILES",
@@ -267,7 +305,7 @@ fn the_man_page_formats_and_names_every_subcommand_and_option() {
         assert!(out.join(&file).is_file(), "{file}");
     }
     let show = std::fs::read_to_string(out.join("regtrack-show.1")).unwrap();
-    assert!(show.contains("\\fB\\-\\-hyperlinks\\fR") && show.contains(".SH GLOBAL OPTIONS"));
+    assert!(show.contains("\\fB\\-\\-hyperlinks\\fR") && show.contains(".SH \"GLOBAL OPTIONS\""));
     if have("groff") {
         for file in ["regtrack.1", "regtrack-show.1", "regtrack-trees-add.1"] {
             let (ok, text, err) = shell(
