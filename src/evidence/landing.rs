@@ -818,9 +818,13 @@ fn pull_or_announce<'a>(
         });
     let mut out: Vec<Landing> = Vec::new();
     let mut in_author = false;
+    // The last entry's line and title: a mailer that wraps long lines
+    // carries the end of a title to a line of its own, not indented.
+    let mut last: Option<(usize, String)> = None;
     for &(i, t) in own {
         if SHORTLOG_AUTHOR.is_match(t) && !t.starts_with('[') {
             in_author = true;
+            last = None;
             continue;
         }
         if !in_author {
@@ -832,6 +836,16 @@ fn pull_or_announce<'a>(
         }
         // Entries keep their indentation in the raw line.
         let Some(c) = SHORTLOG_ENTRY.captures(raw(i)) else {
+            if let Some((at, title)) = last.take()
+                && at + 1 == i
+                && !t.contains(": ")
+                && let Some(prev) = out.last_mut()
+            {
+                let whole = format!("{title} {t}");
+                prev.title = Some(title_key(&whole));
+                last = Some((i, whole));
+                continue;
+            }
             in_author = false;
             continue;
         };
@@ -842,6 +856,7 @@ fn pull_or_announce<'a>(
             in_author = false;
             continue;
         }
+        last = Some((i, title.to_string()));
         out.push(Landing {
             kind,
             title: Some(title_key(title)),
@@ -1030,6 +1045,26 @@ mod tests {
         assert_eq!(l[0].kind, LandingKind::PullRequest);
         assert_eq!(l[1].title.as_deref(), Some("subsys: fix the slow path"));
         assert_eq!(l[1].branch.as_deref(), Some("tags/foo-6.9-rc3-fixes"));
+    }
+
+    #[test]
+    fn a_shortlog_title_wrapped_by_the_mailer_is_one_title() {
+        let body = "Please pull from the tag\n\n git://git.kernel.org/pub/scm/linux/kernel/git/rafael/linux-pm.git \\\n acpi-6.10-rc1\n\n\
+                    ---------------\n\nRobert Richter (2):\n      \
+                    ACPI/NUMA: Remove architecture dependent remainings\n      \
+                    ACPI/NUMA: Squash acpi_numa_memory_affinity_init() into\nacpi_parse_memory_affinity()\n\n\
+                    Ruidong Tian (1):\n      ACPICA: AEST: Add support for the AEST V2 table\n\n---------------\n";
+        let l = land("[GIT PULL] ACPI updates for v6.10-rc1", body);
+        let titles: Vec<&str> = l.iter().filter_map(|x| x.title.as_deref()).collect();
+        assert_eq!(
+            titles,
+            [
+                "acpi/numa: remove architecture dependent remainings",
+                "acpi/numa: squash acpi_numa_memory_affinity_init() into acpi_parse_memory_affinity()",
+                "acpica: aest: add support for the aest v2 table",
+            ],
+            "{l:?}"
+        );
     }
 
     #[test]
