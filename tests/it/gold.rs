@@ -427,18 +427,21 @@ fn compare(l: &Labels, export: &[serde_json::Value]) -> Tally {
 }
 
 /// Floors of agreement over every archive measured (shares), and ceilings
-/// of doubt. Measured over fourteen archives (eight the rules were written
-/// on, six held out): status 95/112, real regressions 51/65, fix precision
-/// 24/31, fix recall 19/29, applied or merged seen 10/16, unsure 13/112,
-/// wrong open/closed answers among sure real regressions 5/52; each floor
-/// is that less two or three histories, each ceiling that plus as many.
-const FLOOR_STATUS: f64 = 0.82;
-const FLOOR_REAL: f64 = 0.74;
-const FLOOR_PRECISION: f64 = 0.70;
-const FLOOR_RECALL: f64 = 0.58;
-const FLOOR_LANDED: f64 = 0.50;
+/// of doubt. Measured over twenty-five archives (seventeen the rules were
+/// written on, eight held out): status 121/135, real regressions 68/81, fix
+/// precision 26/38, fix recall 21/32, applied or merged seen 12/17, unsure
+/// 18/135, wrong open/closed answers among sure real regressions 3/66; each
+/// floor is that less two or three histories, each ceiling that plus as
+/// many. (On the fourteen archives the floors were first set on, precision
+/// is 25/32 where it was 24/31; the lists added since bring drafts the
+/// labels call experiments.)
+const FLOOR_STATUS: f64 = 0.87;
+const FLOOR_REAL: f64 = 0.80;
+const FLOOR_PRECISION: f64 = 0.63;
+const FLOOR_RECALL: f64 = 0.59;
+const FLOOR_LANDED: f64 = 0.58;
 const CEILING_UNSURE: f64 = 0.15;
-const CEILING_SURE_OPEN_WRONG: f64 = 0.15;
+const CEILING_SURE_OPEN_WRONG: f64 = 0.10;
 
 #[test]
 fn regtrack_agrees_with_the_gold_labels_of_whole_archives() {
