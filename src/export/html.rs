@@ -25,21 +25,12 @@ use crate::query::trends::{Point, month_of, points};
 /// regzbot lines, commit ids, the chart's labels. Control characters (but
 /// tab and newline) and bidi overrides are shown escaped first, as on a
 /// terminal ([`super::terminal::block`]): the file holds none, so that
-/// neither a browser nor `less report.html` meets them raw.
+/// neither a browser nor `less report.html` meets them raw. The entities are
+/// `html-escape`'s for a quoted attribute (`&amp;` `&lt;` `&gt;` `&quot;`
+/// `&#x27;`).
 pub fn esc(s: &str) -> String {
     let s = super::terminal::block(s);
-    let mut o = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => o.push_str("&amp;"),
-            '<' => o.push_str("&lt;"),
-            '>' => o.push_str("&gt;"),
-            '"' => o.push_str("&quot;"),
-            '\'' => o.push_str("&#39;"),
-            _ => o.push(c),
-        }
-    }
-    o
+    html_escape::encode_quoted_attribute(&s).into_owned()
 }
 
 /// Words longer than this (in characters, as escaped) may break after
@@ -835,7 +826,7 @@ mod tests {
             assert!(!html.contains(raw), "{raw} in {html}");
         }
         assert_eq!(html.matches("<script").count(), 1);
-        assert!(html.contains("&lt;img src=x onerror=alert(1)&gt;&quot;&#39; &amp;"));
+        assert!(html.contains("&lt;img src=x onerror=alert(1)&gt;&quot;&#x27; &amp;"));
     }
 
     #[test]
@@ -875,7 +866,7 @@ mod tests {
         let sec = &html[html.find("<section id=\"trends\">").unwrap()..];
         let sec = &sec[..sec.find("</section>").unwrap()];
         assert!(!sec.contains("<script") && !sec.contains('\x1b'), "{sec}");
-        assert!(sec.contains("&lt;script&gt;alert(1)&lt;/script&gt;\\x1b[2j&quot;&#39;&amp;"));
+        assert!(sec.contains("&lt;script&gt;alert(1)&lt;/script&gt;\\x1b[2j&quot;&#x27;&amp;"));
         assert_eq!(html.matches("<script").count(), 1);
         assert!(!html.contains('\x1b'));
         // March: one fixed over one reported; April empty; May one fixed.

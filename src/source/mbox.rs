@@ -17,6 +17,10 @@
 //! or `mboxrd@z`, so an unquoted body line such as `From the report we see`
 //! does not split a message. Memory is bounded by the largest message: a
 //! message above [`MAX_MESSAGE`] bytes is skipped and reported as an error.
+//!
+//! Written here rather than taken from `mbox-reader` (0.2): that crate maps
+//! the whole file, splits at every line starting `From ` (a body's `From the
+//! report ...` too) with a byte-at-a-time scan, and undoes no quoting.
 
 use std::io::Read;
 use std::ops::Range;
