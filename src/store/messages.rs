@@ -35,7 +35,7 @@
 //! from the message: another copy arriving, or the same content on a new
 //! list.
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, OptionalExtension, ToSql, params};
 
 use super::DbContext;
 use super::Store;
@@ -431,6 +431,113 @@ pub(super) fn materialize_copy(conn: &Connection, id: i64) -> Result<()> {
     Ok(())
 }
 
+/// The `messages` columns a stored copy sets, in the order
+/// [`MessageRow::values`] binds them: the same list for a new message's
+/// INSERT (after `message_id`, before `ingested_at`) and for the UPDATE
+/// that makes a better copy the message's.
+const MESSAGE_COLUMNS: [&str; 21] = [
+    "message_id_derived",
+    "subject",
+    "norm_subject",
+    "from_name",
+    "from_email",
+    "date",
+    "in_reply_to",
+    "kind",
+    "parts_json",
+    "content_hash",
+    "raw_size",
+    "origin_json",
+    "refs",
+    "body_block",
+    "body_start",
+    "body_len",
+    "extraction_version",
+    "body_raw",
+    "head_block",
+    "head_start",
+    "head_len",
+];
+
+/// Inserts a message under its Message-ID unless the id is stored:
+/// `message_id`, [`MESSAGE_COLUMNS`], `ingested_at`.
+static INSERT_MESSAGE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    let n = MESSAGE_COLUMNS.len();
+    let marks: Vec<String> = (1..=n + 2).map(|i| format!("?{i}")).collect();
+    format!(
+        "INSERT INTO messages (message_id, {}, ingested_at) VALUES ({})
+         ON CONFLICT (message_id) DO NOTHING",
+        MESSAGE_COLUMNS.join(", "),
+        marks.join(", ")
+    )
+});
+
+/// Sets [`MESSAGE_COLUMNS`] of the message whose row id is `?1`.
+static UPDATE_MESSAGE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    let set: Vec<String> = MESSAGE_COLUMNS
+        .iter()
+        .enumerate()
+        .map(|(i, c)| format!("{c} = ?{}", i + 2))
+        .collect();
+    format!("UPDATE messages SET {} WHERE id = ?1", set.join(", "))
+});
+
+/// The values of [`MESSAGE_COLUMNS`] for a record whose body and raw form
+/// are where `placed` says.
+struct MessageRow<'a> {
+    rec: &'a Record,
+    cols: &'a Columns,
+    kind: &'static str,
+    raw_size: i64,
+    body: [Option<i64>; 3],
+    head: [Option<i64>; 3],
+    body_raw: bool,
+}
+
+impl<'a> MessageRow<'a> {
+    fn of(rec: &'a Record, cols: &'a Columns, placed: &Placed) -> MessageRow<'a> {
+        let split =
+            |r: Option<super::packing::Range>| [r.map(|x| x.0), r.map(|x| x.1), r.map(|x| x.2)];
+        MessageRow {
+            rec,
+            cols,
+            kind: rec.extraction.kind.as_str(),
+            raw_size: rec.message.raw_size as i64,
+            body: split(placed.body),
+            head: split(placed.head),
+            body_raw: placed.body_raw,
+        }
+    }
+
+    /// The values, in the order of [`MESSAGE_COLUMNS`].
+    fn values(&self) -> [&dyn ToSql; 21] {
+        let msg = &self.rec.message;
+        [
+            &msg.message_id_derived,
+            &msg.subject,
+            &self.cols.norm_subject,
+            &msg.from_name,
+            &msg.from_email,
+            &msg.date,
+            &msg.in_reply_to,
+            &self.kind,
+            &self.cols.parts_json,
+            &msg.content_hash,
+            &self.raw_size,
+            &self.rec.origin_json,
+            &self.cols.refs,
+            &self.body[0],
+            &self.body[1],
+            &self.body[2],
+            &self.rec.extraction_version,
+            &self.body_raw,
+            &self.head[0],
+            &self.head[1],
+            &self.head[2],
+        ]
+    }
+}
+
 /// Whether the record was read from a public-inbox epoch, which keeps its
 /// body and raw form: a new message's are not stored (see
 /// [`body`](crate::store::body)).
@@ -618,41 +725,14 @@ pub(super) fn add_copy(
         .db(sql)?
         .execute(params![id, copy])
         .db(sql)?;
-    let body = placed.body;
     let before = linking_facts(conn, id)?;
-    let sql = "UPDATE messages SET message_id_derived = ?2, subject = ?3, norm_subject = ?4,
-                   from_name = ?5, from_email = ?6, date = ?7, in_reply_to = ?8, kind = ?9,
-                   parts_json = ?10, content_hash = ?11, raw_size = ?12, origin_json = ?13,
-                   refs = ?14, body_block = ?15, body_start = ?16, body_len = ?17,
-                   extraction_version = ?18, body_raw = ?19, head_block = ?20,
-                   head_start = ?21, head_len = ?22
-               WHERE id = ?1";
+    let row = MessageRow::of(rec, cols, &placed);
+    let sql = &*UPDATE_MESSAGE;
     conn.prepare_cached(sql)
         .db(sql)?
-        .execute(params![
-            id,
-            msg.message_id_derived,
-            msg.subject,
-            cols.norm_subject,
-            msg.from_name,
-            msg.from_email,
-            msg.date,
-            msg.in_reply_to,
-            rec.extraction.kind.as_str(),
-            cols.parts_json,
-            msg.content_hash,
-            msg.raw_size as i64,
-            rec.origin_json,
-            cols.refs,
-            body.map(|b| b.0),
-            body.map(|b| b.1),
-            body.map(|b| b.2),
-            rec.extraction_version,
-            placed.body_raw,
-            placed.head.map(|b| b.0),
-            placed.head.map(|b| b.1),
-            placed.head.map(|b| b.2),
-        ])
+        .execute(rusqlite::params_from_iter(
+            std::iter::once(&id as &dyn ToSql).chain(row.values()),
+        ))
         .db(sql)?;
     let sql = "DELETE FROM bodies WHERE message = ?1";
     conn.prepare_cached(sql).db(sql)?.execute([id]).db(sql)?;
@@ -737,44 +817,16 @@ pub(super) fn insert_new(
         _ => None,
     };
     let placed = packed.unwrap_or_default();
-    let (body, head) = (placed.body, placed.head);
+    let row = MessageRow::of(rec, cols, &placed);
     let inserted = conn
-        .prepare_cached(
-        "INSERT INTO messages (message_id, message_id_derived, subject, norm_subject, from_name,
-             from_email, date, in_reply_to, kind, parts_json, content_hash, raw_size,
-             origin_json, ingested_at, refs, body_block, body_start, body_len, extraction_version,
-             body_raw, head_block, head_start, head_len)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
-                 ?19, ?20, ?21, ?22, ?23)
-         ON CONFLICT (message_id) DO NOTHING",
-    )
-    .db("prepare message insert")?
-    .execute(params![
-        msg.message_id,
-        msg.message_id_derived,
-        msg.subject,
-        cols.norm_subject,
-        msg.from_name,
-        msg.from_email,
-        msg.date,
-        msg.in_reply_to,
-        rec.extraction.kind.as_str(),
-        cols.parts_json,
-        msg.content_hash,
-        msg.raw_size as i64,
-        rec.origin_json,
-        now,
-        cols.refs,
-        body.map(|b| b.0),
-        body.map(|b| b.1),
-        body.map(|b| b.2),
-        rec.extraction_version,
-        placed.body_raw,
-        head.map(|b| b.0),
-        head.map(|b| b.1),
-        head.map(|b| b.2),
-    ])
-    .db("message insert")?;
+        .prepare_cached(&INSERT_MESSAGE)
+        .db("prepare message insert")?
+        .execute(rusqlite::params_from_iter(
+            std::iter::once(&msg.message_id as &dyn ToSql)
+                .chain(row.values())
+                .chain([&now as &dyn ToSql]),
+        ))
+        .db("message insert")?;
     if inserted == 0 {
         return Ok(None);
     }
