@@ -529,9 +529,11 @@ pub(super) fn joined(items: &[String]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Origin;
     use crate::model::{CommitRef, Reproducer, Trailer};
-    use crate::store::messages::{Record, insert_record};
+    use crate::store::messages::{Outcome, Record, insert_record};
     use crate::store::packing::BodyBlocks;
+    use rusqlite::OptionalExtension;
 
     #[test]
     fn hunks_are_stored_as_arrays_that_read_back_as_the_hunks() {

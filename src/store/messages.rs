@@ -873,6 +873,7 @@ pub(super) fn insert_lists(conn: &Connection, id: i64, lists: &[String]) -> Resu
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::packing::pack_bodies;
 
     fn message(id: &str, body: &str) -> Message {
         let raw = crate::model::RawMessage {
