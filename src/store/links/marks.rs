@@ -90,3 +90,20 @@ pub fn insert_mark(store: &mut Store, mark: &Mark) -> Result<i64> {
     .db(sql)?;
     Ok(conn.last_insert_rowid())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_follow_time_reads_back_and_is_replaced() {
+        let store = Store::in_memory().unwrap();
+        assert_eq!(followed_at(&store, "0123456789ab").unwrap(), None);
+        set_followed(&store, "0123456789ab", 100).unwrap();
+        set_followed(&store, "0123456789ab", 200).unwrap();
+        assert_eq!(followed_at(&store, "0123456789ab").unwrap(), Some(200));
+        assert_eq!(followed_at(&store, "fedcba987654").unwrap(), None);
+        let (marks, _) = load_marks(&store).unwrap();
+        assert!(marks.is_empty());
+    }
+}

@@ -206,3 +206,34 @@ pub fn mark_culprits_after(store: &Store, after: i64) -> Result<Vec<String>> {
         .collect::<std::result::Result<_, _>>()
         .db(sql)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_link_state_reads_back_as_set_until_cleared() {
+        let store = Store::in_memory().unwrap();
+        assert_eq!(stored_state(&store).unwrap(), None);
+        let now = current_state(&store, 7).unwrap();
+        assert_eq!(
+            now,
+            LinkState {
+                logic_version: 7,
+                ..LinkState::default()
+            }
+        );
+        let state = LinkState {
+            logic_version: 7,
+            max_message: 12,
+            messages: 10,
+            max_mark: 3,
+            marks: 2,
+        };
+        set_state(&store, &state).unwrap();
+        assert_eq!(stored_state(&store).unwrap(), Some(state));
+        clear_state(&store).unwrap();
+        assert_eq!(stored_state(&store).unwrap(), None);
+        assert_eq!(changed_messages(&store).unwrap(), Vec::<i64>::new());
+    }
+}
