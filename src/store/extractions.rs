@@ -2,19 +2,77 @@
 //! no table of its own, or a robot report's whole extraction), `reports`,
 //! `tables` and `table_rows`, `trailers`, `commit_refs`, `diffs`,
 //! `signals`, `events`, `patches`, `landings`, `link_keys` and
-//! `lore_links`: writing them for a message ([`insert_extraction`]), and
+//! `lore_links`: writing them for a message (`insert_extraction`), and
 //! replacing them when the extractor changed ([`replace_extraction`]).
 
 use rusqlite::{Connection, params};
 
 use super::DbContext;
 use super::Store;
-use super::messages::Columns;
 use crate::error::Result;
 use crate::model::{
     Extraction, Hunk, KconfigChange, Kind, Message, ProfileEntry, ReportBody, Reproducer,
     SubjectReport,
 };
+
+/// The columns of a message's extraction rows, serialised on the parallel
+/// stage so that the single writer only binds them.
+#[derive(Debug, Clone)]
+pub(super) struct ExtractionColumns {
+    /// `None` when the extraction holds nothing beyond its kind and the
+    /// per-kind tables (no row is written; see [`Residual::is_empty`]).
+    pub(super) extraction_json: Option<String>,
+    /// `hunks_json` of each diff ([`hunks_json`]).
+    pub(super) hunks_json: Vec<String>,
+    /// `params_json`, `commits_json` and each row's `row_json` of each table.
+    pub(super) tables_json: Vec<(String, String, Vec<String>)>,
+    /// `params_json` of the body report and of each impact entry.
+    pub(super) report_params_json: Vec<String>,
+    /// The message's link keys but those its patch implies
+    /// (`crate::link::keys::stored`).
+    pub(super) link_keys: Vec<String>,
+}
+
+impl ExtractionColumns {
+    /// The columns of `extraction`, extracted from `message`.
+    pub(super) fn of(message: &Message, extraction: &Extraction) -> ExtractionColumns {
+        ExtractionColumns {
+            hunks_json: extraction
+                .diffs
+                .iter()
+                .map(|d| hunks_json(&d.hunks))
+                .collect(),
+            tables_json: extraction
+                .tables
+                .iter()
+                .map(|t| {
+                    let rows = t.rows.iter().map(to_json).collect();
+                    (to_json(&t.params), to_json(&t.commits), rows)
+                })
+                .collect(),
+            report_params_json: extraction
+                .report
+                .iter()
+                .flat_map(|b| {
+                    std::iter::once(to_json(&b.parameters))
+                        .chain(b.also_impacts.iter().map(|i| to_json(&i.parameters)))
+                })
+                .collect(),
+            link_keys: crate::link::keys::stored(
+                &message.subject,
+                message.references.is_empty()
+                    && message.in_reply_to.as_deref().is_none_or(str::is_empty),
+                extraction,
+            ),
+            extraction_json: if whole_json(extraction.kind) {
+                Some(to_json(extraction))
+            } else {
+                let residual = Residual::of(extraction);
+                (!residual.is_empty()).then(|| to_json(&residual))
+            },
+        }
+    }
+}
 
 /// Kinds whose whole extraction is kept as JSON (the linker reads it back).
 pub(super) fn whole_json(kind: Kind) -> bool {
@@ -139,13 +197,13 @@ pub struct Reextracted {
     /// `messages.id`.
     pub id: i64,
     pub(super) extraction: Extraction,
-    pub(super) columns: Columns,
+    pub(super) columns: ExtractionColumns,
 }
 
 impl Reextracted {
     /// The new extraction of the stored message `id`.
     pub fn new(id: i64, message: &Message, extraction: Extraction) -> Reextracted {
-        let columns = Columns::of(message, &extraction);
+        let columns = ExtractionColumns::of(message, &extraction);
         Reextracted {
             id,
             extraction,
@@ -196,7 +254,7 @@ pub(super) fn insert_extraction(
     id: i64,
     ex: &Extraction,
     version: i64,
-    cols: &Columns,
+    cols: &ExtractionColumns,
 ) -> Result<()> {
     if let Some(extraction_json) = &cols.extraction_json {
         conn.prepare_cached(
@@ -443,7 +501,7 @@ pub(super) fn insert_reports(
     conn: &Connection,
     id: i64,
     ex: &Extraction,
-    cols: &Columns,
+    cols: &ExtractionColumns,
 ) -> Result<()> {
     let mut report = conn
         .prepare_cached(

@@ -39,9 +39,7 @@ use rusqlite::{Connection, OptionalExtension, ToSql, params};
 
 use super::DbContext;
 use super::Store;
-use super::extractions::{
-    Residual, delete_extraction, hunks_json, insert_extraction, to_json, whole_json,
-};
+use super::extractions::{ExtractionColumns, delete_extraction, insert_extraction, to_json};
 use super::packing::{BodyAt, BodyBlocks, Packed, Placed, RawPiece, insert_block, stored_body};
 use crate::error::Result;
 use crate::mail::subject::list_key;
@@ -74,61 +72,19 @@ pub(super) struct Columns {
     /// References, space-separated.
     pub(super) refs: String,
     pub(super) parts_json: String,
-    /// `None` when the extraction holds nothing beyond its kind and the
-    /// per-kind tables (no row is written; see [`Residual::is_empty`]).
-    pub(super) extraction_json: Option<String>,
-    /// Where the body is stored, once [`pack_bodies`] compressed it.
+    /// Where the body is stored, once [`pack_bodies`](super::packing::pack_bodies) compressed it.
     pub(super) body: Option<BodyAt>,
-    /// `hunks_json` of each diff ([`hunks_json`]).
-    pub(super) hunks_json: Vec<String>,
-    /// `params_json`, `commits_json` and each row's `row_json` of each table.
-    pub(super) tables_json: Vec<(String, String, Vec<String>)>,
-    /// `params_json` of the body report and of each impact entry.
-    pub(super) report_params_json: Vec<String>,
-    /// The message's link keys but those its patch implies
-    /// (`crate::link::keys::stored`).
-    pub(super) link_keys: Vec<String>,
+    /// The columns of its extraction rows.
+    pub(super) extraction: ExtractionColumns,
 }
 
 impl Columns {
     pub(super) fn of(message: &Message, extraction: &Extraction) -> Columns {
         Columns {
-            hunks_json: extraction
-                .diffs
-                .iter()
-                .map(|d| hunks_json(&d.hunks))
-                .collect(),
-            tables_json: extraction
-                .tables
-                .iter()
-                .map(|t| {
-                    let rows = t.rows.iter().map(to_json).collect();
-                    (to_json(&t.params), to_json(&t.commits), rows)
-                })
-                .collect(),
-            report_params_json: extraction
-                .report
-                .iter()
-                .flat_map(|b| {
-                    std::iter::once(to_json(&b.parameters))
-                        .chain(b.also_impacts.iter().map(|i| to_json(&i.parameters)))
-                })
-                .collect(),
+            extraction: ExtractionColumns::of(message, extraction),
             norm_subject: list_key(&message.subject),
-            link_keys: crate::link::keys::stored(
-                &message.subject,
-                message.references.is_empty()
-                    && message.in_reply_to.as_deref().is_none_or(str::is_empty),
-                extraction,
-            ),
             refs: message.references.join(" "),
             parts_json: to_json(&message.parts),
-            extraction_json: if whole_json(extraction.kind) {
-                Some(to_json(extraction))
-            } else {
-                let residual = Residual::of(extraction);
-                (!residual.is_empty()).then(|| to_json(&residual))
-            },
             body: None,
         }
     }
@@ -136,7 +92,7 @@ impl Columns {
 
 impl Record {
     /// Builds a record (serialises the JSON columns; meant for the parallel
-    /// stage). The body is compressed by [`pack_bodies`], or else when the
+    /// stage). The body is compressed by [`pack_bodies`](super::packing::pack_bodies), or else when the
     /// record is written.
     pub fn new(message: Message, origin: Origin, extraction: Extraction) -> Record {
         let columns = Columns::of(&message, &extraction);
@@ -153,13 +109,13 @@ impl Record {
 
     /// The record with the raw message it was parsed from, whose raw form
     /// is then stored with it (for RFC 5322 mail; archive-rendered and
-    /// collapsed text has none). Call before [`pack_bodies`].
+    /// collapsed text has none). Call before [`pack_bodies`](super::packing::pack_bodies).
     pub fn with_raw(mut self, raw: &crate::model::RawMessage) -> Record {
         self.raw = RawPiece::of_message(raw, &self.message.body);
         self
     }
 
-    /// The record of a message [`pack_messages`] packed: its body and
+    /// The record of a message [`pack_messages`](super::packing::pack_messages) packed: its body and
     /// header block are in blocks now, so its decoded body goes.
     pub fn with_packed(mut self, packed: Packed) -> Record {
         if let Some(cols) = self.columns.as_mut() {
@@ -222,7 +178,7 @@ pub enum Outcome {
 }
 
 /// Writes one message and everything extracted from it. `blocks` is the
-/// writer's: a record [`pack_bodies`] packed may name the block an earlier
+/// writer's: a record [`pack_bodies`](super::packing::pack_bodies) packed may name the block an earlier
 /// record brought.
 pub fn insert_record(
     store: &Store,
@@ -344,7 +300,7 @@ pub(super) fn backfill_raw(
 }
 
 /// Where a record's body and raw form are stored: in the blocks the writer
-/// stored last when [`pack_bodies`] packed it (nothing is written), else
+/// stored last when [`pack_bodies`](super::packing::pack_bodies) packed it (nothing is written), else
 /// in a block of its own, written now. The raw form is the header block
 /// followed by the body's range (which holds the raw body when that is not
 /// the decoded one).
@@ -737,7 +693,13 @@ pub(super) fn add_copy(
     let sql = "DELETE FROM bodies WHERE message = ?1";
     conn.prepare_cached(sql).db(sql)?.execute([id]).db(sql)?;
     delete_extraction(conn, id)?;
-    insert_extraction(conn, id, &rec.extraction, rec.extraction_version, cols)?;
+    insert_extraction(
+        conn,
+        id,
+        &rec.extraction,
+        rec.extraction_version,
+        &cols.extraction,
+    )?;
     if linking_facts(conn, id)? == before {
         // The same threads, choice and keys: an update relinks what the
         // message reaches.
@@ -854,7 +816,13 @@ pub(super) fn insert_new(
         .db("body update")?;
     }
     insert_lists(conn, id, &msg.list_ids)?;
-    insert_extraction(conn, id, &rec.extraction, rec.extraction_version, cols)?;
+    insert_extraction(
+        conn,
+        id,
+        &rec.extraction,
+        rec.extraction_version,
+        &cols.extraction,
+    )?;
     Ok(Some(id))
 }
 

@@ -3,7 +3,7 @@
 //! A batch's bodies go into `body_blocks` rows LZ4-compressed together
 //! ([`pack_bodies`], [`pack_messages`]), and the header blocks of their
 //! raw forms into blocks of their own; the writer then stores each block
-//! once ([`insert_block`]) and every message names a byte range of one
+//! once (`insert_block`) and every message names a byte range of one
 //! ([`BodyBlocks`]). The format of a block is [`crate::store::body`]'s.
 
 use rusqlite::{Connection, params};
@@ -134,7 +134,7 @@ pub(super) struct Placed {
     pub(super) body_raw: bool,
 }
 
-/// The blocks the writer stored last (see [`insert_record`]): of bodies,
+/// The blocks the writer stored last (see [`insert_record`](super::messages::insert_record)): of bodies,
 /// and of header blocks; one per writer, kept across its calls.
 #[derive(Debug, Default)]
 pub struct BodyBlocks {
