@@ -52,7 +52,7 @@ fn main() {
         .zip(&raws)
         .filter_map(|(m, r)| Some((m.as_ref()?, r)))
         .collect();
-    let packed = regtrack::store::packing::pack_messages(&pairs);
+    let packed = regtrack::store::messages::packing::pack_messages(&pairs);
     drop(pairs);
     report("pack: LZ4, zstd (parallel)", t);
     let msgs: Vec<_> = msgs
@@ -100,7 +100,7 @@ fn main() {
             .ok()
             .and_then(|s| s.parse().ok())
             .unwrap_or(regtrack::pipeline::ingest::BATCH_MESSAGES);
-        let mut blocks = regtrack::store::packing::BodyBlocks::default();
+        let mut blocks = regtrack::store::messages::packing::BodyBlocks::default();
         for chunk in recs.chunks(per) {
             store
                 .in_write("stages: insert", |store| {

@@ -36,8 +36,8 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::source::{Item, Items, Opener};
+use crate::store::messages::packing;
 use crate::store::messages::{Outcome, Record, insert_record};
-use crate::store::packing;
 use crate::store::session::{Checkpointer, IngestSession, Lookup};
 use crate::store::sources::{self, FailureAt};
 use crate::store::{Store, bulk};

@@ -280,8 +280,8 @@ pub fn notes(store: &Store, message_ids: &[&str]) -> Result<HashMap<String, Copy
 mod tests {
     use super::*;
     use crate::model::{Extraction, RawFormat, RawMessage};
+    use crate::store::messages::packing::{BodyBlocks, pack_bodies};
     use crate::store::messages::{Outcome, Record, insert_record};
-    use crate::store::packing::{BodyBlocks, pack_bodies};
 
     fn raw(bytes: &[u8], offset: u64) -> RawMessage {
         RawMessage {
@@ -382,7 +382,7 @@ mod tests {
 
     #[test]
     fn messages_packed_from_their_raw_bytes_read_back_as_records_packed_later() {
-        use crate::store::packing::pack_messages;
+        use crate::store::messages::packing::pack_messages;
         let mails: [&[u8]; 4] = [
             b"Message-ID: <p1@x>\nSubject: s\n\nplain body\n",
             b"Message-ID: <p2@x>\nContent-Transfer-Encoding: base64\n\nS8O2cnBlcgo=\n",

@@ -589,8 +589,8 @@ mod tests {
     use super::*;
     use crate::model::Origin;
     use crate::model::{CommitRef, Reproducer, Trailer};
+    use crate::store::messages::packing::BodyBlocks;
     use crate::store::messages::{Outcome, Record, insert_record};
-    use crate::store::packing::BodyBlocks;
     use rusqlite::OptionalExtension;
 
     #[test]

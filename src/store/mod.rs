@@ -64,7 +64,6 @@ pub mod links;
 pub mod lock;
 pub mod messages;
 pub mod migrations;
-pub mod packing;
 pub mod reextract;
 pub mod session;
 pub mod sources;

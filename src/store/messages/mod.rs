@@ -3,7 +3,7 @@
 //!
 //! The ingest pipeline builds a [`Record`] per message on its parallel stage
 //! (every JSON column serialised there), compresses a batch's bodies in
-//! blocks ([`pack_bodies`](super::packing::pack_bodies)), and the single writer thread calls
+//! blocks ([`pack_bodies`](packing::pack_bodies)), and the single writer thread calls
 //! [`insert_record`] inside a large transaction; statements are prepared once
 //! per connection (`prepare_cached`).
 //!
@@ -35,15 +35,17 @@
 //! from the message: another copy arriving, or the same content on a new
 //! list.
 
+pub mod packing;
+
 use rusqlite::{Connection, OptionalExtension, ToSql, params};
 
 use super::DbContext;
 use super::Store;
 use super::extractions::{ExtractionColumns, delete_extraction, insert_extraction, to_json};
-use super::packing::{BodyAt, BodyBlocks, Packed, Placed, RawPiece, insert_block, stored_body};
 use crate::error::Result;
 use crate::mail::subject::list_key;
 use crate::model::{Extraction, Message, Origin};
+use packing::{BodyAt, BodyBlocks, Packed, Placed, RawPiece, insert_block, stored_body};
 
 /// One message ready to be written, with its JSON columns serialised.
 #[derive(Debug, Clone)]
@@ -72,7 +74,7 @@ pub(super) struct Columns {
     /// References, space-separated.
     pub(super) refs: String,
     pub(super) parts_json: String,
-    /// Where the body is stored, once [`pack_bodies`](super::packing::pack_bodies) compressed it.
+    /// Where the body is stored, once [`pack_bodies`](packing::pack_bodies) compressed it.
     pub(super) body: Option<BodyAt>,
     /// The columns of its extraction rows.
     pub(super) extraction: ExtractionColumns,
@@ -92,7 +94,7 @@ impl Columns {
 
 impl Record {
     /// Builds a record (serialises the JSON columns; meant for the parallel
-    /// stage). The body is compressed by [`pack_bodies`](super::packing::pack_bodies), or else when the
+    /// stage). The body is compressed by [`pack_bodies`](packing::pack_bodies), or else when the
     /// record is written.
     pub fn new(message: Message, origin: Origin, extraction: Extraction) -> Record {
         let columns = Columns::of(&message, &extraction);
@@ -109,13 +111,13 @@ impl Record {
 
     /// The record with the raw message it was parsed from, whose raw form
     /// is then stored with it (for RFC 5322 mail; archive-rendered and
-    /// collapsed text has none). Call before [`pack_bodies`](super::packing::pack_bodies).
+    /// collapsed text has none). Call before [`pack_bodies`](packing::pack_bodies).
     pub fn with_raw(mut self, raw: &crate::model::RawMessage) -> Record {
         self.raw = RawPiece::of_message(raw, &self.message.body);
         self
     }
 
-    /// The record of a message [`pack_messages`](super::packing::pack_messages) packed: its body and
+    /// The record of a message [`pack_messages`](packing::pack_messages) packed: its body and
     /// header block are in blocks now, so its decoded body goes.
     pub fn with_packed(mut self, packed: Packed) -> Record {
         if let Some(cols) = self.columns.as_mut() {
@@ -178,7 +180,7 @@ pub enum Outcome {
 }
 
 /// Writes one message and everything extracted from it. `blocks` is the
-/// writer's: a record [`pack_bodies`](super::packing::pack_bodies) packed may name the block an earlier
+/// writer's: a record [`pack_bodies`](packing::pack_bodies) packed may name the block an earlier
 /// record brought.
 pub fn insert_record(
     store: &Store,
@@ -300,7 +302,7 @@ pub(super) fn backfill_raw(
 }
 
 /// Where a record's body and raw form are stored: in the blocks the writer
-/// stored last when [`pack_bodies`](super::packing::pack_bodies) packed it (nothing is written), else
+/// stored last when [`pack_bodies`](packing::pack_bodies) packed it (nothing is written), else
 /// in a block of its own, written now. The raw form is the header block
 /// followed by the body's range (which holds the raw body when that is not
 /// the decoded one).
@@ -452,8 +454,7 @@ struct MessageRow<'a> {
 
 impl<'a> MessageRow<'a> {
     fn of(rec: &'a Record, cols: &'a Columns, placed: &Placed) -> MessageRow<'a> {
-        let split =
-            |r: Option<super::packing::Range>| [r.map(|x| x.0), r.map(|x| x.1), r.map(|x| x.2)];
+        let split = |r: Option<packing::Range>| [r.map(|x| x.0), r.map(|x| x.1), r.map(|x| x.2)];
         MessageRow {
             rec,
             cols,
@@ -840,8 +841,8 @@ pub(super) fn insert_lists(conn: &Connection, id: i64, lists: &[String]) -> Resu
 
 #[cfg(test)]
 mod tests {
+    use super::packing::pack_bodies;
     use super::*;
-    use crate::store::packing::pack_bodies;
 
     fn message(id: &str, body: &str) -> Message {
         let raw = crate::model::RawMessage {

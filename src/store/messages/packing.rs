@@ -8,37 +8,40 @@
 
 use rusqlite::{Connection, params};
 
-use super::DbContext;
-use super::messages::Record;
+use super::Record;
 use crate::error::Result;
 use crate::model::{Message, Origin};
+use crate::store::DbContext;
 
 /// Where a new message's body is stored: a byte range of a block's text
 /// (see [`crate::store::body`]), and its raw form's header block in a
 /// block of headers.
 #[derive(Debug, Clone)]
-pub(super) struct BodyAt {
+pub(in crate::store) struct BodyAt {
     /// The compressed block, on the first message of the block only: the
     /// writer stores it before that message, and the messages after it name
     /// the block stored last.
-    pub(super) block: Option<Vec<u8>>,
-    pub(super) start: usize,
-    pub(super) len: usize,
+    pub(in crate::store) block: Option<Vec<u8>>,
+    pub(in crate::store) start: usize,
+    pub(in crate::store) len: usize,
     /// The compressed block of the header blocks ([`RawPiece`]) of the
     /// same messages, on the first message of the block only, like `block`.
-    pub(super) raw_block: Option<Vec<u8>>,
+    pub(in crate::store) raw_block: Option<Vec<u8>>,
     /// The header block's range in that block's text.
-    pub(super) raw_start: usize,
-    pub(super) raw_len: usize,
+    pub(in crate::store) raw_start: usize,
+    pub(in crate::store) raw_len: usize,
     /// The body's range is in the block of header blocks (a raw body, see
     /// [`pack_pieces`]), not in the block of bodies.
-    pub(super) body_in_raw: bool,
+    pub(in crate::store) body_in_raw: bool,
 }
 
 impl BodyAt {
     /// The stored body's range, given the blocks the writer stored last
     /// (`None`: no body; `Err`: its block was not written).
-    pub(super) fn body_range(&self, blocks: &BodyBlocks) -> std::result::Result<Option<Range>, ()> {
+    pub(in crate::store) fn body_range(
+        &self,
+        blocks: &BodyBlocks,
+    ) -> std::result::Result<Option<Range>, ()> {
         if self.len == 0 {
             return Ok(None);
         }
@@ -51,7 +54,10 @@ impl BodyAt {
     }
 
     /// The header block's range (`None`: no raw form).
-    pub(super) fn head_range(&self, blocks: &BodyBlocks) -> std::result::Result<Option<Range>, ()> {
+    pub(in crate::store) fn head_range(
+        &self,
+        blocks: &BodyBlocks,
+    ) -> std::result::Result<Option<Range>, ()> {
         if self.raw_len == 0 {
             return Ok(None);
         }
@@ -61,7 +67,7 @@ impl BodyAt {
 }
 
 /// A byte range of a block's text: (block, start, len).
-pub(super) type Range = (i64, i64, i64);
+pub(in crate::store) type Range = (i64, i64, i64);
 
 /// What of a message's raw form is stored besides its body: its header
 /// block (the raw bytes up to and including the blank line), and its raw
@@ -75,11 +81,11 @@ pub(super) type Range = (i64, i64, i64);
 #[derive(Debug, Clone)]
 pub struct RawPiece {
     /// The header block (emptied once packed in a block).
-    pub(super) head: Vec<u8>,
+    pub(in crate::store) head: Vec<u8>,
     /// The raw body, when it is not the decoded body (emptied once packed).
-    pub(super) body: Option<Vec<u8>>,
+    pub(in crate::store) body: Option<Vec<u8>>,
     /// Length of the whole raw message.
-    pub(super) len: usize,
+    pub(in crate::store) len: usize,
 }
 
 impl RawPiece {
@@ -110,14 +116,14 @@ impl RawPiece {
     }
 
     /// Whether the stored body is the raw body (not the decoded one).
-    pub(super) fn body_raw(&self) -> bool {
+    pub(in crate::store) fn body_raw(&self) -> bool {
         self.body.is_some()
     }
 }
 
 /// The bytes stored as a record's body: its raw body when that is not the
 /// decoded body ([`RawPiece`]), else the decoded body.
-pub(super) fn stored_body(rec: &Record) -> &[u8] {
+pub(in crate::store) fn stored_body(rec: &Record) -> &[u8] {
     match rec.raw.as_ref().and_then(|w| w.body.as_deref()) {
         Some(raw) => raw,
         None => rec.message.body.as_bytes(),
@@ -126,20 +132,20 @@ pub(super) fn stored_body(rec: &Record) -> &[u8] {
 
 /// Where a copy's body and raw form are, as (block, start, len).
 #[derive(Debug, Clone, Copy, Default)]
-pub(super) struct Placed {
-    pub(super) body: Option<(i64, i64, i64)>,
-    pub(super) head: Option<(i64, i64, i64)>,
-    pub(super) tail: Option<(i64, i64, i64)>,
+pub(in crate::store) struct Placed {
+    pub(in crate::store) body: Option<(i64, i64, i64)>,
+    pub(in crate::store) head: Option<(i64, i64, i64)>,
+    pub(in crate::store) tail: Option<(i64, i64, i64)>,
     /// The body range holds the raw body, not the decoded one.
-    pub(super) body_raw: bool,
+    pub(in crate::store) body_raw: bool,
 }
 
-/// The blocks the writer stored last (see [`insert_record`](super::messages::insert_record)): of bodies,
+/// The blocks the writer stored last (see [`insert_record`](super::insert_record)): of bodies,
 /// and of header blocks; one per writer, kept across its calls.
 #[derive(Debug, Default)]
 pub struct BodyBlocks {
-    pub(super) last: Option<i64>,
-    pub(super) last_raw: Option<i64>,
+    pub(in crate::store) last: Option<i64>,
+    pub(in crate::store) last_raw: Option<i64>,
 }
 
 /// Compresses the bodies of these records of new messages in blocks of
@@ -155,7 +161,7 @@ pub fn pack_bodies(records: Vec<&mut Record>) {
         .into_iter()
         .filter(|r| {
             r.columns.is_some()
-                && !super::messages::in_epoch(r)
+                && !super::in_epoch(r)
                 && (!stored_body(r).is_empty() || r.raw.is_some())
         })
         .collect();
@@ -186,8 +192,8 @@ pub fn pack_bodies(records: Vec<&mut Record>) {
 /// before its record is made ([`pack_messages`]; [`Record::with_packed`]).
 #[derive(Debug, Clone)]
 pub struct Packed {
-    pub(super) at: BodyAt,
-    pub(super) piece: Option<RawPiece>,
+    pub(in crate::store) at: BodyAt,
+    pub(in crate::store) piece: Option<RawPiece>,
 }
 
 /// Compresses the stored bodies and header blocks of new messages, in
@@ -245,11 +251,11 @@ pub fn pack_messages(msgs: &[(&Message, &crate::model::RawMessage)]) -> Vec<Opti
 }
 
 /// A message's stored body and header block, to be compressed.
-pub(super) struct Piece<'a> {
-    pub(super) text: &'a [u8],
-    pub(super) head: &'a [u8],
+pub(in crate::store) struct Piece<'a> {
+    pub(in crate::store) text: &'a [u8],
+    pub(in crate::store) head: &'a [u8],
     /// `text` is the raw body (not the decoded one).
-    pub(super) raw_body: bool,
+    pub(in crate::store) raw_body: bool,
 }
 
 /// Compresses consecutive messages' stored bodies and header blocks: the
@@ -264,7 +270,7 @@ pub(super) struct Piece<'a> {
 /// linux-ext4 its 52 MB of raw bodies take 25 MB as LZ4). One pair of
 /// blocks per rayon task. Each message's place, in order; the first of a
 /// block brings the blocks.
-pub(super) fn pack_pieces(pieces: &[Piece<'_>]) -> Vec<BodyAt> {
+pub(in crate::store) fn pack_pieces(pieces: &[Piece<'_>]) -> Vec<BodyAt> {
     use rayon::prelude::*;
     let lens: Vec<usize> = pieces.iter().map(|p| p.text.len()).collect();
     let ranges = crate::store::body::block_ranges(&lens);
@@ -318,7 +324,7 @@ pub(super) fn pack_pieces(pieces: &[Piece<'_>]) -> Vec<BodyAt> {
 }
 
 /// Stores a compressed block of bodies; returns its row id.
-pub(super) fn insert_block(conn: &Connection, lz4: &[u8]) -> Result<i64> {
+pub(in crate::store) fn insert_block(conn: &Connection, lz4: &[u8]) -> Result<i64> {
     let sum = crate::store::body::checksum(lz4);
     conn.prepare_cached("INSERT INTO body_blocks (lz4, blake3) VALUES (?1, ?2)")
         .db("prepare body block insert")?
