@@ -12,7 +12,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use rayon::prelude::*;
-use regtrack::store::insert::Record;
+use regtrack::store::messages::Record;
 
 fn main() {
     let path = std::env::args().nth(1).expect("usage: stages PATH");
@@ -52,7 +52,7 @@ fn main() {
         .zip(&raws)
         .filter_map(|(m, r)| Some((m.as_ref()?, r)))
         .collect();
-    let packed = regtrack::store::insert::pack_messages(&pairs);
+    let packed = regtrack::store::messages::packing::pack_messages(&pairs);
     drop(pairs);
     report("pack: LZ4, zstd (parallel)", t);
     let msgs: Vec<_> = msgs
@@ -100,12 +100,12 @@ fn main() {
             .ok()
             .and_then(|s| s.parse().ok())
             .unwrap_or(regtrack::pipeline::ingest::BATCH_MESSAGES);
-        let mut blocks = regtrack::store::insert::BodyBlocks::default();
+        let mut blocks = regtrack::store::messages::packing::BodyBlocks::default();
         for chunk in recs.chunks(per) {
             store
                 .in_write("stages: insert", |store| {
                     for r in chunk {
-                        regtrack::store::insert::insert_record(store, r, 0, &mut blocks)?;
+                        regtrack::store::messages::insert_record(store, r, 0, &mut blocks)?;
                     }
                     Ok(())
                 })

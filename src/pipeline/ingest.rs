@@ -36,8 +36,10 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::source::{Item, Items, Opener};
-use crate::store::insert::{self, FailureAt, Outcome, Record};
+use crate::store::messages::packing;
+use crate::store::messages::{Outcome, Record, insert_record};
 use crate::store::session::{Checkpointer, IngestSession, Lookup};
+use crate::store::sources::{self, FailureAt};
 use crate::store::{Store, bulk};
 
 /// Largest batch handed from the reader to the parsers (bytes of raw mail).
@@ -256,10 +258,10 @@ pub fn ingest_indexing_behind_with(
         Default::default()
     } else {
         let epochs = crate::source::public_inbox::Known {
-            last: insert::commit_sources(store)?,
-            failed: insert::git_failures(store)?,
+            last: sources::commit_sources(store)?,
+            failed: sources::git_failures(store)?,
         };
-        (epochs, insert::file_sources(store)?)
+        (epochs, sources::file_sources(store)?)
     };
     // A read-only connection lets the parse stage skip extraction for
     // Message-IDs already stored (re-ingests then cost little more than parsing).
@@ -550,7 +552,7 @@ fn parse_batches(rx: Receiver<Vec<Item>>, tx: SyncSender<Vec<Done>>, mut reader:
 /// A batch's parsed items made ready for extraction: which messages are
 /// stored already (or were parsed earlier in this run, [`Seen`]), and the
 /// new ones' bodies and header blocks compressed from the raw bytes they
-/// were parsed from ([`insert::pack_messages`]), which then go: only the
+/// were parsed from ([`packing::pack_messages`]), which then go: only the
 /// compressed blocks and the decoded bodies (for extraction) stay. A known
 /// message keeps a copy of its raw piece, in case the writer finds it new
 /// after all.
@@ -572,7 +574,7 @@ fn settle(fresh: Vec<Fresh>, reader: Option<&Lookup>, seen: &mut Seen) -> (Vec<S
             _ => None,
         })
         .collect();
-    let mut packed = insert::pack_messages(&new).into_iter();
+    let mut packed = packing::pack_messages(&new).into_iter();
     drop(new);
     let staged = fresh
         .into_iter()
@@ -582,7 +584,7 @@ fn settle(fresh: Vec<Fresh>, reader: Option<&Lookup>, seen: &mut Seen) -> (Vec<S
             Fresh::Parsed(p) => {
                 let (msg, raw) = *p;
                 let piece = if *known {
-                    Stored::Piece(insert::RawPiece::of_message(&raw, &msg.body))
+                    Stored::Piece(packing::RawPiece::of_message(&raw, &msg.body))
                 } else {
                     Stored::Packed(packed.next().flatten())
                 };
@@ -664,10 +666,10 @@ enum Stage {
 /// What of a parsed message's raw form and body the record will store.
 enum Stored {
     /// A new message's, compressed in blocks already (`None`: nothing).
-    Packed(Option<insert::Packed>),
+    Packed(Option<packing::Packed>),
     /// A known message's raw piece (copied), stored only should the writer
     /// find the message new after all.
-    Piece(Option<insert::RawPiece>),
+    Piece(Option<packing::RawPiece>),
 }
 
 /// A parsed message, where it came from and what of it is stored.
@@ -928,11 +930,11 @@ fn write_batches(
         Ok(())
     };
     let mut open: Option<(Instant, u64, u64)> = None;
-    let mut blocks = insert::BodyBlocks::default();
+    let mut blocks = packing::BodyBlocks::default();
     // A commit that failed in an earlier run and is read now is no failure.
-    let retried = insert::has_git_failures(session.store())?;
+    let retried = sources::has_git_failures(session.store())?;
     for batch in rx {
-        let now = insert::now();
+        let now = sources::now();
         if open.is_none() {
             session.begin()?;
             open = Some((Instant::now(), summary.bytes, summary.messages()));
@@ -943,16 +945,16 @@ fn write_batches(
                 Done::Record(rec) => {
                     summary.bytes += rec.message.raw_size;
                     if retried && let crate::model::Origin::Git { repo, commit } = &rec.origin {
-                        insert::clear_git_failure(store, repo, commit)?;
+                        sources::clear_git_failure(store, repo, commit)?;
                     }
-                    let mut outcome = insert::insert_record(store, &rec, now, &mut blocks)?;
+                    let mut outcome = insert_record(store, &rec, now, &mut blocks)?;
                     if outcome == Outcome::Unprepared {
                         // Stored when parsed, gone now (another process
                         // removed it), or a copy of new content: extracted
                         // here, and stored.
                         let (msg, origin, piece) = rec.into_parts();
                         let rec = extracted(msg, origin).with_piece(piece);
-                        outcome = insert::insert_record(store, &rec, now, &mut blocks)?;
+                        outcome = insert_record(store, &rec, now, &mut blocks)?;
                     }
                     match outcome {
                         Outcome::New(_) => summary.new += 1,
@@ -976,7 +978,7 @@ fn write_batches(
                     if at.git_commit.is_some() {
                         summary.failed_commits += 1;
                     }
-                    insert::insert_failure(store, &at, message_id.as_deref(), &reason, now)?;
+                    sources::insert_failure(store, &at, message_id.as_deref(), &reason, now)?;
                     if summary.failures.len() < MAX_FAILURE_NOTES {
                         summary.failures.push(FailureNote { place, reason });
                     }
@@ -986,12 +988,12 @@ fn write_batches(
                     source,
                     kind,
                     last_commit,
-                } => insert::set_source(store, &source, &kind, Some(&last_commit), now)?,
+                } => sources::set_source(store, &source, &kind, Some(&last_commit), now)?,
                 Done::FileRead {
                     source,
                     size,
                     mtime,
-                } => insert::set_file_source(store, &source, size, mtime, now)?,
+                } => sources::set_file_source(store, &source, size, mtime, now)?,
                 Done::Unchanged => summary.unchanged += 1,
                 Done::Planned(n) => planned += n,
             }

@@ -14,7 +14,7 @@ use rayon::prelude::*;
 
 use crate::error::Result;
 use crate::extract::EXTRACTION_VERSION;
-use crate::store::insert::{Reextracted, replace_extraction};
+use crate::store::extractions::{Reextracted, replace_extraction};
 use crate::store::{Store, reextract};
 
 /// Messages read, extracted and written at a time.

@@ -476,7 +476,7 @@ fn distinct_roots(sk: &Skeleton) -> u64 {
 ///    only a new one's keys are followed.
 ///
 /// A message whose stored copy a better one replaced (`changed`, with the
-/// same headers, kind and linking facts, see `store::insert`) keeps its
+/// same headers, kind and linking facts, see `store::messages`) keeps its
 /// thread and its choice; when chosen, it starts step 3 as a new message
 /// does, so every history its new content can change is relinked.
 ///

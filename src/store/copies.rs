@@ -3,7 +3,7 @@
 //!
 //! `message_copies` (v14) holds one row per distinct copy of a stored
 //! Message-ID; the one the `messages` row holds is `chosen` (the rule is
-//! [`crate::mail::copies`], the writing [`super::insert`]). A copy's raw
+//! [`crate::mail::copies`], the writing [`super::messages`]). A copy's raw
 //! form is the bytes of its head range followed by those of its tail range
 //! in `body_blocks` texts (see `sql/0014_message_copies.sql`): its header
 //! block and its stored body (v19; a row written before may hold the whole
@@ -105,7 +105,7 @@ fn message_row(store: &Store, message_id: &str) -> Result<Option<i64>> {
 
 /// The List-IDs of message `m`, space-separated, as an SQL expression: the
 /// `lists` of its only copy when that copy has no row (written into the row
-/// when one is made, [`super::insert`]).
+/// when one is made, [`super::messages`]).
 pub(super) const MESSAGE_LISTS: &str =
     "coalesce((SELECT group_concat(list_id, ' ') FROM message_lists WHERE message = m.id), '')";
 
@@ -280,7 +280,8 @@ pub fn notes(store: &Store, message_ids: &[&str]) -> Result<HashMap<String, Copy
 mod tests {
     use super::*;
     use crate::model::{Extraction, RawFormat, RawMessage};
-    use crate::store::insert::{BodyBlocks, Outcome, Record, insert_record, pack_bodies};
+    use crate::store::messages::packing::{BodyBlocks, pack_bodies};
+    use crate::store::messages::{Outcome, Record, insert_record};
 
     fn raw(bytes: &[u8], offset: u64) -> RawMessage {
         RawMessage {
@@ -381,7 +382,7 @@ mod tests {
 
     #[test]
     fn messages_packed_from_their_raw_bytes_read_back_as_records_packed_later() {
-        use crate::store::insert::pack_messages;
+        use crate::store::messages::packing::pack_messages;
         let mails: [&[u8]; 4] = [
             b"Message-ID: <p1@x>\nSubject: s\n\nplain body\n",
             b"Message-ID: <p2@x>\nContent-Transfer-Encoding: base64\n\nS8O2cnBlcgo=\n",

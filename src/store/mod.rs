@@ -58,13 +58,15 @@
 pub mod body;
 pub mod bulk;
 pub mod copies;
+pub mod extractions;
 pub mod history;
-pub mod insert;
 pub mod links;
 pub mod lock;
+pub mod messages;
 pub mod migrations;
 pub mod reextract;
 pub mod session;
+pub mod sources;
 pub mod stats;
 pub mod trees;
 

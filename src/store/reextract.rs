@@ -1,7 +1,7 @@
 //! Messages stored by an older extractor, read back whole for a newer one:
 //! every stored column of the message ([`crate::model::Message`] less
 //! nothing) and its decoded body. The pipeline extracts them again and
-//! writes the result with [`super::insert::replace_extraction`]. A body
+//! writes the result with [`super::extractions::replace_extraction`]. A body
 //! kept in a public-inbox epoch (see [`super::body`]) is decoded there again,
 //! with its parts: the stored parts are byte ranges of the body decoded
 //! then, and a newer parser may decode it otherwise.

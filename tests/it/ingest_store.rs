@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 use regtrack::model::*;
 use regtrack::pipeline::ingest::{BATCH_MESSAGES, ingest};
 use regtrack::store::Store;
-use regtrack::store::insert::{BodyBlocks, Outcome, Record, insert_record};
+use regtrack::store::messages::packing::BodyBlocks;
+use regtrack::store::messages::{Outcome, Record, insert_record};
 
 use crate::common::{column, one, sql_i64};
 

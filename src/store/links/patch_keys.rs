@@ -1,0 +1,371 @@
+//! The patch keys a regression is tied to its fixes by (commit prefixes of
+//! `Fixes:` trailers, patch ids, title keys): which messages hold them, read
+//! from `patches`, `landings` and `trailers` by index or by scan.
+
+use super::*;
+
+/// What identifies the patches of some messages: their title keys and
+/// patch ids (those a message has), and the title keys of the culprits
+/// their robot reports name (the culprit's own posting and the landings
+/// naming it are found by them).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PatchKeys {
+    /// Title keys.
+    pub titles: Vec<String>,
+    /// Patch ids.
+    pub patch_ids: Vec<String>,
+    /// The first seven hex digits (lower case) of the culprits the reports
+    /// name: the patches whose own `Fixes:` names one are weighed as fixes.
+    pub culprits: Vec<String>,
+}
+
+/// The seven-digit lower-case prefix of a commit id, if it is one.
+pub(super) fn commit_prefix(id: &str) -> Option<String> {
+    let id = id.trim();
+    (id.len() >= 7 && id.bytes().all(|b| b.is_ascii_hexdigit()))
+        .then(|| id[..7].to_ascii_lowercase())
+}
+
+/// The own `Fixes:` trailers (not suggested, not quoted) as a row filter.
+pub(super) const OWN_FIXES: &str = "key = 'Fixes' COLLATE NOCASE AND suggested = 0 AND quote_depth = 0 \
+                         AND commit_id IS NOT NULL";
+
+/// Messages read per `IN (...)` list.
+pub(super) const IN_CHUNK: usize = 500;
+
+/// The key of the culprit title a robot report gives (as
+/// [`crate::link::keys`] makes it), without its `t:`.
+pub(super) fn culprit_title_key(title: &str) -> Option<String> {
+    crate::link::keys::title(title).map(|k| k["t:".len()..].to_string())
+}
+
+/// The title keys and patch ids of the patches among the messages `ids`,
+/// and the title keys of the culprits their reports name.
+pub fn patch_keys_of(store: &Store, ids: &[i64]) -> Result<PatchKeys> {
+    let mut titles: HashSet<String> = HashSet::new();
+    let mut patch_ids: HashSet<String> = HashSet::new();
+    let mut culprits: HashSet<String> = HashSet::new();
+    in_chunks(
+        store,
+        "SELECT commit_title, commit_short, commit_full FROM reports WHERE message IN ({})",
+        ids,
+        |r| {
+            let t: Option<String> = r.get(0).db("culprit titles")?;
+            titles.extend(t.as_deref().and_then(culprit_title_key));
+            for col in [1, 2] {
+                let c: Option<String> = r.get(col).db("culprit ids")?;
+                culprits.extend(c.as_deref().and_then(commit_prefix));
+            }
+            Ok(())
+        },
+    )?;
+    in_chunks(
+        store,
+        "SELECT title_key, patch_id FROM patches WHERE message IN ({})",
+        ids,
+        |r| {
+            let t: String = r.get(0).db("patch keys")?;
+            if t.len() >= MIN_TITLE_KEY {
+                titles.insert(t);
+            }
+            if let Some(p) = r.get::<_, Option<String>>(1).db("patch keys")? {
+                patch_ids.insert(p);
+            }
+            Ok(())
+        },
+    )?;
+    let mut out = PatchKeys {
+        titles: titles.into_iter().collect(),
+        patch_ids: patch_ids.into_iter().collect(),
+        culprits: culprits.into_iter().collect(),
+    };
+    out.titles.sort();
+    out.patch_ids.sort();
+    out.culprits.sort();
+    Ok(out)
+}
+
+/// Messages carrying a patch with one of these title keys or patch ids, or
+/// a landing naming one of the titles (ascending `messages.id`).
+pub fn messages_with_patch_keys(store: &Store, keys: &PatchKeys) -> Result<Vec<i64>> {
+    let mut out: Vec<i64> = Vec::new();
+    if lookups_pay(store, keys.titles.len() * 2 + keys.patch_ids.len())? {
+        let conn = store.conn();
+        let mut each = |sql: &str, key: &str| -> Result<()> {
+            let mut stmt = conn.prepare_cached(sql).db(sql)?;
+            let mut rows = stmt.query([key]).db(sql)?;
+            while let Some(r) = rows.next().db(sql)? {
+                out.push(r.get(0).db(sql)?);
+            }
+            Ok(())
+        };
+        for t in &keys.titles {
+            each("SELECT message FROM patches WHERE title_key = ?1", t)?;
+            each("SELECT message FROM landings WHERE title = ?1", t)?;
+        }
+        for p in &keys.patch_ids {
+            each("SELECT message FROM patches WHERE patch_id = ?1", p)?;
+        }
+    } else {
+        let titles: HashSet<&str> = keys.titles.iter().map(String::as_str).collect();
+        let patch_ids: HashSet<&str> = keys.patch_ids.iter().map(String::as_str).collect();
+        scan_patch_keys(store, true, |m, title, patch_id, landing| {
+            if title.is_some_and(|t| titles.contains(t))
+                || (!landing && patch_id.is_some_and(|p| patch_ids.contains(p)))
+            {
+                out.push(m);
+            }
+        })?;
+    }
+    out.extend(messages_fixing(store, &keys.culprits)?);
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
+}
+
+/// Messages whose own `Fixes:` names a commit beginning with one of these
+/// seven-digit prefixes: looked up by the trailers' commit index when it
+/// exists and the prefixes are few, else in one pass over the `Fixes:`
+/// trailers.
+pub(super) fn messages_fixing(store: &Store, prefixes: &[String]) -> Result<Vec<i64>> {
+    let mut out = Vec::new();
+    if prefixes.is_empty() {
+        return Ok(out);
+    }
+    if indexes_exist(store, &["trailers_commit"])? && are_few(store, prefixes.len())? {
+        let sql = format!(
+            "SELECT message FROM trailers WHERE commit_id >= ?1 AND commit_id < ?2 AND {OWN_FIXES}"
+        );
+        let mut stmt = store.conn().prepare_cached(&sql).db(&sql)?;
+        for p in prefixes {
+            let mut rows = stmt.query(params![p, format!("{p}~")]).db(&sql)?;
+            while let Some(r) = rows.next().db(&sql)? {
+                out.push(r.get(0).db(&sql)?);
+            }
+        }
+    } else {
+        let wanted: HashSet<&str> = prefixes.iter().map(String::as_str).collect();
+        let sql = format!("SELECT message, commit_id FROM trailers WHERE {OWN_FIXES}");
+        let mut stmt = store.conn().prepare(&sql).db(&sql)?;
+        let mut rows = stmt.query([]).db(&sql)?;
+        while let Some(r) = rows.next().db(&sql)? {
+            let c: String = r.get(1).db(&sql)?;
+            if commit_prefix(&c).is_some_and(|p| wanted.contains(p.as_str())) {
+                out.push(r.get(0).db(&sql)?);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Indexes [`messages_with_patch_keys`] and [`patch_holders`] look keys up
+/// by.
+pub(super) const PATCH_KEY_INDEXES: [&str; 3] =
+    ["patches_title_key", "patches_patch_id", "landings_title"];
+
+/// Whether `n` look-ups by patch key cost less than one scan of `patches`
+/// and `landings`: only when their indexes exist (a bulk load builds them
+/// while the first link runs, whose look-ups would then be a scan each)
+/// and the keys are few against the stored messages ([`FEW`]).
+pub(super) fn lookups_pay(store: &Store, n: usize) -> Result<bool> {
+    Ok(indexes_exist(store, &PATCH_KEY_INDEXES)? && are_few(store, n)?)
+}
+
+/// Whether every one of these indexes exists (a bulk load builds them
+/// after its rows).
+pub(super) fn indexes_exist(store: &Store, names: &[&str]) -> Result<bool> {
+    let sql = "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = ?1";
+    let mut stmt = store.conn().prepare_cached(sql).db(sql)?;
+    for name in names {
+        let n: i64 = stmt.query_row([name], |r| r.get(0)).db(sql)?;
+        if n == 0 {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// Calls `each(message, title key, patch id, false)` for every stored patch
+/// and, with `landings`, `each(message, title, None, true)` for every
+/// landing naming a title.
+pub(super) fn scan_patch_keys(
+    store: &Store,
+    landings: bool,
+    mut each: impl FnMut(i64, Option<&str>, Option<&str>, bool),
+) -> Result<()> {
+    let sql = "SELECT message, title_key, patch_id FROM patches";
+    let mut stmt = store.conn().prepare(sql).db(sql)?;
+    let mut rows = stmt.query([]).db(sql)?;
+    while let Some(r) = rows.next().db(sql)? {
+        each(r.get(0).db(sql)?, text(r, 1, sql)?, text(r, 2, sql)?, false);
+    }
+    if !landings {
+        return Ok(());
+    }
+    let sql = "SELECT message, title FROM landings WHERE title IS NOT NULL";
+    let mut stmt = store.conn().prepare(sql).db(sql)?;
+    let mut rows = stmt.query([]).db(sql)?;
+    while let Some(r) = rows.next().db(sql)? {
+        each(r.get(0).db(sql)?, text(r, 1, sql)?, None, true);
+    }
+    Ok(())
+}
+
+/// The patch keys of each of these messages: `t:<title key>` of its patch
+/// and of its landings, `p:<patch id>` of its patch (the keys by which
+/// [`messages_with_patch_keys`] finds it).
+pub fn patch_keys_by_message(store: &Store, messages: &[i64]) -> Result<Vec<(i64, String)>> {
+    let mut out = Vec::new();
+    in_chunks(
+        store,
+        "SELECT message, 't:' || title_key FROM patches WHERE message IN ({}) \
+             AND length(title_key) >= 8 \
+         UNION SELECT message, 'p:' || patch_id FROM patches WHERE message IN ({}) \
+             AND patch_id IS NOT NULL \
+         UNION SELECT message, 't:' || title FROM landings WHERE message IN ({}) \
+             AND title IS NOT NULL \
+         UNION SELECT message, 'f:' || lower(substr(commit_id, 1, 7)) FROM trailers \
+             WHERE message IN ({}) AND key = 'Fixes' COLLATE NOCASE AND suggested = 0 \
+             AND quote_depth = 0 AND length(commit_id) >= 7",
+        messages,
+        |r| {
+            out.push((r.get(0).db("patch keys")?, r.get(1).db("patch keys")?));
+            Ok(())
+        },
+    )?;
+    Ok(out)
+}
+
+/// The robot reports whose culprit begins with the prefix of one of these
+/// `f:` keys (a `Fixes:` naming it), each with the key: looked up by the
+/// stored link keys (`c:` and the prefix) when their index exists and the
+/// keys are few, else one pass over the reports.
+pub(super) fn culprit_holders(
+    store: &Store,
+    keys: &[String],
+    out: &mut Vec<(i64, String)>,
+) -> Result<()> {
+    let prefixes: Vec<&str> = keys.iter().filter_map(|k| k.strip_prefix("f:")).collect();
+    if prefixes.is_empty() {
+        return Ok(());
+    }
+    if indexes_exist(store, &["link_keys_key"])? && are_few(store, prefixes.len())? {
+        let sql = "SELECT DISTINCT r.message FROM link_keys k \
+                   JOIN reports r ON r.message = k.message WHERE k.key = ?1";
+        let mut stmt = store.conn().prepare_cached(sql).db(sql)?;
+        for p in &prefixes {
+            let mut rows = stmt.query([format!("c:{p}")]).db(sql)?;
+            while let Some(r) = rows.next().db(sql)? {
+                out.push((r.get(0).db(sql)?, format!("f:{p}")));
+            }
+        }
+        return Ok(());
+    }
+    let wanted: HashSet<&str> = prefixes.into_iter().collect();
+    let sql = "SELECT message, commit_short, commit_full FROM reports";
+    let mut stmt = store.conn().prepare(sql).db(sql)?;
+    let mut rows = stmt.query([]).db(sql)?;
+    while let Some(r) = rows.next().db(sql)? {
+        let m: i64 = r.get(0).db(sql)?;
+        let mut held: Vec<String> = Vec::new();
+        for col in [1, 2] {
+            let c: Option<String> = r.get(col).db(sql)?;
+            if let Some(p) = c.as_deref().and_then(commit_prefix)
+                && wanted.contains(p.as_str())
+                && !held.contains(&p)
+            {
+                held.push(p);
+            }
+        }
+        out.extend(held.into_iter().map(|p| (m, format!("f:{p}"))));
+    }
+    Ok(())
+}
+
+/// The robot reports whose culprit title has one of these `t:` keys, each
+/// with the key: looked up by the stored link keys (a report keeps its
+/// culprit title's there) when their index exists and the keys are few,
+/// else one pass over the reports.
+pub(super) fn report_holders(
+    store: &Store,
+    keys: &[String],
+    out: &mut Vec<(i64, String)>,
+) -> Result<()> {
+    let titles: Vec<&String> = keys.iter().filter(|k| k.starts_with("t:")).collect();
+    if titles.is_empty() {
+        return Ok(());
+    }
+    // The title the robot wrote gives the key (the same message's other
+    // keys, a `Fixes:` title say, are no report's).
+    let wanted: HashSet<&str> = titles.iter().map(|k| k.as_str()).collect();
+    let mut take = |m: i64, title: &str| {
+        if let Some(k) = crate::link::keys::title(title)
+            && wanted.contains(k.as_str())
+        {
+            out.push((m, k));
+        }
+    };
+    if indexes_exist(store, &["link_keys_key"])? && are_few(store, titles.len())? {
+        let sql = "SELECT r.message, r.commit_title FROM link_keys k \
+                   JOIN reports r ON r.message = k.message \
+                   WHERE k.key = ?1 AND r.commit_title IS NOT NULL";
+        let mut stmt = store.conn().prepare_cached(sql).db(sql)?;
+        for key in &titles {
+            let mut rows = stmt.query([key.as_str()]).db(sql)?;
+            while let Some(r) = rows.next().db(sql)? {
+                let t: String = r.get(1).db(sql)?;
+                take(r.get(0).db(sql)?, &t);
+            }
+        }
+    } else {
+        let sql = "SELECT message, commit_title FROM reports WHERE commit_title IS NOT NULL";
+        let mut stmt = store.conn().prepare_cached(sql).db(sql)?;
+        let mut rows = stmt.query([]).db(sql)?;
+        while let Some(r) = rows.next().db(sql)? {
+            let t: String = r.get(1).db(sql)?;
+            take(r.get(0).db(sql)?, &t);
+        }
+    }
+    Ok(())
+}
+
+/// The messages carrying a patch with one of these keys (`t:<title key>`
+/// or `p:<patch id>`), or a robot report naming a culprit of that title
+/// (see [`patch_keys_of`]), each with the key.
+pub fn patch_holders(store: &Store, keys: &[String]) -> Result<Vec<(i64, String)>> {
+    let mut out = Vec::new();
+    report_holders(store, keys, &mut out)?;
+    culprit_holders(store, keys, &mut out)?;
+    if !lookups_pay(store, keys.len())? {
+        let wanted: HashSet<&str> = keys.iter().map(String::as_str).collect();
+        let mut key = String::new();
+        scan_patch_keys(store, false, |m, title, patch_id, _| {
+            for (prefix, v) in [("t:", title), ("p:", patch_id)] {
+                let Some(v) = v else { continue };
+                key.clear();
+                key.push_str(prefix);
+                key.push_str(v);
+                if wanted.contains(key.as_str()) {
+                    out.push((m, key.clone()));
+                }
+            }
+        })?;
+        return Ok(out);
+    }
+    let conn = store.conn();
+    for k in keys {
+        let (sql, v) = if let Some(t) = k.strip_prefix("t:") {
+            ("SELECT message FROM patches WHERE title_key = ?1", t)
+        } else if let Some(p) = k.strip_prefix("p:") {
+            ("SELECT message FROM patches WHERE patch_id = ?1", p)
+        } else {
+            continue;
+        };
+        let mut stmt = conn.prepare_cached(sql).db(sql)?;
+        let mut rows = stmt.query([v]).db(sql)?;
+        while let Some(r) = rows.next().db(sql)? {
+            out.push((r.get(0).db(sql)?, k.clone()));
+        }
+    }
+    Ok(out)
+}
