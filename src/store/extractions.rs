@@ -272,13 +272,12 @@ pub(super) fn insert_extraction(
     if ex.patch.is_some() || !ex.landings.is_empty() {
         insert_patch_and_landings(conn, id, ex)?;
     }
-    if !cols.link_keys.is_empty() {
-        let sql = "INSERT OR IGNORE INTO link_keys (message, key) VALUES (?1, ?2)";
-        let mut st = conn.prepare_cached(sql).db(sql)?;
-        for k in &cols.link_keys {
-            st.execute(params![id, k]).db(sql)?;
-        }
-    }
+    rows(
+        conn,
+        "INSERT OR IGNORE INTO link_keys (message, key) VALUES (?1, ?2)",
+        &cols.link_keys,
+        |st, _, k| st.execute(params![id, k]),
+    )?;
 
     if !ex.tables.is_empty() {
         let mut table = conn
@@ -330,14 +329,12 @@ pub(super) fn insert_extraction(
         }
     }
 
-    if !ex.trailers.is_empty() {
-        let mut st = conn
-            .prepare_cached(
-                "INSERT INTO trailers (message, idx, key, value, suggested, commit_id, title,
-                     quote_depth) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-            )
-            .db("prepare trailer insert")?;
-        for (i, t) in ex.trailers.iter().enumerate() {
+    rows(
+        conn,
+        "INSERT INTO trailers (message, idx, key, value, suggested, commit_id, title,
+             quote_depth) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        &ex.trailers,
+        |st, i, t| {
             st.execute(params![
                 id,
                 i as i64,
@@ -348,31 +345,21 @@ pub(super) fn insert_extraction(
                 t.title,
                 t.quote_depth
             ])
-            .db("trailer insert")?;
-        }
-    }
-
-    if !ex.commits.is_empty() {
-        let mut st = conn
-            .prepare_cached(
-                "INSERT OR IGNORE INTO commit_refs (message, commit_id, title, quote_depth)
-                 VALUES (?1, ?2, ?3, ?4)",
-            )
-            .db("prepare commit ref insert")?;
-        for c in &ex.commits {
-            st.execute(params![id, c.id, c.title, c.quote_depth])
-                .db("commit ref insert")?;
-        }
-    }
-
-    if !ex.diffs.is_empty() {
-        let mut st = conn
-            .prepare_cached(
-                "INSERT INTO diffs (message, idx, old_path, new_path, quote_depth, hunks_json)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            )
-            .db("prepare diff insert")?;
-        for (i, d) in ex.diffs.iter().enumerate() {
+        },
+    )?;
+    rows(
+        conn,
+        "INSERT OR IGNORE INTO commit_refs (message, commit_id, title, quote_depth)
+         VALUES (?1, ?2, ?3, ?4)",
+        &ex.commits,
+        |st, _, c| st.execute(params![id, c.id, c.title, c.quote_depth]),
+    )?;
+    rows(
+        conn,
+        "INSERT INTO diffs (message, idx, old_path, new_path, quote_depth, hunks_json)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        &ex.diffs,
+        |st, i, d| {
             st.execute(params![
                 id,
                 i as i64,
@@ -381,18 +368,14 @@ pub(super) fn insert_extraction(
                 d.quote_depth,
                 json(&cols.hunks_json, i)
             ])
-            .db("diff insert")?;
-        }
-    }
-
-    if !ex.signals.is_empty() {
-        let mut st = conn
-            .prepare_cached(
-                "INSERT INTO signals (message, idx, kind, sentence, quote_depth, commit_id, \
-                 tentative, mentions) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-            )
-            .db("prepare signal insert")?;
-        for (i, s) in ex.signals.iter().enumerate() {
+        },
+    )?;
+    rows(
+        conn,
+        "INSERT INTO signals (message, idx, kind, sentence, quote_depth, commit_id, \
+         tentative, mentions) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        &ex.signals,
+        |st, i, s| {
             st.execute(params![
                 id,
                 i as i64,
@@ -403,18 +386,14 @@ pub(super) fn insert_extraction(
                 s.tentative,
                 s.mentions
             ])
-            .db("signal insert")?;
-        }
-    }
-
-    if !ex.events.is_empty() {
-        let mut st = conn
-            .prepare_cached(
-                "INSERT INTO events (message, idx, kind, tree, sha, text, quote_depth)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            )
-            .db("prepare event insert")?;
-        for (i, e) in ex.events.iter().enumerate() {
+        },
+    )?;
+    rows(
+        conn,
+        "INSERT INTO events (message, idx, kind, tree, sha, text, quote_depth)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        &ex.events,
+        |st, i, e| {
             let kind = serde_json::to_value(e.kind)
                 .ok()
                 .and_then(|v| v.as_str().map(str::to_string))
@@ -428,17 +407,32 @@ pub(super) fn insert_extraction(
                 e.text,
                 e.quote_depth
             ])
-            .db("event insert")?;
-        }
-    }
+        },
+    )?;
+    rows(
+        conn,
+        "INSERT OR IGNORE INTO lore_links (message, target_id) VALUES (?1, ?2)",
+        &ex.lore_links,
+        |st, _, l| st.execute(params![id, l]),
+    )?;
+    Ok(())
+}
 
-    if !ex.lore_links.is_empty() {
-        let mut st = conn
-            .prepare_cached("INSERT OR IGNORE INTO lore_links (message, target_id) VALUES (?1, ?2)")
-            .db("prepare lore link insert")?;
-        for l in &ex.lore_links {
-            st.execute(params![id, l]).db("lore link insert")?;
-        }
+/// Writes one row a member of `items` through `sql` (prepared once, cached),
+/// bound by `bind` (statement, index, member); nothing when there are none.
+/// A failure names the statement.
+fn rows<T>(
+    conn: &Connection,
+    sql: &str,
+    items: &[T],
+    mut bind: impl FnMut(&mut rusqlite::CachedStatement<'_>, usize, &T) -> rusqlite::Result<usize>,
+) -> Result<()> {
+    if items.is_empty() {
+        return Ok(());
+    }
+    let mut st = conn.prepare_cached(sql).db(sql)?;
+    for (i, item) in items.iter().enumerate() {
+        bind(&mut st, i, item).db(sql)?;
     }
     Ok(())
 }
