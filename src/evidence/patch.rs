@@ -348,8 +348,9 @@ pub fn speaks_of(view: &BodyView<'_>, in_diff: &[bool]) -> Vec<String> {
         )
         .expect("valid regex")
     });
-    // Most patches speak of none of them: one search of the whole body
-    // (case-insensitive literals) spares the line by line reading.
+    // Most patches speak of none of them: a search of the own lines for
+    // the words in any ASCII case (no prefilter: a byte at a time) spares
+    // the pattern's reading.
     static ANY: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
         aho_corasick::AhoCorasick::builder()
             .ascii_case_insensitive(true)
@@ -370,14 +371,24 @@ pub fn speaks_of(view: &BodyView<'_>, in_diff: &[bool]) -> Vec<String> {
             .expect("valid words")
     });
     let mut out: Vec<String> = Vec::new();
-    if !ANY.is_match(view.body) {
+    let own = || {
+        view.lines
+            .iter()
+            .enumerate()
+            .filter(|(i, l)| l.depth == 0 && !in_diff.get(*i).copied().unwrap_or(false))
+            .map(|(_, l)| l.text)
+    };
+    // The own lines are searched, not the whole body (a patch's diff is
+    // most of it). When none holds a word, the words' pattern can match
+    // one only through a letter that folds onto ASCII (`ſ`, `K`), and then
+    // only where the body holds a word somewhere, as it always could.
+    if !own().any(|l| ANY.is_match(l))
+        && (own().all(crate::text::lowers_safely) || !ANY.is_match(view.body))
+    {
         return out;
     }
-    for (i, l) in view.lines.iter().enumerate() {
-        if l.depth != 0 || in_diff.get(i).copied().unwrap_or(false) {
-            continue;
-        }
-        for m in WORDS.find_iter(l.text) {
+    for l in own() {
+        for m in WORDS.find_iter(l) {
             let w = m.as_str().to_ascii_lowercase().replace("0day", "0-day");
             if !out.contains(&w) {
                 out.push(w);
