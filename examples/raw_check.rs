@@ -64,7 +64,10 @@ fn main() {
                     if let Some(Raw::Stored(b)) = raw_of(&store, id, Some(c.copy)).expect("read")
                         && !list.iter().any(|(r, _, _)| *r == b)
                     {
-                        bad(&format!("copy {}'s raw form is none of the input's", c.copy));
+                        bad(&format!(
+                            "copy {}'s raw form is none of the input's",
+                            c.copy
+                        ));
                     }
                 }
             }
