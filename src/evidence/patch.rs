@@ -349,45 +349,54 @@ pub fn speaks_of(view: &BodyView<'_>, in_diff: &[bool]) -> Vec<String> {
         .expect("valid regex")
     });
     // Most patches speak of none of them: a search of the own lines for
-    // the words in any ASCII case (no prefilter: a byte at a time) spares
-    // the pattern's reading.
+    // the words spares the pattern's reading. The own lines are searched,
+    // not the whole body (a patch's diff is most of it), together and
+    // lower-cased: a search for lower-case literals has a fast prefilter,
+    // one for literals in any case reads a byte at a time.
+    const ANY_WORDS: [&str; 12] = [
+        "performance",
+        "regression",
+        "slowdown",
+        "slow-down",
+        "throughput",
+        "latency",
+        "overhead",
+        "scalability",
+        "lkp",
+        "0day",
+        "0-day",
+        "test robot",
+    ];
+    static LOWER: LazyLock<aho_corasick::AhoCorasick> =
+        LazyLock::new(|| aho_corasick::AhoCorasick::new(ANY_WORDS).expect("valid words"));
     static ANY: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
         aho_corasick::AhoCorasick::builder()
             .ascii_case_insensitive(true)
-            .build([
-                "performance",
-                "regression",
-                "slowdown",
-                "slow-down",
-                "throughput",
-                "latency",
-                "overhead",
-                "scalability",
-                "lkp",
-                "0day",
-                "0-day",
-                "test robot",
-            ])
+            .build(ANY_WORDS)
             .expect("valid words")
     });
     let mut out: Vec<String> = Vec::new();
-    let own = || {
-        view.lines
-            .iter()
-            .enumerate()
-            .filter(|(i, l)| l.depth == 0 && !in_diff.get(*i).copied().unwrap_or(false))
-            .map(|(_, l)| l.text)
-    };
-    // The own lines are searched, not the whole body (a patch's diff is
-    // most of it). When none holds a word, the words' pattern can match
-    // one only through a letter that folds onto ASCII (`ſ`, `K`), and then
-    // only where the body holds a word somewhere, as it always could.
-    if !own().any(|l| ANY.is_match(l))
-        && (own().all(crate::text::lowers_safely) || !ANY.is_match(view.body))
-    {
+    let own: Vec<&str> = view
+        .lines
+        .iter()
+        .zip(in_diff.iter().copied().chain(std::iter::repeat(false)))
+        .filter(|(l, diff)| l.depth == 0 && !diff)
+        .map(|(l, _)| l.text)
+        .collect();
+    let mut text = String::with_capacity(own.iter().map(|l| l.len() + 1).sum());
+    for l in &own {
+        text.push_str(l);
+        text.push('\n');
+    }
+    text.make_ascii_lowercase();
+    // When no own line holds a word (no word holds a line end), the
+    // words' pattern can match one only through a letter that folds onto
+    // ASCII (`ſ`, `K`), and then only where the body holds a word
+    // somewhere, as it always could.
+    if !LOWER.is_match(&text) && (crate::text::lowers_safely(&text) || !ANY.is_match(view.body)) {
         return out;
     }
-    for l in own() {
+    for l in own {
         for m in WORDS.find_iter(l) {
             let w = m.as_str().to_ascii_lowercase().replace("0day", "0-day");
             if !out.contains(&w) {
