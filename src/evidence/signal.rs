@@ -46,24 +46,35 @@ pub fn sentences(text: &str) -> Vec<(usize, &str)> {
 }
 
 /// The sentences of `text` (as [`sentences`] splits it) that hold one of
-/// the byte offsets `at` (ascending), found around each offset instead of
-/// splitting the whole text: most of a paragraph holds no key.
+/// the byte offsets `at` (ascending), cut at the sentence ends around each
+/// offset (the ends are found with SIMD searches for the marks, which most
+/// bytes are not; only the sentences holding an offset are trimmed and
+/// kept).
 pub fn sentences_at<'t>(text: &'t str, at: &[usize]) -> Vec<(usize, &'t str)> {
     let bytes = text.as_bytes();
-    let ends_here = |i: usize| {
-        matches!(bytes.get(i), Some(b'.' | b'!' | b'?' | b':'))
-            && bytes.get(i + 1).is_none_or(|c| c.is_ascii_whitespace())
-    };
+    let ends_here = |i: usize| bytes.get(i + 1).is_none_or(|c| c.is_ascii_whitespace());
+    // Where sentences end, found once with SIMD searches for the marks.
+    let mut ends: Vec<usize> = memchr::memchr3_iter(b'.', b'!', b'?', bytes)
+        .filter(|&i| ends_here(i))
+        .collect();
+    let colons = memchr::memchr_iter(b':', bytes).filter(|&i| ends_here(i));
+    let split = ends.len();
+    ends.extend(colons);
+    if split != ends.len() && split != 0 {
+        ends.sort_unstable();
+    }
     let mut out: Vec<(usize, &str)> = Vec::new();
     let mut covered = 0;
     for &k in at {
         if k < covered || k >= bytes.len() {
             continue;
         }
-        let start = (0..k).rev().find(|&i| ends_here(i)).map_or(0, |i| i + 1);
-        let end = (k..bytes.len())
-            .find(|&i| ends_here(i))
-            .map_or(bytes.len(), |i| i + 1);
+        let p = ends.partition_point(|&e| e < k);
+        let start = p
+            .checked_sub(1)
+            .and_then(|q| ends.get(q))
+            .map_or(0, |e| e + 1);
+        let end = ends.get(p).map_or(bytes.len(), |e| e + 1);
         covered = end;
         if let Some(s) = text.get(start..end)
             && !s.trim().is_empty()
