@@ -559,37 +559,143 @@ pub fn for_each_cue(text: &[u8], mut f: impl FnMut(usize, usize, usize) -> bool)
 }
 
 /// [`for_each_cue`] with its automaton as an argument.
+///
+/// A text of a few hundred bytes is read by two runs of the automaton at
+/// once, one over each half, stepped together: a step waits for the table
+/// look-up of the one before, so two independent runs take about the time
+/// of one. The second run starts the longest key's length before its half
+/// (from there on its state is the one a run from the start would have:
+/// a state stands for at most that many bytes before it), and reports
+/// only the keys ending in its half, after the first run's: `f` sees the
+/// keys in the same order as from one run.
 fn scan_cues(
     dfa: &aho_corasick::dfa::DFA,
     text: &[u8],
     f: &mut impl FnMut(usize, usize, usize) -> bool,
 ) {
     use aho_corasick::automaton::Automaton;
-    let Ok(mut sid) = dfa.start_state(aho_corasick::Anchored::No) else {
+    /// Shorter texts are read by one run.
+    const TWO_RUNS_FROM: usize = 256;
+    let Ok(start) = dfa.start_state(aho_corasick::Anchored::No) else {
         return;
     };
-    let mut at = 0;
-    while let Some(rest) = text.get(at..).filter(|r| !r.is_empty()) {
-        let (i, next) = to_special(dfa, rest, sid);
-        sid = next;
-        let end = at + i + 1;
-        at = end;
-        if i == rest.len() {
-            break;
+    let n = text.len();
+    if n < TWO_RUNS_FROM {
+        run_cues(dfa, text, 0, start, 0, f);
+        return;
+    }
+    let mid = n / 2;
+    let (mut at_a, mut sid_a) = (0, start);
+    let (mut at_b, mut sid_b) = (mid - dfa.max_pattern_len().min(mid), start);
+    // The second run's keys, until the first run has reported its own.
+    let mut later: Vec<(usize, usize, usize)> = Vec::new();
+    // The second run is the longer one.
+    while at_a < mid {
+        let steps = (mid - at_a).min(n - at_b);
+        let (Some(a), Some(b)) = (text.get(at_a..at_a + steps), text.get(at_b..at_b + steps))
+        else {
+            return;
+        };
+        let (i, next_a, next_b) = both_to_special(dfa, a, b, sid_a, sid_b);
+        (sid_a, sid_b) = (next_a, next_b);
+        let taken = if i == steps { steps } else { i + 1 };
+        at_a += taken;
+        at_b += taken;
+        if i == steps {
+            continue;
         }
-        // Without a prefilter only the match states (and a dead state,
-        // which an unanchored search of every match never enters) are
-        // special.
-        if !dfa.is_match(sid) {
+        if dfa.is_special(sid_a) && !report(dfa, sid_a, at_a, f) {
             return;
         }
-        for k in 0..dfa.match_len(sid) {
-            let key = dfa.match_pattern(sid, k);
-            if !f(end - dfa.pattern_len(key), end, key.as_usize()) {
+        if dfa.is_special(sid_b) && at_b > mid {
+            let mut keep = |s, e, k| {
+                later.push((s, e, k));
+                true
+            };
+            if !report(dfa, sid_b, at_b, &mut keep) {
                 return;
             }
         }
     }
+    for (s, e, k) in later {
+        if !f(s, e, k) {
+            return;
+        }
+    }
+    run_cues(dfa, text, at_b, sid_b, mid, f);
+}
+
+/// Runs `dfa` from state `sid` at byte `at` of `text` to its end, calling
+/// `f` with the keys ending after byte `after`; `false` when `f` stopped it
+/// (or the automaton died, which an unanchored search of every key does
+/// not).
+fn run_cues(
+    dfa: &aho_corasick::dfa::DFA,
+    text: &[u8],
+    mut at: usize,
+    mut sid: aho_corasick::automaton::StateID,
+    after: usize,
+    f: &mut impl FnMut(usize, usize, usize) -> bool,
+) -> bool {
+    while let Some(rest) = text.get(at..).filter(|r| !r.is_empty()) {
+        let (i, next) = to_special(dfa, rest, sid);
+        sid = next;
+        if i == rest.len() {
+            break;
+        }
+        at += i + 1;
+        if at > after && !report(dfa, sid, at, f) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Calls `f` with the keys of special state `sid` reached at byte `end`
+/// (its matches: without a prefilter only the match states and a dead
+/// state are special); `false` when `f` stopped, or at a dead state.
+fn report(
+    dfa: &aho_corasick::dfa::DFA,
+    sid: aho_corasick::automaton::StateID,
+    end: usize,
+    f: &mut impl FnMut(usize, usize, usize) -> bool,
+) -> bool {
+    use aho_corasick::automaton::Automaton;
+    if !dfa.is_match(sid) {
+        return false;
+    }
+    (0..dfa.match_len(sid)).all(|k| {
+        let key = dfa.match_pattern(sid, k);
+        f(end - dfa.pattern_len(key), end, key.as_usize())
+    })
+}
+
+/// Two runs of `dfa` stepped together over `a` and `b` (from states `sa`
+/// and `sb`) to the first step at which either enters a special state: the
+/// step's index and both states, or the shorter length and the states
+/// there.
+#[inline(never)]
+fn both_to_special(
+    dfa: &aho_corasick::dfa::DFA,
+    a: &[u8],
+    b: &[u8],
+    mut sa: aho_corasick::automaton::StateID,
+    mut sb: aho_corasick::automaton::StateID,
+) -> (
+    usize,
+    aho_corasick::automaton::StateID,
+    aho_corasick::automaton::StateID,
+) {
+    use aho_corasick::automaton::Automaton;
+    let n = a.len().min(b.len());
+    for (i, (&x, &y)) in a.iter().zip(b).enumerate() {
+        sa = dfa.next_state(aho_corasick::Anchored::No, sa, x);
+        sb = dfa.next_state(aho_corasick::Anchored::No, sb, y);
+        if dfa.is_special(sa) | dfa.is_special(sb) {
+            return (i, sa, sb);
+        }
+    }
+    (n, sa, sb)
 }
 
 /// Runs `dfa` from `sid` over `text` to the first byte leading to a
@@ -813,6 +919,65 @@ mod tests {
 
     fn kinds(s: &str) -> Vec<(SignalKind, bool)> {
         read(s).into_iter().map(|f| (f.kind, f.tentative)).collect()
+    }
+
+    #[test]
+    fn the_key_scan_reports_every_key_as_one_overlapping_search_does() {
+        let keys = cue_keys();
+        let reference = aho_corasick::AhoCorasick::builder()
+            .match_kind(aho_corasick::MatchKind::Standard)
+            .build(&keys)
+            .expect("valid keys");
+        let mut seed = 9u64;
+        let mut next = |n: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        };
+        let words = [
+            "the ",
+            "regression",
+            " is gone",
+            "old",
+            "er ",
+            "not ",
+            "going to",
+            "hold",
+            "x",
+            "reproduce",
+            ". ",
+            "won't",
+            "\n",
+            "performance is back",
+            "re-run",
+        ];
+        for round in 0..400 {
+            // Texts around the length where two runs take over, and longer.
+            let len = [10, 200, 255, 256, 257, 300, 1000, 5000][round % 8];
+            let mut text = String::new();
+            while text.len() < len {
+                text.push_str(words[next(words.len())]);
+            }
+            let want: Vec<(usize, usize, usize)> = reference
+                .find_overlapping_iter(&text)
+                .map(|m| (m.start(), m.end(), m.pattern().as_usize()))
+                .collect();
+            let mut got = Vec::new();
+            for_each_cue(text.as_bytes(), |s, e, k| {
+                got.push((s, e, k));
+                true
+            });
+            assert_eq!(got, want, "{text:?}");
+            // Stopping at the n-th key stops there.
+            let stop = 1 + next(want.len() + 1);
+            let mut seen = Vec::new();
+            for_each_cue(text.as_bytes(), |s, e, k| {
+                seen.push((s, e, k));
+                seen.len() < stop
+            });
+            assert_eq!(seen, want[..stop.min(want.len())], "{text:?}");
+        }
     }
 
     #[test]
