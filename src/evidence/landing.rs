@@ -252,19 +252,14 @@ struct LineWords {
 }
 
 impl LineWords {
-    fn of(own: &[(usize, &str)]) -> LineWords {
-        let mut text = String::with_capacity(own.iter().map(|(_, t)| t.len() + 1).sum());
-        let mut starts = Vec::with_capacity(own.len());
-        for (_, t) in own {
-            starts.push(text.len());
-            text.push_str(t);
-            text.push('\n');
-        }
+    /// The words of the own lines, from their text ([`OwnText`]).
+    fn of(own: OwnText) -> LineWords {
+        let OwnText { mut text, starts } = own;
         if !crate::text::lowers_safely(&text) {
             return LineWords { found: None };
         }
         text.make_ascii_lowercase();
-        let mut found = vec![(false, false); own.len()];
+        let mut found = vec![(false, false); starts.len()];
         // The search skips a word overlapping one it found (`addedrop`),
         // but every pattern wants its word after white space or at the
         // start, where no word found before can reach.
@@ -296,6 +291,26 @@ impl LineWords {
     }
 }
 
+/// The author's lines one after the other, each ended by a line feed, and
+/// where each starts.
+struct OwnText {
+    text: String,
+    starts: Vec<usize>,
+}
+
+impl OwnText {
+    fn of(own: &[(usize, &str)]) -> OwnText {
+        let mut text = String::with_capacity(own.iter().map(|(_, t)| t.len() + 1).sum());
+        let mut starts = Vec::with_capacity(own.len());
+        for (_, t) in own {
+            starts.push(text.len());
+            text.push_str(t);
+            text.push('\n');
+        }
+        OwnText { text, starts }
+    }
+}
+
 /// The landings a message states (see the module docs).
 pub fn landings_in(msg: &Message, view: &BodyView<'_>, in_diff: &[bool]) -> Vec<Landing> {
     if view.collapsed {
@@ -313,9 +328,11 @@ pub fn landings_in(msg: &Message, view: &BodyView<'_>, in_diff: &[bool]) -> Vec<
     );
     let raw = |i: usize| view.lines.get(i).map_or("", |l| l.text);
     let mut out = Vec::new();
-    // The phrases most mail lacks are looked for in the whole body first
-    // (one search each), and on each line only when the body holds them.
-    let in_body = Found::in_body(msg, view.body);
+    // The phrases most mail lacks are looked for in the author's lines
+    // first (one search of their text: a phrase holds no line end), and on
+    // each line only when one of them holds it.
+    let own_text = OwnText::of(&own);
+    let in_body = Found::in_body(msg, &own_text.text);
     if let Some(mut l) = pull_or_announce(msg, &own, &raw, &in_body) {
         // A request's change log may name a patch taken out of it (of the
         // request's tree and branch).
@@ -334,7 +351,7 @@ pub fn landings_in(msg: &Message, view: &BodyView<'_>, in_diff: &[bool]) -> Vec<
         );
         return l;
     }
-    let words = LineWords::of(&own);
+    let words = LineWords::of(own_text);
     let mut k = 0;
     while let Some(&(_, t)) = own.get(k) {
         if let Some(l) = in_body.merged.then(|| merged_note(t, &own[k..])).flatten() {
@@ -407,8 +424,8 @@ pub fn landings_in(msg: &Message, view: &BodyView<'_>, in_diff: &[bool]) -> Vec<
     out
 }
 
-/// Which of the phrases the landing lines need a body holds (`false`: no
-/// line of it can hold the phrase).
+/// Which of the phrases the landing lines need a text holds (`false`: no
+/// line of it can hold the phrase): the author's lines, searched together.
 struct Found {
     tip: bool,
     stable: bool,

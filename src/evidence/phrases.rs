@@ -501,32 +501,44 @@ pub fn cue_literals(pattern: &str) -> Vec<String> {
 /// another (a literal another begins is covered by it). Every match of a
 /// phrase holds a cue literal, so it holds one of these.
 pub fn cue_keys() -> Vec<String> {
-    let mut lits: Vec<String> = PHRASES
-        .iter()
-        .flat_map(|ph| cue_literals(ph.pattern))
-        .collect();
+    let cues: Vec<Vec<String>> = PHRASES.iter().map(|ph| cue_literals(ph.pattern)).collect();
+    keys_of(&cues)
+}
+
+/// [`cue_keys`] of the phrases' cue literals.
+fn keys_of(cues: &[Vec<String>]) -> Vec<String> {
+    let mut lits: Vec<&String> = cues.iter().flatten().collect();
     lits.sort();
     lits.dedup();
     let mut keys: Vec<String> = Vec::new();
     for l in lits {
         // Sorted: a literal's prefixes come before it.
         if !keys.iter().any(|k| l.starts_with(k.as_str())) {
-            keys.push(l);
+            keys.push(l.clone());
         }
     }
     keys
 }
 
-/// The search for [`cue_keys`] (overlapping matches), and for each key the
-/// phrases whose cue it begins.
-static KEYED: LazyLock<(aho_corasick::AhoCorasick, Vec<Vec<usize>>)> = LazyLock::new(|| {
-    let keys = cue_keys();
-    let search = aho_corasick::AhoCorasick::builder()
+/// The search for [`cue_keys`], and for each key the phrases whose cue it
+/// begins.
+struct Keyed {
+    /// The keys as one DFA: a table look-up a byte. It has no prefilter:
+    /// the keys begin with most letters.
+    dfa: aho_corasick::dfa::DFA,
+    /// For each key, the phrases (indexes into [`PHRASES`]) whose cue it
+    /// begins.
+    phrases: Vec<Vec<usize>>,
+}
+
+static KEYED: LazyLock<Keyed> = LazyLock::new(|| {
+    let cues: Vec<Vec<String>> = PHRASES.iter().map(|ph| cue_literals(ph.pattern)).collect();
+    let keys = keys_of(&cues);
+    let dfa = aho_corasick::dfa::DFA::builder()
         .match_kind(aho_corasick::MatchKind::Standard)
-        .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+        .prefilter(false)
         .build(&keys)
         .expect("valid keys");
-    let cues: Vec<Vec<String>> = PHRASES.iter().map(|ph| cue_literals(ph.pattern)).collect();
     let phrases = keys
         .iter()
         .map(|k| {
@@ -535,32 +547,198 @@ static KEYED: LazyLock<(aho_corasick::AhoCorasick, Vec<Vec<usize>>)> = LazyLock:
                 .collect()
         })
         .collect();
-    (search, phrases)
+    Keyed { dfa, phrases }
 });
 
-/// Where the first cue key lies in `lower` (lower-cased text) within
-/// `span`, if one does.
-pub fn first_cue(lower: &[u8], span: std::ops::Range<usize>) -> Option<std::ops::Range<usize>> {
-    KEYED
-        .0
-        .find(aho_corasick::Input::new(lower).span(span))
-        .map(|m| m.range())
+/// Calls `f(start, end, key)` for every cue key in lower-cased `text`,
+/// overlapping keys each, by their end (keys ending at one byte longest
+/// first), until `f` returns `false`: for [`read_lowered`], whose `keys`
+/// are the keys found here.
+pub fn for_each_cue(text: &[u8], mut f: impl FnMut(usize, usize, usize) -> bool) {
+    scan_cues(&KEYED.dfa, text, &mut f);
 }
 
-/// Where each cue key in lower-cased `text` begins (byte offsets, in
-/// order; overlapping keys each).
-pub fn cue_starts(text: &str) -> Vec<usize> {
-    KEYED
-        .0
-        .find_overlapping_iter(text)
-        .map(|m| m.start())
-        .collect()
+/// [`for_each_cue`] with its automaton as an argument.
+///
+/// A text of a few hundred bytes is read by two runs of the automaton at
+/// once, one over each half, stepped together: a step waits for the table
+/// look-up of the one before, so two independent runs take about the time
+/// of one. The second run starts the longest key's length before its half
+/// (from there on its state is the one a run from the start would have:
+/// a state stands for at most that many bytes before it), and reports
+/// only the keys ending in its half, after the first run's: `f` sees the
+/// keys in the same order as from one run.
+fn scan_cues(
+    dfa: &aho_corasick::dfa::DFA,
+    text: &[u8],
+    f: &mut impl FnMut(usize, usize, usize) -> bool,
+) {
+    use aho_corasick::automaton::Automaton;
+    /// Shorter texts are read by one run.
+    const TWO_RUNS_FROM: usize = 256;
+    let Ok(start) = dfa.start_state(aho_corasick::Anchored::No) else {
+        return;
+    };
+    let n = text.len();
+    if n < TWO_RUNS_FROM {
+        run_cues(dfa, text, 0, start, 0, f);
+        return;
+    }
+    let mid = n / 2;
+    let (mut at_a, mut sid_a) = (0, start);
+    let (mut at_b, mut sid_b) = (mid - dfa.max_pattern_len().min(mid), start);
+    // The second run's keys, until the first run has reported its own.
+    let mut later: Vec<(usize, usize, usize)> = Vec::new();
+    // The second run is the longer one.
+    while at_a < mid {
+        let steps = (mid - at_a).min(n - at_b);
+        let (Some(a), Some(b)) = (text.get(at_a..at_a + steps), text.get(at_b..at_b + steps))
+        else {
+            return;
+        };
+        let (i, next_a, next_b) = both_to_special(dfa, a, b, sid_a, sid_b);
+        (sid_a, sid_b) = (next_a, next_b);
+        let taken = if i == steps { steps } else { i + 1 };
+        at_a += taken;
+        at_b += taken;
+        if i == steps {
+            continue;
+        }
+        if dfa.is_special(sid_a) && !report(dfa, sid_a, at_a, f) {
+            return;
+        }
+        if dfa.is_special(sid_b) && at_b > mid {
+            let mut keep = |s, e, k| {
+                later.push((s, e, k));
+                true
+            };
+            if !report(dfa, sid_b, at_b, &mut keep) {
+                return;
+            }
+        }
+    }
+    for (s, e, k) in later {
+        if !f(s, e, k) {
+            return;
+        }
+    }
+    run_cues(dfa, text, at_b, sid_b, mid, f);
+}
+
+/// Runs `dfa` from state `sid` at byte `at` of `text` to its end, calling
+/// `f` with the keys ending after byte `after`; `false` when `f` stopped it
+/// (or the automaton died, which an unanchored search of every key does
+/// not).
+fn run_cues(
+    dfa: &aho_corasick::dfa::DFA,
+    text: &[u8],
+    mut at: usize,
+    mut sid: aho_corasick::automaton::StateID,
+    after: usize,
+    f: &mut impl FnMut(usize, usize, usize) -> bool,
+) -> bool {
+    while let Some(rest) = text.get(at..).filter(|r| !r.is_empty()) {
+        let (i, next) = to_special(dfa, rest, sid);
+        sid = next;
+        if i == rest.len() {
+            break;
+        }
+        at += i + 1;
+        if at > after && !report(dfa, sid, at, f) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Calls `f` with the keys of special state `sid` reached at byte `end`
+/// (its matches: without a prefilter only the match states and a dead
+/// state are special); `false` when `f` stopped, or at a dead state.
+fn report(
+    dfa: &aho_corasick::dfa::DFA,
+    sid: aho_corasick::automaton::StateID,
+    end: usize,
+    f: &mut impl FnMut(usize, usize, usize) -> bool,
+) -> bool {
+    use aho_corasick::automaton::Automaton;
+    if !dfa.is_match(sid) {
+        return false;
+    }
+    (0..dfa.match_len(sid)).all(|k| {
+        let key = dfa.match_pattern(sid, k);
+        f(end - dfa.pattern_len(key), end, key.as_usize())
+    })
+}
+
+/// Two runs of `dfa` stepped together over `a` and `b` (from states `sa`
+/// and `sb`) to the first step at which either enters a special state: the
+/// step's index and both states, or the shorter length and the states
+/// there.
+#[inline(never)]
+fn both_to_special(
+    dfa: &aho_corasick::dfa::DFA,
+    a: &[u8],
+    b: &[u8],
+    mut sa: aho_corasick::automaton::StateID,
+    mut sb: aho_corasick::automaton::StateID,
+) -> (
+    usize,
+    aho_corasick::automaton::StateID,
+    aho_corasick::automaton::StateID,
+) {
+    use aho_corasick::automaton::Automaton;
+    let n = a.len().min(b.len());
+    for (i, (&x, &y)) in a.iter().zip(b).enumerate() {
+        sa = dfa.next_state(aho_corasick::Anchored::No, sa, x);
+        sb = dfa.next_state(aho_corasick::Anchored::No, sb, y);
+        if dfa.is_special(sa) | dfa.is_special(sb) {
+            return (i, sa, sb);
+        }
+    }
+    (n, sa, sb)
+}
+
+/// Runs `dfa` from `sid` over `text` to the first byte leading to a
+/// special state: its index and that state, or `text.len()` and the state
+/// at the end. Apart from the reading of matches, its few registers stay
+/// out of memory (one loop doing both loaded them from the stack a byte),
+/// and it steps four bytes a turn.
+#[inline(never)]
+fn to_special(
+    dfa: &aho_corasick::dfa::DFA,
+    text: &[u8],
+    mut sid: aho_corasick::automaton::StateID,
+) -> (usize, aho_corasick::automaton::StateID) {
+    use aho_corasick::automaton::Automaton;
+    let mut chunks = text.chunks_exact(4);
+    let mut i = 0;
+    for chunk in &mut chunks {
+        for (k, &b) in chunk.iter().enumerate() {
+            sid = dfa.next_state(aho_corasick::Anchored::No, sid, b);
+            if dfa.is_special(sid) {
+                return (i + k, sid);
+            }
+        }
+        i += 4;
+    }
+    for (k, &b) in chunks.remainder().iter().enumerate() {
+        sid = dfa.next_state(aho_corasick::Anchored::No, sid, b);
+        if dfa.is_special(sid) {
+            return (i + k, sid);
+        }
+    }
+    (text.len(), sid)
 }
 
 /// True when lower-cased `text` holds a cue key: only then can a phrase
 /// match it.
 pub fn cued(lower: &str) -> bool {
-    KEYED.0.is_match(lower)
+    let mut any = false;
+    for_each_cue(lower.as_bytes(), |_, _, _| {
+        any = true;
+        false
+    });
+    any
 }
 
 /// A sentence read as a whole: what it is besides its phrases.
@@ -591,6 +769,11 @@ static CONDITION: LazyLock<Regex> = LazyLock::new(|| {
     )
     .expect("valid regex")
 });
+
+/// [`CONDITION`] at the start of the text only (a sentence opening with a
+/// condition): whether [`CONDITION`]'s first match starts there.
+static CONDITION_FIRST: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&format!("^(?:{})", CONDITION.as_str())).expect("valid regex"));
 
 /// After a decline: "the regression is expected to go away" promises a fix.
 static DECLINE_CANCEL_AFTER: LazyLock<Regex> = LazyLock::new(|| {
@@ -638,7 +821,18 @@ pub fn read(sentence: &str) -> Vec<Found> {
     let lower = sentence
         .to_lowercase()
         .replace(['\u{2019}', '\u{2018}'], "'");
-    let s = lower.as_str();
+    let mut keys: Vec<usize> = Vec::new();
+    for_each_cue(lower.as_bytes(), |_, _, key| {
+        keys.push(key);
+        true
+    });
+    read_lowered(&lower, keys)
+}
+
+/// [`read`] of a sentence already lower-cased as [`read`] lower-cases it,
+/// given the cue keys it holds ([`for_each_cue`] inside it, in any order;
+/// the same key any number of times).
+pub fn read_lowered(s: &str, keys: impl IntoIterator<Item = usize>) -> Vec<Found> {
     let trimmed =
         s.trim_end_matches(|c: char| c == ')' || c == '"' || c == '\'' || c.is_whitespace());
     let reading = Reading {
@@ -646,17 +840,17 @@ pub fn read(sentence: &str) -> Vec<Found> {
     };
     // A sentence that opens with a condition supposes all it says ("if
     // this is real, the regression is expected").
-    let supposed = CONDITION
-        .find(s.trim_start())
-        .is_some_and(|m| m.start() == 0);
+    let supposed = CONDITION_FIRST.is_match(s.trim_start());
     if reading.question || supposed {
         return Vec::new();
     }
     // The phrases whose cues the sentence holds, in book order.
-    let (search, of_key) = &*KEYED;
-    let mut which: Vec<usize> = search
-        .find_overlapping_iter(s)
-        .flat_map(|m| of_key[m.pattern().as_usize()].iter().copied())
+    let of_key = &KEYED.phrases;
+    let mut which: Vec<usize> = keys
+        .into_iter()
+        .filter_map(|k| of_key.get(k))
+        .flatten()
+        .copied()
         .collect();
     which.sort_unstable();
     which.dedup();
@@ -725,6 +919,65 @@ mod tests {
 
     fn kinds(s: &str) -> Vec<(SignalKind, bool)> {
         read(s).into_iter().map(|f| (f.kind, f.tentative)).collect()
+    }
+
+    #[test]
+    fn the_key_scan_reports_every_key_as_one_overlapping_search_does() {
+        let keys = cue_keys();
+        let reference = aho_corasick::AhoCorasick::builder()
+            .match_kind(aho_corasick::MatchKind::Standard)
+            .build(&keys)
+            .expect("valid keys");
+        let mut seed = 9u64;
+        let mut next = |n: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        };
+        let words = [
+            "the ",
+            "regression",
+            " is gone",
+            "old",
+            "er ",
+            "not ",
+            "going to",
+            "hold",
+            "x",
+            "reproduce",
+            ". ",
+            "won't",
+            "\n",
+            "performance is back",
+            "re-run",
+        ];
+        for round in 0..400 {
+            // Texts around the length where two runs take over, and longer.
+            let len = [10, 200, 255, 256, 257, 300, 1000, 5000][round % 8];
+            let mut text = String::new();
+            while text.len() < len {
+                text.push_str(words[next(words.len())]);
+            }
+            let want: Vec<(usize, usize, usize)> = reference
+                .find_overlapping_iter(&text)
+                .map(|m| (m.start(), m.end(), m.pattern().as_usize()))
+                .collect();
+            let mut got = Vec::new();
+            for_each_cue(text.as_bytes(), |s, e, k| {
+                got.push((s, e, k));
+                true
+            });
+            assert_eq!(got, want, "{text:?}");
+            // Stopping at the n-th key stops there.
+            let stop = 1 + next(want.len() + 1);
+            let mut seen = Vec::new();
+            for_each_cue(text.as_bytes(), |s, e, k| {
+                seen.push((s, e, k));
+                seen.len() < stop
+            });
+            assert_eq!(seen, want[..stop.min(want.len())], "{text:?}");
+        }
     }
 
     #[test]

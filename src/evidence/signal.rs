@@ -11,46 +11,6 @@ use crate::text::lowers_safely;
 /// The robot prints `±` only when the relative stddev exceeds this (percent).
 pub const SMALL_STDDEV: f64 = 2.0;
 
-/// The paragraphs that may hold a signal sentence: those holding a cue key
-/// of the phrase book ([`phrases::cued`]), each with where its keys begin
-/// (byte offsets into the paragraph; `None` when the text could not be
-/// lower-cased in place, and every sentence must be read). The paragraphs'
-/// text is lower-cased once and searched from one key to the next, not
-/// paragraph by paragraph.
-fn candidates(paragraphs: &Paragraphs) -> Vec<(Paragraph<'_>, Option<Vec<usize>>)> {
-    let all = paragraphs.text();
-    if !lowers_safely(all) {
-        return paragraphs
-            .iter()
-            .filter(|p| phrases::cued(&p.text.to_lowercase()))
-            .map(|p| (p, None))
-            .collect();
-    }
-    let lower = all.to_ascii_lowercase();
-    let bytes = lower.as_bytes();
-    let mut out = Vec::new();
-    // The first key at or after the current paragraph's start.
-    let mut key: Option<std::ops::Range<usize>> = None;
-    for (range, p) in paragraphs.iter_ranges() {
-        if key.as_ref().is_none_or(|k| k.start < range.start) {
-            key = phrases::first_cue(bytes, range.start..bytes.len());
-        }
-        let Some(k) = &key else { break };
-        if k.start >= range.end {
-            continue;
-        }
-        let starts = lower
-            .get(range.clone())
-            .map(phrases::cue_starts)
-            .unwrap_or_default();
-        // A key running on into the next paragraph is no key of this one.
-        if !starts.is_empty() {
-            out.push((p, Some(starts)));
-        }
-    }
-    out
-}
-
 /// Kinds a sentence expresses (empty when none; see [`phrases::read`]).
 pub fn kinds_of(sentence: &str) -> Vec<SignalKind> {
     phrases::read(sentence)
@@ -86,24 +46,35 @@ pub fn sentences(text: &str) -> Vec<(usize, &str)> {
 }
 
 /// The sentences of `text` (as [`sentences`] splits it) that hold one of
-/// the byte offsets `at` (ascending), found around each offset instead of
-/// splitting the whole text: most of a paragraph holds no key.
+/// the byte offsets `at` (ascending), cut at the sentence ends around each
+/// offset (the ends are found with SIMD searches for the marks, which most
+/// bytes are not; only the sentences holding an offset are trimmed and
+/// kept).
 pub fn sentences_at<'t>(text: &'t str, at: &[usize]) -> Vec<(usize, &'t str)> {
     let bytes = text.as_bytes();
-    let ends_here = |i: usize| {
-        matches!(bytes.get(i), Some(b'.' | b'!' | b'?' | b':'))
-            && bytes.get(i + 1).is_none_or(|c| c.is_ascii_whitespace())
-    };
+    let ends_here = |i: usize| bytes.get(i + 1).is_none_or(|c| c.is_ascii_whitespace());
+    // Where sentences end, found once with SIMD searches for the marks.
+    let mut ends: Vec<usize> = memchr::memchr3_iter(b'.', b'!', b'?', bytes)
+        .filter(|&i| ends_here(i))
+        .collect();
+    let colons = memchr::memchr_iter(b':', bytes).filter(|&i| ends_here(i));
+    let split = ends.len();
+    ends.extend(colons);
+    if split != ends.len() && split != 0 {
+        ends.sort_unstable();
+    }
     let mut out: Vec<(usize, &str)> = Vec::new();
     let mut covered = 0;
     for &k in at {
         if k < covered || k >= bytes.len() {
             continue;
         }
-        let start = (0..k).rev().find(|&i| ends_here(i)).map_or(0, |i| i + 1);
-        let end = (k..bytes.len())
-            .find(|&i| ends_here(i))
-            .map_or(bytes.len(), |i| i + 1);
+        let p = ends.partition_point(|&e| e < k);
+        let start = p
+            .checked_sub(1)
+            .and_then(|q| ends.get(q))
+            .map_or(0, |e| e + 1);
+        let end = ends.get(p).map_or(bytes.len(), |e| e + 1);
         covered = end;
         if let Some(s) = text.get(start..end)
             && !s.trim().is_empty()
@@ -119,44 +90,133 @@ pub fn sentence_signals(view: &BodyView<'_>, in_diff: &[bool]) -> Vec<Signal> {
     sentence_signals_in(&view.paragraphs(in_diff), view.collapsed)
 }
 
-/// [`sentence_signals`] of paragraphs already built ([`BodyView::paragraphs`]).
+/// A key of the phrase book found in a paragraph: its start and end
+/// (offsets into the paragraph) and which key it is.
+type Key = (usize, usize, usize);
+
+/// Calls `f` with each paragraph that may hold a signal sentence: those
+/// holding a cue key of the phrase book ([`phrases::cued`]), each with its
+/// lower-cased text and its keys (`None` when the text could not be
+/// lower-cased in place, and every sentence must be read). The
+/// paragraphs' text is lower-cased once and searched once for every key.
+fn for_each_candidate<'p>(
+    paragraphs: &'p Paragraphs,
+    mut f: impl FnMut(Paragraph<'p>, Option<(&str, &[Key])>),
+) {
+    let all = paragraphs.text();
+    if !lowers_safely(all) {
+        for p in paragraphs
+            .iter()
+            .filter(|p| phrases::cued(&p.text.to_lowercase()))
+        {
+            f(p, None);
+        }
+        return;
+    }
+    let lower = all.to_ascii_lowercase();
+    // Every key, by its end: each is of the paragraph its end falls in
+    // when it starts there too (one running on from the paragraph before
+    // is of neither).
+    let mut keys: Vec<Key> = Vec::new();
+    phrases::for_each_cue(lower.as_bytes(), |start, end, key| {
+        keys.push((start, end, key));
+        true
+    });
+    let mut keys = keys.into_iter().peekable();
+    let mut inside: Vec<Key> = Vec::new();
+    for (range, p) in paragraphs.iter_ranges() {
+        inside.clear();
+        while let Some(&(start, end, key)) = keys.peek() {
+            if end > range.end {
+                break;
+            }
+            keys.next();
+            if start >= range.start {
+                inside.push((start - range.start, end - range.start, key));
+            }
+        }
+        if let Some(lower_p) = lower.get(range)
+            && !inside.is_empty()
+        {
+            f(p, Some((lower_p, &inside)));
+        }
+    }
+}
+
+/// [`sentence_signals`] of paragraphs already built ([`BodyView::paragraphs`]):
+/// the sentences of the paragraphs [`for_each_candidate`] passes that hold
+/// a key. A sentence of ASCII is read from the lower-cased text with the
+/// keys found in it; any other is lower-cased and searched again
+/// ([`phrases::read`]).
 pub fn sentence_signals_in(paragraphs: &Paragraphs, collapsed: bool) -> Vec<Signal> {
     let mut out: Vec<Signal> = Vec::new();
-    for (p, starts) in candidates(paragraphs) {
-        let marks = collapsed.then(|| QuoteMarks::new(p.text));
-        // Only a sentence holding a key can hold a phrase.
-        let keyed = match &starts {
-            Some(ks) => sentences_at(p.text, ks),
-            None => sentences(p.text),
+    let mut starts: Vec<usize> = Vec::new();
+    for_each_candidate(paragraphs, |p, keyed| {
+        let Some((lower, keys)) = keyed else {
+            let read = sentences(p.text)
+                .into_iter()
+                .map(|(pos, s)| (pos, s, phrases::read(s)));
+            push_signals(&mut out, p, collapsed, read);
+            return;
         };
-        for (pos, s) in keyed {
-            let found = phrases::read(s);
-            if found.is_empty() {
-                continue;
-            }
-            let (sentence, depth) = match &marks {
-                Some(m) => (strip_collapsed_quotes(s), m.depth_at(pos)),
-                None => (crate::text::fold_ws(s), p.depth),
+        // Only a sentence holding a key can hold a phrase.
+        starts.clear();
+        starts.extend(keys.iter().map(|k| k.0));
+        let read = sentences_at(p.text, &starts).into_iter().map(|(pos, s)| {
+            let end = pos + s.len();
+            let found = match lower.get(pos..end) {
+                Some(l) if s.is_ascii() => phrases::read_lowered(
+                    l,
+                    keys.iter()
+                        .filter(|k| k.0 >= pos && k.1 <= end)
+                        .map(|k| k.2),
+                ),
+                _ => phrases::read(s),
             };
-            let mentions = phrases::mentioned_commit(&sentence);
-            for f in found {
-                if !out
-                    .iter()
-                    .any(|o| o.kind == f.kind && o.sentence == sentence && o.quote_depth == depth)
-                {
-                    out.push(Signal {
-                        kind: f.kind,
-                        sentence: sentence.clone(),
-                        quote_depth: depth,
-                        commit: None,
-                        tentative: f.tentative,
-                        mentions: mentions.clone(),
-                    });
-                }
+            (pos, s, found)
+        });
+        push_signals(&mut out, p, collapsed, read);
+    });
+    out
+}
+
+/// Adds the signals of a paragraph's sentences read (at their offset in
+/// the paragraph, with what [`phrases::read`] found in each) to `out`,
+/// each kind of a sentence at a depth once.
+fn push_signals<'p>(
+    out: &mut Vec<Signal>,
+    p: Paragraph<'p>,
+    collapsed: bool,
+    sentences: impl Iterator<Item = (usize, &'p str, Vec<phrases::Found>)>,
+) {
+    let mut marks: Option<QuoteMarks> = None;
+    for (pos, s, found) in sentences {
+        if found.is_empty() {
+            continue;
+        }
+        let (sentence, depth) = if collapsed {
+            let m = marks.get_or_insert_with(|| QuoteMarks::new(p.text));
+            (strip_collapsed_quotes(s), m.depth_at(pos))
+        } else {
+            (crate::text::fold_ws(s), p.depth)
+        };
+        let mentions = phrases::mentioned_commit(&sentence);
+        for f in found {
+            if !out
+                .iter()
+                .any(|o| o.kind == f.kind && o.sentence == sentence && o.quote_depth == depth)
+            {
+                out.push(Signal {
+                    kind: f.kind,
+                    sentence: sentence.clone(),
+                    quote_depth: depth,
+                    commit: None,
+                    tentative: f.tentative,
+                    mentions: mentions.clone(),
+                });
             }
         }
     }
-    out
 }
 
 /// A `Tested-by:` trailer of the mail's own (not a suggestion) confirms a fix.
@@ -259,6 +319,13 @@ mod tests {
         }
     }
 
+    /// The paragraphs [`for_each_candidate`] passes.
+    fn candidates(paragraphs: &Paragraphs) -> Vec<Paragraph<'_>> {
+        let mut out = Vec::new();
+        for_each_candidate(paragraphs, |p, _| out.push(p));
+        out
+    }
+
     /// The text holds a cue key, by brute force.
     fn any(text: &str) -> bool {
         static KEYS: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(phrases::cue_keys);
@@ -279,10 +346,7 @@ mod tests {
             .filter(|p| any(p.text))
             .map(|p| p.text)
             .collect();
-        let got: Vec<&str> = candidates(&paragraphs)
-            .iter()
-            .map(|(p, _)| p.text)
-            .collect();
+        let got: Vec<&str> = candidates(&paragraphs).iter().map(|p| p.text).collect();
         assert_eq!(got, want);
         assert_eq!(got.len(), 4, "{got:?}");
         // Bodies made of pieces of matches, words that begin none, and
@@ -323,10 +387,7 @@ mod tests {
                 .filter(|p| any(p.text))
                 .map(|p| p.text)
                 .collect();
-            let got: Vec<&str> = candidates(&paragraphs)
-                .iter()
-                .map(|(p, _)| p.text)
-                .collect();
+            let got: Vec<&str> = candidates(&paragraphs).iter().map(|p| p.text).collect();
             assert_eq!(got, want, "{body:?}");
             hits += got.len();
         }
@@ -338,6 +399,51 @@ mod tests {
         );
         let paragraphs = folded.paragraphs(&[]);
         assert_eq!(candidates(&paragraphs).len(), 2);
+    }
+
+    #[test]
+    fn reading_the_keyed_sentences_finds_what_reading_every_sentence_finds() {
+        let pieces = [
+            "the regression",
+            "is gone",
+            "performance is back",
+            "I can\u{2019}t",
+            "I can't",
+            "reproduce it",
+            "If this is expected",
+            "it is just noise",
+            "Not convinced",
+            "we will revert it",
+            "this is the old version",
+            "\u{c9}t\u{e9}",
+            "hold",
+            "?",
+            "is acceptable",
+            "The COST",
+        ];
+        let seps = [" ", ", ", "\n", ".\n\n", ". ", "\n> ", ": ", ""];
+        let mut found = 0;
+        let mut next = picker(11);
+        for _ in 0..2000 {
+            let mut body = String::new();
+            for _ in 0..next(12) {
+                body.push_str(pieces[next(pieces.len())]);
+                body.push_str(seps[next(seps.len())]);
+            }
+            let view = BodyView::new(&body);
+            let paragraphs = view.paragraphs(&[]);
+            let mut want = Vec::new();
+            for p in paragraphs.iter() {
+                let read = sentences(p.text)
+                    .into_iter()
+                    .map(|(pos, s)| (pos, s, phrases::read(s)));
+                push_signals(&mut want, p, view.collapsed, read);
+            }
+            let got = sentence_signals_in(&paragraphs, view.collapsed);
+            assert_eq!(got, want, "{body:?}");
+            found += got.len();
+        }
+        assert!(found > 500, "{found}");
     }
 
     #[test]
