@@ -144,7 +144,7 @@ fn for_each_candidate<'p>(
 }
 
 /// [`sentence_signals`] of paragraphs already built ([`BodyView::paragraphs`]):
-/// the sentences of the paragraphs [`for_each_candidate`] passes that hold
+/// the sentences of the paragraphs `for_each_candidate` passes that hold
 /// a key. A sentence of ASCII is read from the lower-cased text with the
 /// keys found in it; any other is lower-cased and searched again
 /// ([`phrases::read`]).
