@@ -513,14 +513,10 @@ fn not_a_fix_here(ix: &Index<'_>, rep: usize, i: usize) -> Option<&'static str> 
         return Some("a patch for the failure reported");
     }
     let tested = ix.parent.get(rep).copied().flatten()?;
+    // By address: a posting without one is nobody's next version.
     let same_author = |a: &LinkMessage, b: &LinkMessage| {
-        let key = |x: &LinkMessage| {
-            x.from_email
-                .as_deref()
-                .filter(|e| !e.is_empty())
-                .map(str::to_ascii_lowercase)
-        };
-        key(a).is_some() && key(a) == key(b)
+        a.from_email.as_deref().is_some_and(|e| !e.is_empty())
+            && patch::author(a) == patch::author(b)
     };
     let speaks = m.extraction.patch.as_deref().is_some_and(|p| {
         p.speaks_of

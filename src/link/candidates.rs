@@ -20,7 +20,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use super::LinkMessage;
 use super::culprit::same_commit;
 use super::hints::{fixes_id, is_report, is_robot_team, own_diff, own_trailers, robot_reported};
-use super::patch::{Patches, is_cover, is_posting};
+use super::patch::{Patches, author, is_cover, is_posting};
 use crate::model::Kind;
 use crate::model::history::{FixCandidate, Role};
 
@@ -135,16 +135,6 @@ pub struct History<'a> {
     pub first_report: Option<i64>,
     /// The attached messages and their roles.
     pub members: Vec<(usize, Role)>,
-}
-
-/// Lower-cased address, else name: the author as compared.
-fn author(m: &LinkMessage) -> String {
-    m.from_email
-        .as_deref()
-        .filter(|e| !e.is_empty())
-        .or(m.from_name.as_deref())
-        .unwrap_or("")
-        .to_ascii_lowercase()
 }
 
 /// The sender as shown.

@@ -88,7 +88,7 @@ fn union(parent: &mut [usize], a: usize, b: usize) {
 }
 
 /// The author of a posting as compared (address, else name), lower-cased.
-fn author(m: &LinkMessage) -> String {
+pub(crate) fn author(m: &LinkMessage) -> String {
     m.from_email
         .as_deref()
         .filter(|e| !e.is_empty())
