@@ -329,6 +329,19 @@ pub fn strip_collapsed_quotes(s: &str) -> String {
     text::fold_ws(&RE.replace_all(s, " "))
 }
 
+/// A deterministic pseudo-random pick below `n` (a linear congruential
+/// generator seeded with `seed`): the tests that compare a fast path with a
+/// plain one over generated text.
+#[cfg(test)]
+pub(crate) fn picker(mut seed: u64) -> impl FnMut(usize) -> usize {
+    move |n| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) as usize % n
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

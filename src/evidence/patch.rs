@@ -458,13 +458,7 @@ mod tests {
             "static", " ", "int", "foo", "(", "_x1", "9", "\t", "\u{a0}", "\u{e9}", "*", "a.b",
             "->", "2d", ")", "{", "__init", "x",
         ];
-        let mut seed = 5u64;
-        let mut next = |n: usize| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % n
-        };
+        let mut next = crate::evidence::picker(5);
         for _ in 0..5000 {
             let text: String = (0..next(10)).map(|_| pieces[next(pieces.len())]).collect();
             let want = re

@@ -928,13 +928,7 @@ mod tests {
             .match_kind(aho_corasick::MatchKind::Standard)
             .build(&keys)
             .expect("valid keys");
-        let mut seed = 9u64;
-        let mut next = |n: usize| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % n
-        };
+        let mut next = crate::evidence::picker(9);
         let words = [
             "the ",
             "regression",

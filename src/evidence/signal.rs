@@ -310,13 +310,20 @@ mod tests {
 
     /// A repeatable pick below `n` (a linear congruential generator seeded
     /// with `seed`), for the generated texts of the tests below.
-    fn picker(mut seed: u64) -> impl FnMut(usize) -> usize {
-        move |n| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % n
+    /// Up to `most` - 1 pieces drawn by `next`, each followed by a drawn
+    /// separator.
+    fn text_of(
+        next: &mut impl FnMut(usize) -> usize,
+        most: usize,
+        pieces: &[&str],
+        seps: &[&str],
+    ) -> String {
+        let mut text = String::new();
+        for _ in 0..next(most) {
+            text.push_str(pieces[next(pieces.len())]);
+            text.push_str(seps[next(seps.len())]);
         }
+        text
     }
 
     /// The paragraphs [`for_each_candidate`] passes.
@@ -373,13 +380,9 @@ mod tests {
         ];
         let seps = [" ", ", ", "\n", ".\n\n", "-", "'", "\n> ", ""];
         let mut hits = 0;
-        let mut next = picker(7);
+        let mut next = crate::evidence::picker(7);
         for _ in 0..3000 {
-            let mut body = String::new();
-            for _ in 0..next(14) {
-                body.push_str(pieces[next(pieces.len())]);
-                body.push_str(seps[next(seps.len())]);
-            }
+            let body = text_of(&mut next, 14, &pieces, &seps);
             let view = BodyView::new(&body);
             let paragraphs = view.paragraphs(&[]);
             let want: Vec<&str> = paragraphs
@@ -423,13 +426,9 @@ mod tests {
         ];
         let seps = [" ", ", ", "\n", ".\n\n", ". ", "\n> ", ": ", ""];
         let mut found = 0;
-        let mut next = picker(11);
+        let mut next = crate::evidence::picker(11);
         for _ in 0..2000 {
-            let mut body = String::new();
-            for _ in 0..next(12) {
-                body.push_str(pieces[next(pieces.len())]);
-                body.push_str(seps[next(seps.len())]);
-            }
+            let body = text_of(&mut next, 12, &pieces, &seps);
             let view = BodyView::new(&body);
             let paragraphs = view.paragraphs(&[]);
             let mut want = Vec::new();
@@ -556,7 +555,7 @@ mod tests {
 
     #[test]
     fn sentences_around_offsets_are_the_split_sentences_that_hold_them() {
-        let mut next = picker(3);
+        let mut next = crate::evidence::picker(3);
         let pieces = ["word", " ", ". ", "! ", "?", ":", "\n", "e.g.", "x:y", "  "];
         for _ in 0..3000 {
             let mut text = String::new();

@@ -687,16 +687,7 @@ mod tests {
         assert_eq!(keys(&whole), keys(&residual));
     }
 
-    fn message(id: &str, body: &str) -> Message {
-        let raw = crate::model::RawMessage {
-            bytes: format!("Message-ID: <{id}>\nSubject: s\n\n{body}")
-                .into_bytes()
-                .into(),
-            origin: Origin::Stdin { offset: 0 },
-            format: crate::model::RawFormat::Rfc822,
-        };
-        crate::mail::parse(&raw).expect("parses")
-    }
+    use crate::store::test_message as message;
 
     #[test]
     fn a_patch_keys_come_from_its_patches_row_as_an_older_build_stored_them() {

@@ -385,6 +385,20 @@ impl Store {
     }
 }
 
+/// A parsed message with Message-ID `id` and body `body`, read from
+/// standard input: what the store's tests insert.
+#[cfg(test)]
+pub(crate) fn test_message(id: &str, body: &str) -> crate::model::Message {
+    let raw = crate::model::RawMessage {
+        bytes: format!("Message-ID: <{id}>\nSubject: s\n\n{body}")
+            .into_bytes()
+            .into(),
+        origin: crate::model::Origin::Stdin { offset: 0 },
+        format: crate::model::RawFormat::Rfc822,
+    };
+    crate::mail::parse(&raw).expect("parses")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

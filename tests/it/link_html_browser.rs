@@ -63,12 +63,7 @@ fn the_html_report_sorts_by_a_clicked_column_in_a_real_browser() {
     let db = dir.path().join("t.db");
     write_db(&db);
     let html = dir.path().join("triage.html");
-    Cmd::regtrack()
-        .db(&db)
-        .args(["export", "--format", "html", "--out"])
-        .arg(&html)
-        .ok();
-    let text = std::fs::read_to_string(&html).expect("html written");
+    let text = export_html(&db, &html);
     assert!(!text.contains("src=\"http"), "external resource in HTML");
     assert!(
         text.contains("href=\"https://lore.kernel.org/all/"),
@@ -77,20 +72,12 @@ fn the_html_report_sorts_by_a_clicked_column_in_a_real_browser() {
     let shot = std::env::var_os("REGTRACK_SCREENSHOT")
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|| root.join("target/link_html_browser.png"));
-    let out = Command::new("node")
-        .env("CHROMIUM", &chromium)
-        .arg(html_dir.join("click_sort.mjs"))
-        .arg(&html)
-        .arg(&shot)
-        .output()
-        .expect("run node");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "browser check failed:\n{stdout}\n{stderr}"
+    let stdout = browser_check(
+        &chromium,
+        &html_dir.join("click_sort.mjs"),
+        &[html.as_os_str(), shot.as_os_str()],
+        "",
     );
-    assert!(stdout.contains("\"failures\":[]"), "{stdout}");
     assert!(shot.is_file(), "no screenshot at {}", shot.display());
     eprintln!("browser test: {stdout}screenshot: {}", shot.display());
 }
@@ -113,33 +100,23 @@ fn the_html_report_of_the_corpus_breaks_no_word_at_1400_or_800_px() {
         .arg(root.join("corpus"))
         .ok();
     let html = dir.path().join("corpus.html");
-    Cmd::regtrack()
-        .db(&db)
-        .args(["export", "--format", "html", "--out"])
-        .arg(&html)
-        .ok();
-    let text = std::fs::read_to_string(&html).expect("html written");
+    let text = export_html(&db, &html);
     assert!(text.contains("acknowledged-no-patch"), "the corpus changed");
     let shots = std::env::var_os("REGTRACK_SCREENSHOT_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| root.join("target/html_layout"));
     std::fs::create_dir_all(&shots).expect("screenshot dir");
-    let out = Command::new("node")
-        .env("CHROMIUM", &chromium)
-        .arg(root.join("tests/html/no_broken_words.mjs"))
-        .arg(&html)
-        .arg(&shots)
-        .args(["1400", "800"])
-        .output()
-        .expect("run node");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "browser check failed (screenshots in {}):\n{stdout}\n{stderr}",
-        shots.display()
+    let stdout = browser_check(
+        &chromium,
+        &root.join("tests/html/no_broken_words.mjs"),
+        &[
+            html.as_os_str(),
+            shots.as_os_str(),
+            "1400".as_ref(),
+            "800".as_ref(),
+        ],
+        &format!(" (screenshots in {})", shots.display()),
     );
-    assert!(stdout.contains("\"failures\":[]"), "{stdout}");
     for width in [1400, 800] {
         for name in [
             format!("report-{width}px.png"),
@@ -150,4 +127,39 @@ fn the_html_report_of_the_corpus_breaks_no_word_at_1400_or_800_px() {
         }
     }
     eprintln!("browser test: {stdout}screenshots: {}", shots.display());
+}
+
+/// `regtrack export --format html --out HTML` of `db`; gives the file's text.
+fn export_html(db: &std::path::Path, html: &std::path::Path) -> String {
+    Cmd::regtrack()
+        .db(db)
+        .args(["export", "--format", "html", "--out"])
+        .arg(html)
+        .ok();
+    std::fs::read_to_string(html).expect("html written")
+}
+
+/// Runs browser script `script` with `args` under node (the browser from
+/// `CHROMIUM`); asserts that it succeeded and reported no failures (`where`
+/// is added to the message when it did not). Gives its standard output.
+fn browser_check(
+    chromium: &std::path::Path,
+    script: &std::path::Path,
+    args: &[&std::ffi::OsStr],
+    r#where: &str,
+) -> String {
+    let out = Command::new("node")
+        .env("CHROMIUM", chromium)
+        .arg(script)
+        .args(args)
+        .output()
+        .expect("run node");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "browser check failed{where}:\n{stdout}\n{stderr}"
+    );
+    assert!(stdout.contains("\"failures\":[]"), "{stdout}");
+    stdout
 }

@@ -844,16 +844,7 @@ mod tests {
     use super::packing::pack_bodies;
     use super::*;
 
-    fn message(id: &str, body: &str) -> Message {
-        let raw = crate::model::RawMessage {
-            bytes: format!("Message-ID: <{id}>\nSubject: s\n\n{body}")
-                .into_bytes()
-                .into(),
-            origin: Origin::Stdin { offset: 0 },
-            format: crate::model::RawFormat::Rfc822,
-        };
-        crate::mail::parse(&raw).expect("parses")
-    }
+    use crate::store::test_message as message;
 
     #[test]
     fn a_known_record_writes_nothing_unless_its_id_is_stored() {
