@@ -527,8 +527,8 @@ struct Keyed {
     /// the keys begin with most letters.
     dfa: aho_corasick::dfa::DFA,
     /// For each key, the phrases (indexes into [`PHRASES`]) whose cue it
-    /// begins.
-    phrases: Vec<Vec<usize>>,
+    /// begins, each with its cue literals that begin with the key.
+    cues: Vec<Vec<(usize, Vec<String>)>>,
 }
 
 static KEYED: LazyLock<Keyed> = LazyLock::new(|| {
@@ -539,15 +539,23 @@ static KEYED: LazyLock<Keyed> = LazyLock::new(|| {
         .prefilter(false)
         .build(&keys)
         .expect("valid keys");
-    let phrases = keys
+    let of_key = keys
         .iter()
         .map(|k| {
-            (0..PHRASES.len())
-                .filter(|&i| cues[i].iter().any(|l| l.starts_with(k.as_str())))
+            cues.iter()
+                .enumerate()
+                .filter_map(|(i, lits)| {
+                    let begun: Vec<String> = lits
+                        .iter()
+                        .filter(|l| l.starts_with(k.as_str()))
+                        .cloned()
+                        .collect();
+                    (!begun.is_empty()).then_some((i, begun))
+                })
                 .collect()
         })
         .collect();
-    Keyed { dfa, phrases }
+    Keyed { dfa, cues: of_key }
 });
 
 /// Calls `f(start, end, key)` for every cue key in lower-cased `text`,
@@ -821,39 +829,56 @@ pub fn read(sentence: &str) -> Vec<Found> {
     let lower = sentence
         .to_lowercase()
         .replace(['\u{2019}', '\u{2018}'], "'");
-    let mut keys: Vec<usize> = Vec::new();
-    for_each_cue(lower.as_bytes(), |_, _, key| {
-        keys.push(key);
+    let mut keys: Vec<(usize, usize)> = Vec::new();
+    for_each_cue(lower.as_bytes(), |start, _, key| {
+        keys.push((start, key));
         true
     });
     read_lowered(&lower, keys)
 }
 
 /// [`read`] of a sentence already lower-cased as [`read`] lower-cases it,
-/// given the cue keys it holds ([`for_each_cue`] inside it, in any order;
-/// the same key any number of times).
-pub fn read_lowered(s: &str, keys: impl IntoIterator<Item = usize>) -> Vec<Found> {
+/// given where the cue keys it holds begin and which they are
+/// ([`for_each_cue`] inside it, offsets from its start, in any order).
+pub fn read_lowered(s: &str, keys: impl IntoIterator<Item = (usize, usize)>) -> Vec<Found> {
+    if says_nothing(s) {
+        return Vec::new();
+    }
+    // The phrases whose cues the sentence holds, in book order: a phrase's
+    // cue literal begins with a key, where the key is found.
+    let of_key = &KEYED.cues;
+    let mut which: Vec<usize> = Vec::new();
+    for (start, key) in keys {
+        let Some(rest) = s.get(start..) else {
+            continue;
+        };
+        for (phrase, lits) in of_key.get(key).into_iter().flatten() {
+            if lits.iter().any(|l| rest.starts_with(l.as_str())) {
+                which.push(*phrase);
+            }
+        }
+    }
+    which.sort_unstable();
+    which.dedup();
+    read_phrases(s, which)
+}
+
+/// Whether lower-cased sentence `s` says nothing whatever phrases it
+/// holds: a question, or a sentence opening with a condition, which
+/// supposes all it says ("if this is real, the regression is expected").
+fn says_nothing(s: &str) -> bool {
     let trimmed =
         s.trim_end_matches(|c: char| c == ')' || c == '"' || c == '\'' || c.is_whitespace());
     let reading = Reading {
         question: trimmed.ends_with('?'),
     };
-    // A sentence that opens with a condition supposes all it says ("if
-    // this is real, the regression is expected").
-    let supposed = CONDITION_FIRST.is_match(s.trim_start());
-    if reading.question || supposed {
-        return Vec::new();
-    }
-    // The phrases whose cues the sentence holds, in book order.
-    let of_key = &KEYED.phrases;
-    let mut which: Vec<usize> = keys
-        .into_iter()
-        .filter_map(|k| of_key.get(k))
-        .flatten()
-        .copied()
-        .collect();
-    which.sort_unstable();
-    which.dedup();
+    reading.question || CONDITION_FIRST.is_match(s.trim_start())
+}
+
+/// What the phrases `which` (indexes into [`PHRASES`], ascending) find in
+/// sentence `s` (see [`read_lowered`], which passes those whose cue the
+/// sentence holds: no other can match).
+fn read_phrases(s: &str, which: Vec<usize>) -> Vec<Found> {
     let mut out: Vec<Found> = Vec::new();
     for (ph, re) in which.into_iter().filter_map(|i| COMPILED.get(i)) {
         for m in re.find_iter(s) {
@@ -919,6 +944,64 @@ mod tests {
 
     fn kinds(s: &str) -> Vec<(SignalKind, bool)> {
         read(s).into_iter().map(|f| (f.kind, f.tentative)).collect()
+    }
+
+    #[test]
+    fn the_phrases_whose_cues_a_sentence_holds_read_it_as_all_of_them_do() {
+        let mut seed = 13u64;
+        let mut next = |n: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        };
+        // Words of the phrases, sentences holding them, and what separates
+        // them.
+        let mut words: Vec<&str> = PHRASES
+            .iter()
+            .flat_map(|ph| {
+                ph.pattern
+                    .split(|c: char| !c.is_ascii_alphabetic() && c != '\'')
+            })
+            .filter(|w| w.len() > 1)
+            .collect();
+        let sentences = [
+            "the regression is expected",
+            "this slowdown was expected after all",
+            "strange that the patch",
+            "the commit should not change anything",
+            "it doesn't matter",
+            "that link is the old version",
+            "the old code was buggy",
+            "i sent a new version",
+            "performance is back",
+            "the regression is gone",
+            "we could not reproduce it",
+            "it is just noise",
+            "i won't fix it",
+            "not worth it",
+            "not a real regression",
+        ];
+        for _ in 0..20 {
+            words.extend(sentences);
+        }
+        let seps = [" ", " ", " ", ", ", "\t", "-", " 4c40d6efc8 "];
+        let mut found = 0;
+        for _ in 0..3000 {
+            let mut s = String::new();
+            for _ in 0..next(12) {
+                s.push_str(words[next(words.len())]);
+                s.push_str(seps[next(seps.len())]);
+            }
+            let all = if says_nothing(&s) {
+                Vec::new()
+            } else {
+                read_phrases(&s, (0..PHRASES.len()).collect())
+            };
+            assert_eq!(read(&s), all, "{s:?}");
+            found += all.len();
+        }
+        assert!(found > 500, "{found}");
     }
 
     #[test]

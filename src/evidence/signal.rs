@@ -169,7 +169,7 @@ pub fn sentence_signals_in(paragraphs: &Paragraphs, collapsed: bool) -> Vec<Sign
                     l,
                     keys.iter()
                         .filter(|k| k.0 >= pos && k.1 <= end)
-                        .map(|k| k.2),
+                        .map(|k| (k.0 - pos, k.2)),
                 ),
                 _ => phrases::read(s),
             };

@@ -211,9 +211,17 @@ pub fn header_len(raw: &[u8]) -> usize {
     if raw.starts_with(b"\r\n") {
         return 2;
     }
-    let lf = memchr::memmem::find(raw, b"\n\n").map(|at| at + 2);
+    static LF: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\n\n"));
+    static CRLF: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\n\r\n"));
+    let lf = LF.find(raw).map(|at| at + 2);
     let before = lf.unwrap_or(raw.len());
-    let crlf = memchr::memmem::find(&raw[..before], b"\n\r\n").map(|at| at + 3);
+    // Most mail has no carriage return at all: one byte search says so.
+    let head = &raw[..before];
+    let crlf = memchr::memchr(b'\r', head)
+        .and_then(|_| CRLF.find(head))
+        .map(|at| at + 3);
     match (lf, crlf) {
         (Some(a), Some(b)) => a.min(b),
         (a, b) => a.or(b).unwrap_or(raw.len()),
