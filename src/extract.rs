@@ -20,7 +20,9 @@ use crate::model::{Extraction, Message};
 /// 6: replies are read with the phrase book (`evidence::phrases`): new
 /// kinds (withdraws, will-fix, will-revert, sets-aside), questions,
 /// conditions, denials and hedges, and the commit a sentence names.
-pub const EXTRACTION_VERSION: i64 = 8;
+/// 9: a stable backport of a patch (`[ Upstream commit <sha> ]`, `commit
+/// <sha> upstream.`) is a `stable` landing of its title.
+pub const EXTRACTION_VERSION: i64 = 9;
 
 /// The extractors read a body up to this many lines or
 /// [`MAX_EXTRACTED_BODY`] bytes, whichever comes first.

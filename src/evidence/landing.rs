@@ -311,6 +311,21 @@ impl OwnText {
     }
 }
 
+/// The landing a stable backport is (its own text names its upstream commit:
+/// `[ Upstream commit <sha> ]`, `commit <sha> upstream.`): the patch of its
+/// title is in mainline, under that commit.
+pub fn backport(p: &crate::model::PatchFacts) -> Option<Landing> {
+    let upstream = p.upstream.as_ref()?;
+    (p.title_key.len() >= 8).then(|| Landing {
+        kind: LandingKind::Stable,
+        title: Some(p.title_key.clone()),
+        commit: Some(upstream.clone()),
+        tree: Some("stable".into()),
+        branch: None,
+        quote_depth: 0,
+    })
+}
+
 /// The landings a message states (see the module docs).
 pub fn landings_in(msg: &Message, view: &BodyView<'_>, in_diff: &[bool]) -> Vec<Landing> {
     if view.collapsed {
@@ -1115,6 +1130,40 @@ mod tests {
         assert_eq!(l[0].commit.as_deref(), Some("5aca284210ce"));
         assert_eq!(l[0].branch.as_deref(), Some("vfs-for-next"));
         assert_eq!(l[0].tree.as_deref(), Some("xfs-linux"));
+    }
+
+    #[test]
+    fn a_stable_backport_lands_its_title_under_its_upstream_commit() {
+        let msg = Message {
+            subject: "[PATCH 6.8 119/228] netfs: Fix the pre-flush when appending".into(),
+            body: "6.8-stable review patch.  If anyone has any objections, please let me know.\n\n\
+                   ------------------\n\n[ Upstream commit c97f59e276d4e93480f29a70accbd0d7273cf3f5 ]\n\n\
+                   In netfs_perform_write(), ...\n"
+                .into(),
+            ..Message::default()
+        };
+        let ex = crate::extract::extract(&msg);
+        let l: Vec<&Landing> = ex
+            .landings
+            .iter()
+            .filter(|l| l.kind == LandingKind::Stable)
+            .collect();
+        assert_eq!(l.len(), 1, "{:?}", ex.landings);
+        assert_eq!(
+            l[0].title.as_deref(),
+            Some(title_key("netfs: Fix the pre-flush when appending").as_str())
+        );
+        assert_eq!(
+            l[0].commit.as_deref(),
+            Some("c97f59e276d4e93480f29a70accbd0d7273cf3f5")
+        );
+        // A patch that only speaks of upstream is no backport.
+        let msg = Message {
+            subject: "[PATCH] netfs: Fix the pre-flush".into(),
+            body: "Send this upstream soon.\n".into(),
+            ..Message::default()
+        };
+        assert!(crate::extract::extract(&msg).landings.is_empty());
     }
 
     #[test]

@@ -111,6 +111,8 @@ pub fn extract_evidence_each(msgs: &[&Message], exs: &mut [Extraction]) {
     });
     each(exs, &mut |i, ex| {
         ex.landings = landing::landings_in(msgs[i], &views[i], &scans[i].in_diff);
+        ex.landings
+            .extend(ex.patch.as_deref().and_then(landing::backport));
     });
     drop(paragraphs);
     for ((ex, t), scan) in exs.iter_mut().zip(&mut trailers).zip(scans) {

@@ -579,7 +579,6 @@ fn attach_pointers(
                 .min()
         })
         .collect();
-    let regs_of = |j: usize| regs_of_msg.get(&j).map(|v| v.as_slice()).unwrap_or(&[]);
     let mut linked: Vec<(usize, usize, Role, String)> = Vec::new();
     for &i in &ix.order {
         let m = &msgs[i];
@@ -592,7 +591,7 @@ fn attach_pointers(
                 && let Some(&j) = ix.by_id.get(id.as_str())
                 && j != i
             {
-                for &r in regs_of(j) {
+                for &r in regs_of_msg.get(&j).into_iter().flatten() {
                     targets.push((r, pointer_role(m), format!("{}: {}", t.key, t.value)));
                 }
             }
@@ -602,7 +601,7 @@ fn attach_pointers(
             if let Some(&j) = ix.by_id.get(id.as_str())
                 && j != i
             {
-                for &r in regs_of(j) {
+                for &r in regs_of_msg.get(&j).into_iter().flatten() {
                     targets.push((r, pointer_role(m), format!("cites the lore URL of {id}")));
                 }
             }
@@ -612,6 +611,16 @@ fn attach_pointers(
         }
         targets.extend(reverts(m, &at.drafts, titles, &first_report));
         for (r, role, reason) in targets {
+            // A chain of links: what points at this message (a fix's
+            // `Link:` to a revert or a discussion that is part of the
+            // history) points at its history too. Messages are taken in
+            // date order, so a link back to an earlier member holds.
+            if role != Role::Landing {
+                let regs = regs_of_msg.entry(i).or_default();
+                if !regs.contains(&r) {
+                    regs.push(r);
+                }
+            }
             linked.push((r, i, role, reason));
         }
     }

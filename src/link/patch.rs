@@ -8,7 +8,11 @@
 //!   compared by [`crate::mail::subject::title_key`]) and an author (address
 //!   or name), or
 //! - a patch id (the same change, whitespace and line numbers aside): an
-//!   inline draft and the patch later posted from it.
+//!   inline draft and the patch later posted from it, or
+//! - a citation: a later version (or its cover letter) citing the lore URL
+//!   of an earlier version (or its cover letter) of its author, as b4's
+//!   `Link to v1:` does, whatever its title became (parts of two series
+//!   paired by what they touch; see [`join_cited_versions`]).
 //!
 //! Landings are matched to identities:
 //! - a landing that names a title (a b4 thank-you entry, a shortlog line, a
@@ -140,6 +144,124 @@ pub fn is_cover(m: &LinkMessage) -> bool {
         .is_some_and(|p| p.part == Some(0) && kind_of(m) == Kind::Patch)
 }
 
+/// The version a posting's subject gives (`v3`), 1 when it gives none.
+fn version_of(m: &LinkMessage) -> u32 {
+    m.extraction
+        .patch
+        .as_ref()
+        .and_then(|p| p.version)
+        .unwrap_or(1)
+}
+
+/// Joins the versions of one change whose titles differ (v1 named the
+/// report, v4 3/3 is what was applied): a posting or cover letter whose own
+/// text cites (a lore URL: b4's `- Link to v1: https://...`, a change log's
+/// `v2: https://...`) an earlier posting or cover letter of its author, of
+/// a lower version, is that one's next version. Single patches are joined
+/// directly; where a side is a series (the parts replying to its cover
+/// letter), each earlier part is joined with the later part that touches
+/// most of what it touches (files and functions; at least half of what
+/// either touches), one to one, among the parts that no part of the other
+/// series shares a title with.
+fn join_cited_versions(
+    msgs: &[LinkMessage],
+    parent: &[Option<usize>],
+    postings: &[usize],
+    uf: &mut [usize],
+) {
+    let by_id: HashMap<&str, usize> = msgs
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (m.message_id.as_str(), i))
+        .collect();
+    let mut parts_of: HashMap<usize, Vec<usize>> = HashMap::new();
+    for &i in postings {
+        if let Some(p) = parent.get(i).copied().flatten()
+            && is_cover(&msgs[p])
+        {
+            parts_of.entry(p).or_default().push(i);
+        }
+    }
+    let members = |i: usize| -> Vec<usize> {
+        if is_cover(&msgs[i]) {
+            parts_of.get(&i).cloned().unwrap_or_default()
+        } else {
+            vec![i]
+        }
+    };
+    let touches = |i: usize| -> &[String] {
+        msgs[i]
+            .extraction
+            .patch
+            .as_ref()
+            .map_or(&[], |p| p.touches.as_slice())
+    };
+    let title = |i: usize| -> &str {
+        msgs[i]
+            .extraction
+            .patch
+            .as_ref()
+            .map_or("", |p| p.title_key.as_str())
+    };
+    let units = postings
+        .iter()
+        .copied()
+        .chain((0..msgs.len()).filter(|&i| is_cover(&msgs[i])));
+    for i in units {
+        let m = &msgs[i];
+        for link in &m.extraction.lore_links {
+            let Some(&j) = by_id.get(super::hints::cited_target(link).as_str()) else {
+                continue;
+            };
+            let earlier = match (msgs[j].date, m.date) {
+                (Some(a), Some(b)) => a <= b,
+                _ => true,
+            };
+            if j == i
+                || !(is_posting(&msgs[j]) || is_cover(&msgs[j]))
+                || author(&msgs[j]) != author(m)
+                || !earlier
+                || version_of(&msgs[j]) >= version_of(m)
+                || sibling_parts(&msgs[j], m)
+            {
+                continue;
+            }
+            let (later, before) = (members(i), members(j));
+            if later.len() == 1 && before.len() == 1 {
+                union(uf, later[0], before[0]);
+                continue;
+            }
+            // One to one among the parts no title pairs, the most shared
+            // files and functions first.
+            let titled = |x: usize, other: &[usize]| {
+                title(x).len() >= MIN_TITLE && other.iter().any(|&y| title(y) == title(x))
+            };
+            let mut pairs: Vec<(usize, usize, usize)> = Vec::new();
+            for &b in before.iter().filter(|&&b| !titled(b, &later)) {
+                for &a in later.iter().filter(|&&a| !titled(a, &before)) {
+                    // Most of what either touches (Jaccard at least a half):
+                    // a part sharing one file with a reworked series is
+                    // another change.
+                    let shared = touches(b).iter().filter(|t| touches(a).contains(t)).count();
+                    let either = touches(a).len() + touches(b).len() - shared;
+                    if shared > 0 && 2 * shared >= either {
+                        pairs.push((shared, a, b));
+                    }
+                }
+            }
+            pairs.sort_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2)));
+            let (mut used_a, mut used_b) = (Vec::new(), Vec::new());
+            for (_, a, b) in pairs {
+                if !used_a.contains(&a) && !used_b.contains(&b) {
+                    union(uf, a, b);
+                    used_a.push(a);
+                    used_b.push(b);
+                }
+            }
+        }
+    }
+}
+
 /// Finds the patch identities of `msgs` (see the module docs); `parent` is
 /// each message's parent after threading.
 pub fn identify(msgs: &[LinkMessage], parent: &[Option<usize>]) -> Patches {
@@ -172,6 +294,7 @@ pub fn identify(msgs: &[LinkMessage], parent: &[Option<usize>]) -> Patches {
             }
         }
     }
+    join_cited_versions(msgs, parent, &postings, &mut uf);
     let mut index: HashMap<usize, usize> = HashMap::new();
     let mut out = Patches::default();
     let mut sorted = postings.clone();
@@ -197,10 +320,19 @@ pub fn identify(msgs: &[LinkMessage], parent: &[Option<usize>]) -> Patches {
     }
     out.landings = vec![Vec::new(); out.identities.len()];
     out.reviews = vec![Vec::new(); out.identities.len()];
+    // A landing naming any posting's title counts for the patch (a version
+    // joined by a citation may carry another title).
     let mut title_ids: HashMap<&str, Vec<usize>> = HashMap::new();
     for (k, id) in out.identities.iter().enumerate() {
-        if id.title_key.len() >= MIN_TITLE {
-            title_ids.entry(id.title_key.as_str()).or_default().push(k);
+        for &i in &id.postings {
+            if let Some(p) = &msgs[i].extraction.patch
+                && p.title_key.len() >= MIN_TITLE
+            {
+                let ks = title_ids.entry(p.title_key.as_str()).or_default();
+                if !ks.contains(&k) {
+                    ks.push(k);
+                }
+            }
         }
     }
     // The patches of a series: the postings that reply to its cover letter.
@@ -409,5 +541,115 @@ mod tests {
         let p = identify(&msgs, &[None, Some(0), None, Some(2)]);
         let at: Vec<usize> = p.landings[0].iter().map(|l| l.msg).collect();
         assert_eq!(at, vec![1, 2, 3]);
+    }
+
+    fn touching(mut m: LinkMessage, what: &[&str]) -> LinkMessage {
+        if let Some(p) = m.extraction.patch.as_mut() {
+            p.touches = what.iter().map(|t| t.to_string()).collect();
+        }
+        m
+    }
+
+    #[test]
+    fn a_later_version_citing_an_earlier_one_is_that_patch_whatever_its_title() {
+        let v1 = touching(
+            posting(
+                "v1@x",
+                "a@x",
+                "[PATCH] ext4: fix the slowdown the robot found",
+                1,
+            ),
+            &["fs/ext4/inode.c", "fs/ext4/inode.c:ext4_write_begin"],
+        );
+        let mut cover = posting(
+            "c2@x",
+            "a@x",
+            "[PATCH v2 0/2] ext4: rework the write path",
+            5,
+        );
+        cover.extraction.lore_links = vec!["https://lore.kernel.org/r/v1@x".into()];
+        let helper = touching(
+            posting("p1@x", "a@x", "[PATCH v2 1/2] ext4: add a helper", 5),
+            &["fs/ext4/ext4.h"],
+        );
+        let later = touching(
+            posting("p2@x", "a@x", "[PATCH v2 2/2] ext4: take the lock later", 5),
+            &["fs/ext4/inode.c", "fs/ext4/inode.c:ext4_write_begin"],
+        );
+        let applied = LinkMessage {
+            message_id: "thanks@x".into(),
+            date: Some(9 * 86_400),
+            extraction: crate::model::Extraction {
+                landings: vec![Landing {
+                    title: Some(crate::mail::subject::title_key("ext4: take the lock later")),
+                    ..Landing::default()
+                }],
+                ..Default::default()
+            },
+            ..LinkMessage::default()
+        };
+        let msgs = vec![v1, cover, helper, later, applied];
+        let p = identify(&msgs, &[None, None, Some(1), Some(1), None]);
+        let k = p.identity_of(0).expect("v1 is a posting");
+        assert_eq!(
+            p.identity_of(3),
+            Some(k),
+            "the part touching what v1 touched"
+        );
+        assert_ne!(p.identity_of(2), Some(k), "the other part is another patch");
+        assert_eq!(p.identities[k].title, "ext4: take the lock later");
+        let landed: Vec<usize> = p.landings[k].iter().map(|l| l.msg).collect();
+        assert_eq!(landed, vec![4], "the later title's landing counts for v1");
+    }
+
+    #[test]
+    fn a_citation_by_another_author_or_of_a_later_version_joins_nothing() {
+        let v2 = posting("v2@x", "a@x", "[PATCH v2] ext4: fix the slowdown", 1);
+        let mut other = posting("o@x", "b@x", "[PATCH] ext4: something else", 3);
+        other.extraction.lore_links = vec!["v2@x".into()];
+        let mut older = posting("v1@x", "a@x", "[PATCH] ext4: a different title", 4);
+        older.extraction.lore_links = vec!["v2@x".into()];
+        let p = identify(&[v2, other, older], &[None, None, None]);
+        assert_eq!(p.identities.len(), 3);
+    }
+
+    #[test]
+    fn parts_keeping_their_title_pair_by_title_and_only_the_others_by_what_they_touch() {
+        let cover = |id: &str, subject: &str, day: i64| posting(id, "a@x", subject, day);
+        let c1 = cover("c1@x", "[PATCH 0/2] ext4: large folios", 1);
+        let b1 = touching(
+            posting("b1@x", "a@x", "[PATCH 1/2] ext4: add the folio helper", 1),
+            &["fs/ext4/inode.c", "fs/ext4/extents.c"],
+        );
+        let b2 = touching(
+            posting("b2@x", "a@x", "[PATCH 2/2] ext4: enable large folios", 1),
+            &["fs/ext4/inode.c"],
+        );
+        let mut c2 = cover("c2@x", "[PATCH v2 0/2] ext4: large folios", 8);
+        c2.extraction.lore_links = vec!["c1@x".into()];
+        let a1 = touching(
+            posting(
+                "a1@x",
+                "a@x",
+                "[PATCH v2 1/2] ext4: add the folio helper",
+                8,
+            ),
+            &["fs/ext4/inode.c", "fs/ext4/extents.c", "fs/ext4/file.c"],
+        );
+        let a2 = touching(
+            posting(
+                "a2@x",
+                "a@x",
+                "[PATCH v2 2/2] ext4: turn large folios on",
+                8,
+            ),
+            &["fs/ext4/inode.c"],
+        );
+        let msgs = vec![c1, b1, b2, c2, a1, a2];
+        let parent = [None, Some(0), Some(0), None, Some(3), Some(3)];
+        let p = identify(&msgs, &parent);
+        assert_eq!(p.identity_of(1), p.identity_of(4), "same title");
+        assert_eq!(p.identity_of(2), p.identity_of(5), "retitled, same touches");
+        assert_ne!(p.identity_of(1), p.identity_of(2));
     }
 }

@@ -8,7 +8,10 @@
 //!   subjects (the seeds: they start a regression or can link to one
 //!   whatever else is stored);
 //! - messages whose `Closes:`/`Link:` trailer or cited lore URL points into
-//!   a seed's thread;
+//!   a seed's thread, or into the thread of a message so chosen (a chain of
+//!   links: a fix citing a discussion that cites the report, a version
+//!   citing the version that closed the report), up to [`CHAIN_STEPS`]
+//!   steps;
 //! - messages with `Fixes:` and a robot `Reported-by:`;
 //! - then (`pipeline::relink`) the other postings of the chosen patches,
 //!   the postings of the culprits the chosen reports name, and the
@@ -31,6 +34,9 @@ use crate::model::Trailer;
 /// a `Fixes:`.
 pub const TRAILER_KEYS: [&str; 4] = ["closes", "link", "reported-by", "fixes"];
 
+/// Steps of a chain of links followed from a seed's thread.
+pub const CHAIN_STEPS: usize = 4;
+
 /// The choice being made (indices are the skeleton's messages).
 #[derive(Debug)]
 pub struct Selection {
@@ -39,6 +45,9 @@ pub struct Selection {
     fixes: Vec<bool>,
     /// Message-IDs of every message in a seed's thread.
     members: HashSet<String>,
+    /// Every pointer outside the seeds' threads: (message, the Message-ID
+    /// its trailer or cited link names), for the chains of links.
+    pointers: Vec<(usize, String)>,
 }
 
 impl Selection {
@@ -50,6 +59,7 @@ impl Selection {
             robot: vec![false; n],
             fixes: vec![false; n],
             members: HashSet::new(),
+            pointers: Vec::new(),
         }
     }
 
@@ -82,7 +92,11 @@ impl Selection {
             return;
         }
         if let Some(id) = hints::trailer_target(t) {
-            self.seed[i] |= self.members.contains(id.as_str());
+            if self.members.contains(id.as_str()) {
+                self.seed[i] = true;
+            } else {
+                self.pointers.push((i, id));
+            }
         }
         self.robot[i] |= hints::robot_reported(t);
         self.fixes[i] |= hints::fixes_id(t).is_some();
@@ -90,17 +104,43 @@ impl Selection {
 
     /// One lore link cited in message `i`'s own text.
     pub fn cited(&mut self, i: usize, link: &str) {
-        if i < self.seed.len() && self.members.contains(hints::cited_target(link).as_str()) {
+        if i >= self.seed.len() {
+            return;
+        }
+        let id = hints::cited_target(link);
+        if self.members.contains(id.as_str()) {
             self.seed[i] = true;
+        } else {
+            self.pointers.push((i, id));
         }
     }
 
     /// The chosen messages, ascending.
     pub fn finish(self, sk: &Skeleton) -> Vec<usize> {
-        let roots: HashSet<u32> = (0..sk.len())
+        let mut roots: HashSet<u32> = (0..sk.len())
             .filter(|&i| self.seed[i] || (self.robot[i] && self.fixes[i]))
             .map(|i| sk.root[i])
             .collect();
+        // The chains: the thread of a message pointing into a chosen thread
+        // is chosen, a step at a time.
+        if !self.pointers.is_empty() {
+            let root_of: hashbrown::HashMap<&str, u32> = (0..sk.len())
+                .filter_map(|i| Some((sk.names.get(sk.container[i] as usize)?, sk.root[i])))
+                .collect();
+            for _ in 0..CHAIN_STEPS {
+                let step: Vec<u32> = self
+                    .pointers
+                    .iter()
+                    .filter(|(i, _)| !roots.contains(&sk.root[*i]))
+                    .filter(|(_, id)| root_of.get(id.as_str()).is_some_and(|r| roots.contains(r)))
+                    .map(|(i, _)| sk.root[*i])
+                    .collect();
+                if step.is_empty() {
+                    break;
+                }
+                roots.extend(step);
+            }
+        }
         (0..sk.len())
             .filter(|&i| roots.contains(&sk.root[i]))
             .collect()
@@ -215,5 +255,25 @@ mod tests {
         assert_eq!(choice(&passed[..1]), vec![0, 1, 2]);
         assert_eq!(choice(&passed[1..2]), vec![0, 1]);
         assert_eq!(choice(&[]), vec![0, 1]);
+    }
+
+    /// A chain of links: `y` cites `x`, which cites the report: both are
+    /// chosen; without `x`'s citation neither is.
+    #[test]
+    fn a_chain_of_links_from_a_seed_thread_is_chosen() {
+        let sk = skeleton();
+        let run = |links: &[(usize, &str)]| {
+            let mut sel = Selection::new(&sk);
+            sel.seed(0);
+            sel.members(&sk);
+            for (i, l) in links {
+                sel.cited(*i, l);
+            }
+            sel.finish(&sk)
+        };
+        let to_r = "https://lore.kernel.org/all/r@x/";
+        let to_x = "https://lore.kernel.org/r/x@x";
+        assert_eq!(run(&[(3, to_x), (2, to_r)]), vec![0, 1, 2, 3]);
+        assert_eq!(run(&[(3, to_x)]), vec![0, 1]);
     }
 }

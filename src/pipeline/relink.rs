@@ -712,18 +712,13 @@ fn choose_again(
     cap: usize,
 ) -> Result<std::result::Result<Choice, String>> {
     use std::collections::HashSet;
-    // The threads the touched messages point to, and those pointing into them.
+    // The threads the touched messages point to (their choice is stored),
+    // and those pointing into them, a chain of links at a time
+    // ([`select::CHAIN_STEPS`]): a new report makes chosen what points at
+    // what points at it.
     let keys = links::keys_of(store, touched)?;
     let targets: Vec<&str> = keys.iter().filter_map(|k| k.strip_prefix("m:")).collect();
-    let mut near = links::rows_of_message_ids(store, &targets)?;
-    let own: Vec<String> = links::thread_headers_of(store, touched)?
-        .iter()
-        .map(|(mid, _, _)| crate::link::keys::message(mid))
-        .collect();
-    near.extend(links::messages_with_keys(store, &own)?);
-    near.retain(|m| touched.binary_search(m).is_err());
-    near.sort_unstable();
-    near.dedup();
+    let near = links::rows_of_message_ids(store, &targets)?;
     let mut near_roots = links::roots_of_messages(store, &near)?;
     near_roots.sort_unstable();
     near_roots.dedup();
@@ -731,6 +726,31 @@ fn choose_again(
     universe.extend(links::messages_in_roots(store, &near_roots)?);
     universe.sort_unstable();
     universe.dedup();
+    let mut frontier: Vec<i64> = touched.to_vec();
+    for _ in 0..select::CHAIN_STEPS {
+        let own: Vec<String> = links::thread_headers_of(store, &frontier)?
+            .iter()
+            .map(|(mid, _, _)| crate::link::keys::message(mid))
+            .collect();
+        let mut pointing = links::messages_with_keys(store, &own)?;
+        pointing.retain(|m| universe.binary_search(m).is_err());
+        if pointing.is_empty() {
+            break;
+        }
+        let mut roots = links::roots_of_messages(store, &pointing)?;
+        roots.sort_unstable();
+        roots.dedup();
+        frontier = links::messages_in_roots(store, &roots)?;
+        frontier.retain(|m| universe.binary_search(m).is_err());
+        frontier.sort_unstable();
+        frontier.dedup();
+        universe.extend(frontier.iter().copied());
+        universe.sort_unstable();
+        universe.dedup();
+        if universe.len() > cap {
+            break;
+        }
+    }
     if universe.len() > cap {
         return Ok(Err(format!(
             "the new mail reaches more than {cap} messages"
@@ -740,8 +760,15 @@ fn choose_again(
     let stored = links::chosen_flags(store, &ids)?;
     let is_touched = |id: i64| touched.binary_search(&id).is_ok();
     // The first step here, and what it had chosen before (a thread's
-    // reasons outside these threads are unchanged).
-    let first_here = first_chosen(store, Some(&ids), &ids, &sk, &seeds)?;
+    // reasons outside these threads are unchanged; a chain of links
+    // continues from a thread chosen before).
+    let mut from = seeds.clone();
+    for (i, id) in ids.iter().enumerate() {
+        if stored.get(id) == Some(&true) {
+            from[i] = true;
+        }
+    }
+    let first_here = first_chosen(store, Some(&ids), &ids, &sk, &from)?;
     let mut first_roots: HashSet<u32> = first_here.iter().map(|&i| sk.root[i]).collect();
     for (i, id) in ids.iter().enumerate() {
         if stored.get(id) == Some(&true) {
