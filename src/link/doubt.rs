@@ -180,6 +180,22 @@ pub fn assess(r: &mut Regression) {
             settle: settle(r, DoubtKind::ConflictingEvidence, None),
         });
     }
+    // Every report is an improvement, yet somebody posted a fix for it (the
+    // speed came from skipped work): if the fix landed where this archive
+    // does not show, the history is no improvement.
+    if r.status == Status::Improvement
+        && let Some(p) = r.patches.first()
+    {
+        push(Doubt {
+            kind: DoubtKind::ConflictingEvidence,
+            message_id: Some(p.message_id.clone()),
+            said: format!(
+                "every report is an improvement, but \"{}\" was linked as a fix of it",
+                p.title
+            ),
+            settle: settle(r, DoubtKind::ConflictingEvidence, None),
+        });
+    }
     let settled = r.facts.marked || r.facts.marked_fix.is_some() || r.facts.marked_patch.is_some();
     if settled {
         doubts.clear();
@@ -346,5 +362,26 @@ mod tests {
         r.branch = Some("linus:master".into());
         assess(&mut r);
         assert!(r.doubts.is_empty());
+    }
+
+    #[test]
+    fn an_improvement_with_a_linked_fix_is_unsure() {
+        let mut r = history(Status::Improvement, Vec::new());
+        assess(&mut r);
+        assert_eq!(r.status_confidence, StatusConfidence::Sure);
+        r.patches.push(crate::model::history::PatchInfo {
+            message_id: "fix@x".into(),
+            title: "mm: do the skipped work again".into(),
+            ..Default::default()
+        });
+        assess(&mut r);
+        assert_eq!(r.status_confidence, StatusConfidence::Unsure);
+        assert_eq!(r.doubts[0].kind, DoubtKind::ConflictingEvidence);
+        assert_eq!(r.doubts[0].message_id.as_deref(), Some("fix@x"));
+        assert!(
+            r.doubts[0].settle.ends_with(" improvement"),
+            "{}",
+            r.doubts[0].settle
+        );
     }
 }
