@@ -12,7 +12,7 @@
 //! - a citation: a later version (or its cover letter) citing the lore URL
 //!   of an earlier version (or its cover letter) of its author, as b4's
 //!   `Link to v1:` does, whatever its title became (parts of two series
-//!   paired by what they touch; see [`join_cited_versions`]).
+//!   paired by what they touch; see `join_cited_versions`).
 //!
 //! Landings are matched to identities:
 //! - a landing that names a title (a b4 thank-you entry, a shortlog line, a
