@@ -21,7 +21,9 @@ use crate::model::{Extraction, Message};
 /// kinds (withdraws, will-fix, will-revert, sets-aside), questions,
 /// conditions, denials and hedges, and the commit a sentence names.
 /// 9: a stable backport of a patch (`[ Upstream commit <sha> ]`, `commit
-/// <sha> upstream.`) is a `stable` landing of its title.
+/// <sha> upstream.`) is a `stable` landing of its title; an applied line
+/// may lead with `So`/`OK`, name `your patch`, and give its branch in
+/// parentheses (`So I've picked up your patch (vfs.misc).`).
 pub const EXTRACTION_VERSION: i64 = 9;
 
 /// The extractors read a body up to this many lines or

@@ -63,11 +63,12 @@ static PULL_PHRASE: Phrase =
 /// series applied as 6.10 material, thanks!`, `Patch applied, thanks.`
 static APPLIED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
-        r"^(?:(?:Thanks|Thank you)[,!.]?\s+)?(?:(?:I'?ve|I have|I|We'?ve|We have|Now)\s+)?(?:now\s+)?",
+        r"^(?:(?:So|OK|Ok|Okay|Alright|Well)[,!.]?\s+)?(?:(?:Thanks|Thank you)[,!.]?\s+)?(?:(?:I'?ve|I have|I|We'?ve|We have|Now)\s+)?(?:now\s+)?",
         r"(?:(?:Whole\s+|Entire\s+)?(?i:series|patch\s?set|set|patch|patches|all|both)\s+(?:now\s+)?)?",
         r"(?i:applied|queued(?: up)?|pushed|picked(?: it| this| them)? up|added|merged|pulled|taken|took)",
         r"(?:\s+\([^)]{0,80}\))?",
-        r"(?:\s+(?:it|this|this one|the patch|this patch|the series|this series|the patches|these|them|both|all|the set|this set|this patch series|the whole series|patches \d+-\d+|\d+(?:-\d+)?(?:,\s*\d+(?:-\d+)?)*))?",
+        r"(?:\s+(?:it|this|this one|the patch|this patch|the series|this series|the patches|these|them|both|all|the set|this set|this patch series|the whole series|your patch|your series|your patches|your fix|the fix|this fix|patches \d+-\d+|\d+(?:-\d+)?(?:,\s*\d+(?:-\d+)?)*))?",
+        r"(?:\s+\((?P<branch5>[\w.+-]+(?:/[\w.+-]+)?)\))?",
         r"(?:\s+(?:along with|with|without)\s+[^,.]{1,60}?)?",
         r"(?:",
         r"\s+(?:to|into|in|on)\s+(?:the\s+)?(?:(?P<tree1>[\w.-]+)'s\s+(?P<branch1>[\w./+-]+)\s+branch",
@@ -548,8 +549,10 @@ fn applied(lines: &[(usize, &str)], verb: bool, out: &mut Vec<Landing>) -> Optio
                     .to_string()
             })
         };
-        let branch = get(&["branch1", "branch2", "branch3", "branch4", "release"])
-            .filter(|b| !matches!(b.as_str(), "my" | "our" | "his" | "her" | "your" | "the"));
+        let branch = get(&[
+            "branch1", "branch2", "branch3", "branch4", "branch5", "release",
+        ])
+        .filter(|b| !matches!(b.as_str(), "my" | "our" | "his" | "her" | "your" | "the"));
         // "I applied it, and the test passes" is a tester's: a first-person
         // line says where, or says nothing more.
         let first_person = ["I ", "I've ", "I have ", "We"].iter().any(|p| {
@@ -557,7 +560,7 @@ fn applied(lines: &[(usize, &str)], verb: bool, out: &mut Vec<Landing>) -> Optio
                 .starts_with(p)
         }) || t.contains(" I ");
         let said_where = [
-            "branch1", "branch2", "branch3", "branch4", "tree3", "url", "release",
+            "branch1", "branch2", "branch3", "branch4", "branch5", "tree3", "url", "release",
         ]
         .iter()
         .any(|n| c.name(n).is_some());
@@ -671,10 +674,11 @@ fn applied(lines: &[(usize, &str)], verb: bool, out: &mut Vec<Landing>) -> Optio
 /// applied`): most lines starting with `I ` or `Thanks` have none, and
 /// [`APPLIED`] is not run on them.
 fn may_be_applied(t: &str) -> bool {
-    const FIRST: [&str; 25] = [
+    const FIRST: [&str; 29] = [
         "Thank", "Applied", "Queued", "Pushed", "pushed", "Picked", "picked", "Added", "Merged",
         "Pulled", "Taken", "I've ", "I have ", "I ", "We've ", "We have ", "Now ", "Whole ",
-        "Entire ", "Series ", "Patch ", "Patches ", "Set ", "All ", "Both ",
+        "Entire ", "Series ", "Patch ", "Patches ", "Set ", "All ", "Both ", "So", "OK", "Ok",
+        "Alright",
     ];
     const VERBS: [&str; 9] = [
         "applied", "queued", "pushed", "picked", "added", "merged", "pulled", "taken", "took",
@@ -986,6 +990,16 @@ mod tests {
         assert!(land("Re: x", "I applied it, and the test passes now.\n").is_empty());
         assert!(land("Re: x", "Patch applied cleanly on top of v6.9.\n").is_empty());
         assert!(land("Re: x", "Series applied and booted fine here.\n").is_empty());
+        // A maintainer picking a draft from the thread, the branch in
+        // parentheses after the object.
+        let l = land(
+            "Re: [linus:master] [file] 0ede61d858: regression",
+            "So I've picked up your patch (vfs.misc). It's clever alright so thanks\n",
+        );
+        assert_eq!(l.len(), 1, "{l:?}");
+        assert_eq!(l[0].branch.as_deref(), Some("vfs.misc"));
+        assert!(land("Re: x", "So I applied your patch and the test passes.\n").is_empty());
+        assert!(land("Re: x", "OK, I applied the fix locally, looks good.\n").is_empty());
         let cases: [(&str, Option<&str>, Option<&str>); 15] = [
             (
                 "Whole series applied as 6.10 material, thanks!",
