@@ -37,6 +37,7 @@ use super::hints::{
     cited_target, fixes_id, is_report, is_robot_team, kind_of, own_diff, own_trailers, report_ids,
     robot_reported, subject_culprit, title_key, trailer_target,
 };
+use super::keys::TYPO_WORD_MIN;
 use super::patch::{self, Patches};
 use crate::model::history::{Mark, Role};
 use crate::model::{Kind, LandingKind};
@@ -972,7 +973,6 @@ fn attach_culprit_thread_drops(ix: &Index<'_>, patches: &Patches, drafts: &mut [
 /// title that differs in a short word (`v1`/`v2`, `a`/`b`, `lock`/`locks`)
 /// may well be another change.
 const TITLE_EDITS: usize = 2;
-const TYPO_WORD_MIN: usize = 5;
 
 /// True when two title keys are the same words but one, and that word is a
 /// typo of the other ([`TITLE_EDITS`], words of [`TYPO_WORD_MIN`] letters

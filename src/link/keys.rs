@@ -11,6 +11,7 @@
 //! |---|---|
 //! | `c:<7 hex>` | names a commit: a report's culprit (subject or body), a reply subject's culprit, a `Fixes:` id, a revert's id, a landing's commit, an earlier report's culprit in a preamble |
 //! | `t:<title key>` | names a title: its patch's, a report's culprit title (or the one a reply naming that culprit in its subject quotes), a `Fixes:` title, a revert's title, a landing's title |
+//! | `n:<title key, one long word masked>` | has a patch title or a report's culprit title: one key per word of [`TYPO_WORD_MIN`] letters or more, so that titles a typo apart share one |
 //! | `p:<patch id>` | carries a diff with this patch id |
 //! | `m:<Message-ID>` | points to a message: a `Closes:`/`Link:` trailer, a cited lore URL, an earlier report in a preamble |
 //! | `s:<subject key>` | has no References or In-Reply-To: the threading fallback may hang it by subject |
@@ -43,6 +44,29 @@ pub const MIN_TITLE_KEY: usize = 8;
 pub fn title(t: &str) -> Option<String> {
     let k = title_key(t);
     (k.len() >= MIN_TITLE_KEY).then(|| format!("t:{k}"))
+}
+
+/// Letters a word needs to be a typo of another (`rearrage`/`rearrange`):
+/// shorter words differ in meaning (`fix`/`fox`).
+pub const TYPO_WORD_MIN: usize = 5;
+
+/// The keys of a title with one of its words of [`TYPO_WORD_MIN`] letters
+/// or more masked (`n:memcg: * fields of mem_cgroup_per_node`): two titles
+/// one typo apart, as `attach`'s `near_title` accepts them, share one.
+pub fn near_titles(t: &str) -> Vec<String> {
+    let k = title_key(t);
+    let words: Vec<&str> = k.split_whitespace().collect();
+    if words.len() < 3 || k.len() < MIN_TITLE_KEY {
+        return Vec::new();
+    }
+    (0..words.len())
+        .filter(|&i| words[i].chars().count() >= TYPO_WORD_MIN)
+        .map(|i| {
+            let mut w = words.clone();
+            w[i] = "*";
+            format!("n:{}", w.join(" "))
+        })
+        .collect()
 }
 
 /// The key of a message a message points to.
@@ -82,6 +106,9 @@ pub fn of(subject_line: &str, refless: bool, ex: &Extraction) -> Vec<String> {
         }
         if let Some(t) = &b.commit_title {
             push(title(t));
+            for k in near_titles(t) {
+                push(Some(k));
+            }
         }
         for p in &b.previous {
             if let Some(c) = &p.commit {
@@ -111,6 +138,9 @@ pub fn of(subject_line: &str, refless: bool, ex: &Extraction) -> Vec<String> {
     if let Some(p) = &ex.patch {
         if !p.title.is_empty() {
             push(title(&p.title));
+            for k in near_titles(&p.title) {
+                push(Some(k));
+            }
         }
         if let Some(id) = &p.patch_id {
             push(Some(format!("p:{id}")));
@@ -255,5 +285,16 @@ mod tests {
             stored("Re: x", false, &landing),
             of("Re: x", false, &landing)
         );
+    }
+
+    #[test]
+    fn titles_a_typo_apart_share_a_near_title_key_and_others_do_not() {
+        let a = near_titles("memcg: rearrage fields of mem_cgroup_per_node");
+        let b = near_titles("memcg: rearrange fields of mem_cgroup_per_node");
+        assert!(a.iter().any(|k| b.contains(k)), "{a:?} {b:?}");
+        assert!(a.iter().all(|k| k.starts_with("n:")));
+        let c = near_titles("memcg: reorder members of mem_cgroup_per_node");
+        assert!(!a.iter().any(|k| c.contains(k)));
+        assert!(near_titles("ext4: fix").is_empty());
     }
 }
