@@ -730,13 +730,25 @@ mod tests {
         }
         let [a, b, c, d] = rows[..] else { panic!() };
         let stored: Vec<(i64, String)> = conn
-            .prepare("SELECT message, key FROM link_keys WHERE key NOT LIKE 's:%' ORDER BY 1, 2")
+            .prepare(
+                "SELECT message, key FROM link_keys WHERE key NOT LIKE 's:%' AND key NOT LIKE 'n:%' \
+                 ORDER BY 1, 2",
+            )
             .unwrap()
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
             .unwrap()
             .map(Result::unwrap)
             .collect();
         assert_eq!(stored, [(c, format!("t:{title}"))]);
+        // Near-title keys have no column of `patches` to come from: stored.
+        let near: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM link_keys WHERE message = ?1 AND key LIKE 'n:%'",
+                [b],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(near, 2, "n:xfs: * title, n:xfs: another *");
         let t = format!("t:{title}");
         let keys = |k: &[&str]| k.iter().map(|k| k.to_string()).collect::<Vec<_>>();
         let check = |when: &str| {
