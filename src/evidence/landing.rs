@@ -317,7 +317,7 @@ impl OwnText {
 /// title is in mainline, under that commit.
 pub fn backport(p: &crate::model::PatchFacts) -> Option<Landing> {
     let upstream = p.upstream.as_ref()?;
-    (p.title_key.len() >= 8).then(|| Landing {
+    (p.title_key.len() >= crate::mail::subject::MIN_TITLE_KEY).then(|| Landing {
         kind: LandingKind::Stable,
         title: Some(p.title_key.clone()),
         commit: Some(upstream.clone()),

@@ -36,9 +36,7 @@ pub fn commit(id: &str) -> Option<String> {
     super::culprit::is_hex_id(id).then(|| format!("c:{}", id[..COMMIT_KEY].to_ascii_lowercase()))
 }
 
-/// Bytes a title key needs to be a key: a shorter one (`fix`, `cleanup`)
-/// ties unrelated mail together.
-pub const MIN_TITLE_KEY: usize = 8;
+pub use crate::mail::subject::MIN_TITLE_KEY;
 
 /// The key of a title.
 pub fn title(t: &str) -> Option<String> {

@@ -27,10 +27,8 @@ use std::collections::HashMap;
 
 use super::LinkMessage;
 use super::hints::{is_robot_team, kind_of};
+use super::keys::MIN_TITLE_KEY;
 use crate::model::{Kind, Landing, LandingKind};
-
-/// Shortest title key that identifies a patch by itself.
-const MIN_TITLE: usize = 8;
 
 /// One patch across its postings.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -112,7 +110,7 @@ pub fn is_posting(m: &LinkMessage) -> bool {
     if is_robot_team(m) && kind_of(m) != Kind::Patch {
         return false;
     }
-    let titled = p.title_key.len() >= MIN_TITLE;
+    let titled = p.title_key.len() >= MIN_TITLE_KEY;
     let cover = p.part == Some(0);
     (titled && !cover) || p.patch_id.is_some()
 }
@@ -153,6 +151,24 @@ fn version_of(m: &LinkMessage) -> u32 {
         .unwrap_or(1)
 }
 
+/// The parts of each series among `postings`: cover letter -> the postings
+/// that reply to it, in the order given.
+fn parts_by_cover(
+    msgs: &[LinkMessage],
+    parent: &[Option<usize>],
+    postings: &[usize],
+) -> HashMap<usize, Vec<usize>> {
+    let mut parts: HashMap<usize, Vec<usize>> = HashMap::new();
+    for &i in postings {
+        if let Some(p) = parent.get(i).copied().flatten()
+            && is_cover(&msgs[p])
+        {
+            parts.entry(p).or_default().push(i);
+        }
+    }
+    parts
+}
+
 /// Joins the versions of one change whose titles differ (v1 named the
 /// report, v4 3/3 is what was applied): a posting or cover letter whose own
 /// text cites (a lore URL: b4's `- Link to v1: https://...`, a change log's
@@ -165,8 +181,8 @@ fn version_of(m: &LinkMessage) -> u32 {
 /// series shares a title with.
 fn join_cited_versions(
     msgs: &[LinkMessage],
-    parent: &[Option<usize>],
     postings: &[usize],
+    parts_of: &HashMap<usize, Vec<usize>>,
     uf: &mut [usize],
 ) {
     let by_id: HashMap<&str, usize> = msgs
@@ -174,14 +190,6 @@ fn join_cited_versions(
         .enumerate()
         .map(|(i, m)| (m.message_id.as_str(), i))
         .collect();
-    let mut parts_of: HashMap<usize, Vec<usize>> = HashMap::new();
-    for &i in postings {
-        if let Some(p) = parent.get(i).copied().flatten()
-            && is_cover(&msgs[p])
-        {
-            parts_of.entry(p).or_default().push(i);
-        }
-    }
     let members = |i: usize| -> Vec<usize> {
         if is_cover(&msgs[i]) {
             parts_of.get(&i).cloned().unwrap_or_default()
@@ -234,7 +242,7 @@ fn join_cited_versions(
             // One to one among the parts no title pairs, the most shared
             // files and functions first.
             let titled = |x: usize, other: &[usize]| {
-                title(x).len() >= MIN_TITLE && other.iter().any(|&y| title(y) == title(x))
+                title(x).len() >= MIN_TITLE_KEY && other.iter().any(|&y| title(y) == title(x))
             };
             let mut pairs: Vec<(usize, usize, usize)> = Vec::new();
             for &b in before.iter().filter(|&&b| !titled(b, &later)) {
@@ -274,7 +282,7 @@ pub fn identify(msgs: &[LinkMessage], parent: &[Option<usize>]) -> Patches {
         let Some(p) = &m.extraction.patch else {
             continue;
         };
-        if p.title_key.len() >= MIN_TITLE {
+        if p.title_key.len() >= MIN_TITLE_KEY {
             match by_title.entry((p.title_key.clone(), author(m))) {
                 std::collections::hash_map::Entry::Occupied(e) => union(&mut uf, *e.get(), i),
                 std::collections::hash_map::Entry::Vacant(e) => {
@@ -294,7 +302,8 @@ pub fn identify(msgs: &[LinkMessage], parent: &[Option<usize>]) -> Patches {
             }
         }
     }
-    join_cited_versions(msgs, parent, &postings, &mut uf);
+    let parts_of = parts_by_cover(msgs, parent, &postings);
+    join_cited_versions(msgs, &postings, &parts_of, &mut uf);
     let mut index: HashMap<usize, usize> = HashMap::new();
     let mut out = Patches::default();
     let mut sorted = postings.clone();
@@ -326,7 +335,7 @@ pub fn identify(msgs: &[LinkMessage], parent: &[Option<usize>]) -> Patches {
     for (k, id) in out.identities.iter().enumerate() {
         for &i in &id.postings {
             if let Some(p) = &msgs[i].extraction.patch
-                && p.title_key.len() >= MIN_TITLE
+                && p.title_key.len() >= MIN_TITLE_KEY
             {
                 let ks = title_ids.entry(p.title_key.as_str()).or_default();
                 if !ks.contains(&k) {
@@ -335,16 +344,14 @@ pub fn identify(msgs: &[LinkMessage], parent: &[Option<usize>]) -> Patches {
             }
         }
     }
-    // The patches of a series: the postings that reply to its cover letter.
-    let mut series: HashMap<usize, Vec<usize>> = HashMap::new();
-    for &i in &postings {
-        if let Some(p) = parent.get(i).copied().flatten()
-            && is_cover(&msgs[p])
-            && let Some(&k) = out.of_message.get(&i)
-        {
-            series.entry(p).or_default().push(k);
-        }
-    }
+    // The patches of a series: the identities of its parts.
+    let series: HashMap<usize, Vec<usize>> = parts_of
+        .iter()
+        .map(|(&cover, parts)| {
+            let ks = parts.iter().filter_map(|i| out.of_message.get(i).copied());
+            (cover, ks.collect())
+        })
+        .collect();
     let target_of = |i: usize, of: &HashMap<usize, usize>| -> Vec<usize> {
         // The nearest posting or cover letter above a reply.
         let mut cur = parent.get(i).copied().flatten();

@@ -163,6 +163,10 @@ static VERSION: LazyLock<Regex> =
 static PART: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(\d{1,4})/(\d{1,4})$").expect("valid regex"));
 
+/// Bytes a title key needs to name a patch (a key to link by, a landing of
+/// a title): a shorter one (`fix`, `cleanup`) ties unrelated mail together.
+pub const MIN_TITLE_KEY: usize = 8;
+
 /// A title as compared across versions and with shortlogs, commit titles
 /// and thank-you entries: white space folded, lower-cased, a final period
 /// dropped.
