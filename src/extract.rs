@@ -24,7 +24,9 @@ use crate::model::{Extraction, Message};
 /// <sha> upstream.`) is a `stable` landing of its title; an applied line
 /// may lead with `So`/`OK`, name `your patch`, and give its branch in
 /// parentheses (`So I've picked up your patch (vfs.misc).`).
-pub const EXTRACTION_VERSION: i64 = 9;
+/// 10: a reply to a pull request refusing to pull it (`I will not pull
+/// this`, `No way will this ever get merged`) is a drop.
+pub const EXTRACTION_VERSION: i64 = 10;
 
 /// The extractors read a body up to this many lines or
 /// [`MAX_EXTRACTED_BODY`] bytes, whichever comes first.

@@ -181,6 +181,43 @@ static WILL_DROP: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid regex")
 });
 
+/// The one who would pull a request refusing it, in a reply to the request:
+/// `I will not pull this`, `I wouldn't pull this`, `I'm not pulling this`,
+/// `No way will this ever get merged`.
+static REFUSED_PULL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"(?i)(?:\bI(?:\s+will\s+not|\s+won'?t|\s+would\s+not|\s+wouldn'?t|\s+am\s+not|'m\s+not|\s+refuse\s+to)",
+        r"(?:\s+(?:be|going\s+to|ever))?\s+pull(?:ing)?\b",
+        r"|\bno\s+way\s+(?:will|is|would)\s+(?:this|it|that)\s+(?:ever\s+)?(?:be\s+|get\s+)?(?:merged|pulled))"
+    ))
+    .expect("valid regex")
+});
+
+/// Words that make a refusal a delay or a condition (`I won't pull this
+/// until the fix is in`, `unless`, `as is`, `yet`, `before`).
+static PULL_LATER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:until|unless|before|yet|as[\s-]+is|right\s+now|for\s+now|this\s+(?:cycle|window|release)|if)\b|\?")
+        .expect("valid regex")
+});
+
+/// A reply to a pull request (`Re: [GIT PULL] ...`) whose own line refuses
+/// to pull it ([`REFUSED_PULL`], not a delay: [`PULL_LATER`]): a drop of
+/// what the request carries, said without a title (the linker takes the
+/// titles of the request it answers).
+fn refused_pull(msg: &Message, own: &[(usize, &str)]) -> Option<Landing> {
+    if !is_reply(msg) || !msg.subject.to_ascii_lowercase().contains("git pull") {
+        return None;
+    }
+    own.iter()
+        .map(|(_, t)| *t)
+        .filter(|t| may_contain_ci(t, "pull") || may_contain_ci(t, "merged"))
+        .find(|t| REFUSED_PULL.is_match(t) && !PULL_LATER.is_match(t))
+        .map(|_| Landing {
+            kind: LandingKind::Dropped,
+            ..Landing::default()
+        })
+}
+
 /// `Author Name (3):` of a shortlog.
 static SHORTLOG_AUTHOR: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\S.{0,80}\s\(\d+\):$").expect("valid regex"));
@@ -366,6 +403,9 @@ pub fn landings_in(msg: &Message, view: &BodyView<'_>, in_diff: &[bool]) -> Vec<
                 }),
         );
         return l;
+    }
+    if let Some(l) = refused_pull(msg, &own) {
+        return vec![l];
     }
     let words = LineWords::of(own_text);
     let mut k = 0;
@@ -929,6 +969,43 @@ mod tests {
         let view = BodyView::new(&msg.body);
         let scan = super::super::diff::scan(&view);
         landings_in(&msg, &view, &scan.in_diff)
+    }
+
+    #[test]
+    fn a_refused_pull_request_drops_what_it_carries() {
+        let subject = "Re: [GIT PULL] Add the frobnicate(2) syscall";
+        for line in [
+            "I will not pull this, even with a better explanation.",
+            "I already said in private that I wouldn't pull this.",
+            "So no. No way will this ever get merged.",
+            "I'm not pulling this.",
+        ] {
+            let l = land(subject, &format!("> the request\n\n{line}\n"));
+            assert_eq!(l.len(), 1, "{line}");
+            assert_eq!(l[0].kind, LandingKind::Dropped, "{line}");
+            assert_eq!(l[0].title, None, "{line}");
+        }
+        for (subject, line) in [
+            // A delay or a condition, a question, a quote: nothing left.
+            (subject, "I won't pull this until the selftests build."),
+            (subject, "I will not pull this as-is."),
+            (subject, "Why would I not pull this?"),
+            (subject, "> I will not pull this."),
+            // Not a pull request's thread.
+            ("Re: [PATCH] frob: add a knob", "I will not pull this."),
+            // The request itself.
+            (
+                "[GIT PULL] Add the frobnicate(2) syscall",
+                "I will not pull this.",
+            ),
+        ] {
+            assert!(
+                !land(subject, &format!("{line}\n"))
+                    .iter()
+                    .any(|l| l.kind == LandingKind::Dropped),
+                "{subject}: {line}"
+            );
+        }
     }
 
     #[test]

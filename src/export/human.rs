@@ -323,10 +323,13 @@ fn show_patch(
     style: &Style,
     pa: &PatchInfo,
 ) -> std::io::Result<()> {
-    let title = if pa.title.is_empty() {
+    let title = if !pa.title.is_empty() {
+        pa.title.trim()
+    } else if !pa.subject.trim().is_empty() {
         pa.subject.trim()
     } else {
-        pa.title.trim()
+        // Known by its link alone (cited by the reply confirming it).
+        "(a posting known by its link)"
     };
     let kind = match pa.role {
         crate::model::history::PatchRole::DebugPatch => " (inline draft)",

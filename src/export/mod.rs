@@ -49,7 +49,7 @@ pub fn age_days(r: &Regression, now: i64) -> Option<i64> {
 /// 2023-06-05`), if the history has one.
 pub fn fix_summary(r: &Regression) -> Option<(String, String)> {
     let f = r.fix.as_ref()?;
-    Some((f.title.clone(), fix_state(r, f)))
+    Some((f.name(), fix_state(r, f)))
 }
 
 /// What became of a fix, as the exports say it: `merged 2024-02-18`,
@@ -79,7 +79,11 @@ pub fn fix_state(r: &Regression, f: &FixInfo) -> String {
 
 /// The fix in one line: `"title" applied to for-next 2023-06-05 (commit 4b1c2e9d0a7f)`.
 pub fn fix_line(f: &FixInfo) -> String {
-    let mut s = format!("\"{}\" {}", f.title, f.state);
+    let mut s = if f.title.is_empty() {
+        format!("{} {}", f.name(), f.state)
+    } else {
+        format!("\"{}\" {}", f.title, f.state)
+    };
     if let Some(t) = f.trees.last() {
         s.push_str(&format!(" in {t}"));
     }

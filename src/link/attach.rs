@@ -34,8 +34,8 @@ use super::LinkMessage;
 use super::culprit::{Culprits, canonical_form, is_hex_id, same_commit};
 use super::draft::{Draft, Linked};
 use super::hints::{
-    cited_target, fixes_id, is_report, is_robot_team, kind_of, own_diff, own_trailers, report_ids,
-    robot_reported, subject_culprit, title_key, trailer_target,
+    cited_target, fixes_id, is_report, is_robot_team, kind_of, own_diff, own_fix_diff,
+    own_trailers, report_ids, robot_reported, subject_culprit, title_key, trailer_target,
 };
 use super::keys::TYPO_WORD_MIN;
 use super::patch::{self, Patches};
@@ -461,6 +461,13 @@ fn attach_threads(
                     Role::Patch,
                     format!("debug patch posted in the thread of report {rep_id}"),
                 )
+            } else if own_fix_diff(m) {
+                (
+                    Role::Patch,
+                    format!(
+                        "diff the robot's team tested in the thread of report {rep_id}: its table shows the performance restored"
+                    ),
+                )
             } else if let Some(p) = via_patch {
                 (
                     Role::PatchReply,
@@ -486,7 +493,7 @@ fn attach_threads(
             if !same_commit(&c, &key) && !d.aliases.contains(&c) {
                 d.aliases.push(c.clone());
             }
-            let role = if (kind_of(m) == Kind::Patch || own_diff(m)) && !is_robot_team(m) {
+            let role = if (kind_of(m) == Kind::Patch && !is_robot_team(m)) || own_fix_diff(m) {
                 Role::Patch
             } else {
                 Role::Reply
@@ -881,9 +888,11 @@ fn find_culprit_patches(
             let p = parent.get(rep).copied().flatten()?;
             patches.identity_of(p)
         });
+        // Any posting's title: a version joined by a citation may carry
+        // another title than the latest.
         let titled = titles[r]
             .as_deref()
-            .and_then(|t| patches.identities.iter().position(|id| id.title_key == t));
+            .and_then(|t| patches.by_title.get(t).copied());
         d.culprit_patch = parent_posting.or(titled).filter(|k| !d.patches.contains(k));
         // A message dropping the culprit's patch decides the history: it is
         // one of its messages.

@@ -315,6 +315,69 @@ fn lone_patch(
     }
 }
 
+/// Fixes known only by a link: a reply of the history confirming a fix
+/// (its timeline entry sets `fix-confirmed`) that cites in its own text
+/// exactly one lore URL outside the history names the patch it tested ("I
+/// applied the patch [1] on the culprit and the performance is restored").
+/// Unless a linked patch holds that posting, it is a patch of the history
+/// known by its Message-ID alone: the posting may be outside the archive or
+/// outside the threads a link loads, so nothing else of it is read, and a
+/// full link and an update give the same.
+fn cited_fixes(
+    members: &[&Member],
+    msgs: &[LinkMessage],
+    tl: &[TimelineEntry],
+    lives: &[PatchInfo],
+) -> Vec<PatchInfo> {
+    let member_ids: std::collections::HashSet<&str> = members
+        .iter()
+        .map(|m| msgs[m.idx].message_id.as_str())
+        .collect();
+    let mut out: Vec<PatchInfo> = Vec::new();
+    for mem in members.iter().filter(|m| m.role == Role::Reply) {
+        let m = &msgs[mem.idx];
+        let Some(confirms) = tl.iter().find(|e| {
+            e.status == Some(Status::FixConfirmed)
+                && e.message_id.as_deref() == Some(m.message_id.as_str())
+        }) else {
+            continue;
+        };
+        let mut cited: Vec<String> = m
+            .extraction
+            .lore_links
+            .iter()
+            .map(|l| super::hints::cited_target(l))
+            .filter(|id| !member_ids.contains(id.as_str()))
+            .collect();
+        cited.sort();
+        cited.dedup();
+        let [id] = cited.as_slice() else {
+            continue;
+        };
+        let known = lives
+            .iter()
+            .chain(&out)
+            .any(|p| p.message_id == *id || p.versions.contains(id));
+        if known {
+            continue;
+        }
+        out.push(PatchInfo {
+            message_id: id.clone(),
+            role: PatchRole::Patch,
+            reason: format!(
+                "cited by {} in {}, which confirms it: {}",
+                who(m).unwrap_or_else(|| "a reply".into()),
+                m.message_id,
+                confirms.event
+            ),
+            state: PatchState::Confirmed,
+            versions: vec![id.clone()],
+            ..PatchInfo::default()
+        });
+    }
+    out
+}
+
 /// The fix of a history: of its patches that were not superseded or
 /// dropped, the one that got furthest (the latest of those that got as far).
 fn fix_of(patches: &[PatchInfo]) -> Option<FixInfo> {
@@ -512,6 +575,8 @@ fn patch_lives(
     {
         lives.push(lone_patch(mem, members, msgs, tl));
     }
+    let cited = cited_fixes(members, msgs, tl, &lives);
+    lives.extend(cited);
     lives.sort_by(|a, b| (a.date.clone(), &a.message_id).cmp(&(b.date.clone(), &b.message_id)));
     // A patch that never got far is superseded by a later one that was applied.
     let landed_at: Vec<Option<String>> = lives

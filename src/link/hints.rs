@@ -108,6 +108,23 @@ pub fn own_diff(m: &LinkMessage) -> bool {
     m.extraction.diffs.iter().any(|d| d.quote_depth == 0)
 }
 
+/// True when the message's own comparison table shows a commit of its own
+/// (the last column: the culprit with a diff on top) bringing the headline
+/// back within the base's noise: what the robot's team posts when the diff
+/// they tested restores the performance.
+pub fn own_table_restores(m: &LinkMessage) -> bool {
+    m.extraction.signals.iter().any(|s| {
+        s.kind == crate::model::SignalKind::ConfirmsFix && s.quote_depth == 0 && s.commit.is_some()
+    })
+}
+
+/// A diff of the message's own that may be a fix: anyone's but the robot
+/// team's, whose diffs are debug patches unless their own table shows the
+/// diff restoring the performance ([`own_table_restores`]).
+pub fn own_fix_diff(m: &LinkMessage) -> bool {
+    own_diff(m) && (!is_robot_team(m) || own_table_restores(m))
+}
+
 /// The message an own `Closes:`/`Link:` trailer points to (its lore URL's
 /// Message-ID).
 pub fn trailer_target(t: &Trailer) -> Option<String> {
@@ -227,6 +244,42 @@ mod tests {
         m.from_name = Some("Oliver Sang".into());
         m.from_email = Some("oliver.sang@intel.com".into());
         assert!(!is_robot(&m));
+    }
+
+    #[test]
+    fn the_robot_teams_diffs_are_fixes_only_when_their_own_table_restores() {
+        use crate::model::{DiffFile, Signal, SignalKind};
+        let mut m = LinkMessage {
+            from_name: Some("Yin Fengwei".into()),
+            from_email: Some("fengwei.yin@intel.com".into()),
+            ..LinkMessage::default()
+        };
+        m.extraction.diffs.push(DiffFile::default());
+        assert!(own_diff(&m) && !own_fix_diff(&m), "a debug patch");
+        let restores = Signal {
+            kind: SignalKind::ConfirmsFix,
+            commit: Some("32715af441".into()),
+            ..Signal::default()
+        };
+        // A quoted table, or a sentence without a table, is not the diff's.
+        m.extraction.signals.push(Signal {
+            quote_depth: 1,
+            ..restores.clone()
+        });
+        m.extraction.signals.push(Signal {
+            commit: None,
+            ..restores.clone()
+        });
+        assert!(!own_fix_diff(&m));
+        m.extraction.signals.push(restores);
+        assert!(own_fix_diff(&m));
+        m.extraction.diffs[0].quote_depth = 1;
+        assert!(!own_fix_diff(&m), "the diff quoted, not posted");
+        // Anyone else's diff may be a fix.
+        m.from_email = Some("jan@example.org".into());
+        m.extraction.diffs[0].quote_depth = 0;
+        m.extraction.signals.clear();
+        assert!(own_fix_diff(&m));
     }
 
     #[test]

@@ -72,6 +72,8 @@ pub struct Patches {
     pub landings: Vec<Vec<LandingAt>>,
     /// Reviews of each identity: (message, reviewer).
     pub reviews: Vec<Vec<usize>>,
+    /// The first identity (lowest index) with a posting of each title key.
+    pub by_title: HashMap<String, usize>,
 }
 
 fn find(parent: &mut [usize], mut x: usize) -> usize {
@@ -344,6 +346,10 @@ pub fn identify(msgs: &[LinkMessage], parent: &[Option<usize>]) -> Patches {
             }
         }
     }
+    out.by_title = title_ids
+        .iter()
+        .filter_map(|(t, ks)| Some((t.to_string(), *ks.iter().min()?)))
+        .collect();
     // The patches of a series: the identities of its parts.
     let series: HashMap<usize, Vec<usize>> = parts_of
         .iter()
@@ -385,7 +391,25 @@ pub fn identify(msgs: &[LinkMessage], parent: &[Option<usize>]) -> Patches {
                     }
                 }
                 (None, LandingKind::Applied | LandingKind::Dropped) => {
-                    for k in target_of(i, &out.of_message) {
+                    let targets = target_of(i, &out.of_message);
+                    if targets.is_empty() && l.kind == LandingKind::Dropped {
+                        // A refused pull request: the patches its shortlog lists.
+                        let request =
+                            std::iter::successors(parent.get(i).copied().flatten(), |&p| {
+                                parent.get(p).copied().flatten().filter(|&q| q != p)
+                            })
+                            .take(msgs.len())
+                            .find(|&p| pull_request_titles(&msgs[p]).next().is_some());
+                        for t in request
+                            .into_iter()
+                            .flat_map(|p| pull_request_titles(&msgs[p]))
+                        {
+                            for &k in title_ids.get(t).map(|v| v.as_slice()).unwrap_or(&[]) {
+                                found.push((k, at));
+                            }
+                        }
+                    }
+                    for k in targets {
                         found.push((k, at));
                     }
                 }
@@ -394,17 +418,9 @@ pub fn identify(msgs: &[LinkMessage], parent: &[Option<usize>]) -> Patches {
                     let Some(p) = parent.get(i).copied().flatten() else {
                         continue;
                     };
-                    for l in &msgs[p].extraction.landings {
-                        if l.kind == LandingKind::PullRequest
-                            && let Some(t) = &l.title
-                        {
-                            for &k in title_ids
-                                .get(t.as_str())
-                                .map(|v| v.as_slice())
-                                .unwrap_or(&[])
-                            {
-                                found.push((k, at));
-                            }
+                    for t in pull_request_titles(&msgs[p]) {
+                        for &k in title_ids.get(t).map(|v| v.as_slice()).unwrap_or(&[]) {
+                            found.push((k, at));
                         }
                     }
                 }
@@ -443,6 +459,15 @@ pub fn identify(msgs: &[LinkMessage], parent: &[Option<usize>]) -> Patches {
         out.landings[k].push(at);
     }
     out
+}
+
+/// The titles a pull request's shortlog lists (none for other mail).
+fn pull_request_titles(m: &LinkMessage) -> impl Iterator<Item = &str> {
+    m.extraction
+        .landings
+        .iter()
+        .filter(|l| l.kind == LandingKind::PullRequest && l.quote_depth == 0)
+        .filter_map(|l| l.title.as_deref())
 }
 
 impl Patches {
@@ -548,6 +573,48 @@ mod tests {
         let p = identify(&msgs, &[None, Some(0), None, Some(2)]);
         let at: Vec<usize> = p.landings[0].iter().map(|l| l.msg).collect();
         assert_eq!(at, vec![1, 2, 3]);
+    }
+
+    #[test]
+    fn a_refusal_below_a_pull_request_drops_what_its_shortlog_lists() {
+        let mut msgs = vec![
+            posting("p", "a@x", "[PATCH v18 2/4] fs: add the frob syscall", 1),
+            LinkMessage {
+                message_id: "pull".into(),
+                date: Some(9 * 86_400),
+                ..LinkMessage::default()
+            },
+            LinkMessage {
+                message_id: "ping".into(),
+                date: Some(20 * 86_400),
+                ..LinkMessage::default()
+            },
+            LinkMessage {
+                message_id: "no".into(),
+                date: Some(21 * 86_400),
+                ..LinkMessage::default()
+            },
+        ];
+        msgs[1].extraction.landings.push(Landing {
+            kind: LandingKind::PullRequest,
+            title: Some("fs: add the frob syscall".into()),
+            ..Landing::default()
+        });
+        msgs[3].extraction.landings.push(Landing {
+            kind: LandingKind::Dropped,
+            ..Landing::default()
+        });
+        // The refusal answers a ping in the request's thread.
+        let p = identify(&msgs, &[None, None, Some(1), Some(2)]);
+        let at: Vec<(usize, LandingKind)> = p.landings[0]
+            .iter()
+            .filter_map(|l| Some((l.msg, l.of(&msgs)?.1.kind)))
+            .collect();
+        assert_eq!(
+            at,
+            vec![(1, LandingKind::PullRequest), (3, LandingKind::Dropped)]
+        );
+        assert_eq!(p.by_title.get("fs: add the frob syscall"), Some(&0));
     }
 
     fn touching(mut m: LinkMessage, what: &[&str]) -> LinkMessage {

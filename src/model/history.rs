@@ -442,6 +442,18 @@ pub struct FixInfo {
     pub release: Option<String>,
 }
 
+impl FixInfo {
+    /// Its title, or `<Message-ID>` for a fix known by its link alone (a
+    /// posting cited by the reply that confirms it).
+    pub fn name(&self) -> String {
+        if self.title.is_empty() && !self.message_id.is_empty() {
+            format!("<{}>", self.message_id)
+        } else {
+            self.title.clone()
+        }
+    }
+}
+
 /// How trustworthy a report's headline change is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]

@@ -40,7 +40,8 @@ pub(super) fn culprit_title_key(title: &str) -> Option<String> {
 }
 
 /// The title keys and patch ids of the patches among the messages `ids`,
-/// and the title keys of the culprits their reports name.
+/// and the title keys of the culprits their reports name (or their replies
+/// naming a culprit quote).
 pub fn patch_keys_of(store: &Store, ids: &[i64]) -> Result<PatchKeys> {
     let mut titles: HashSet<String> = HashSet::new();
     let mut patch_ids: HashSet<String> = HashSet::new();
@@ -56,6 +57,20 @@ pub fn patch_keys_of(store: &Store, ids: &[i64]) -> Result<PatchKeys> {
                 let c: Option<String> = r.get(col).db("culprit ids")?;
                 culprits.extend(c.as_deref().and_then(commit_prefix));
             }
+            Ok(())
+        },
+    )?;
+    // A reply whose subject names a culprit and whose quoted report gives
+    // its title (no report of its own): the title keys it stores.
+    in_chunks(
+        store,
+        "SELECT l.key FROM link_keys l WHERE l.message IN ({}) AND l.key >= 't:' AND l.key < 't;' \
+         AND EXISTS (SELECT 1 FROM reports r WHERE r.message = l.message \
+                     AND r.origin = 'subject' AND r.commit_title IS NULL)",
+        ids,
+        |r| {
+            let k: String = r.get(0).db("quoted culprit titles")?;
+            titles.extend(k.strip_prefix("t:").map(str::to_string));
             Ok(())
         },
     )?;
