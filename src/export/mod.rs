@@ -79,11 +79,12 @@ pub fn fix_state(r: &Regression, f: &FixInfo) -> String {
 
 /// The fix in one line: `"title" applied to for-next 2023-06-05 (commit 4b1c2e9d0a7f)`.
 pub fn fix_line(f: &FixInfo) -> String {
-    let mut s = if f.title.is_empty() {
-        format!("{} {}", f.name(), f.state)
+    let name = if f.title.is_empty() {
+        f.name()
     } else {
-        format!("\"{}\" {}", f.title, f.state)
+        format!("\"{}\"", f.title)
     };
+    let mut s = format!("{name} {}", f.state);
     if let Some(t) = f.trees.last() {
         s.push_str(&format!(" in {t}"));
     }

@@ -456,18 +456,15 @@ fn attach_threads(
                     Role::Patch,
                     format!("patch posted in the thread of report {rep_id}"),
                 )
-            } else if own_diff(m) && !is_robot_team(m) {
-                (
-                    Role::Patch,
-                    format!("debug patch posted in the thread of report {rep_id}"),
-                )
             } else if own_fix_diff(m) {
-                (
-                    Role::Patch,
+                let reason = if is_robot_team(m) {
                     format!(
                         "diff the robot's team tested in the thread of report {rep_id}: its table shows the performance restored"
-                    ),
-                )
+                    )
+                } else {
+                    format!("debug patch posted in the thread of report {rep_id}")
+                };
+                (Role::Patch, reason)
             } else if let Some(p) = via_patch {
                 (
                     Role::PatchReply,
@@ -892,7 +889,7 @@ fn find_culprit_patches(
         // another title than the latest.
         let titled = titles[r]
             .as_deref()
-            .and_then(|t| patches.by_title.get(t).copied());
+            .and_then(|t| patches.by_title.get(t)?.first().copied());
         d.culprit_patch = parent_posting.or(titled).filter(|k| !d.patches.contains(k));
         // A message dropping the culprit's patch decides the history: it is
         // one of its messages.

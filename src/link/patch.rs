@@ -72,8 +72,10 @@ pub struct Patches {
     pub landings: Vec<Vec<LandingAt>>,
     /// Reviews of each identity: (message, reviewer).
     pub reviews: Vec<Vec<usize>>,
-    /// The first identity (lowest index) with a posting of each title key.
-    pub by_title: HashMap<String, usize>,
+    /// The identities with a posting of each title key, ascending (a
+    /// version joined by a citation may carry another title than its
+    /// identity's).
+    pub by_title: HashMap<String, Vec<usize>>,
 }
 
 fn find(parent: &mut [usize], mut x: usize) -> usize {
@@ -333,23 +335,21 @@ pub fn identify(msgs: &[LinkMessage], parent: &[Option<usize>]) -> Patches {
     out.reviews = vec![Vec::new(); out.identities.len()];
     // A landing naming any posting's title counts for the patch (a version
     // joined by a citation may carry another title).
-    let mut title_ids: HashMap<&str, Vec<usize>> = HashMap::new();
+    let mut by_title: HashMap<String, Vec<usize>> = HashMap::new();
     for (k, id) in out.identities.iter().enumerate() {
         for &i in &id.postings {
             if let Some(p) = &msgs[i].extraction.patch
                 && p.title_key.len() >= MIN_TITLE_KEY
             {
-                let ks = title_ids.entry(p.title_key.as_str()).or_default();
+                let ks = by_title.entry(p.title_key.clone()).or_default();
                 if !ks.contains(&k) {
                     ks.push(k);
                 }
             }
         }
     }
-    out.by_title = title_ids
-        .iter()
-        .filter_map(|(t, ks)| Some((t.to_string(), *ks.iter().min()?)))
-        .collect();
+    out.by_title = by_title;
+    let titled = |t: &str| out.by_title.get(t).map_or(&[][..], Vec::as_slice);
     // The patches of a series: the identities of its parts.
     let series: HashMap<usize, Vec<usize>> = parts_of
         .iter()
@@ -382,11 +382,7 @@ pub fn identify(msgs: &[LinkMessage], parent: &[Option<usize>]) -> Patches {
             let at = LandingAt { msg: i, landing: j };
             match (&l.title, l.kind) {
                 (Some(t), _) => {
-                    for &k in title_ids
-                        .get(t.as_str())
-                        .map(|v| v.as_slice())
-                        .unwrap_or(&[])
-                    {
+                    for &k in titled(t) {
                         found.push((k, at));
                     }
                 }
@@ -404,7 +400,7 @@ pub fn identify(msgs: &[LinkMessage], parent: &[Option<usize>]) -> Patches {
                             .into_iter()
                             .flat_map(|p| pull_request_titles(&msgs[p]))
                         {
-                            for &k in title_ids.get(t).map(|v| v.as_slice()).unwrap_or(&[]) {
+                            for &k in titled(t) {
                                 found.push((k, at));
                             }
                         }
@@ -419,7 +415,7 @@ pub fn identify(msgs: &[LinkMessage], parent: &[Option<usize>]) -> Patches {
                         continue;
                     };
                     for t in pull_request_titles(&msgs[p]) {
-                        for &k in title_ids.get(t).map(|v| v.as_slice()).unwrap_or(&[]) {
+                        for &k in titled(t) {
                             found.push((k, at));
                         }
                     }
@@ -614,7 +610,7 @@ mod tests {
             at,
             vec![(1, LandingKind::PullRequest), (3, LandingKind::Dropped)]
         );
-        assert_eq!(p.by_title.get("fs: add the frob syscall"), Some(&0));
+        assert_eq!(p.by_title.get("fs: add the frob syscall"), Some(&vec![0]));
     }
 
     fn touching(mut m: LinkMessage, what: &[&str]) -> LinkMessage {
