@@ -8,10 +8,10 @@
 //!   subjects (the seeds: they start a regression or can link to one
 //!   whatever else is stored);
 //! - messages whose `Closes:`/`Link:` trailer or cited lore URL points into
-//!   a seed's thread, or into the thread of a message so chosen (a chain of
-//!   links: a fix citing a discussion that cites the report, a version
-//!   citing the version that closed the report), up to [`CHAIN_STEPS`]
-//!   steps;
+//!   a seed's thread, and patch postings pointing into the thread of a
+//!   message so chosen (a chain of links: a fix citing a discussion that
+//!   cites the report, a version citing the version that closed the
+//!   report), up to [`CHAIN_STEPS`] steps;
 //! - messages with `Fixes:` and a robot `Reported-by:`;
 //! - then (`pipeline::relink`) the other postings of the chosen patches,
 //!   the postings of the culprits the chosen reports name, and the
@@ -19,9 +19,10 @@
 //!
 //! The facts are read through [`super::hints`], the functions the
 //! attachment rules read them through. Feed [`Selection`] in three steps:
-//! the seeds ([`Selection::seed`]), then [`Selection::members`], then every
-//! trailer and cited link ([`Selection::trailer`], [`Selection::cited`]),
-//! then [`Selection::finish`].
+//! what is known of each message before its links ([`Selection::start`],
+//! [`Selection::seed`]), then [`Selection::members`], then every trailer
+//! and cited link ([`Selection::trailer`], [`Selection::cited`]), then
+//! [`Selection::finish`].
 
 use hashbrown::HashSet;
 
@@ -37,10 +38,26 @@ pub const TRAILER_KEYS: [&str; 4] = ["closes", "link", "reported-by", "fixes"];
 /// Steps of a chain of links followed from a seed's thread.
 pub const CHAIN_STEPS: usize = 4;
 
+/// What the choice knows of a message before its links.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Start {
+    /// A seed by kind or subject ([`seeds`]).
+    pub seed: bool,
+    /// A patch posting (a `[PATCH]` subject or format-patch mail, cover
+    /// letters too): only its pointers continue a chain.
+    pub posting: bool,
+    /// Chosen by the first step of an earlier link (an update starts from
+    /// what is stored): its thread is chosen, and a chain goes on from it,
+    /// but it is no seed.
+    pub prior: bool,
+}
+
 /// The choice being made (indices are the skeleton's messages).
 #[derive(Debug)]
 pub struct Selection {
     seed: Vec<bool>,
+    prior: Vec<bool>,
+    posting: Vec<bool>,
     robot: Vec<bool>,
     fixes: Vec<bool>,
     /// Message-IDs of every message in a seed's thread.
@@ -56,11 +73,23 @@ impl Selection {
         let n = sk.len();
         Selection {
             seed: vec![false; n],
+            prior: vec![false; n],
+            posting: vec![false; n],
             robot: vec![false; n],
             fixes: vec![false; n],
             members: HashSet::new(),
             pointers: Vec::new(),
         }
+    }
+
+    /// What is known of message `i` before its links.
+    pub fn start(&mut self, i: usize, s: Start) {
+        if i >= self.seed.len() {
+            return;
+        }
+        self.seed[i] |= s.seed;
+        self.prior[i] |= s.prior;
+        self.posting[i] |= s.posting;
     }
 
     /// Message `i` is a seed: a robot report, a revert subject or a reply
@@ -118,18 +147,27 @@ impl Selection {
     /// The chosen messages, ascending.
     pub fn finish(self, sk: &Skeleton) -> Vec<usize> {
         let mut roots: HashSet<u32> = (0..sk.len())
-            .filter(|&i| self.seed[i] || (self.robot[i] && self.fixes[i]))
+            .filter(|&i| self.seed[i] || self.prior[i] || (self.robot[i] && self.fixes[i]))
             .map(|i| sk.root[i])
             .collect();
-        // The chains: the thread of a message pointing into a chosen thread
-        // is chosen, a step at a time.
-        if !self.pointers.is_empty() {
+        // The chains: the thread of a patch posting pointing into a chosen
+        // thread is chosen, a step at a time. A reply's pointer chains
+        // nothing: replies cite old discussions and other series for
+        // context, and each would bring a whole thread.
+        let posting = &self.posting;
+        let pointers: Vec<&(usize, String)> =
+            self.pointers.iter().filter(|(i, _)| posting[*i]).collect();
+        if !pointers.is_empty() {
+            // Only the ids some pointer names are looked up.
+            let targets: HashSet<&str> = pointers.iter().map(|(_, id)| id.as_str()).collect();
             let root_of: hashbrown::HashMap<&str, u32> = (0..sk.len())
-                .filter_map(|i| Some((sk.names.get(sk.container[i] as usize)?, sk.root[i])))
+                .filter_map(|i| {
+                    let name = sk.names.get(sk.container[i] as usize)?;
+                    targets.contains(name).then_some((name, sk.root[i]))
+                })
                 .collect();
             for _ in 0..CHAIN_STEPS {
-                let step: Vec<u32> = self
-                    .pointers
+                let step: Vec<u32> = pointers
                     .iter()
                     .filter(|(i, _)| !roots.contains(&sk.root[*i]))
                     .filter(|(_, id)| root_of.get(id.as_str()).is_some_and(|r| roots.contains(r)))
@@ -177,8 +215,8 @@ mod tests {
     use super::*;
     use crate::link::thread::{HeaderRow, SkeletonBuilder};
 
-    /// A skeleton of four single-message threads: a report `r`, a reply `a`
-    /// to it and two unrelated messages `x`, `y`.
+    /// A skeleton of a report `r` with a reply `a`, and three unrelated
+    /// single-message threads `x`, `y`, `z`.
     fn skeleton() -> Skeleton {
         let mut b = SkeletonBuilder::default();
         for (id, parent) in [
@@ -186,6 +224,7 @@ mod tests {
             ("a@x", Some("r@x")),
             ("x@x", None),
             ("y@x", None),
+            ("z@x", None),
         ] {
             let row = HeaderRow {
                 message_id: id,
@@ -195,7 +234,10 @@ mod tests {
             b.add(row, parent.into_iter());
         }
         let mut pass = b.link();
-        for (i, s) in ["report", "Re: report", "other", "more"].iter().enumerate() {
+        for (i, s) in ["report", "Re: report", "other", "more", "third"]
+            .iter()
+            .enumerate()
+        {
             pass.subject(i, s);
         }
         pass.finish()
@@ -257,14 +299,25 @@ mod tests {
         assert_eq!(choice(&[]), vec![0, 1]);
     }
 
-    /// A chain of links: `y` cites `x`, which cites the report: both are
-    /// chosen; without `x`'s citation neither is.
+    /// A chain of links: posting `y` cites `x`, which cites the report:
+    /// both are chosen; without `x`'s citation neither is. A reply's
+    /// citation continues no chain: `z` cites `y`, chosen only as a
+    /// posting.
     #[test]
     fn a_chain_of_links_from_a_seed_thread_is_chosen() {
         let sk = skeleton();
-        let run = |links: &[(usize, &str)]| {
+        let run = |links: &[(usize, &str)], postings: &[usize]| {
             let mut sel = Selection::new(&sk);
             sel.seed(0);
+            for &i in postings {
+                sel.start(
+                    i,
+                    Start {
+                        posting: true,
+                        ..Start::default()
+                    },
+                );
+            }
             sel.members(&sk);
             for (i, l) in links {
                 sel.cited(*i, l);
@@ -273,7 +326,44 @@ mod tests {
         };
         let to_r = "https://lore.kernel.org/all/r@x/";
         let to_x = "https://lore.kernel.org/r/x@x";
-        assert_eq!(run(&[(3, to_x), (2, to_r)]), vec![0, 1, 2, 3]);
-        assert_eq!(run(&[(3, to_x)]), vec![0, 1]);
+        let to_y = "https://lore.kernel.org/r/y@x";
+        assert_eq!(run(&[(3, to_x), (2, to_r)], &[3]), vec![0, 1, 2, 3]);
+        assert_eq!(run(&[(3, to_x)], &[3]), vec![0, 1]);
+        // `x` points into the report's thread whatever it is; `y` and `z`
+        // continue the chain only as postings.
+        assert_eq!(run(&[(3, to_x), (2, to_r)], &[]), vec![0, 1, 2]);
+        let chain = [(4, to_y), (3, to_x), (2, to_r)];
+        assert_eq!(run(&chain, &[3]), vec![0, 1, 2, 3]);
+        assert_eq!(run(&chain, &[3, 4]), vec![0, 1, 2, 3, 4]);
+    }
+
+    /// An update starts from what an earlier link chose: a prior message's
+    /// thread is chosen and a posting's chain goes on from it, but a reply
+    /// pointing into it is no seed.
+    #[test]
+    fn a_prior_choice_continues_chains_but_seeds_nothing() {
+        let sk = skeleton();
+        let run = |postings: &[usize]| {
+            let mut sel = Selection::new(&sk);
+            let prior = Start {
+                prior: true,
+                ..Start::default()
+            };
+            sel.start(2, prior);
+            for &i in postings {
+                sel.start(
+                    i,
+                    Start {
+                        posting: true,
+                        ..Start::default()
+                    },
+                );
+            }
+            sel.members(&sk);
+            sel.cited(3, "https://lore.kernel.org/r/x@x");
+            sel.finish(&sk)
+        };
+        assert_eq!(run(&[]), vec![2]);
+        assert_eq!(run(&[3]), vec![2, 3]);
     }
 }

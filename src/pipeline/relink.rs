@@ -727,7 +727,8 @@ fn choose_again(
     universe.sort_unstable();
     universe.dedup();
     let mut frontier: Vec<i64> = touched.to_vec();
-    for _ in 0..select::CHAIN_STEPS {
+    // What points into a seed's thread, then the chain's steps.
+    for _ in 0..=select::CHAIN_STEPS {
         let own: Vec<String> = links::thread_headers_of(store, &frontier)?
             .iter()
             .map(|(mid, _, _)| crate::link::keys::message(mid))
@@ -765,7 +766,7 @@ fn choose_again(
     let mut from = seeds.clone();
     for (i, id) in ids.iter().enumerate() {
         if stored.get(id) == Some(&true) {
-            from[i] = true;
+            from[i].prior = true;
         }
     }
     let first_here = first_chosen(store, Some(&ids), &ids, &sk, &from)?;
@@ -1072,7 +1073,10 @@ struct Touched {
 /// The stored messages (all, or those of `keep`) threaded from their
 /// headers: the `messages.id` of each (ascending), the skeleton, and which
 /// are seeds by kind or subject.
-fn skeleton(store: &Store, keep: Option<&[i64]>) -> Result<(Vec<i64>, Skeleton, Vec<bool>)> {
+fn skeleton(
+    store: &Store,
+    keep: Option<&[i64]>,
+) -> Result<(Vec<i64>, Skeleton, Vec<select::Start>)> {
     let messages = match keep {
         Some(ids) => ids.len(),
         None => usize::try_from(links::largest_message_id(store)?).unwrap_or(0),
@@ -1097,10 +1101,14 @@ fn skeleton(store: &Store, keep: Option<&[i64]>) -> Result<(Vec<i64>, Skeleton, 
         None => links::for_each_header(store, keep, &mut add)?,
     }
     let mut pass = b.link();
-    let mut seeds = vec![false; db_ids.len()];
+    let mut seeds = vec![select::Start::default(); db_ids.len()];
     let mut subject = |i: usize, s: &str| {
         pass.subject(i, s);
-        seeds[i] = select::seeds(kinds[i], s);
+        seeds[i] = select::Start {
+            seed: select::seeds(kinds[i], s),
+            posting: kinds[i] == Kind::Patch,
+            prior: false,
+        };
     };
     if held.is_some() {
         for i in 0..subjects.len() {
@@ -1130,14 +1138,12 @@ fn first_chosen(
     keep: Option<&[i64]>,
     db_ids: &[i64],
     sk: &Skeleton,
-    seeds: &[bool],
+    seeds: &[select::Start],
 ) -> Result<Vec<usize>> {
     let at = |id: i64| db_ids.binary_search(&id).ok();
     let mut sel = select::Selection::new(sk);
     for (i, &s) in seeds.iter().enumerate() {
-        if s {
-            sel.seed(i);
-        }
+        sel.start(i, s);
     }
     links::for_each_subject_report(store, keep, |id| {
         if let Some(i) = at(id) {
@@ -1166,7 +1172,7 @@ fn chosen(
     keep: Option<&[i64]>,
     db_ids: &[i64],
     sk: &Skeleton,
-    seeds: &[bool],
+    seeds: &[select::Start],
 ) -> Result<(Vec<usize>, Vec<bool>)> {
     let at = |id: i64| db_ids.binary_search(&id).ok();
     let first = first_chosen(store, keep, db_ids, sk, seeds)?;
@@ -1266,7 +1272,7 @@ fn plan(
     universe: Option<&[i64]>,
     db_ids: &[i64],
     sk: &Skeleton,
-    seeds: &[bool],
+    seeds: &[select::Start],
 ) -> Result<Plan> {
     let (keep, first) = chosen(store, universe, db_ids, sk, seeds)?;
     plan_of(store, db_ids, sk, &keep, &first)

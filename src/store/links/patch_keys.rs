@@ -341,12 +341,39 @@ pub(super) fn report_holders(
             take(r.get(0).db(sql)?, &t);
         }
     }
+    // A reply naming a culprit in its subject holds the title it quotes
+    // (its stored `t:` keys), as [`patch_keys_of`] reads it.
+    let quoting = "EXISTS (SELECT 1 FROM reports r WHERE r.message = l.message \
+                   AND r.origin = 'subject' AND r.commit_title IS NULL)";
+    if indexes_exist(store, &["link_keys_key"])? && are_few(store, titles.len())? {
+        let sql = format!("SELECT l.message FROM link_keys l WHERE l.key = ?1 AND {quoting}");
+        let mut stmt = store.conn().prepare_cached(&sql).db(&sql)?;
+        for key in &titles {
+            let mut rows = stmt.query([key.as_str()]).db(&sql)?;
+            while let Some(r) = rows.next().db(&sql)? {
+                out.push((r.get(0).db(&sql)?, key.to_string()));
+            }
+        }
+    } else {
+        let sql = format!(
+            "SELECT l.message, l.key FROM link_keys l \
+             WHERE l.key >= 't:' AND l.key < 't;' AND {quoting}"
+        );
+        let mut stmt = store.conn().prepare_cached(&sql).db(&sql)?;
+        let mut rows = stmt.query([]).db(&sql)?;
+        while let Some(r) = rows.next().db(&sql)? {
+            let k: String = r.get(1).db(&sql)?;
+            if wanted.contains(k.as_str()) {
+                out.push((r.get(0).db(&sql)?, k));
+            }
+        }
+    }
     Ok(())
 }
 
 /// The messages carrying a patch with one of these keys (`t:<title key>`
-/// or `p:<patch id>`), or a robot report naming a culprit of that title
-/// (see [`patch_keys_of`]), each with the key.
+/// or `p:<patch id>`), or a robot report naming a culprit of that title or
+/// a reply quoting it (see [`patch_keys_of`]), each with the key.
 pub fn patch_holders(store: &Store, keys: &[String]) -> Result<Vec<(i64, String)>> {
     let mut out = Vec::new();
     report_holders(store, keys, &mut out)?;
