@@ -3,7 +3,8 @@
 //! (a hedged decline or dispute, a patch linked only by its likeness to the
 //! culprit) or when some evidence points elsewhere (a promised fix never
 //! found, a series said to be set aside, a fix candidate below the linking
-//! threshold, a confirmed fix the robot still sees regress). Each doubt
+//! threshold, a confirmed fix the robot still sees regress, a confirmed fix
+//! no message names). Each doubt
 //! names its message, what was said, and the `regtrack mark` command that
 //! settles it; a mark settles the history.
 
@@ -177,6 +178,23 @@ pub fn assess(r: &mut Regression) {
             kind: DoubtKind::ConflictingEvidence,
             message_id: None,
             said: "the robot still reports the regression after the fix was claimed".into(),
+            settle: settle(r, DoubtKind::ConflictingEvidence, None),
+        });
+    }
+    // A fix confirmed (a three-commit table, a tester's word) that no
+    // message of the history names: the commit that restored the
+    // performance may be a revert, the culprit's replacement or a fix
+    // outside this archive, and only a person can say which.
+    if r.status == Status::FixConfirmed && !has_fix(r) {
+        let by = r
+            .status_evidence
+            .iter()
+            .rev()
+            .find(|e| e.status == Status::FixConfirmed);
+        push(Doubt {
+            kind: DoubtKind::ConflictingEvidence,
+            message_id: by.and_then(|e| e.message_id.clone()),
+            said: "a fix was confirmed, but no message of the history names the patch: it may be a revert, a replacement of the culprit or a fix outside this archive".into(),
             settle: settle(r, DoubtKind::ConflictingEvidence, None),
         });
     }
@@ -362,6 +380,27 @@ mod tests {
         r.branch = Some("linus:master".into());
         assess(&mut r);
         assert!(r.doubts.is_empty());
+    }
+
+    #[test]
+    fn a_confirmed_fix_no_message_names_is_unsure() {
+        let tl = vec![
+            entry(Some(Status::Reported), None, "report@x"),
+            entry(Some(Status::FixConfirmed), None, "table@x"),
+        ];
+        let mut r = history(Status::FixConfirmed, tl);
+        assess(&mut r);
+        assert_eq!(r.status_confidence, StatusConfidence::Unsure);
+        assert_eq!(r.doubts[0].kind, DoubtKind::ConflictingEvidence);
+        assert_eq!(r.doubts[0].message_id.as_deref(), Some("table@x"));
+        assert!(r.doubts[0].settle.ends_with(" fix-confirmed"));
+        // The patch it confirmed is named: no doubt.
+        r.patches.push(crate::model::history::PatchInfo {
+            message_id: "fix@x".into(),
+            ..Default::default()
+        });
+        assess(&mut r);
+        assert_eq!(r.status_confidence, StatusConfidence::Sure);
     }
 
     #[test]
