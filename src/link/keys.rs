@@ -13,6 +13,7 @@
 //! | `t:<title key>` | names a title: its patch's, a report's culprit title (or the one a reply naming that culprit in its subject quotes), a `Fixes:` title, a revert's title, a landing's title |
 //! | `n:<title key, one long word masked>` | has a patch title or a report's culprit title: one key per word of [`TYPO_WORD_MIN`] letters or more, so that titles a typo apart share one |
 //! | `p:<patch id>` | carries a diff with this patch id |
+//! | `b:<change-id>` | carries b4's `change-id:` (one change through its versions; read from its `patches` row, never stored in `link_keys`) |
 //! | `m:<Message-ID>` | points to a message: a `Closes:`/`Link:` trailer, a cited lore URL, an earlier report in a preamble |
 //! | `s:<subject key>` | has no References or In-Reply-To: the threading fallback may hang it by subject |
 //!

@@ -11,8 +11,9 @@
 //!   inline draft and the patch later posted from it, or
 //! - a citation: a later version (or its cover letter) citing the lore URL
 //!   of an earlier version (or its cover letter) of its author, as b4's
-//!   `Link to v1:` does, whatever its title became (parts of two series
-//!   paired by what they touch; see `join_cited_versions`).
+//!   `Link to v1:` does, or carrying the same b4 `change-id:`, whatever its
+//!   title became (parts of two series paired by what they touch; see
+//!   `join_cited_versions`).
 //!
 //! Landings are matched to identities:
 //! - a landing that names a title (a b4 thank-you entry, a shortlog line, a
@@ -177,7 +178,8 @@ fn parts_by_cover(
 /// report, v4 3/3 is what was applied): a posting or cover letter whose own
 /// text cites (a lore URL: b4's `- Link to v1: https://...`, a change log's
 /// `v2: https://...`) an earlier posting or cover letter of its author, of
-/// a lower version, is that one's next version. Single patches are joined
+/// a lower version, or carries the same b4 `change-id:` as one, is that
+/// one's next version. Single patches are joined
 /// directly; where a side is a series (the parts replying to its cover
 /// letter), each earlier part is joined with the later part that touches
 /// most of what it touches (files and functions; at least half of what
@@ -215,16 +217,38 @@ fn join_cited_versions(
             .as_ref()
             .map_or("", |p| p.title_key.as_str())
     };
-    let units = postings
+    let units: Vec<usize> = postings
         .iter()
         .copied()
-        .chain((0..msgs.len()).filter(|&i| is_cover(&msgs[i])));
-    for i in units {
+        .chain((0..msgs.len()).filter(|&i| is_cover(&msgs[i])))
+        .collect();
+    // b4's change-id names one change through all its versions: on the
+    // cover letter of a series, on a single patch.
+    let mut by_change: HashMap<&str, Vec<usize>> = HashMap::new();
+    for &i in &units {
+        if let Some(c) = change_id(&msgs[i])
+            && (is_cover(&msgs[i]) || !in_series(&msgs[i]))
+        {
+            by_change.entry(c).or_default().push(i);
+        }
+    }
+    for &i in &units {
         let m = &msgs[i];
-        for link in &m.extraction.lore_links {
-            let Some(&j) = by_id.get(super::hints::cited_target(link).as_str()) else {
-                continue;
-            };
+        let cited = m.extraction.lore_links.iter().filter_map(|link| {
+            by_id
+                .get(super::hints::cited_target(link).as_str())
+                .copied()
+        });
+        let same_change = change_id(m)
+            .filter(|_| is_cover(m) || !in_series(m))
+            .and_then(|c| by_change.get(c))
+            .into_iter()
+            .flatten()
+            .copied();
+        let mut earlier: Vec<usize> = cited.chain(same_change).collect();
+        earlier.sort_unstable();
+        earlier.dedup();
+        for j in earlier {
             let earlier = match (msgs[j].date, m.date) {
                 (Some(a), Some(b)) => a <= b,
                 _ => true,
@@ -272,6 +296,23 @@ fn join_cited_versions(
             }
         }
     }
+}
+
+/// The b4 `change-id:` a posting or cover letter carries.
+fn change_id(m: &LinkMessage) -> Option<&str> {
+    m.extraction
+        .patch
+        .as_ref()
+        .and_then(|p| p.change_id.as_deref())
+        .filter(|c| !c.is_empty())
+}
+
+/// True for a part of a series (`[PATCH 2/3]`), not its cover letter.
+fn in_series(m: &LinkMessage) -> bool {
+    m.extraction
+        .patch
+        .as_ref()
+        .is_some_and(|p| p.part.is_some_and(|n| n > 0))
 }
 
 /// Finds the patch identities of `msgs` (see the module docs); `parent` is
@@ -681,6 +722,37 @@ mod tests {
         older.extraction.lore_links = vec!["v2@x".into()];
         let p = identify(&[v2, other, older], &[None, None, None]);
         assert_eq!(p.identities.len(), 3);
+    }
+
+    /// b4's change-id joins a version to the earlier one of its author, as
+    /// a citation does; another author's, or a part's, joins nothing.
+    #[test]
+    fn the_same_change_id_joins_versions_of_one_author() {
+        let with_change = |mut m: LinkMessage, c: &str| {
+            if let Some(p) = m.extraction.patch.as_mut() {
+                p.change_id = Some(c.into());
+            }
+            m
+        };
+        let v1 = with_change(
+            posting("v1@x", "a@x", "[PATCH] ext4: fix the slowdown", 1),
+            "20240101-slow-1a2b",
+        );
+        let v2 = with_change(
+            posting("v2@x", "a@x", "[PATCH v2] ext4: rework the fast path", 4),
+            "20240101-slow-1a2b",
+        );
+        let p = identify(&[v1.clone(), v2.clone()], &[None, None]);
+        assert_eq!(p.identities.len(), 1);
+        assert_eq!(p.identities[0].title, "ext4: rework the fast path");
+        let other = with_change(
+            posting("o@x", "b@x", "[PATCH v2] ext4: something else", 4),
+            "20240101-slow-1a2b",
+        );
+        let p = identify(&[v1.clone(), other], &[None, None]);
+        assert_eq!(p.identities.len(), 2, "another author's change-id");
+        let p = identify(&[v2, v1], &[None, None]);
+        assert_eq!(p.identities.len(), 1, "whatever order they come in");
     }
 
     #[test]

@@ -36,7 +36,7 @@ fn expected() -> Vec<(String, Value)> {
         .into_iter()
         .map(|f| (format!("{}.json", f.name), f.expected_json()))
         .collect();
-    assert_eq!(v.len(), 14, "fourteen fixtures with expectations");
+    assert_eq!(v.len(), 15, "fifteen fixtures with expectations");
     v
 }
 
@@ -120,8 +120,8 @@ fn every_fixture_history_links_and_ends_in_its_expected_status() {
     let all = json(&db, &["list", "--json"]);
     assert_eq!(
         all.as_array().map(|a| a.len()),
-        Some(17),
-        "seventeen regressions"
+        Some(18),
+        "eighteen regressions"
     );
     let mut errors = Vec::new();
     for (name, exp) in expected() {
@@ -207,7 +207,7 @@ fn show_finds_histories_by_subsystem_metric_message_id_and_id() {
         )),
         ["e5e5e5e5e5"]
     );
-    assert_eq!(culprits(&json(&db, &["show", "--json", "ext4"])).len(), 8);
+    assert_eq!(culprits(&json(&db, &["show", "--json", "ext4"])).len(), 9);
     let id = json(&db, &["show", "--json", "c0ffee0123"])[0]["id"].clone();
     let by_id = json(&db, &["show", "--json", &id.to_string()]);
     assert_eq!(culprits(&by_id), ["c0ffee0123"]);
@@ -237,7 +237,7 @@ fn human_output_has_no_colours_when_piped_and_colours_when_forced() {
     assert!(colour.contains("\u{1b}["));
     let list = run(&db, &["list"]).stdout;
     let lines: Vec<&str> = list.lines().collect();
-    assert_eq!(lines.len(), 17);
+    assert_eq!(lines.len(), 18);
     // Newest first.
     assert!(lines[0].contains("7c1d2e3f4a"), "{list}");
     assert!(lines[1].contains("8d9e0f1a2b"), "{list}");
@@ -246,9 +246,10 @@ fn human_output_has_no_colours_when_piped_and_colours_when_forced() {
     assert!(lines[4].contains("5a6b7c8d9e"), "{list}");
     assert!(lines[5].contains("b6dea6c7fe"), "{list}");
     assert!(lines[6].contains("a0a1a2a3a4"), "{list}");
-    assert!(lines[10].contains("6d2e3f4a5b"), "{list}");
-    assert!(lines[14].contains("3c9e5a7d1b"), "{list}");
-    assert!(lines[16].contains("5e1f2a3b4c"), "{list}");
+    assert!(lines[9].contains("5f1a2b3c1b"), "{list}");
+    assert!(lines[11].contains("6d2e3f4a5b"), "{list}");
+    assert!(lines[15].contains("3c9e5a7d1b"), "{list}");
+    assert!(lines[17].contains("5e1f2a3b4c"), "{list}");
     let improvements = run(&db, &["list", "--direction", "improvement"]).stdout;
     assert_eq!(improvements.lines().count(), 2);
     let big = run(&db, &["list", "--min-change", "20"]).stdout;
@@ -258,7 +259,11 @@ fn human_output_has_no_colours_when_piped_and_colours_when_forced() {
         &["list", "--since", "2024-06-01", "--until", "2024-08-01"],
     )
     .stdout;
-    assert_eq!(since.lines().count(), 1, "{since}");
+    assert_eq!(since.lines().count(), 2, "{since}");
+    assert!(
+        since.contains("d15ea5e012") && since.contains("5f1a2b3c1b"),
+        "{since}"
+    );
 }
 
 /// The statuses an export lists after the open ones.
@@ -284,18 +289,18 @@ fn exports_put_open_regressions_first_grouped_by_subsystem() {
     assert!(md[open..closed].contains("### ext4") && md[open..closed].contains("### jbd2"));
     let csv = run(&db, &["export", "--format", "csv"]).stdout;
     let rows: Vec<&str> = csv.lines().collect();
-    assert_eq!(rows.len(), 18);
+    assert_eq!(rows.len(), 19);
     assert!(rows[0].starts_with("id,subsystem,status,age_days"));
-    // fixed-history's fix is applied, and retitled-fix's later version;
-    // fix-in-tree's is in mainline.
+    // fixed-history's fix is applied, and the later versions of
+    // retitled-fix and change-id-fix; fix-in-tree's is in mainline.
     assert_eq!(
         rows.iter().filter(|r| r.contains(",fix-applied,")).count(),
-        2
+        3
     );
     assert_eq!(rows.iter().filter(|r| r.contains(",fixed,")).count(), 1);
     let j = json(&db, &["export", "--format", "json"]);
     let arr = j.as_array().expect("array");
-    assert_eq!(arr.len(), 17);
+    assert_eq!(arr.len(), 18);
     // Open first.
     let statuses: Vec<&str> = arr.iter().filter_map(|r| r["status"].as_str()).collect();
     let first_closed = statuses

@@ -163,9 +163,9 @@ pub fn thread_headers_of(
 }
 
 /// The link keys of these messages: those `link_keys` holds and those
-/// their `patches` rows imply ([`crate::link::keys::implied_by_patch`];
-/// a database an older build filled holds those in `link_keys` too, so a
-/// key may come twice).
+/// their `patches` rows imply ([`crate::link::keys::implied_by_patch`],
+/// and `b:<change-id>`; a database an older build filled holds the first
+/// two in `link_keys` too, so a key may come twice).
 pub fn keys_of(store: &Store, messages: &[i64]) -> Result<Vec<String>> {
     let mut out = Vec::new();
     let sql = format!(
@@ -174,7 +174,10 @@ pub fn keys_of(store: &Store, messages: &[i64]) -> Result<Vec<String>> {
          SELECT 'p:' || patch_id FROM patches WHERE message IN ({{}}) AND patch_id IS NOT NULL
          UNION ALL
          SELECT 't:' || title_key FROM patches
-         WHERE message IN ({{}}) AND length(CAST(title_key AS BLOB)) >= {MIN_TITLE_KEY}"
+         WHERE message IN ({{}}) AND length(CAST(title_key AS BLOB)) >= {MIN_TITLE_KEY}
+         UNION ALL
+         SELECT 'b:' || change_id FROM patches
+         WHERE message IN ({{}}) AND change_id IS NOT NULL AND change_id != ''"
     );
     in_chunks(store, &sql, messages, |r| {
         out.push(r.get(0).db("link keys")?);
@@ -222,6 +225,13 @@ pub fn messages_with_keys(store: &Store, keys: &[String]) -> Result<Vec<i64>> {
         &titles,
         &mut push,
     )?;
+    let changes: Vec<&str> = keys.iter().filter_map(|k| k.strip_prefix("b:")).collect();
+    in_chunks(
+        store,
+        "SELECT message FROM patches WHERE change_id IN ({})",
+        &changes,
+        &mut push,
+    )?;
     Ok(out)
 }
 
@@ -258,6 +268,7 @@ pub fn key_counts(store: &Store, keys: &[String]) -> Result<HashMap<String, i64>
         })?;
     }
     let (ids, titles) = implied_columns(keys);
+    let changes: Vec<&str> = keys.iter().filter_map(|k| k.strip_prefix("b:")).collect();
     for (sql, prefix, values) in [
         (
             "SELECT patch_id, count(*) FROM patches WHERE patch_id IN ({}) GROUP BY patch_id",
@@ -268,6 +279,11 @@ pub fn key_counts(store: &Store, keys: &[String]) -> Result<HashMap<String, i64>
             "SELECT title_key, count(*) FROM patches WHERE title_key IN ({}) GROUP BY title_key",
             "t:",
             &titles,
+        ),
+        (
+            "SELECT change_id, count(*) FROM patches WHERE change_id IN ({}) GROUP BY change_id",
+            "b:",
+            &changes,
         ),
     ] {
         in_chunks(store, sql, values, |r| {

@@ -14,6 +14,8 @@ pub struct PatchKeys {
     pub titles: Vec<String>,
     /// Patch ids.
     pub patch_ids: Vec<String>,
+    /// b4 change-ids (one change through all its versions).
+    pub change_ids: Vec<String>,
     /// The first seven hex digits (lower case) of the culprits the reports
     /// name: the patches whose own `Fixes:` names one are weighed as fixes.
     pub culprits: Vec<String>,
@@ -45,6 +47,7 @@ pub(super) fn culprit_title_key(title: &str) -> Option<String> {
 pub fn patch_keys_of(store: &Store, ids: &[i64]) -> Result<PatchKeys> {
     let mut titles: HashSet<String> = HashSet::new();
     let mut patch_ids: HashSet<String> = HashSet::new();
+    let mut change_ids: HashSet<String> = HashSet::new();
     let mut culprits: HashSet<String> = HashSet::new();
     in_chunks(
         store,
@@ -76,7 +79,7 @@ pub fn patch_keys_of(store: &Store, ids: &[i64]) -> Result<PatchKeys> {
     )?;
     in_chunks(
         store,
-        "SELECT title_key, patch_id FROM patches WHERE message IN ({})",
+        "SELECT title_key, patch_id, change_id FROM patches WHERE message IN ({})",
         ids,
         |r| {
             let t: String = r.get(0).db("patch keys")?;
@@ -86,16 +89,23 @@ pub fn patch_keys_of(store: &Store, ids: &[i64]) -> Result<PatchKeys> {
             if let Some(p) = r.get::<_, Option<String>>(1).db("patch keys")? {
                 patch_ids.insert(p);
             }
+            if let Some(c) = r.get::<_, Option<String>>(2).db("patch keys")?
+                && !c.is_empty()
+            {
+                change_ids.insert(c);
+            }
             Ok(())
         },
     )?;
     let mut out = PatchKeys {
         titles: titles.into_iter().collect(),
         patch_ids: patch_ids.into_iter().collect(),
+        change_ids: change_ids.into_iter().collect(),
         culprits: culprits.into_iter().collect(),
     };
     out.titles.sort();
     out.patch_ids.sort();
+    out.change_ids.sort();
     out.culprits.sort();
     Ok(out)
 }
@@ -133,8 +143,42 @@ pub fn messages_with_patch_keys(store: &Store, keys: &PatchKeys) -> Result<Vec<i
         })?;
     }
     out.extend(messages_fixing(store, &keys.culprits)?);
+    for (m, _) in change_id_holders(store, &keys.change_ids)? {
+        out.push(m);
+    }
     out.sort_unstable();
     out.dedup();
+    Ok(out)
+}
+
+/// The postings carrying one of these b4 change-ids, each with it: by the
+/// index when it exists and the ids are few, else in one pass.
+fn change_id_holders(store: &Store, ids: &[String]) -> Result<Vec<(i64, String)>> {
+    let mut out = Vec::new();
+    if ids.is_empty() {
+        return Ok(out);
+    }
+    if indexes_exist(store, &["patches_change_id"])? && are_few(store, ids.len())? {
+        let sql = "SELECT message FROM patches WHERE change_id = ?1";
+        let mut stmt = store.conn().prepare_cached(sql).db(sql)?;
+        for c in ids {
+            let mut rows = stmt.query([c.as_str()]).db(sql)?;
+            while let Some(r) = rows.next().db(sql)? {
+                out.push((r.get(0).db(sql)?, c.clone()));
+            }
+        }
+    } else {
+        let wanted: HashSet<&str> = ids.iter().map(String::as_str).collect();
+        let sql = "SELECT message, change_id FROM patches WHERE change_id IS NOT NULL";
+        let mut stmt = store.conn().prepare(sql).db(sql)?;
+        let mut rows = stmt.query([]).db(sql)?;
+        while let Some(r) = rows.next().db(sql)? {
+            let c: String = r.get(1).db(sql)?;
+            if wanted.contains(c.as_str()) {
+                out.push((r.get(0).db(sql)?, c));
+            }
+        }
+    }
     Ok(out)
 }
 
@@ -227,7 +271,8 @@ pub(super) fn scan_patch_keys(
 }
 
 /// The patch keys of each of these messages: `t:<title key>` of its patch
-/// and of its landings, `p:<patch id>` of its patch (the keys by which
+/// and of its landings, `p:<patch id>` and `b:<change-id>` of its patch
+/// (the keys by which
 /// [`messages_with_patch_keys`] finds it).
 pub fn patch_keys_by_message(store: &Store, messages: &[i64]) -> Result<Vec<(i64, String)>> {
     let mut out = Vec::new();
@@ -237,6 +282,8 @@ pub fn patch_keys_by_message(store: &Store, messages: &[i64]) -> Result<Vec<(i64
              AND length(title_key) >= 8 \
          UNION SELECT message, 'p:' || patch_id FROM patches WHERE message IN ({}) \
              AND patch_id IS NOT NULL \
+         UNION SELECT message, 'b:' || change_id FROM patches WHERE message IN ({}) \
+             AND change_id IS NOT NULL AND change_id != '' \
          UNION SELECT message, 't:' || title FROM landings WHERE message IN ({}) \
              AND title IS NOT NULL \
          UNION SELECT message, 'f:' || lower(substr(commit_id, 1, 7)) FROM trailers \
@@ -378,6 +425,14 @@ pub fn patch_holders(store: &Store, keys: &[String]) -> Result<Vec<(i64, String)
     let mut out = Vec::new();
     report_holders(store, keys, &mut out)?;
     culprit_holders(store, keys, &mut out)?;
+    let changes: Vec<String> = keys
+        .iter()
+        .filter_map(|k| k.strip_prefix("b:"))
+        .map(str::to_string)
+        .collect();
+    for (m, c) in change_id_holders(store, &changes)? {
+        out.push((m, format!("b:{c}")));
+    }
     if !lookups_pay(store, keys.len())? {
         let wanted: HashSet<&str> = keys.iter().map(String::as_str).collect();
         let mut key = String::new();
