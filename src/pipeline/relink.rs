@@ -1071,8 +1071,9 @@ struct Touched {
 }
 
 /// The stored messages (all, or those of `keep`) threaded from their
-/// headers: the `messages.id` of each (ascending), the skeleton, and which
-/// are seeds by kind or subject.
+/// headers: the `messages.id` of each (ascending), the skeleton, and what
+/// the choice knows of each before its links (a seed by kind or subject, a
+/// patch posting).
 fn skeleton(
     store: &Store,
     keep: Option<&[i64]>,
