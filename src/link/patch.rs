@@ -222,13 +222,9 @@ fn join_cited_versions(
         .copied()
         .chain((0..msgs.len()).filter(|&i| is_cover(&msgs[i])))
         .collect();
-    // b4's change-id names one change through all its versions: on the
-    // cover letter of a series, on a single patch.
     let mut by_change: HashMap<&str, Vec<usize>> = HashMap::new();
     for &i in &units {
-        if let Some(c) = change_id(&msgs[i])
-            && (is_cover(&msgs[i]) || !in_series(&msgs[i]))
-        {
+        if let Some(c) = change_id(&msgs[i]) {
             by_change.entry(c).or_default().push(i);
         }
     }
@@ -240,15 +236,14 @@ fn join_cited_versions(
                 .copied()
         });
         let same_change = change_id(m)
-            .filter(|_| is_cover(m) || !in_series(m))
             .and_then(|c| by_change.get(c))
             .into_iter()
             .flatten()
             .copied();
-        let mut earlier: Vec<usize> = cited.chain(same_change).collect();
-        earlier.sort_unstable();
-        earlier.dedup();
-        for j in earlier {
+        let mut named: Vec<usize> = cited.chain(same_change).collect();
+        named.sort_unstable();
+        named.dedup();
+        for j in named {
             let earlier = match (msgs[j].date, m.date) {
                 (Some(a), Some(b)) => a <= b,
                 _ => true,
@@ -298,21 +293,15 @@ fn join_cited_versions(
     }
 }
 
-/// The b4 `change-id:` a posting or cover letter carries.
+/// The b4 `change-id:` that names one change through all its versions:
+/// a cover letter's or a single patch's (a part of a series, `[PATCH
+/// 2/3]`, speaks for no version).
 fn change_id(m: &LinkMessage) -> Option<&str> {
-    m.extraction
-        .patch
-        .as_ref()
-        .and_then(|p| p.change_id.as_deref())
-        .filter(|c| !c.is_empty())
-}
-
-/// True for a part of a series (`[PATCH 2/3]`), not its cover letter.
-fn in_series(m: &LinkMessage) -> bool {
-    m.extraction
-        .patch
-        .as_ref()
-        .is_some_and(|p| p.part.is_some_and(|n| n > 0))
+    let p = m.extraction.patch.as_ref()?;
+    let part = p.part.is_some_and(|n| n > 0);
+    p.change_id
+        .as_deref()
+        .filter(|c| !c.is_empty() && (is_cover(m) || !part))
 }
 
 /// Finds the patch identities of `msgs` (see the module docs); `parent` is

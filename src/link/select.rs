@@ -299,6 +299,12 @@ mod tests {
         assert_eq!(choice(&[]), vec![0, 1]);
     }
 
+    const POSTING: Start = Start {
+        seed: false,
+        posting: true,
+        prior: false,
+    };
+
     /// A chain of links: posting `y` cites `x`, which cites the report:
     /// both are chosen; without `x`'s citation neither is. A reply's
     /// citation continues no chain: `z` cites `y`, chosen only as a
@@ -310,13 +316,7 @@ mod tests {
             let mut sel = Selection::new(&sk);
             sel.seed(0);
             for &i in postings {
-                sel.start(
-                    i,
-                    Start {
-                        posting: true,
-                        ..Start::default()
-                    },
-                );
+                sel.start(i, POSTING);
             }
             sel.members(&sk);
             for (i, l) in links {
@@ -351,13 +351,7 @@ mod tests {
             };
             sel.start(2, prior);
             for &i in postings {
-                sel.start(
-                    i,
-                    Start {
-                        posting: true,
-                        ..Start::default()
-                    },
-                );
+                sel.start(i, POSTING);
             }
             sel.members(&sk);
             sel.cited(3, "https://lore.kernel.org/r/x@x");

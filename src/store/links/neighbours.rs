@@ -186,16 +186,18 @@ pub fn keys_of(store: &Store, messages: &[i64]) -> Result<Vec<String>> {
     Ok(out)
 }
 
-/// The patch ids and title keys (of [`MIN_TITLE_KEY`] bytes or more) that the `p:` and
-/// `t:` keys among `keys` name: the columns of `patches` that imply them.
-pub(super) fn implied_columns(keys: &[String]) -> (Vec<&str>, Vec<&str>) {
+/// The patch ids, title keys (of [`MIN_TITLE_KEY`] bytes or more) and b4
+/// change-ids that the `p:`, `t:` and `b:` keys among `keys` name: the
+/// columns of `patches` that imply them.
+pub(super) fn implied_columns(keys: &[String]) -> (Vec<&str>, Vec<&str>, Vec<&str>) {
     let ids = keys.iter().filter_map(|k| k.strip_prefix("p:")).collect();
     let titles = keys
         .iter()
         .filter_map(|k| k.strip_prefix("t:"))
         .filter(|t| t.len() >= MIN_TITLE_KEY)
         .collect();
-    (ids, titles)
+    let changes = keys.iter().filter_map(|k| k.strip_prefix("b:")).collect();
+    (ids, titles, changes)
 }
 
 /// The messages that have any of these link keys (see [`keys_of`]; a
@@ -212,7 +214,7 @@ pub fn messages_with_keys(store: &Store, keys: &[String]) -> Result<Vec<i64>> {
         keys,
         &mut push,
     )?;
-    let (ids, titles) = implied_columns(keys);
+    let (ids, titles, changes) = implied_columns(keys);
     in_chunks(
         store,
         "SELECT message FROM patches WHERE patch_id IN ({})",
@@ -225,7 +227,6 @@ pub fn messages_with_keys(store: &Store, keys: &[String]) -> Result<Vec<i64>> {
         &titles,
         &mut push,
     )?;
-    let changes: Vec<&str> = keys.iter().filter_map(|k| k.strip_prefix("b:")).collect();
     in_chunks(
         store,
         "SELECT message FROM patches WHERE change_id IN ({})",
@@ -267,8 +268,7 @@ pub fn key_counts(store: &Store, keys: &[String]) -> Result<HashMap<String, i64>
             Ok(())
         })?;
     }
-    let (ids, titles) = implied_columns(keys);
-    let changes: Vec<&str> = keys.iter().filter_map(|k| k.strip_prefix("b:")).collect();
+    let (ids, titles, changes) = implied_columns(keys);
     for (sql, prefix, values) in [
         (
             "SELECT patch_id, count(*) FROM patches WHERE patch_id IN ({}) GROUP BY patch_id",
