@@ -26,7 +26,11 @@ use crate::model::{Extraction, Message};
 /// parentheses (`So I've picked up your patch (vfs.misc).`).
 /// 10: a reply to a pull request refusing to pull it (`I will not pull
 /// this`, `No way will this ever get merged`) is a drop.
-pub const EXTRACTION_VERSION: i64 = 10;
+/// 11: only the mail's own sentences are read (quoted ones speak for
+/// somebody else); the phrase families widened (written on paraphrase sets
+/// A-C, `tests/data/paraphrase/`); an answer below a quoted question says
+/// what it answers; a request put as a question is read.
+pub const EXTRACTION_VERSION: i64 = 11;
 
 /// The extractors read a body up to this many lines or
 /// [`MAX_EXTRACTED_BODY`] bytes, whichever comes first.

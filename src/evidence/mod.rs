@@ -227,6 +227,29 @@ impl Paragraphs {
         })
     }
 
+    /// The paragraphs of quote depth 0 (the mail author's own words):
+    /// these, borrowed, when every paragraph is.
+    pub fn own(&self) -> std::borrow::Cow<'_, Paragraphs> {
+        if self.spans.iter().all(|s| s.depth == 0) {
+            return std::borrow::Cow::Borrowed(self);
+        }
+        let mut out = Paragraphs {
+            text: String::new(),
+            spans: Vec::new(),
+        };
+        for s in self.spans.iter().filter(|s| s.depth == 0) {
+            let start = out.text.len();
+            out.text
+                .push_str(self.text.get(s.start..s.end).unwrap_or_default());
+            out.spans.push(Span {
+                start,
+                end: out.text.len(),
+                ..*s
+            });
+        }
+        std::borrow::Cow::Owned(out)
+    }
+
     /// Every paragraph's text, one after the other (no separator).
     pub fn text(&self) -> &str {
         &self.text

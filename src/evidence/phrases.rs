@@ -12,7 +12,7 @@
 //! paragraphs skip sentence splitting is made from the cue groups
 //! ([`cue_keys`]); nothing else lists words.
 
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
 use regex::Regex;
 
@@ -102,10 +102,50 @@ pub const PHRASES: &[Phrase] = &[
         ConfirmsFix,
         r"\b(?P<cue>restor)(?:es|ed|ing|e)(?: {w}){0,4} performance\b",
     ),
+    p(
+        ConfirmsFix,
+        r"\b(?P<cue>recover|regain|win back|wins back|won back|claw back|claws back|clawed back|bring back|brings back|brought back|gets back|got back)(?:s|ed|ing)? (?:{w} ){0,3}(?:lost |the lost )?(?:[0-9.]+ ?%|(?:performance|throughput|regression|loss|numbers|iops|bandwidth)\b)",
+    ),
+    p(
+        ConfirmsFix,
+        r"\b(?P<cue>gets rid of|got rid of|get rid of|eliminates|eliminated|cures|cured|undoes|undid|wipes out|wiped out) (?:the|this|that|most of the|all of the|all the|most of this|the whole|nearly all the|almost all the) (?:[-+]?[0-9.]+ ?% )?(?:{w} )?(?:regression|slowdown|drop|degradation|loss)\b",
+    ),
+    p(
+        ConfirmsFix,
+        r"\b(?:{w}) (?:is|are|was|were|gets|got|goes|went|comes|came|is now|are now|has gone|have gone) (?:{w} )?(?P<cue>back to|back at|back on par|back in line|back up to|back within|back where) (?:the |its |their |roughly |about |around |almost |nearly |where |what )?(?:level|levels|baseline|base|normal|parity|where|what|the same|before|pre|original|previous|expected|usual|parent|it was|they were|[0-9])",
+    ),
+    p(
+        ConfirmsFix,
+        r"\b(?:with|after|applying) (?:the|this|your|that|his|her) (?:{w} )?(?:fix|patch|change|fixup|debug patch)(?:[^.]{0,60})\b(?P<cue>better than|on par with|as good as|in line with|level with) (?:the |its )?(?:base|baseline|parent|original|mainline|unpatched)\b",
+    ),
+    p(
+        ConfirmsFix,
+        r"\b(?P<cue>brings|brought|bringing) (?:the |our |it |them |things |everything |performance |throughput |the numbers? |the score |the results? )?(?:{w} ){0,2}back(?:[,.;:!]|$| to| where| up to| on par| in line| again)",
+    ),
+    p(
+        ConfirmsFix,
+        r"\b(?:matches|matched|match|equals|equalled|reaches|reached) (?P<cue>the baseline|baseline|the base|the parent|the original numbers|the old numbers|the pre-regression numbers|the numbers before)\b",
+    ),
+    p(
+        ConfirmsFix,
+        r"\b(?P<cue>makes up for|made up for|compensates for|compensated for|offsets) (?:the|this|that|most of the|all of the|all the) (?:[-+]?[0-9.]+ ?% )?(?:{w} )?(?:loss|regression|drop|slowdown|degradation)\b",
+    ),
+    p(
+        ConfirmsFix,
+        r"\b(?P<cue>restores|restored|recovers|recovered|brings|brought) (?:the |most of the |all of the )?[[:word:].'-]+ (?:back )?to (?:the |its |about |around |roughly )?(?:level|baseline|base|normal|parity|same|before|original|previous|parent|[0-9])",
+    ),
+    p(
+        ConfirmsFix,
+        r"\b(?:throughput|performance|numbers|iops|bandwidth|score|it) (?P<cue>came right back|came back|comes back|came fully back|came all the way back|bounced back|bounces back)(?:[.,;!]|$| to| again| after| once)",
+    ),
+    p(
+        ConfirmsFix,
+        r"\b(?:patch|fix|change|revert|it) (?:does|did) (?P<cue>fix it|fix the regression|fix this|fix things|the trick|restore it|recover it)\b",
+    ),
     // The bisect or the report is doubted.
     p(
         Disputes,
-        r"\b(?P<cue>bisect|bisection) (?:went|has gone|is|was|must be|seems|seemed|looks|might be|may be|might have|may have|must have|has) (?:{w} ){0,3}(?:wrong|bogus|incorrect|off|misleading|astray)\b",
+        r"\b(?P<cue>bisect|bisection) (?:went|has gone|is|was|must be|seems|seemed|looks|might be|may be|might have|may have|must have|has) (?:{w} ){0,3}(?:wrong|bogus|incorrect|off|misleading|astray|sideways|awry)\b",
     ),
     neg(
         Disputes,
@@ -113,7 +153,7 @@ pub const PHRASES: &[Phrase] = &[
     ),
     p(
         Disputes,
-        r"\b(?P<cue>wrong bisect|wrong bisection|wrong commit|wrong culprit|bogus bisect|bogus bisection|bogus commit|incorrect bisect|incorrect bisection|incorrect commit)\b",
+        r"\b(?P<cue>wrong bisect|wrong bisection|wrong commit|wrong culprit|wrong suspect|red herring|bogus bisect|bogus bisection|bogus commit|incorrect bisect|incorrect bisection|incorrect commit)\b",
     ),
     neg(
         Disputes,
@@ -126,6 +166,145 @@ pub const PHRASES: &[Phrase] = &[
     neg(
         Disputes,
         r"\b(?:has|have|had) (?P<cue>nothing to do) with\b",
+    ),
+    neg(
+        Disputes,
+        r"\b(?:isn't|is not|wasn't|was not|aren't|not) (?:a |an |really a |actually a |the )?(?P<cue>real regression|genuine regression|true regression|actual regression|real problem|genuine problem|culprit|real slowdown)\b",
+    ),
+    neg(
+        Disputes,
+        r"\b(?P<cue>can't|cannot|can not|couldn't|could not|wouldn't|would not|won't|will not) (?:possibly |really |even |obviously |in any way |conceivably )?(?:cause|explain|account for|affect|impact|influence|produce) (?:a |an |the |this |that |any |such |these |those |a whole |the whole )?(?:{w} ){0,3}(?:regression|slowdown|drop|degradation|numbers|results?|performance|throughput|runtime|change in|the kernel|anything|kernel performance)\b",
+    ),
+    p(
+        Disputes,
+        r"\b(?:i|we) (?:really |seriously |strongly |very much )?(?P<cue>doubt) (?:that )?(?:this|the|that|my|your|our|it|commit|[0-9a-f]{7,40})(?: {w}){0,2} (?:is|was|can|could|would|caused|causes|explains|has)\b",
+    ),
+    p(
+        Disputes,
+        r"\b(?P<cue>hard time believing|hard to believe|difficult to believe|struggle to believe|struggling to believe|find it hard to see|hard to see how|difficult to see how)\b",
+    ),
+    neg(
+        Disputes,
+        r"\b(?:can't|cannot|can not|couldn't|could not) (?:possibly |really )?(?P<cue>be pinned on|be blamed on|be attributed to|be down to|be explained by)\b",
+    ),
+    neg(
+        Disputes,
+        r"\b(?P<cue>no way) (?:that )?(?:this|the|that|it|[[:word:]-]+) (?:{w} ){0,3}(?:goes near|go near|gets near|touches|hits|reaches|calls|exercises|could|can|would|is|affects)\b",
+    ),
+    neg(
+        Disputes,
+        r"\b(?P<cue>not a regression|not really a regression|isn't a regression|not an actual regression|no regression at all)\b",
+    ),
+    p(
+        Disputes,
+        r"\b(?P<cue>rather than a real|instead of a real) (?:slowdown|regression|problem|drop|cost)\b",
+    ),
+    neg(
+        Disputes,
+        r"\b(?P<cue>don't think|do not think) (?:this|the|that) (?:report|bisect|bisection|result|analysis|finding) is (?:right|correct|accurate|valid)\b",
+    ),
+    p(
+        Disputes,
+        r"\b(?:patch|commit|change|it) is (?:a |basically a |effectively a |just a )?(?P<cue>no-op|noop) (?:on|for|in|with|here|unless)\b",
+    ),
+    p(
+        Disputes,
+        r"\b(?:before|base|baseline|parent|old)(?:'|\x22)? (?:number|result|kernel|run|data point|value) is the (?P<cue>outlier|anomaly|odd one out)\b",
+    ),
+    neg(
+        Disputes,
+        r"\b(?:not trust|n't trust|distrust|wouldn't trust|would not trust|don't trust) (?:that|this|the|your) (?P<cue>bisect|bisection)\b",
+    ),
+    guess(
+        Disputes,
+        true,
+        r"\b(?:it's|it is|this is|that's|that is) (?P<cue>only called|only used|only run|only executed|only reached|called only|used only) (?:at|on|during|when|in|for|once)\b",
+    ),
+    p(
+        Disputes,
+        r"\b(?P<cue>call this|call it|call that|calling this|calling it|calling that|consider this|consider it|considering this|declare this|declaring this) (?:one |report )?(?:bogus|invalid|a false positive|spurious)\b",
+    ),
+    p(
+        Disputes,
+        r"\b(?P<cue>something is off|something's off|something is wrong|something's wrong|something is fishy|something's fishy|something fishy|something odd) (?:with|about|in) (?:the|this|that|your) (?:bisect|bisection|report|result|results|data|numbers|setup|test|testing|measurement)\b",
+    ),
+    neg(
+        Disputes,
+        r"\b(?:i|we) (?P<cue>don't buy|do not buy|am not buying|'m not buying|are not buying|'re not buying) (?:this|it|that|the (?:{w} )?(?:report|bisect|bisection|result|results|regression|claim|numbers))\b",
+    ),
+    guess(
+        Disputes,
+        true,
+        r"^(?:that|this|it) (?P<cue>can't be it|cannot be it|can't be the reason|cannot be the reason|can't be the cause|cannot be the cause)\b",
+    ),
+    guess(
+        Disputes,
+        false,
+        r"\b(?:code|function|path|helper|branch|feature)(?: in question)? (?P<cue>is dead|are dead|is compiled out|are compiled out|is not compiled|is never compiled|is unused|are unused|is never built) (?:on|in|for|with|under)\b",
+    ),
+    guess(
+        Disputes,
+        true,
+        r"\b(?P<cue>isn't even called|is not even called|isn't called|is never called|isn't reached|is never reached|isn't even reached|never runs|never executes|never fires|doesn't even run|is not even used|isn't even used) (?:unless|except|when|if|on|in|during|for|outside)\b",
+    ),
+    guess(
+        Disputes,
+        false,
+        r"\b(?:patch|change|commit|function|helper|code|path|it) (?P<cue>only runs|only executes|only fires|only triggers|only kicks in|only changes behaviour|only changes behavior|just runs|just executes|just fires) (?:during|on|when|at|in|for|if|under|with)\b",
+    ),
+    p(
+        Disputes,
+        r"\b(?:kernel|code|system|cpu) is doing (?:exactly )?the (?P<cue>same work|same amount of work)\b",
+    ),
+    p(
+        Disputes,
+        r"\b(?:benchmark|test|metric|tool|workload) (?:now )?(?:reports|counts|measures|accounts) (?:{w} ){0,3}(?P<cue>differently|in a different unit|in different units|something else|something different)\b",
+    ),
+    p(
+        Disputes,
+        r"\b(?P<cue>byte-for-byte|byte for byte|identical code|identical generated code|same generated code|identical binary|identical object code|same object code|identical machine code|same machine code)\b",
+    ),
+    p(
+        Disputes,
+        r"\b(?:patch|commit|change) (?:is|was) (?:just |only |purely )?(?P<cue>a documentation|a doc|a docs|a comment|a comment-only|a whitespace|a cosmetic|a typo|a spelling|a kconfig help|an documentation) (?:fix|change|update|patch|tweak|only|cleanup)\b",
+    ),
+    guess(
+        Disputes,
+        false,
+        r"\b(?:i'm|i am|we're|we are) (?:{w} )?(?P<cue>skeptical|sceptical|doubtful|unconvinced)\b",
+    ),
+    guess(
+        Disputes,
+        false,
+        r"\b(?P<cue>something else) (?:is|must be|has to be|may be|might be)? ?(?:going on|at play|happening|responsible|the cause|to blame|at work)\b",
+    ),
+    guess(
+        Disputes,
+        false,
+        r"\b(?:this|that|it|the report|the result|the results|the regression|the bisect|the bisection|the numbers)(?: one)?(?:'s| is| are| looks| seems| sounds| look| seem) (?:{w} )?(?P<cue>bogus)\b",
+    ),
+    p(
+        Disputes,
+        r"\b(?:benchmark|test|testing|measurement|statistical|accounting|counting|tooling|reporting) (?P<cue>artefact|artifact|quirk)\b",
+    ),
+    p(
+        Disputes,
+        r"\b(?:an |the |a pure |purely an |just an |only an )?(?P<cue>artefact of|artifact of) (?:how|the way|what|the) (?:{w} ){0,3}(?:benchmark|test|tests|measures|measured|counts|counted|accounting|counting|tool|metric|workload|reports|reported)\b",
+    ),
+    guess(
+        Disputes,
+        true,
+        r"\b(?:test|benchmark|workload|it|this) (?:{w} )?(?P<cue>never calls|never call|doesn't call|does not call|never hits|doesn't hit|does not hit|never exercises|doesn't exercise|does not exercise|never touches|doesn't touch|does not touch|never enters|doesn't even call|never reaches|doesn't reach|does not reach) (?:into )?(?:this|that|the|these|those|any of|any|our|my) (?:{w} )?(?:code|path|paths|function|functions|codepath|code path|helper|branch)\b",
+    ),
+    guess(
+        Disputes,
+        true,
+        r"\b(?:code|path|function|change|patch) (?:is |are )?(?:only )?(?P<cue>only reached|only called|only used|only hit|only exercised|only taken|only compiled|only built|only executed) (?:on|by|when|with|for|if|in)\b",
+    ),
+    guess(
+        Disputes,
+        true,
+        r"\b(?P<cue>pure refactor|purely a refactor|just a refactor|only a refactor|simple refactor|trivial refactor|pure cleanup|just a cleanup|only a cleanup|simple cleanup|trivial cleanup|just a rename|pure rename|simple rename|trivial rename|pure code move|just a code move|just a comment change|only a comment change|just a whitespace change)\b(?:[^.]{0,80})\b(?:can't|cannot|couldn't|hard|doubt|don't see|no way|shouldn't|unlikely)\b",
     ),
     neg(
         Disputes,
@@ -174,6 +353,90 @@ pub const PHRASES: &[Phrase] = &[
         CannotReproduce,
         r"\b(?:doesn't|does not|didn't|did not) (?P<cue>reproduce)\b",
     ),
+    neg(
+        CannotReproduce,
+        r"\b(?:wasn't|weren't|was not|were not|isn't|is not|haven't|have not|hasn't|didn't|did not|never) (?:been )?(?:able|managed|possible) to (?:{w} ){0,2}(?P<cue>reproduce|repro|reproducing)\b",
+    ),
+    neg(
+        CannotReproduce,
+        r"\b(?:didn't|did not|couldn't|could not|haven't|have not|never|can't|cannot) (?:manage|managed|succeed|succeeded) (?:in |to )(?:{w} ){0,2}(?P<cue>reproduce|repro|reproducing)\b",
+    ),
+    neg(
+        CannotReproduce,
+        r"\b(?:can't|cannot|couldn't|could not|wasn't able to|was not able to|weren't able to|unable to|didn't|did not|haven't been able to|failed to) (?:get|make) (?:it|this|that|the (?:{w} )?(?:regression|drop|slowdown|degradation|problem|issue)) to (?P<cue>show up|appear|happen|trigger|reproduce|manifest)\b",
+    ),
+    neg(
+        CannotReproduce,
+        r"\b(?P<cue>none of them|none of the machines|none of our machines|none of my machines|none of the boxes|none of my boxes|none of our boxes|neither of them|neither machine|none of the systems|none of my systems|none of our systems) (?:{w} )?(?:shows?|showed|reproduces?|reproduced|sees?|saw|exhibits?|exhibited|has|had)\b",
+    ),
+    neg(
+        CannotReproduce,
+        r"\b(?:numbers|results|scores|throughput|performance|runs|figures) (?:are|were|is|was|look|looked|come out|came out) (?:{w} )?(?P<cue>identical|indistinguishable|the same|unchanged|equal) (?:with and without|before and after|on both|for both|either way)\b",
+    ),
+    neg(
+        CannotReproduce,
+        r"\b(?:i|we) (?:{w} )?(?P<cue>see nothing|saw nothing|get nothing|got nothing|measure nothing|measured nothing|observe nothing|observed nothing|notice nothing|noticed nothing) (?:like|close to|similar|resembling|of the sort|of that|near)\b",
+    ),
+    neg(
+        CannotReproduce,
+        r"\b(?:shows?|showed|see|saw|get|got|measure|measured|observe|observed|find|found) (?P<cue>no measurable|no noticeable|no visible|no significant|no meaningful|no discernible|no statistically significant) (?:{w} )?(?:change|difference|regression|slowdown|drop|degradation|effect)\b",
+    ),
+    neg(
+        CannotReproduce,
+        r"\b(?P<cue>see no|saw no|seeing no|measure no|measured no|observe no|observed no|notice no|noticed no) (?:{w} ){0,2}(?:regression|difference|slowdown|degradation|change|drop)\b",
+    ),
+    neg(
+        CannotReproduce,
+        r"\b(?:numbers|results|runs|data|tests|benchmarks|kernels|boxes|machines) (?P<cue>show no|showed no|shows no) (?:{w} ){0,2}(?:regression|difference|slowdown|degradation|change|drop)\b",
+    ),
+    neg(
+        CannotReproduce,
+        r"\b(?P<cue>no sign of|no trace of|no hint of|no evidence of) (?:the |a |any |this |that )?(?:{w} )?(?:regression|drop|slowdown|degradation)\b",
+    ),
+    neg(
+        CannotReproduce,
+        r"\b(?P<cue>tried to reproduce|attempted to reproduce|tried reproducing|attempted reproducing|tried to repro|attempted to repro)(?:[^.]{0,80})\b(?:failed|fail|no luck|without success|couldn't|could not|nothing|no regression|no difference|no change)\b",
+    ),
+    neg(
+        CannotReproduce,
+        r"\b(?P<cue>no luck) (?:reproducing|with reproducing|in reproducing|triggering|hitting|seeing|getting)\b",
+    ),
+    neg(
+        CannotReproduce,
+        r"\b(?P<cue>both kernels|the two kernels|both builds|the two builds|both commits|the two commits)\b(?:[^.]{0,40})\b(?:within|same|identical|equal|indistinguishable|on par|neck and neck|no difference|of each other)\b",
+    ),
+    neg(
+        CannotReproduce,
+        r"(?:^|[,;:] )(?P<cue>no measurable|no noticeable|no visible|no significant|no discernible) (?:{w} )?(?:difference|change|regression|slowdown)\b",
+    ),
+    neg(
+        CannotReproduce,
+        r"\b(?:try|tried|trying|attempted|attempt) to (?P<cue>reproduce|repro)(?:[^.]{0,60})\b(?:but|and) (?:{w} )?(?:failed|couldn't|could not|no luck|didn't|did not|can't|cannot)\b",
+    ),
+    neg(
+        CannotReproduce,
+        r"\b(?:numbers|results|runs|data|tests|measurements|machines|boxes) (?P<cue>don't show|do not show|didn't show|did not show|doesn't show|does not show) (?:any|a|the|much) (?:{w} )?(?:drop|regression|difference|slowdown|degradation|change)\b",
+    ),
+    neg(
+        CannotReproduce,
+        r"\b(?:delta|regression|drop|difference|slowdown|effect) (?:just |simply )?(?P<cue>isn't there|is not there|doesn't show up|does not show up|never shows up|won't show up)\b",
+    ),
+    p(
+        CannotReproduce,
+        r"\b(?:the same|identical|equal) (?:{w} ){0,2}(?P<cue>either way|both ways|in both cases|on both kernels)\b",
+    ),
+    neg(
+        CannotReproduce,
+        r"\b(?:can't|cannot|couldn't|could not|unable to|not able to|failed to|wasn't able to) (?P<cue>trigger|hit|see|observe|measure|notice|spot) (?:it|this|that|the (?:{w} )?(?:regression|drop|slowdown|degradation))(?: (?:here|locally|on my|on our|at all|either))?\b",
+    ),
+    neg(
+        CannotReproduce,
+        r"\b(?:same|identical|equal|matching|comparable|indistinguishable) (?:{w} ){0,2}(?P<cue>with and without|before and after|on both kernels|for both kernels|between base and|between the two kernels|between both kernels)\b",
+    ),
+    neg(
+        CannotReproduce,
+        r"\b(?:kernels|runs|builds|both) (?:are|were|come out|came out|perform|performed|run|ran|look|looked) (?P<cue>neck and neck|the same|identical|equal|indistinguishable|on par)\b",
+    ),
     neg(CannotReproduce, r"\bnot (?P<cue>reproducible)\b"),
     neg(
         CannotReproduce,
@@ -195,6 +458,46 @@ pub const PHRASES: &[Phrase] = &[
     p(Noise, r"\b(?P<cue>noisy)\b"),
     p(
         Noise,
+        r"\b(?:measurement|benchmark|statistical|background|test|testing|normal|usual|expected) (?P<cue>noise)\b",
+    ),
+    p(
+        Noise,
+        r"\b(?:as|call it|calling it|call this|calling this|put it down to|put this down to|up to|under|consider it|consider this|consider the change|considered it) (?P<cue>noise)\b",
+    ),
+    p(
+        Noise,
+        r"\bwithin (?:the |its |our |a |one )?(?:{w} ){0,2}(?P<cue>variation|variance|variability|error bars|error margin|margin of error|stddev|standard deviation|jitter)\b",
+    ),
+    p(
+        Noise,
+        r"^(?:just |probably |likely |looks like |smells like |that's |that is |it's |pure )?(?P<cue>noise|variance|jitter|run-to-run variance|run to run variance)(?:[,.;!]|$)",
+    ),
+    p(
+        Noise,
+        r"\b(?:shift|change|delta|difference|drop|regression|result|[0-9.]+ ?%)(?: {w}){0,2} (?P<cue>means nothing|is meaningless|is statistically insignificant|is not statistically significant)\b",
+    ),
+    p(
+        Noise,
+        r"\b(?:usual|normal|typical|expected|known) (?P<cue>wobble|jitter|variance|variation|fluctuation|scatter|spread)\b",
+    ),
+    p(
+        Noise,
+        r"\b(?P<cue>the dice|dice roll|roll of the dice|luck of the draw|jittery|flakiest|bouncy|wobbly)\b",
+    ),
+    p(
+        Noise,
+        r"\b(?:benchmark|test|result|results|numbers|score|it) (?:{w} )?(?P<cue>bounces|bounce|bounced|swings|swing|swung|jumps around|wobbles) (?:like this|around|by|up and down|all the time|every|a lot|quite a bit)\b",
+    ),
+    p(
+        Noise,
+        r"\b(?:result|results|numbers|benchmark|test|score|scores|it|this test|this benchmark)(?: {w}){0,2} (?:is|are|isn't|aren't|has|have|is not|are not|has been|have been) (?:{w} )?(?P<cue>not stable|unstable|bouncing around|bounced around|all over the place|erratic|bimodal)\b",
+    ),
+    p(
+        Noise,
+        r"\b(?P<cue>stddev|standard deviation|variance|error bars|run-to-run spread|spread|jitter|variation)(?: {w}){0,6} (?:is |are |was |were )?(?:easily |much |far |way )?(?:larger than|bigger than|greater than|wider than|higher than|exceeds|exceed|exceeding|dwarfs|swamps|larger|bigger) (?:the )?(?:{w} )?(?:change|difference|regression|delta|drop|effect|shift)\b",
+    ),
+    p(
+        Noise,
         r"\brun[- ]to[- ]run (?P<cue>variation|variance|noise)\b",
     ),
     p(Noise, r"\b(?P<cue>fluctuat)(?:es|ion|ions|ing|e|ed)\b"),
@@ -214,6 +517,38 @@ pub const PHRASES: &[Phrase] = &[
     p(
         Layout,
         r"\b(?:aligned|placed|placing {w}) (?P<cue>differently)\b",
+    ),
+    p(
+        Layout,
+        r"\b(?P<cue>alignment artefact|alignment artifact|alignment effect|alignment luck|alignment lottery|alignment noise|layout artefact|layout artifact|layout effect|layout luck|layout lottery|layout noise|placement effect|placement luck|cacheline effect|cache line effect|cacheline luck|cache line luck)\b",
+    ),
+    p(
+        Layout,
+        r"\b(?:changed|changes|change|shifted|shifts|shift|moved|moves|perturbed|perturbs|altered|alters) (?:the )?(?P<cue>alignment|layout|placement) of\b",
+    ),
+    p(
+        Layout,
+        r"\b(?P<cue>linker|toolchain|compiler) (?:{w} ){0,2}(?:placed|places|laid out|lays out|aligned|aligns|packed|packs|moved|moves)\b",
+    ),
+    p(
+        Layout,
+        r"\b(?:struct|structure|hot structure|data structure)(?: {w}){0,2} (?:gets |got |is |was |being )?(?P<cue>repacked|reshuffled|rearranged|reordered|reshuffle|repack|grows|grew)\b",
+    ),
+    p(
+        Layout,
+        r"\b(?P<cue>same cacheline|same cache line|same cache-line|into a different cacheline|into another cacheline|next cacheline|next cache line|adjacent cacheline)\b",
+    ),
+    p(
+        Layout,
+        r"\b(?:another|a|classic|typical|just a|just another|the usual) (?P<cue>layout|alignment) (?:one|thing|issue|effect|artefact|artifact|problem|regression|case|game)\b",
+    ),
+    p(
+        Layout,
+        r"\b(?P<cue>straddles|straddle|straddling|crosses a cache|crosses a 64-byte|crossing a cache|crosses a page boundary)\b",
+    ),
+    p(
+        Layout,
+        r"\b(?:i bet|i'd bet|my bet is|my guess is|i'd guess|it's|this is|that's) (?:{w} )?(?P<cue>alignment|layout|placement)\b",
     ),
     // The cost is accepted.
     p(
@@ -316,7 +651,105 @@ pub const PHRASES: &[Phrase] = &[
     ),
     p(
         Declines,
-        r"\b(?:that|this|it)(?:'s| is) (?:just |simply )?the (?P<cue>price) (?:of|for)\b",
+        r"\b(?:that|this|it)(?:'s| is) (?:just |simply |really |basically )?the (?P<cue>price|cost) (?:of|for)\b",
+    ),
+    p(
+        Declines,
+        r"\b(?:is|'s|are|simply|just|merely|basically) (?:just |simply |merely |unfortunately |basically |really )?(?:the |a |an )?(?:{w} )?(?P<cue>cost of|price of|cost for|price for|consequence of|side effect of|side-effect of|result of) (?:the |a |an |doing |being |having |making )?(?:{w} ){0,3}(?:correct|correctly|correctness|safe|safely|safety|security|secure|fix|fixing|bug ?fix|bugfix|proper|properly|right|robust|robustness|hardening|mitigation)\b",
+    ),
+    p(
+        Declines,
+        r"\b(?:we|i|this|the patch|the change|the commit|it)(?: {w})? (?P<cue>traded|trades|trade off|trades off|traded off|sacrificed|sacrifices|sacrifice|gave up|give up|gives up) (?:{w} ){0,4}(?:for|to get|to gain|in favou?r of|in exchange for|against|to (?:close|fix|plug|avoid|prevent|make|keep|ensure|guarantee))\b",
+    ),
+    p(
+        Declines,
+        r"\b(?:i'd|i would|we'd|we would|i'll|we'll) (?:rather|happily|gladly|just) (?P<cue>take|accept|eat|pay|swallow|live with|keep) (?:the|this|that|a|such|some) (?:{w} ){0,2}(?:hit|regression|slowdown|cost|penalty|loss|overhead|drop)\b",
+    ),
+    p(
+        Declines,
+        r"\b(?:that's|that is|this is|it's|it is|which is) (?:entirely |purely |all |completely |very much |simply |just )?(?P<cue>by design|intended|intentional|deliberate|on purpose|working as designed|working as intended|expected|to be expected)(?:[.,;:!)]|$| (?:and|but|here|then|too|though|anyway|since|because|as|given|i'm afraid))",
+    ),
+    neg(Declines, r"\b(?P<cue>lose sleep|losing sleep|lost sleep)\b"),
+    p(
+        Declines,
+        r"\b(?P<cue>price i'm happy to pay|price we're happy to pay|price i am happy to pay|price i'm willing to pay|price we're willing to pay|cost i'm happy to pay|cost we're happy to pay|happy to pay|willing to pay)\b",
+    ),
+    p(
+        Declines,
+        r"\b(?:i'll|we'll|i will|we will|i can|we can|happy to|willing to) (?P<cue>take that|take the hit|eat that|eat the hit|eat the cost|accept the hit|accept that cost|swallow that|swallow the hit)\b",
+    ),
+    p(
+        Declines,
+        r"^(?:a |it's a |that's a |classic |the usual )?(?P<cue>trade-off|tradeoff|trade off)(?:[,.;:!]|$| plain| and| really)",
+    ),
+    p(
+        Declines,
+        r"\b(?:old|previous|before|original|earlier|former)(?:[^.]{0,40})\b(?P<cue>cheating|cheated|cutting corners|cut corners)\b",
+    ),
+    neg(
+        Declines,
+        r"\b(?P<cue>not something i|not something we|nothing i|nothing we)(?:'m|'re| am| are)? (?:going to |gonna |will |would |plan to |want to )?(?:act on|chase|worry about|spend time on|pursue|lose sleep over)\b",
+    ),
+    p(Declines, r"\b(?P<cue>is what it is)\b"),
+    neg(
+        Declines,
+        r"\b(?:dropping|reverting|removing|undoing) (?:it|this|that|the (?:{w} )?(?:lock|patch|change|commit|fix|check|barrier))(?: again)? (?:is|isn't|is not) (?P<cue>not an option|no option|out of the question|off the table)\b",
+    ),
+    p(
+        Declines,
+        r"\b(?P<cue>slow and right|slow and correct|correct and slow|correct but slow|right than fast|correct than fast|safe than fast|correctness over speed|correct over fast)\b",
+    ),
+    p(
+        Declines,
+        r"\b(?:changed|shrank|shrunk|grew|moved|slowed|made|went|did|done|chose|changed it|is|was) (?:{w} ){0,2}(?P<cue>on purpose)\b",
+    ),
+    p(
+        Declines,
+        r"\b(?:is|the one|workload|test|benchmark|case) (?:that )?(?P<cue>pays for it|pays the price|paying the price|pays the cost|bears the cost|takes the hit)\b",
+    ),
+    p(
+        Declines,
+        r"\b(?:fine|ok|okay|happy|comfortable) (?P<cue>with eating|with taking|with accepting|with swallowing|with paying) (?:this|that|the|it)\b",
+    ),
+    p(
+        Declines,
+        r"\b(?:consider|considered|considering|deem|deemed|find|found|judge|judged) (?:the|this|that|it|a) (?:{w} ){0,2}(?P<cue>acceptable|tolerable|worth it|justified)\b",
+    ),
+    p(
+        Declines,
+        r"\b(?P<cue>fallout from|fallout of) (?:fixing|the fix|closing|plugging|making|correcting|the bug ?fix|a bug ?fix|the security)\b",
+    ),
+    guess(
+        Declines,
+        false,
+        r"\b(?:workload|benchmark|test|case|load|setup|configuration) (?:is|seems|looks) (?:{w} )?(?P<cue>pathological|artificial|synthetic|contrived|unrealistic|silly|absurd|extreme)\b",
+    ),
+    neg(
+        Declines,
+        r"\b(?:shouldn't|should not|don't think we should|won't|will not|not going to|don't want to) (?P<cue>bend|contort|twist) (?:{w} ){0,3}(?:around|for) (?:it|this|that|such|these)\b",
+    ),
+    guess(
+        Declines,
+        false,
+        r"\b(?:we're|we are|i'm|i am|we'll|we will|i'll|i will) (?P<cue>keeping) (?:it|this|that|the (?:{w} )?(?:patch|commit|change))\b",
+    ),
+    guess(
+        Declines,
+        false,
+        r"\b(?P<cue>wins|win|gains|gain|helps|help|benefits|benefit|improves|improve) (?:on |for |in )?some (?:{w} ){0,2}(?:workloads?|benchmarks?|cases|tests|loads|machines)(?:,)? (?:and|but|while|at the expense of)\b",
+    ),
+    p(
+        Declines,
+        r"\b(?:losing|lose|loses|lost|loss of|giving up|cost of|slowdown of|hit of|regression of|drop of|penalty of|[0-9.]+ ?%)(?:[^.;]{0,60}) (?:is|are|'s|seems|seem|sounds|looks|remains|would be|will be) (?:{w} ){0,2}(?P<cue>acceptable|tolerable|a fair price|a price worth paying|a reasonable price|worth it|justified|a reasonable trade-off|an acceptable trade-off|fine by me|fine with me|ok by me|okay by me|fine for us)\b",
+    ),
+    neg(
+        Declines,
+        r"\b(?:doesn't|does not|don't|do not|wouldn't|would not|won't|not|hardly) (?:think (?:this|it|that|the {w}) |really |necessarily |quite )?(?P<cue>warrant|warrants|merit|merits|justify|justifies|deserve|deserves|call for|calls for|need|needs|require|requires) (?:any |much |an? |further |more |immediate |real )?(?:action|attention|fixing|a fix|effort|investigation|a revert|reverting|concern|work|response|follow-up)\b",
+    ),
+    guess(
+        Declines,
+        false,
+        r"\b(?P<cue>nobody runs|no one runs|nobody uses|no one uses|nobody does that|no one does that|no real user|no real-world user|no sane user|no real application|no real workload|no actual user)\b",
     ),
     p(
         Declines,
@@ -346,6 +779,56 @@ pub const PHRASES: &[Phrase] = &[
     ),
     p(
         Withdraws,
+        r"\b(?:issue|problem|bug|fault|mistake|error|glitch|misconfiguration|hardware issue|hardware problem) (?:{w} ){0,2}(?:in|on|with|of) (?P<cue>our test environment|our testing environment|our test setup|our test set-up|our test infrastructure|our test machine|our test box|our testbox|our test system|our test lab|our lab|our environment|our setup|our set-up|our infrastructure|our tooling|the test environment|the test setup|the test machine|the test box|the testbox|the test system)\b",
+    ),
+    p(
+        Withdraws,
+        r"\b(?:issue|problem|bug|fault|mistake|error|glitch) (?:{w} ){0,2}(?P<cue>on our side|on our end)\b(?:[^.]{0,80})\b(?:test|tests|testing|machine|box|environment|setup|disk|config|configuration|infrastructure|tool|tools|script|scripts|hardware)\b",
+    ),
+    p(
+        Withdraws,
+        r"\b(?P<cue>misconfiguration|misconfigured|mis-configured|mis-configuration|misconfig)\b(?:[^.]{0,40})\b(?:test|machine|box|testbox|environment|setup|set-up|system|host)\b",
+    ),
+    p(
+        Withdraws,
+        r"\b(?:test|machine|box|testbox|environment|setup|set-up|system|host)\b(?:[^.]{0,40})\b(?P<cue>misconfiguration|misconfigured|mis-configured|mis-configuration)\b",
+    ),
+    p(
+        Withdraws,
+        r"\b(?:we|i)(?:'ve| have| had)? (?:{w} )?(?P<cue>retracted|retract|withdrawn|withdrew|withdraw|invalidated|invalidate|recalled) (?:the|this|that|our|my) (?:{w} )?(?:report|reports|result|results|bisect|bisection|email|mail|finding)\b",
+    ),
+    guess(
+        Withdraws,
+        false,
+        r"\b(?P<cue>our fault|our mistake|our bad|our error)\b",
+    ),
+    neg(
+        Withdraws,
+        r"\b(?:report|result|results|regression|bisect|bisection|finding)(?: {w}){0,2} (?P<cue>no longer stands|no longer holds|is no longer valid)\b",
+    ),
+    p(
+        Withdraws,
+        r"\b(?:report|result|results|regression|bisect|bisection|finding)(?: {w}){0,2} (?P<cue>is void|can be dropped|can be ignored|can be closed|can be disregarded|should be ignored|should be disregarded)\b",
+    ),
+    p(
+        Withdraws,
+        r"\b(?:unstable|flaky|broken|faulty|misbehaving|overheating|noisy|contaminated|polluted|throttling|throttled) (?P<cue>test environment|test machine|test box|testbox|test setup|test system|test host|test bed|testbed|test infrastructure|test hardware)\b",
+    ),
+    p(
+        Withdraws,
+        r"\b(?P<cue>thermal throttling|stale rootfs|wrong rootfs|wrong kernel config|faulty hardware|failing disk|bad dimm)\b",
+    ),
+    p(
+        Withdraws,
+        r"\b(?:kernels|runs|tests|results|commits|builds) (?:were|was) (?:run|tested|measured|built|booted) (?:on|with|using) (?P<cue>different machines|different machine models|different hardware|different boxes|different configs|different configurations|different compilers|different rootfs|different setups)\b",
+    ),
+    guess(
+        Withdraws,
+        false,
+        r"^(?:so |sorry,? )?(?:please )?(?P<cue>disregard|ignore)(?: it| this| that| this one| the report| this report)?(?: please)?[.!]?$",
+    ),
+    p(
+        Withdraws,
         r"\b(?:the|our) (?:{w} )?(?P<cue>test setup|test environment|test machine|test box|testbox|test config|test configuration|test infrastructure|test harness|test platform|test system|testing environment|testing setup|benchmark setup|test env) (?:was|is|had|has) (?:{w} ){0,3}(?:wrong|broken|faulty|misconfigured|problematic|unstable|at fault|an issue|a problem|a bug|the cause|the culprit)\b",
     ),
     neg(
@@ -359,7 +842,7 @@ pub const PHRASES: &[Phrase] = &[
     // A fix is promised.
     p(
         WillFix,
-        r"\b(?:i'll|i will|we'll|we will|i'm going to|i am going to|we're going to|we are going to|i plan to|we plan to|i intend to|let me) (?:{w} ){0,2}(?P<cue>send a fix|send a patch|post a fix|post a patch|send out a fix|send out a patch|send a v2|post a v2|send v2|post v2|send a new version|post a new version|prepare a fix|prepare a patch|submit a fix|submit a patch|cook up a fix|cook up a patch|send the fix|send the patch|send a revert|post a revert|send a proper patch|send a formal patch|send a proper fix|write a fix|write a patch|come up with a fix|come up with a patch)\b",
+        r"\b(?:i'll|i will|we'll|we will|i'm going to|i am going to|we're going to|we are going to|i plan to|we plan to|i intend to|let me) (?:{w} ){0,2}(?P<cue>send a fix|send a patch|post a fix|post a patch|send out a fix|send out a patch|send a v2|post a v2|send v2|post v2|send a new version|post a new version|prepare a fix|prepare a patch|submit a fix|submit a patch|cook up a fix|cook up a patch|send the fix|send the patch|send a follow-up|post a follow-up|send a follow up|post a follow up|send a fixup|post a fixup|send an incremental|spin a patch|spin a fix|spin up a patch|whip up a patch|whip up a fix|knock up a patch|put together a patch|put together a fix|write up a fix|write up a patch|send a proper patch|send a formal patch|send a proper fix|write a fix|write a patch|come up with a fix|come up with a patch)\b",
     ),
     p(
         WillFix,
@@ -369,10 +852,50 @@ pub const PHRASES: &[Phrase] = &[
         WillFix,
         r"\b(?P<cue>i'll fix|i will fix|we'll fix|we will fix|i'll address|we'll address|i will address) (?:it|this|that|the regression|the issue)\b",
     ),
+    p(
+        WillFix,
+        r"\b(?P<cue>fix in the works|patch in the works|fix in progress|fix is underway|fix underway|fix on the way|patch on the way|fix is coming|fix coming|fix is on its way|patch is on its way|fix is on the way|patch is on the way|fix is in progress)\b",
+    ),
+    p(
+        WillFix,
+        r"(?:^|\b(?:i'm|i am|we're|we are|still|already) )(?P<cue>working on it|working on this|on it now|working on a fix|working on a patch|cooking up a fix|cooking a fix|preparing a fix|preparing a patch|writing a fix|writing a patch)\b",
+    ),
+    p(
+        WillFix,
+        r"\b(?:i'll|we'll|i will|we will|let's|let me|going to|gonna) (?P<cue>get this fixed|get it fixed|get that fixed|get this sorted|get it sorted|sort this out|sort it out|fix this up|fix it up|get this addressed|get it addressed)\b",
+    ),
+    p(
+        WillFix,
+        r"\b(?:i'm|i am|we're|we are|i'll be|we'll be|i've started|we've started) (?P<cue>preparing a fix|preparing a patch|preparing a follow|preparing the fix|writing a fix|writing a patch|writing up a fix|writing the fix|cooking up a fix|cooking a fix|putting together a fix|putting together a patch|testing a fix|testing a patch|testing the fix|finishing a fix|finishing a patch)\b",
+    ),
+    p(
+        WillFix,
+        r"(?:^|\b(?:i|we)(?:'ll| will) )(?:{w} )?(?P<cue>address this|address it|address that|take care of it|take care of this|take care of that|deal with it|deal with this)\b",
+    ),
+    p(
+        WillFix,
+        r"\b(?:i|we) (?:already |now )?(?:'ve )?(?P<cue>have a fix|have a patch|have the fix|have the patch|got a fix|got a patch|have a fixup) (?:for (?:it|this|that) )?(?:locally|ready|queued up|in my tree|in testing|out shortly|out soon)\b",
+    ),
+    p(
+        WillFix,
+        r"\b(?:i'll|we'll|i will|we will) (?:have|get) (?:a |the )?(?:fix|patch) (?P<cue>out shortly|out soon|out today|out tomorrow|out this week|posted soon|posted shortly|ready soon|ready shortly)\b",
+    ),
+    p(
+        WillFix,
+        r"\b(?P<cue>patch incoming|fix incoming|patch coming up|fix coming up|patch to follow|fix to follow|patch will follow|fix will follow|follow up with a fix|follow up with a patch)\b",
+    ),
+    p(
+        WillFix,
+        r"\b(?:i|we) (?:have|'ve got|got) a (?:{w} )?(?:patch|fix)(?:[^.]{0,80})\b(?P<cue>will post|will send|i'll post|i'll send|to post it|to send it)\b",
+    ),
+    p(
+        WillFix,
+        r"\b(?:i'll|i will|let me|we'll|we will|i'm going to|i am going to|we're going to|i need to|i'll have to|i have to|i'll try to) (?P<cue>rework|respin|re-spin|redo|revise|rewrite|reimplement|re-implement) (?:the|this|my|our|that|it)(?: {w})?(?: (?:patch|series|change|fix|approach|code))?\b",
+    ),
     // A revert (or a drop of the culprit) is promised or proposed.
     p(
         WillRevert,
-        r"\b(?:i|we|let's|let us|i'd|we'd|i'll|we'll)(?: will| should| can| could| need to| have to| must| better| would| might)? (?:just |simply |probably |likely |then |rather |now |better |go ahead and )?(?P<cue>revert|back out) (?:it|this|that|them|the (?:{w} )?(?:patch|commit|change|series|culprit)|commit [0-9a-f]{7,40}|[0-9a-f]{7,40})\b",
+        r"\b(?:i|we|let's|let us|i'd|we'd|i'll|we'll|i'm|we're)(?: will| should| can| could| need to| have to| must| better| would| might| going to| am going to| are going to| plan to| intend to| want to| would like to| like to)? (?:just |simply |probably |likely |then |rather |now |better |go ahead and )?(?P<cue>revert|back out) (?:it|this|that|them|the (?:{w} )?(?:patch|commit|change|series|culprit)|commit [0-9a-f]{7,40}|[0-9a-f]{7,40})\b",
     ),
     p(
         WillRevert,
@@ -382,6 +905,58 @@ pub const PHRASES: &[Phrase] = &[
         WillRevert,
         false,
         r"\b(?:i|we) (?:think|guess|suggest|propose) (?:we |you )?(?:should |could |can )?(?:just )?(?P<cue>revert)\b",
+    ),
+    p(
+        WillRevert,
+        r"\b(?:i'll|i will|we'll|we will|let me|i'm going to|i am going to|we're going to|going to|i can|i'll go ahead and|i'll just|will) (?:{w} ){0,2}(?P<cue>send a revert|post a revert|send the revert|post the revert|send out a revert|submit a revert|prepare a revert|queue a revert|queue the revert|apply the revert|apply a revert|send out the revert|push a revert|push the revert)\b",
+    ),
+    p(
+        WillRevert,
+        r"\b(?:please|pls|kindly) (?P<cue>drop|revert|back out|pull|remove) (?:it|this|that|the (?:{w} )?(?:patch|commit|change|series)|this (?:patch|commit|change|series)|[0-9a-f]{7,40}|commit [0-9a-f]{7,40})\b",
+    ),
+    p(
+        WillRevert,
+        r"\b(?:queued|applied|pushed|committed|sent|posted|merged|picked up|prepared|added) (?:up )?(?:a |the )?(?P<cue>revert)\b",
+    ),
+    p(
+        WillRevert,
+        r"\b(?:feel free to|go ahead and|fine to|ok to|okay to|no objection to|no objections to|happy for you to|fine with you|fine with|ok with|okay with|happy with) (?:just )?(?P<cue>revert|back out)(?:ing)?\b",
+    ),
+    p(
+        WillRevert,
+        r"\b(?:i'm|i am|we're|we are) (?:{w} )?(?P<cue>reverting|backing out) (?:it|this|that|the (?:{w} )?(?:patch|commit|change|series)|this (?:patch|commit|change|series)|[0-9a-f]{7,40})\b",
+    ),
+    p(
+        WillRevert,
+        r"\b(?:i|we|let's|let me|i'll|we'll|i will|we will|i'm going to|going to) (?:just )?(?P<cue>back it out|back this out|back that out|back them out|pull it out|pull this out|take it out|take this out|rip it out|kick it out|back the patch out|back the commit out|back the change out|pull the patch out|take the patch out)\b",
+    ),
+    p(
+        WillRevert,
+        r"^(?:i've |i have |we've |i |we |ok,? |okay,? )?(?P<cue>pulled it|pulled this|pulled the|taken it|kicked it|zapped it|removed it|removed the patch|removed the commit) (?:{w} )?(?:out )?(?:of|from)\b",
+    ),
+    p(
+        WillRevert,
+        r"\b(?:let's|let us) (?P<cue>revert|back it out|drop it)(?:[,.;:!]|$| now| then| for now)",
+    ),
+    p(
+        WillRevert,
+        r"\b(?:please|pls|kindly) (?P<cue>revert|drop it|back it out|revert it)(?:[,.;:!]|$)",
+    ),
+    p(
+        WillRevert,
+        r"\b(?:thing|option|call|plan|way forward|best|safest|simplest|right thing)(?: to do)? (?:is|would be|'s) (?:to )?(?P<cue>revert|back it out|back out|drop it|drop the patch|drop the commit|pull it)\b",
+    ),
+    p(
+        WillRevert,
+        r"\b(?:can|could|would|will) (?P<cue>you drop|you revert|you back out|you pull|you remove|you please drop|you please revert|you please remove|you please pull|you just drop|you just revert|you kindly drop) (?:it|this|that|the (?:{w} )?(?:patch|commit|change|series)|this (?:patch|commit|change|series)|[0-9a-f]{7,40})\b",
+    ),
+    p(
+        WillRevert,
+        r"^(?:now |ok,? |okay,? |done,? |so )?(?P<cue>reverted|dropped|backed out) (?:in|from|it|now|this|that|for now|the (?:{w} )?(?:patch|commit|change|series))\b",
+    ),
+    p(
+        WillRevert,
+        r"\b(?:i've|i have|we've|we have|i|we|i just|i've now|i've just|i have now) (?:now |just |already )?(?P<cue>dropped|reverted|backed out|removed|pulled|zapped) (?:it|this|that|the (?:{w} )?(?:patch|commit|change|series)|[0-9a-f]{7,40}|commit [0-9a-f]{7,40}) (?:from|out of|in)\b",
     ),
     // The robot tested a version the series has moved past.
     p(
@@ -407,7 +982,7 @@ pub const PHRASES: &[Phrase] = &[
     ),
     neg(
         SetsAside,
-        r"\b(?:i|we)(?:'m| am|'re| are|'ll| will)? (?P<cue>not going to|no longer going to|won't be|will not be|not planning to) (?:pursue|pursuing|push|pushing|merge|merging|apply|applying|queue|queueing|queuing|take|taking|upstream|upstreaming) (?:this|it|the (?:{w} )?(?:patch|series|change|approach|work))\b",
+        r"\b(?:i|we)(?:'m| am|'re| are|'ll| will)? (?P<cue>not going to|no longer going to|won't be|will not be|not planning to|won't|will not) (?:pursue|pursuing|push|pushing|merge|merging|apply|applying|queue|queueing|queuing|take|taking|upstream|upstreaming) (?:this|it|these|the (?:{w} ){0,3}(?:patch|series|change|approach|work|conversion|idea|rework|rewrite|optimi[sz]ation))\b",
     ),
     neg(
         SetsAside,
@@ -415,11 +990,51 @@ pub const PHRASES: &[Phrase] = &[
     ),
     p(
         SetsAside,
-        r"\b(?:i|we)(?:'ll| will|'d| would| should|'re going to| are going to|'m going to| am going to)? (?:{w} )?(?P<cue>abandon|withdraw|retract) (?:this|the|my|our|that) (?:{w} )?(?:patch|series|approach|change|idea|proposal|rfc|one)\b",
+        r"\b(?:i|we|i'm|i am|we're|we are)(?:'ll| will|'d| would| should|'re going to| are going to|'m going to| am going to)? (?:{w} )?(?P<cue>abandon|withdraw|retract|abandoning|withdrawing|retracting|dropping) (?:this|the|my|our|that) (?:{w} )?(?:patch|patches|patchset|patch set|series|approach|change|idea|proposal|rfc|one|work|set)\b",
     ),
     p(
         SetsAside,
-        r"\b(?:this|the|that|my|our) (?:{w} )?(?:patch|series|approach|change|work) (?:is|was|has been) (?:{w} )?(?P<cue>abandoned|shelved|withdrawn|on hold)\b",
+        r"\b(?:this|the|that|my|our) (?:{w} )?(?:patch|patchset|series|approach|change|work|idea) (?:is|was|has been|stays|remains) (?:{w} )?(?P<cue>abandoned|shelved|withdrawn|on hold|parked|deferred|postponed|on ice|on the back burner|off the table|dead)\b",
+    ),
+    p(
+        SetsAside,
+        r"\b(?P<cue>park|parking|parked|shelve|shelving|shelved) (?:this|the|my|our|it|that|them|these|v[0-9]+)\b",
+    ),
+    neg(
+        SetsAside,
+        r"\b(?P<cue>decided not to|agreed not to|decided against|agreed against|chose not to|choose not to|decide not to|decided to not) (?:continue|continuing|pursue|pursuing|proceed|proceeding|merge|merging|go ahead|going ahead|apply|applying)\b",
+    ),
+    p(
+        SetsAside,
+        r"\bconsider (?:this|it|that|v[0-9]+|the (?:{w} )?(?:patch|series|patchset|set)|this (?:patch|series|patchset|set)) (?:{w} )?(?P<cue>withdrawn|dropped|dead|abandoned|retracted)\b",
+    ),
+    p(
+        SetsAside,
+        r"\b(?:leave|leaving) (?:this|it|that|the (?:{w} )?(?:idea|series|patch|patchset|approach|work)|this (?:idea|series|patch|patchset|approach|work)) (?P<cue>alone|aside) (?:for now|for the time being|for a while|until|till)\b",
+    ),
+    p(
+        SetsAside,
+        r"\b(?P<cue>stop pushing|stop sending|stop posting|stop pursuing|stop working on) (?:this|the|my|it|these)\b",
+    ),
+    neg(
+        SetsAside,
+        r"\b(?:i|we) (?:won't|will not|am not going to|'m not going to|don't plan to|do not plan to) (?P<cue>send a v|post a v|send another version|post another version|resend|repost|send a new version|post a new version)",
+    ),
+    neg(
+        SetsAside,
+        r"\b(?:i'm|i am|we're|we are) (?P<cue>not taking|not applying|not merging|not queueing|not queuing|not picking up) (?:this|the|that|these|it|your)\b",
+    ),
+    p(
+        SetsAside,
+        r"\b(?:hold|holding|held|keep|keeping) (?:the |this |that |it |them |my |our )?(?:{w} ){0,4}(?P<cue>back for now|back until|back till|back for the time being|back for this cycle|back from this cycle|back from the merge window|out for now|out until|out till|out for the time being|out for this cycle|out of this cycle)\b",
+    ),
+    neg(
+        SetsAside,
+        r"\b(?P<cue>leave it out|leave this out|leave them out|leave that out|leave the series out|leave the patch out|won't go in|will not go in|won't be merged|will not be merged|won't be applied|will not be applied|won't be queued|will not be queued|won't be sent|will not be sent|not going upstream|won't go upstream)\b",
+    ),
+    p(
+        SetsAside,
+        r"\b(?:i|we|let's|let us|i'll|we'll|i'm|we're)(?:'ll| will| should| can| am| are)? (?:{w} )?(?P<cue>defer|postpone|deferring|postponing) (?:this|the|my|our|that|it)(?: {w}){0,3} (?:to|until|till|for now|for a while|for the time being)\b",
     ),
     // Leanings: what reads like a decline or a dispute without saying one
     // (a question for a person; dropped when the family itself is read).
@@ -456,16 +1071,26 @@ fn expand(pattern: &str) -> String {
         .replace(r"\b", r"(?-u:\b)")
 }
 
-/// The compiled phrases, in [`PHRASES`] order.
-pub static COMPILED: LazyLock<Vec<(Phrase, Regex)>> = LazyLock::new(|| {
-    PHRASES
-        .iter()
-        .map(|ph| {
-            let re = Regex::new(&expand(ph.pattern)).expect("valid phrase");
-            (*ph, re)
-        })
-        .collect()
-});
+/// The phrases' regexes, in [`PHRASES`] order, each compiled the first
+/// time a sentence holds its cue: compiling the whole book takes about
+/// 0.1 s, which a reply or two read by an update should not pay.
+/// They are byte regexes without Unicode classes: the sentences are
+/// matched as lower-cased bytes, and a `[^.]` of Unicode would compile to
+/// an automaton of every code point.
+static COMPILED: [OnceLock<regex::bytes::Regex>; PHRASES.len()] =
+    [const { OnceLock::new() }; PHRASES.len()];
+
+/// Phrase `i` of [`PHRASES`] with its compiled regex.
+fn compiled(i: usize) -> Option<(Phrase, &'static regex::bytes::Regex)> {
+    let ph = *PHRASES.get(i)?;
+    let re = COMPILED.get(i)?.get_or_init(|| {
+        regex::bytes::RegexBuilder::new(&expand(ph.pattern))
+            .unicode(false)
+            .build()
+            .expect("valid phrase")
+    });
+    Some((ph, re))
+}
 
 /// The literal alternatives of a phrase's cue group (lower case).
 pub fn cue_literals(pattern: &str) -> Vec<String> {
@@ -765,7 +1390,9 @@ static HEDGE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Words that deny what follows.
 static NEGATION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?-u:\b)(?:not|never|no longer|hardly|neither|nor|without)(?-u:\b)|n't(?-u:\b)")
+    Regex::new(
+        r"(?-u:\b)(?:not|never|no longer|hardly|neither|nor|without|nobody|no one|noone)(?-u:\b)|n't(?-u:\b)",
+    )
         .expect("valid regex")
 });
 
@@ -782,6 +1409,24 @@ static CONDITION: LazyLock<Regex> = LazyLock::new(|| {
 /// condition): whether [`CONDITION`]'s first match starts there.
 static CONDITION_FIRST: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(&format!("^(?:{})", CONDITION.as_str())).expect("valid regex"));
+
+/// A request put as a question, after an optional addressee ("Jens, can
+/// you drop the patch from your branch?").
+static REQUEST: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^(?:[[:word:]-]+, )?(?:can|could|would|will) you (?:please |kindly |just )?(?:drop|revert|back out|pull|remove)(?-u:\b)",
+    )
+    .expect("valid regex")
+});
+
+/// A denied saying ("I didn't mean to suggest", "nobody is saying"): what
+/// follows it in its clause is not said.
+static DENIED_SAYING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?:n't|(?-u:\b)not|(?-u:\b)never|(?-u:\b)nobody|(?-u:\b)no one)(?: [[:word:]'-]+){0,3} (?:suggest|suggests|suggested|suggesting|say|says|said|saying|mean|meant|claim|claims|claimed|claiming|imply|implies|implied|implying|argue|argues|argued|arguing|think|believe)(?-u:\b)",
+    )
+    .expect("valid regex")
+});
 
 /// After a decline: "the regression is expected to go away" promises a fix.
 static DECLINE_CANCEL_AFTER: LazyLock<Regex> = LazyLock::new(|| {
@@ -870,7 +1515,9 @@ fn says_nothing(s: &str) -> bool {
     let trimmed =
         s.trim_end_matches(|c: char| c == ')' || c == '"' || c == '\'' || c.is_whitespace());
     let reading = Reading {
-        question: trimmed.ends_with('?'),
+        // A request put as a question ("can you drop the patch?") asks
+        // for a decision; any other question decides nothing.
+        question: trimmed.ends_with('?') && !REQUEST.is_match(s.trim_start()),
     };
     reading.question || CONDITION_FIRST.is_match(s.trim_start())
 }
@@ -880,16 +1527,17 @@ fn says_nothing(s: &str) -> bool {
 /// sentence holds: no other can match).
 fn read_phrases(s: &str, which: Vec<usize>) -> Vec<Found> {
     let mut out: Vec<Found> = Vec::new();
-    for (ph, re) in which.into_iter().filter_map(|i| COMPILED.get(i)) {
-        for m in re.find_iter(s) {
+    for (ph, re) in which.into_iter().filter_map(compiled) {
+        for m in re.find_iter(s.as_bytes()) {
+            let matched = s.get(m.range()).unwrap_or("");
             let from = clause_start(s, m.start());
             let clause_head = s.get(from..m.start()).unwrap_or("");
-            if CONDITION.is_match(clause_head) {
+            if CONDITION.is_match(clause_head) || DENIED_SAYING.is_match(clause_head) {
                 continue;
             }
             if !ph.negative {
                 let before = words_before(s, m.start(), 3);
-                if NEGATION.is_match(m.as_str()) || NEGATION.is_match(&before) {
+                if NEGATION.is_match(matched) || NEGATION.is_match(&before) {
                     continue;
                 }
             }
@@ -898,7 +1546,7 @@ fn read_phrases(s: &str, which: Vec<usize>) -> Vec<Found> {
                 continue;
             }
             let tentative = ph.tentative
-                || HEDGE.is_match(m.as_str())
+                || HEDGE.is_match(matched)
                 || HEDGE.is_match(&words_before(s, m.start(), 6));
             match out.iter_mut().find(|f| f.kind == ph.kind) {
                 // A sure reading of a kind wins over a guess of it.
@@ -913,6 +1561,13 @@ fn read_phrases(s: &str, which: Vec<usize>) -> Vec<Found> {
     }
     // A leaning says nothing beside the reading of its family.
     let read_kind = |k: SignalKind| out.iter().any(|f| f.kind == k);
+    let plain = |k: SignalKind| out.iter().any(|f| f.kind == k && !f.tentative);
+    // A report taken back ("re-ran it, the regression is gone: a false
+    // alarm") confirms no fix; a series set aside because of its cost
+    // ("not pursuing this, it's not worth the regression") is dropped,
+    // not kept at that cost.
+    let withdrawn = read_kind(Withdraws);
+    let set_aside = plain(SetsAside);
     let declines = read_kind(Declines);
     let disputes = [Disputes, CannotReproduce, Noise, Layout, Withdraws]
         .into_iter()
@@ -920,9 +1575,116 @@ fn read_phrases(s: &str, which: Vec<usize>) -> Vec<Found> {
     out.retain(|f| match f.kind {
         MaybeDeclines => !declines,
         MaybeDisputes => !disputes,
+        ConfirmsFix => !withdrawn,
+        Declines => !set_aside,
         _ => true,
     });
     out
+}
+
+/// What a reply's answer to a question it quotes says: "> Is this
+/// expected?" answered "Yes." declines as "this is expected" would; "> Do
+/// you plan to address it?" answered "Not really." declines; "> Is this a
+/// real regression?" answered "No." disputes. Each entry: the question's
+/// words, what a yes says, what a no says.
+const QUESTIONS: &[(&str, Option<SignalKind>, Option<SignalKind>)] = &[
+    (
+        r"\b(?:expected|intended|intentional|by design|deliberate|on purpose|acceptable|trade-?off|worth it|the price)\b",
+        Some(Declines),
+        None,
+    ),
+    (
+        r"\b(?:noise|noisy|variance|run-to-run|fluctuat\w*|jitter|flaky)\b",
+        Some(Noise),
+        None,
+    ),
+    (
+        r"\b(?:layout|alignment|placement|cache ?line)\b",
+        Some(Layout),
+        None,
+    ),
+    (
+        r"\b(?:bisect\w*|commit)\b.*\b(?:wrong|off|bogus|incorrect|innocent)\b",
+        Some(Disputes),
+        None,
+    ),
+    (
+        r"\b(?:real|genuine|actual|true) (?:regression|problem|issue|slowdown)\b",
+        None,
+        Some(Disputes),
+    ),
+    (
+        r"^(?:so |and |ok,? |then )?(?:should|shall|can|could|may|do|would|will) (?:i|we|you)\b.*\b(?:revert|drop|back out|back it out|pull it)\b",
+        Some(WillRevert),
+        None,
+    ),
+    (
+        r"\b(?:plan|planning|going|intend|want|will you|would you|could you|can you|willing)\b.*\b(?:fix|address|look into|work on|do something about)\b",
+        Some(WillFix),
+        Some(Declines),
+    ),
+    (
+        r"\b(?:able to|can you|could you|did you|do you|have you)\b.*\b(?:reproduce|repro|see it|see the regression|see this)\b",
+        None,
+        Some(CannotReproduce),
+    ),
+    (
+        r"^(?:so |and |but |then )?(?:does|did|do|has|have|is|was|were) (?:the|this|that|your|my|his|her|it|v[0-9]+)\b.*\b(?:fix|patch|change|debug|revert)\b.*\b(?:help|helps|work|works|fix it|fix this|restore|recover|make a difference)\b",
+        Some(ConfirmsFix),
+        None,
+    ),
+];
+
+/// An answer's first words: yes, or no.
+static ANSWER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^(?:(?P<yes>yes|yeah|yep|yup|indeed|correct|exactly|absolutely|definitely|afraid so|i'm afraid so|i think so|i believe so|probably|likely|most likely|please do|do that|go ahead|agreed|that's right|right)|(?P<no>no|nope|nah|not really|not at all|not that i know|unlikely))(?-u:\b)",
+    )
+    .expect("valid regex")
+});
+
+/// Words of a question asking for a test to be run.
+static TEST_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?-u:\b)(?:test|testing|try|run|rerun|re-run|check|measure|verify|bisect)(?-u:\b)")
+        .expect("valid regex")
+});
+
+/// A question's words, compiled, with what a yes and a no to it say.
+type QuestionKind = (Regex, Option<SignalKind>, Option<SignalKind>);
+
+/// [`QUESTIONS`], compiled.
+static QUESTION_KINDS: LazyLock<Vec<QuestionKind>> = LazyLock::new(|| {
+    QUESTIONS
+        .iter()
+        .map(|(re, yes, no)| (Regex::new(re).expect("valid question"), *yes, *no))
+        .collect()
+});
+
+/// What `answer` (a reply's first sentence below the quoted `question`)
+/// says by answering it, if the question asks one of [`QUESTIONS`] and the
+/// answer opens with a yes or a no. A hedged answer ("probably", "I think
+/// so") is tentative.
+pub fn answered(question: &str, answer: &str) -> Option<Found> {
+    let q = question.trim();
+    if !q.ends_with('?') {
+        return None;
+    }
+    let a = answer.trim_start().to_lowercase().replace('\u{2019}', "'");
+    let caps = ANSWER.captures(&a)?;
+    let yes = caps.name("yes").is_some();
+    let q = q.to_lowercase().replace('\u{2019}', "'");
+    // A question asking for a test ("could you try it with the revert?")
+    // is answered by doing it, not by deciding.
+    let asks_a_test = TEST_REQUEST.is_match(&q);
+    let kind = QUESTION_KINDS.iter().find_map(|(re, on_yes, on_no)| {
+        let about_a_test = *on_yes == Some(ConfirmsFix) || *on_no == Some(CannotReproduce);
+        if (asks_a_test && !about_a_test) || !re.is_match(&q) {
+            return None;
+        }
+        if yes { *on_yes } else { *on_no }
+    })?;
+    let tentative = HEDGE.is_match(&a);
+    Some(Found { kind, tentative })
 }
 
 /// The first commit id a sentence names (7 to 40 hex digits with a digit
@@ -1248,6 +2010,202 @@ mod tests {
             });
             assert!(!decides, "{s:?}: {got:?}");
         }
+    }
+
+    #[test]
+    fn the_wider_families_read_their_sentences() {
+        let cases: &[(&str, SignalKind, bool)] = &[
+            (
+                "The fix wins back the lost 6% on our box.",
+                ConfirmsFix,
+                false,
+            ),
+            (
+                "Your patch gets rid of the regression here.",
+                ConfirmsFix,
+                false,
+            ),
+            (
+                "With it applied the numbers are back to where they were.",
+                ConfirmsFix,
+                false,
+            ),
+            ("This isn't a real regression.", Disputes, false),
+            (
+                "A one-line comment change cannot cause a regression like that.",
+                Disputes,
+                false,
+            ),
+            (
+                "I seriously doubt this patch is responsible.",
+                Disputes,
+                false,
+            ),
+            (
+                "I find it hard to believe the rename did this.",
+                Disputes,
+                false,
+            ),
+            (
+                "That smells like a benchmark artefact to me.",
+                Disputes,
+                false,
+            ),
+            ("The test never exercises this code path.", Disputes, true),
+            (
+                "We weren't able to reproduce the drop.",
+                CannotReproduce,
+                false,
+            ),
+            (
+                "I couldn't get the slowdown to show up on my machines.",
+                CannotReproduce,
+                false,
+            ),
+            ("None of our machines show it.", CannotReproduce, false),
+            (
+                "The results are identical with and without the commit.",
+                CannotReproduce,
+                false,
+            ),
+            (
+                "My runs show no measurable difference.",
+                CannotReproduce,
+                false,
+            ),
+            ("I'd put this down to measurement noise.", Noise, false),
+            (
+                "That is within the usual variation for this test.",
+                Noise,
+                false,
+            ),
+            ("The stddev here is larger than the change.", Noise, false),
+            ("Looks like an alignment artefact.", Layout, false),
+            (
+                "The patch changed the alignment of the hot struct.",
+                Layout,
+                false,
+            ),
+            (
+                "That is simply the cost of doing the flush correctly.",
+                Declines,
+                false,
+            ),
+            (
+                "We traded some throughput for lower latency on purpose.",
+                Declines,
+                false,
+            ),
+            (
+                "I'd rather take the hit than keep the racy fast path.",
+                Declines,
+                false,
+            ),
+            (
+                "Losing 3% on this microbenchmark is acceptable.",
+                Declines,
+                false,
+            ),
+            ("This doesn't warrant any action from us.", Declines, false),
+            (
+                "Sorry, there was a problem in our test environment.",
+                Withdraws,
+                false,
+            ),
+            ("The box was misconfigured for that run.", Withdraws, false),
+            ("We have retracted the report.", Withdraws, false),
+            ("I'll send a follow-up to address this.", WillFix, false),
+            ("A fix is on the way.", WillFix, false),
+            ("Let me rework the patch.", WillFix, false),
+            ("I'm going to revert it.", WillRevert, false),
+            ("I'll post a revert later today.", WillRevert, false),
+            ("Please drop this patch.", WillRevert, false),
+            ("I've dropped the commit from my tree.", WillRevert, false),
+            ("I'm withdrawing the patchset.", SetsAside, false),
+            ("Let's shelve this for now.", SetsAside, false),
+            ("The series won't go in this cycle.", SetsAside, false),
+        ];
+        for &(s, k, tentative) in cases {
+            let got = kinds(s);
+            assert!(got.contains(&(k, tentative)), "{s:?}: {got:?}");
+        }
+        // A report taken back confirms no fix; a series set aside is not
+        // kept at its cost; a denied saying says nothing.
+        let got = kinds("We re-ran it and the regression is gone, a false alarm.");
+        assert!(got.contains(&(Withdraws, false)) && !got.iter().any(|f| f.0 == ConfirmsFix));
+        let got = kinds("I'm not going to pursue this series, it's not worth the regression.");
+        assert!(got.contains(&(SetsAside, false)) && !got.iter().any(|f| f.0 == Declines));
+        for s in [
+            "I didn't mean to suggest the regression is acceptable.",
+            "Nobody is suggesting we revert the whole series.",
+            "I'm not saying it's noise.",
+            "The expected value is stored in the header.",
+            "We shouldn't write the regression off as acceptable.",
+            "I don't think a 25% regression can be ignored.",
+        ] {
+            assert!(kinds(s).is_empty(), "{s:?}: {:?}", kinds(s));
+        }
+    }
+
+    #[test]
+    fn an_answer_says_what_it_answers() {
+        let said = |q: &str, a: &str| answered(q, a).map(|f| (f.kind, f.tentative));
+        assert_eq!(said("Is this expected?", "Yes."), Some((Declines, false)));
+        assert_eq!(
+            said(
+                "Is this expected?",
+                "Probably, the lock is taken twice now."
+            ),
+            Some((Declines, true))
+        );
+        assert_eq!(
+            said("Could this be noise?", "Yeah, looks like it."),
+            Some((Noise, false))
+        );
+        assert_eq!(
+            said(
+                "Is this a real regression?",
+                "No, the old code skipped the flush."
+            ),
+            Some((Disputes, false))
+        );
+        assert_eq!(
+            said(
+                "Do you plan to address it?",
+                "Not really, it is the price of the fix."
+            ),
+            Some((Declines, false))
+        );
+        assert_eq!(
+            said("Should I just send a revert?", "Yes, do that."),
+            Some((WillRevert, false))
+        );
+        assert_eq!(
+            said("Does the patch help?", "Yes, the numbers are back."),
+            Some((ConfirmsFix, false))
+        );
+        assert_eq!(
+            said(
+                "Were you able to reproduce it?",
+                "No, both kernels are the same here."
+            ),
+            Some((CannotReproduce, false))
+        );
+        // Not a question, no yes or no, a question asking for a test, or a
+        // no to a question whose no decides nothing.
+        assert_eq!(said("This is expected.", "Yes."), None);
+        assert_eq!(said("Is this expected?", "Let me look."), None);
+        assert_eq!(said("Could you test it with the revert?", "Yes."), None);
+        assert_eq!(said("Is this expected?", "No."), None);
+    }
+
+    #[test]
+    fn a_request_put_as_a_question_still_asks() {
+        assert_eq!(
+            kinds("Jens, can you drop the patch from your branch?"),
+            vec![(WillRevert, false)]
+        );
+        assert!(kinds("Can you test the patch below?").is_empty());
     }
 
     #[test]

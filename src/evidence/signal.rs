@@ -145,11 +145,23 @@ fn for_each_candidate<'p>(
 
 /// [`sentence_signals`] of paragraphs already built ([`BodyView::paragraphs`]):
 /// the sentences of the paragraphs `for_each_candidate` passes that hold
-/// a key. A sentence of ASCII is read from the lower-cased text with the
+/// a key. Only the mail author's own paragraphs (quote depth 0) are read
+/// when the lines say their depth: a quoted sentence speaks for somebody
+/// else, and the linker reads none (a reply quotes half its length or
+/// more, so this halves the phrase book's work); a whitespace-collapsed
+/// body's depth is estimated per sentence, so all of it is read. A sentence of ASCII is read from the lower-cased text with the
 /// keys found in it; any other is lower-cased and searched again
 /// ([`phrases::read`]).
 pub fn sentence_signals_in(paragraphs: &Paragraphs, collapsed: bool) -> Vec<Signal> {
     let mut out: Vec<Signal> = Vec::new();
+    let own;
+    let paragraphs = if collapsed {
+        paragraphs
+    } else {
+        answers(paragraphs, &mut out);
+        own = paragraphs.own();
+        &*own
+    };
     let mut starts: Vec<usize> = Vec::new();
     for_each_candidate(paragraphs, |p, keyed| {
         let Some((lower, keys)) = keyed else {
@@ -178,6 +190,38 @@ pub fn sentence_signals_in(paragraphs: &Paragraphs, collapsed: bool) -> Vec<Sign
         push_signals(&mut out, p, collapsed, read);
     });
     out
+}
+
+/// The answers of the mail's own text to questions it quotes: a paragraph
+/// of depth 0 right below a quoted one that ends in a question, opening
+/// with a yes or a no ([`phrases::answered`]). The signal's sentence is the
+/// answer with the question after it.
+fn answers(paragraphs: &Paragraphs, out: &mut Vec<Signal>) {
+    let mut before: Option<Paragraph<'_>> = None;
+    for p in paragraphs.iter() {
+        if let Some(q) = before.filter(|q| q.depth > 0 && p.depth == 0)
+            && q.text.trim_end().ends_with('?')
+        {
+            let question = sentences(q.text).last().map_or("", |s| s.1);
+            let answer = sentences(p.text).first().map_or("", |s| s.1);
+            if let Some(f) = phrases::answered(question, answer) {
+                let sentence = format!(
+                    "{} (answering \"{}\")",
+                    crate::text::fold_ws(answer),
+                    crate::text::fold_ws(question)
+                );
+                out.push(Signal {
+                    kind: f.kind,
+                    mentions: phrases::mentioned_commit(&sentence),
+                    sentence,
+                    quote_depth: 0,
+                    commit: None,
+                    tentative: f.tentative,
+                });
+            }
+        }
+        before = Some(p);
+    }
 }
 
 /// Adds the signals of a paragraph's sentences read (at their offset in
@@ -432,7 +476,7 @@ mod tests {
             let view = BodyView::new(&body);
             let paragraphs = view.paragraphs(&[]);
             let mut want = Vec::new();
-            for p in paragraphs.iter() {
+            for p in paragraphs.iter().filter(|p| view.collapsed || p.depth == 0) {
                 let read = sentences(p.text)
                     .into_iter()
                     .map(|(pos, s)| (pos, s, phrases::read(s)));
@@ -493,6 +537,20 @@ mod tests {
     }
 
     #[test]
+    fn an_answer_below_a_quoted_question_is_read_with_it() {
+        let v = BodyView::new("> Is this regression expected?\n\nYes, we flush twice now.\n");
+        let s = sentence_signals(&v, &[]);
+        assert_eq!(s.len(), 1, "{s:?}");
+        assert_eq!((s[0].kind, s[0].quote_depth), (SignalKind::Declines, 0));
+        assert!(s[0].sentence.contains("answering") && s[0].sentence.contains("expected?"));
+        // The same answer below a statement, or said first, reads nothing.
+        let v = BodyView::new("> The regression is there.\n\nYes, we flush twice now.\n");
+        assert!(sentence_signals(&v, &[]).is_empty());
+        let v = BodyView::new("Yes, we flush twice now.\n> Is this regression expected?\n");
+        assert!(sentence_signals(&v, &[]).is_empty());
+    }
+
+    #[test]
     fn sentences_split_at_marks_followed_by_space() {
         let s = sentences("See System.map now. Done! ok");
         let texts: Vec<_> = s.iter().map(|(_, t)| *t).collect();
@@ -501,21 +559,28 @@ mod tests {
     }
 
     #[test]
-    fn signals_keep_their_quote_depth_and_skip_nothing_else() {
+    fn only_the_authors_own_sentences_are_read() {
         let v = BodyView::new(
             "> With that, the regression there is\n> reclaimed.\n\nI can't reproduce it.\n",
         );
         let s = sentence_signals(&v, &[]);
-        assert_eq!(s.len(), 2);
-        assert_eq!((s[0].kind, s[0].quote_depth), (SignalKind::ConfirmsFix, 1));
+        assert_eq!(s.len(), 1, "{s:?}");
         assert_eq!(
-            s[0].sentence,
-            "With that, the regression there is reclaimed."
+            (s[0].kind, s[0].quote_depth, s[0].sentence.as_str()),
+            (SignalKind::CannotReproduce, 0, "I can't reproduce it.")
         );
-        assert_eq!(
-            (s[1].kind, s[1].quote_depth),
-            (SignalKind::CannotReproduce, 0)
+        // A collapsed body's quotes are read, each at its estimated depth.
+        let collapsed = format!(
+            "On Mon, A wrote: > With that, the regression there is reclaimed. {} I can't reproduce it.",
+            "x ".repeat(60)
         );
+        let v = BodyView::new(&collapsed);
+        assert!(v.collapsed);
+        let depths: Vec<u32> = sentence_signals(&v, &[])
+            .iter()
+            .map(|s| s.quote_depth)
+            .collect();
+        assert!(depths.contains(&1), "{depths:?}");
     }
 
     fn lkp(changes: [f64; 2], base_sd: Option<f64>) -> Table {

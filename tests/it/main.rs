@@ -48,6 +48,7 @@ mod link_timing;
 mod linkperf_relink;
 mod lore_client;
 mod marks_cli;
+mod phrases_paraphrased;
 mod readme_quickstart;
 mod report_cli;
 mod report_corpus;
