@@ -45,6 +45,17 @@ fn decided_by(r: &Regression, e: &TimelineEntry) -> bool {
             .is_some_and(|ev| ev.message_id.is_some() && ev.message_id == e.message_id)
 }
 
+/// True when an entry after `e` says its status plainly (with no doubt of
+/// its own): "probably noise", then "it is noise" rests on the second.
+fn said_plainly_later(r: &Regression, e: &TimelineEntry) -> bool {
+    let Some(at) = r.timeline.iter().position(|x| std::ptr::eq(x, e)) else {
+        return false;
+    };
+    r.timeline[at + 1..]
+        .iter()
+        .any(|x| x.status.is_some() && x.status == e.status && x.doubt.is_none())
+}
+
 /// True when a fix of some kind already speaks for the history.
 fn has_fix(r: &Regression) -> bool {
     !r.patches.is_empty() || r.fix.is_some()
@@ -96,7 +107,8 @@ fn bears(r: &Regression, e: &TimelineEntry, kind: DoubtKind) -> bool {
         // A hedged decision the status rests on; or a leaning (no status
         // of its own) while nothing was decided.
         DoubtKind::PossibleDecline | DoubtKind::PossibleDispute => {
-            decided_by(r, e) || (e.status.is_none() && undecided(r.status))
+            (decided_by(r, e) && !said_plainly_later(r, e))
+                || (e.status.is_none() && undecided(r.status))
         }
         DoubtKind::PossibleFix => !has_fix(r) && stand(r.status) == Stand::Unfixed,
         DoubtKind::PossibleDrop => matches!(stand(r.status), Stand::Unfixed | Stand::Fixing),
@@ -281,6 +293,41 @@ mod tests {
         assert_eq!(r.doubts.len(), 1);
         assert_eq!(r.doubts[0].settle, "regtrack mark 4c40d6efc8b2 declined");
         assert_eq!(r.doubts[0].message_id.as_deref(), Some("b@x"));
+    }
+
+    #[test]
+    fn a_hedged_dispute_said_plainly_later_is_no_doubt() {
+        let mut r = history(
+            Status::Disputed,
+            vec![
+                entry(
+                    Some(Status::Disputed),
+                    Some(DoubtKind::PossibleDispute),
+                    "b@x",
+                ),
+                entry(Some(Status::Disputed), None, "c@x"),
+            ],
+        );
+        // The status moved once, on the hedged reply.
+        r.status_evidence.truncate(1);
+        assess(&mut r);
+        assert_eq!(
+            r.status_confidence,
+            StatusConfidence::Sure,
+            "{:?}",
+            r.doubts
+        );
+        // Hedged alone, it is a doubt.
+        let mut r = history(
+            Status::Disputed,
+            vec![entry(
+                Some(Status::Disputed),
+                Some(DoubtKind::PossibleDispute),
+                "b@x",
+            )],
+        );
+        assess(&mut r);
+        assert_eq!(r.status_confidence, StatusConfidence::Unsure);
     }
 
     #[test]

@@ -109,7 +109,7 @@ pub struct LinkOutput {
 /// Version of the linking logic; bump it whenever linking would compute
 /// something different from the same input, so that stored link tables of
 /// an older version are recomputed.
-pub const LINK_LOGIC_VERSION: i64 = 10;
+pub const LINK_LOGIC_VERSION: i64 = 11;
 
 /// Threads and regressions of messages held in memory (whole or
 /// [`facts::prepare`]d).
