@@ -132,6 +132,18 @@ pub const PHRASES: &[Phrase] = &[
     ),
     p(
         ConfirmsFix,
+        r"\b(?:throughput|score|numbers|iops|bandwidth|result|results) (?:is|was|are|were|has been|have been|got|gets) (?:fully |mostly |largely |now |completely |entirely )?(?P<cue>restored|recovered)\b",
+    ),
+    p(
+        ConfirmsFix,
+        r"\b(?:regression|drop|slowdown|loss|degradation) (?P<cue>goes from|went from|drops from|dropped from|shrinks from|shrank from|falls from|fell from) [-+]?[0-9.]+ ?% to (?:[-+]?0?\.[0-9]+|[-+]?[01](?:\.[0-9]+)?) ?%",
+    ),
+    p(
+        ConfirmsFix,
+        r"\b(?P<cue>return to|returns to|returned to|go back to|goes back to|went back to) (?:the )?(?:baseline|base|normal|parity|pre-regression|previous|original|level|where)\b",
+    ),
+    p(
+        ConfirmsFix,
         r"\b(?P<cue>restores|restored|recovers|recovered|brings|brought) (?:the |most of the |all of the )?[[:word:].'-]+ (?:back )?to (?:the |its |about |around |roughly )?(?:level|baseline|base|normal|parity|same|before|original|previous|parent|[0-9])",
     ),
     p(
@@ -177,11 +189,11 @@ pub const PHRASES: &[Phrase] = &[
     ),
     p(
         Disputes,
-        r"\b(?:i|we) (?:really |seriously |strongly |very much )?(?P<cue>doubt) (?:that )?(?:this|the|that|my|your|our|it|commit|[0-9a-f]{7,40})(?: {w}){0,2} (?:is|was|can|could|would|caused|causes|explains|has)\b",
+        r"\b(?:i|we) (?:really |seriously |strongly |very much )?(?P<cue>doubt) (?:that )?(?:(?:this|the|that|my|your|our) (?:{w} )?(?:commit|patch|change|series|rename|refactor|cleanup)|commit [0-9a-f]{7,40}|[0-9a-f]{7,40})(?: {w}){0,2} (?:is|was|can|could|would|caused|causes|explains|has)\b",
     ),
     p(
         Disputes,
-        r"\b(?P<cue>hard time believing|hard to believe|difficult to believe|struggle to believe|struggling to believe|find it hard to see|hard to see how|difficult to see how)\b",
+        r"\b(?P<cue>hard time believing|hard to believe|difficult to believe|struggle to believe|struggling to believe|find it hard to see|hard to see how|difficult to see how) (?:that )?(?:this|the|that|it|my|your|such a|a) (?:{w} ){0,3}(?:cause|causes|caused|causing|is responsible|could|can|would|did|explains|is the culprit|makes|made|has|had)\b",
     ),
     neg(
         Disputes,
@@ -189,7 +201,7 @@ pub const PHRASES: &[Phrase] = &[
     ),
     neg(
         Disputes,
-        r"\b(?P<cue>no way) (?:that )?(?:this|the|that|it|[[:word:]-]+) (?:{w} ){0,3}(?:goes near|go near|gets near|touches|hits|reaches|calls|exercises|could|can|would|is|affects)\b",
+        r"\b(?P<cue>no way) (?:that )?(?:this|that|it|the (?:{w} )?(?:patch|commit|change|code|test|benchmark|workload)|fio|stress-ng|the test|the benchmark|this patch|my patch) (?:{w} ){0,3}(?:goes near|go near|gets near|touches|hits|reaches|calls|exercises|could|can|would|affects)\b",
     ),
     neg(
         Disputes,
@@ -198,6 +210,41 @@ pub const PHRASES: &[Phrase] = &[
     p(
         Disputes,
         r"\b(?P<cue>rather than a real|instead of a real) (?:slowdown|regression|problem|drop|cost)\b",
+    ),
+    neg(
+        Disputes,
+        r"\b(?P<cue>can't|cannot|can not|couldn't|could not) (?:possibly |really |even |obviously )?(?:affect|impact|influence|cause|explain) [[:word:].-]+(?:[.,;!]|$)",
+    ),
+    guess(
+        Disputes,
+        true,
+        r"\b(?:under|behind|depends on|guarded by|only with|only for) (?P<cue>config_)[a-z0-9_]+(?:[^.]{0,60})\b(?:doesn't|does not|isn't|is not|not|never) (?:{w} )?(?:enable|enabled|set|built|selected|use|used|have)\b",
+    ),
+    p(
+        Disputes,
+        r"\b(?:an |the |some )?(?P<cue>innocent) (?:commit|patch|change|bystander)\b",
+    ),
+    guess(
+        Disputes,
+        false,
+        r"\b(?:i'd|i would|we'd|you should|you'd better|better|i'd rather) (?P<cue>look elsewhere|look somewhere else|look at something else)\b",
+    ),
+    guess(
+        Disputes,
+        false,
+        r"\b(?:benchmark|harness|test suite|testsuite|stress-ng|fio|tool|test|workload) (?:itself |version )?(?P<cue>changed its|changed their|was updated|was upgraded|got updated|got upgraded|changed between)\b",
+    ),
+    p(
+        Disputes,
+        r"\b(?P<cue>not the kernel|rather than the kernel|instead of the kernel)\b",
+    ),
+    p(
+        Disputes,
+        r"(?:^|[,;:] )(?:nope,? |no,? )?(?P<cue>not this commit|not this patch|not my patch|not my commit|not the culprit)(?:[.!,;]|$)",
+    ),
+    neg(
+        Disputes,
+        r"\b(?P<cue>bisect|bisection) (?:result )?(?:is|was|seems|looks) (?:{w} )?(?:not correct|not right|not reliable|unreliable|confused|broken|flawed|misleading)\b",
     ),
     neg(
         Disputes,
@@ -262,7 +309,7 @@ pub const PHRASES: &[Phrase] = &[
     ),
     p(
         Disputes,
-        r"\b(?P<cue>byte-for-byte|byte for byte|identical code|identical generated code|same generated code|identical binary|identical object code|same object code|identical machine code|same machine code)\b",
+        r"\b(?P<cue>byte-for-byte the same|byte for byte the same|byte-for-byte identical|byte for byte identical|identical code|identical generated code|same generated code|identical binary|identical object code|same object code|identical machine code|same machine code)\b",
     ),
     p(
         Disputes,
@@ -425,9 +472,21 @@ pub const PHRASES: &[Phrase] = &[
         CannotReproduce,
         r"\b(?:the same|identical|equal) (?:{w} ){0,2}(?P<cue>either way|both ways|in both cases|on both kernels)\b",
     ),
+    p(
+        CannotReproduce,
+        r"\b(?P<cue>if anything),? (?:{w} ){0,3}(?:faster|better|quicker|improved|an improvement|ahead)\b",
+    ),
     neg(
         CannotReproduce,
-        r"\b(?:can't|cannot|couldn't|could not|unable to|not able to|failed to|wasn't able to) (?P<cue>trigger|hit|see|observe|measure|notice|spot) (?:it|this|that|the (?:{w} )?(?:regression|drop|slowdown|degradation))(?: (?:here|locally|on my|on our|at all|either))?\b",
+        r"^(?P<cue>no difference|no regression|no change|no slowdown|no drop)(?: at all| whatsoever)? (?:on my|on our|here|for me|locally|in my|in our)\b",
+    ),
+    p(
+        CannotReproduce,
+        r"\b(?:medians|means|averages|numbers|results|scores) (?:are|were|look|looked) (?:{w} )?(?P<cue>identical|indistinguishable|within noise)(?:[.,;!]|$)",
+    ),
+    neg(
+        CannotReproduce,
+        r"\b(?:can't|cannot|couldn't|could not|unable to|not able to|failed to|wasn't able to) (?P<cue>trigger|hit|see|observe|measure|notice|spot) (?:(?:it|this|that)(?:[.,;!]|$| here| locally| on my| on our| at all| either)|the (?:{w} )?(?:regression|drop|slowdown|degradation)\b)",
     ),
     neg(
         CannotReproduce,
@@ -470,7 +529,7 @@ pub const PHRASES: &[Phrase] = &[
     ),
     p(
         Noise,
-        r"^(?:just |probably |likely |looks like |smells like |that's |that is |it's |pure )?(?P<cue>noise|variance|jitter|run-to-run variance|run to run variance)(?:[,.;!]|$)",
+        r"^(?:just |probably |likely |looks like |smells like |that's |that is |it's |pure )?(?P<cue>noise|variance|jitter|run-to-run variance|run to run variance)(?:[,.;!]|$| if you ask me| to me| i think| i'd say| imho| as far as i can tell)",
     ),
     p(
         Noise,
@@ -482,6 +541,10 @@ pub const PHRASES: &[Phrase] = &[
     ),
     p(
         Noise,
+        r"\b(?:it's|that's|this is|it is|that is|all) (?:just |simply |pure |only |likely |probably )?(?P<cue>noise)(?:[.,;!]|$)",
+    ),
+    p(
+        Noise,
         r"\b(?P<cue>the dice|dice roll|roll of the dice|luck of the draw|jittery|flakiest|bouncy|wobbly)\b",
     ),
     p(
@@ -490,7 +553,7 @@ pub const PHRASES: &[Phrase] = &[
     ),
     p(
         Noise,
-        r"\b(?:result|results|numbers|benchmark|test|score|scores|it|this test|this benchmark)(?: {w}){0,2} (?:is|are|isn't|aren't|has|have|is not|are not|has been|have been) (?:{w} )?(?P<cue>not stable|unstable|bouncing around|bounced around|all over the place|erratic|bimodal)\b",
+        r"\b(?:result|results|numbers|benchmark|test|score|scores|this test|this benchmark)(?: {w}){0,2} (?:is|are|isn't|aren't|has|have|is not|are not|has been|have been) (?:{w} )?(?P<cue>not stable|unstable|bouncing around|bounced around|all over the place|erratic|bimodal)\b",
     ),
     p(
         Noise,
@@ -526,8 +589,9 @@ pub const PHRASES: &[Phrase] = &[
         Layout,
         r"\b(?:changed|changes|change|shifted|shifts|shift|moved|moves|perturbed|perturbs|altered|alters) (?:the )?(?P<cue>alignment|layout|placement) of\b",
     ),
-    p(
+    guess(
         Layout,
+        false,
         r"\b(?P<cue>linker|toolchain|compiler) (?:{w} ){0,2}(?:placed|places|laid out|lays out|aligned|aligns|packed|packs|moved|moves)\b",
     ),
     p(
@@ -536,7 +600,7 @@ pub const PHRASES: &[Phrase] = &[
     ),
     p(
         Layout,
-        r"\b(?P<cue>same cacheline|same cache line|same cache-line|into a different cacheline|into another cacheline|next cacheline|next cache line|adjacent cacheline)\b",
+        r"\b(?P<cue>same cacheline|same cache line|same cache-line|into a different cacheline|into another cacheline|next cacheline|next cache line|adjacent cacheline|different cache lines|different set of cache lines|different cachelines)\b",
     ),
     p(
         Layout,
@@ -545,6 +609,18 @@ pub const PHRASES: &[Phrase] = &[
     p(
         Layout,
         r"\b(?P<cue>straddles|straddle|straddling|crosses a cache|crosses a 64-byte|crossing a cache|crosses a page boundary)\b",
+    ),
+    p(
+        Layout,
+        r"\b(?P<cue>moved by|shifted by|offset by) [0-9]+ bytes\b",
+    ),
+    p(
+        Layout,
+        r"\b(?P<cue>jcc erratum|jcc mitigation|32-byte boundary|64-byte boundary)\b",
+    ),
+    p(
+        Layout,
+        r"\b(?P<cue>link order|linking order) (?:{w} )?(?:changed|shifted|moved|differs|is different)\b",
     ),
     p(
         Layout,
@@ -676,7 +752,7 @@ pub const PHRASES: &[Phrase] = &[
     ),
     p(
         Declines,
-        r"\b(?:i'll|we'll|i will|we will|i can|we can|happy to|willing to) (?P<cue>take that|take the hit|eat that|eat the hit|eat the cost|accept the hit|accept that cost|swallow that|swallow the hit)\b",
+        r"\b(?:i'll|we'll|i will|we will|i can|we can|happy to|willing to) (?P<cue>take the hit|eat the hit|eat the cost|accept the hit|accept that cost|swallow the hit|swallow the cost)\b",
     ),
     p(
         Declines,
@@ -691,13 +767,62 @@ pub const PHRASES: &[Phrase] = &[
         r"\b(?P<cue>not something i|not something we|nothing i|nothing we)(?:'m|'re| am| are)? (?:going to |gonna |will |would |plan to |want to )?(?:act on|chase|worry about|spend time on|pursue|lose sleep over)\b",
     ),
     p(Declines, r"\b(?P<cue>is what it is)\b"),
+    p(
+        Declines,
+        r"^(?:so,? |ok,? |okay,? |eh,? |meh,? )?(?:[0-9.]+ ?%[.,]? )?(?P<cue>moving on)[.!]*$",
+    ),
+    p(
+        Declines,
+        r"\b(?:accepted|accept|accepts|made|chose|took|considered|knew about) (?:this|that|the|a) (?:{w} )?(?P<cue>trade-off|tradeoff|trade off|compromise)\b",
+    ),
+    p(
+        Declines,
+        r"\b(?:a|an) (?:{w} )?(?P<cue>deliberate choice|deliberate decision|conscious choice|conscious decision|intentional choice|intentional decision|known trade-off|accepted trade-off|design decision|known cost|accepted cost)\b",
+    ),
+    p(
+        Declines,
+        r"\b(?:that's|that is|which is|this is|it's|it is|is exactly|that's exactly) (?P<cue>what the patch is for|the point of the patch|the point of the change|the point of the commit|what it's for|what the change is for|the whole point)(?:[.,;!]|$| of the patch| of the change| of it| here)",
+    ),
+    neg(
+        Declines,
+        r"\b(?:is|'s) (?P<cue>not a bug)(?:[.,;!]|$| but| and| either| here)",
+    ),
+    neg(
+        Declines,
+        r"\b(?:shouldn't|should not|don't think we should|won't|will not|not going to|don't want to|no need to|not worth trying to) (?P<cue>tune for|optimize for|optimise for|design for|care about) (?:that|this|it|such|these)\b",
+    ),
+    p(
+        Declines,
+        r"\b(?:regression|slowdown|drop|cost|hit|overhead|difference|loss|penalty) (?:is|was|seems|looks) (?:{w} )?(?P<cue>tiny|negligible|marginal|insignificant|minuscule)\b",
+    ),
+    guess(
+        Declines,
+        false,
+        r"\b(?P<cue>lose a bit|loses a bit|lose a little|loses a little|lose slightly|loses slightly|regress slightly|regresses slightly|lose a few|loses a few)(?:[^.]{0,60})\b(?:gain|gains|win|wins|benefit|benefits|improve|improves|faster)\b",
+    ),
+    p(
+        Declines,
+        r"\b(?P<cue>allowed to cost|entitled to cost|bound to cost|has to cost|have to cost|going to cost something|will cost something)\b",
+    ),
+    p(
+        Declines,
+        r"\b(?:inclined to|i'd|i would|let's|we'll|i'll|prefer to|going to|happy to) (?P<cue>let it be|leave it be|leave it as is|leave it as it is|leave it alone)\b",
+    ),
+    p(
+        Declines,
+        r"\b(?:patch|change|commit|code|check|barrier|lock|copy|fix|it) (?P<cue>stays|stays in|is staying|will stay|stays put|is here to stay)(?:[.,;!]|$| in| as| then| for now)",
+    ),
+    p(
+        Declines,
+        r"^(?P<cue>keeping it|keeping this|keeping the change|keeping the patch|keeping the commit)(?:[.,;:!]|$)",
+    ),
     neg(
         Declines,
         r"\b(?:dropping|reverting|removing|undoing) (?:it|this|that|the (?:{w} )?(?:lock|patch|change|commit|fix|check|barrier))(?: again)? (?:is|isn't|is not) (?P<cue>not an option|no option|out of the question|off the table)\b",
     ),
     p(
         Declines,
-        r"\b(?P<cue>slow and right|slow and correct|correct and slow|correct but slow|right than fast|correct than fast|safe than fast|correctness over speed|correct over fast)\b",
+        r"\b(?P<cue>slow and right|slow and correct|correct and slow|correct but slow|right than fast|correct than fast|safe than fast|correctness over speed|correct over fast|correctly than quickly|correctly than fast|correct than quick|correctness over performance|correct rather than fast|right rather than fast)\b",
     ),
     p(
         Declines,
@@ -709,7 +834,7 @@ pub const PHRASES: &[Phrase] = &[
     ),
     p(
         Declines,
-        r"\b(?:fine|ok|okay|happy|comfortable) (?P<cue>with eating|with taking|with accepting|with swallowing|with paying) (?:this|that|the|it)\b",
+        r"\b(?:fine|ok|okay|happy|comfortable) (?P<cue>with eating|with accepting|with swallowing|with paying) (?:it|(?:this|that|the) (?:{w} )?(?:hit|cost|regression|slowdown|overhead|loss|penalty|drop))\b",
     ),
     p(
         Declines,
@@ -787,15 +912,15 @@ pub const PHRASES: &[Phrase] = &[
     ),
     p(
         Withdraws,
-        r"\b(?P<cue>misconfiguration|misconfigured|mis-configured|mis-configuration|misconfig)\b(?:[^.]{0,40})\b(?:test|machine|box|testbox|environment|setup|set-up|system|host)\b",
+        r"\b(?P<cue>misconfiguration|misconfigured|mis-configured|mis-configuration|misconfig)\b(?:[^.]{0,40})\b(?:test|machine|box|testbox|environment|setup|set-up|host)\b",
     ),
     p(
         Withdraws,
-        r"\b(?:test|machine|box|testbox|environment|setup|set-up|system|host)\b(?:[^.]{0,40})\b(?P<cue>misconfiguration|misconfigured|mis-configured|mis-configuration)\b",
+        r"\b(?:test|machine|box|testbox|environment|setup|set-up|host)\b(?:[^.]{0,40})\b(?P<cue>misconfiguration|misconfigured|mis-configured|mis-configuration)\b",
     ),
     p(
         Withdraws,
-        r"\b(?:we|i)(?:'ve| have| had)? (?:{w} )?(?P<cue>retracted|retract|withdrawn|withdrew|withdraw|invalidated|invalidate|recalled) (?:the|this|that|our|my) (?:{w} )?(?:report|reports|result|results|bisect|bisection|email|mail|finding)\b",
+        r"\b(?:we|i)(?:'ve| have| had)? (?:{w} )?(?P<cue>retracted|retract|withdrawn|withdrew|withdraw|invalidated|invalidate|recalled) (?:(?:the|this|that|our|my) (?:{w} )?(?:report|reports|result|results|bisect|bisection|email|mail|finding)\b|it(?:[.,;!]|$))",
     ),
     guess(
         Withdraws,
@@ -837,7 +962,7 @@ pub const PHRASES: &[Phrase] = &[
     ),
     neg(
         Withdraws,
-        r"\b(?P<cue>re-run|rerun|re-ran|reran|re-running|rerunning|re-tested|retested|re-testing|retesting|retest|re-test|run again|ran again|tested again|test again)(?: {w}){0,14} (?:no|not|didn't|couldn't|cannot|can't|don't) (?:{w} ){0,3}(?:regression|difference|drop|slowdown|degradation)\b",
+        r"\b(?P<cue>re-run|rerun|re-ran|reran|re-running|rerunning|re-tested|retested|re-testing|retesting|retest|re-test|run again|ran again|tested again|test again)(?: {w}){0,14} (?:no|not|didn't|couldn't|cannot|can't|don't) (?:{w} ){0,3}(?:regression|difference|drop|slowdown|degradation|change)\b",
     ),
     // A fix is promised.
     p(
@@ -870,7 +995,7 @@ pub const PHRASES: &[Phrase] = &[
     ),
     p(
         WillFix,
-        r"(?:^|\b(?:i|we)(?:'ll| will) )(?:{w} )?(?P<cue>address this|address it|address that|take care of it|take care of this|take care of that|deal with it|deal with this)\b",
+        r"(?:^(?:will |i'll |we'll |i will |we will )|\b(?:i|we)(?:'ll| will) (?:{w} )?)(?P<cue>address this|address it|address that|take care of it|take care of this|take care of that|deal with it|deal with this)\b",
     ),
     p(
         WillFix,
@@ -883,6 +1008,14 @@ pub const PHRASES: &[Phrase] = &[
     p(
         WillFix,
         r"\b(?P<cue>patch incoming|fix incoming|patch coming up|fix coming up|patch to follow|fix to follow|patch will follow|fix will follow|follow up with a fix|follow up with a patch)\b",
+    ),
+    p(
+        WillFix,
+        r"(?:^|[,;:] )(?P<cue>will fix|will send a fix|will post a fix)(?: it| this| that| asap| soon| shortly)?[.!]?$",
+    ),
+    p(
+        WillFix,
+        r"\b(?P<cue>leave it with me|get the regression sorted|get the regression fixed|get the regression addressed|get this regression fixed|get this regression sorted)\b",
     ),
     p(
         WillFix,
@@ -912,7 +1045,7 @@ pub const PHRASES: &[Phrase] = &[
     ),
     p(
         WillRevert,
-        r"\b(?:please|pls|kindly) (?P<cue>drop|revert|back out|pull|remove) (?:it|this|that|the (?:{w} )?(?:patch|commit|change|series)|this (?:patch|commit|change|series)|[0-9a-f]{7,40}|commit [0-9a-f]{7,40})\b",
+        r"\b(?:please|pls|kindly) (?P<cue>drop|revert|back out|remove) (?:(?:it|this|that)(?:[.,;!]|$| from| for now| again)|the (?:{w} )?(?:patch|commit|change|series)\b|this (?:patch|commit|change|series)\b|[0-9a-f]{7,40}\b|commit [0-9a-f]{7,40}\b)",
     ),
     p(
         WillRevert,
@@ -932,7 +1065,7 @@ pub const PHRASES: &[Phrase] = &[
     ),
     p(
         WillRevert,
-        r"^(?:i've |i have |we've |i |we |ok,? |okay,? )?(?P<cue>pulled it|pulled this|pulled the|taken it|kicked it|zapped it|removed it|removed the patch|removed the commit) (?:{w} )?(?:out )?(?:of|from)\b",
+        r"^(?:i've |i have |we've |i |we |ok,? |okay,? )?(?P<cue>pulled it|pulled this|pulled the|taken it|kicked it|zapped it|removed it|removed the patch|removed the commit) (?:{w} )?(?:out )?(?:of|from) (?:the |my |our |his |her |your |their )?(?:[[:word:].-]+ )?(?:tree|branch|queue|for-next|linux-next|-next|repo|repository|stack|pile|series|pull request|patchset)\b",
     ),
     p(
         WillRevert,
@@ -944,19 +1077,35 @@ pub const PHRASES: &[Phrase] = &[
     ),
     p(
         WillRevert,
+        r"^(?P<cue>reverting|reverted|dropping it|dropped|backing it out|backed out)(?: it| this| now| for now| the patch| the commit)?[.!]?$",
+    ),
+    p(
+        WillRevert,
+        r"\b(?:the )?(?P<cue>revert) (?:is|has been|was) (?:now )?(?:in|queued|applied|merged|pushed|committed)\b",
+    ),
+    p(
+        WillRevert,
+        r"^(?P<cue>backing|pulling|dropping|reverting|yanking|removing) (?:this|it|that|the (?:{w} )?(?:patch|commit|change|series)) (?:out )?(?:of|from) (?:the |my |our |his |her |your |their )?(?:[[:word:].-]+ )?(?:tree|branch|queue|for-next|linux-next|-next|repo|repository|stack|pile|series|pull request|patchset)\b",
+    ),
+    p(
+        WillRevert,
+        r"\b(?P<cue>yanked|yanking) (?:it |this |that |the (?:{w} )?(?:patch|commit|change|series) )?(?:out )?(?:of|from) (?:the |my |our |his |her |your |their )?(?:[[:word:].-]+ )?(?:tree|branch|queue|for-next|linux-next|-next|repo|repository|stack|pile|series|pull request|patchset)\b",
+    ),
+    p(
+        WillRevert,
         r"\b(?:thing|option|call|plan|way forward|best|safest|simplest|right thing)(?: to do)? (?:is|would be|'s) (?:to )?(?P<cue>revert|back it out|back out|drop it|drop the patch|drop the commit|pull it)\b",
     ),
     p(
         WillRevert,
-        r"\b(?:can|could|would|will) (?P<cue>you drop|you revert|you back out|you pull|you remove|you please drop|you please revert|you please remove|you please pull|you just drop|you just revert|you kindly drop) (?:it|this|that|the (?:{w} )?(?:patch|commit|change|series)|this (?:patch|commit|change|series)|[0-9a-f]{7,40})\b",
+        r"\b(?:can|could|would|will) (?P<cue>you drop|you revert|you back out|you remove|you please drop|you please revert|you please remove|you just drop|you just revert|you kindly drop) (?:(?:it|this|that)(?:[.,;!?]|$| from| for now| again)|the (?:{w} )?(?:patch|commit|change|series)\b|this (?:patch|commit|change|series)\b|[0-9a-f]{7,40}\b)",
     ),
     p(
         WillRevert,
-        r"^(?:now |ok,? |okay,? |done,? |so )?(?P<cue>reverted|dropped|backed out) (?:in|from|it|now|this|that|for now|the (?:{w} )?(?:patch|commit|change|series))\b",
+        r"^(?:now |ok,? |okay,? |done,? |so )?(?P<cue>reverted|dropped|backed out) (?:from|it|now|this|that|for now|the (?:{w} )?(?:patch|commit|change|series))\b",
     ),
     p(
         WillRevert,
-        r"\b(?:i've|i have|we've|we have|i|we|i just|i've now|i've just|i have now) (?:now |just |already )?(?P<cue>dropped|reverted|backed out|removed|pulled|zapped) (?:it|this|that|the (?:{w} )?(?:patch|commit|change|series)|[0-9a-f]{7,40}|commit [0-9a-f]{7,40}) (?:from|out of|in)\b",
+        r"\b(?:i've|i have|we've|we have|i|we|i just|i've now|i've just|i have now) (?:now |just |already )?(?P<cue>dropped|reverted|backed out|removed|pulled|zapped) (?:it|this|that|the (?:{w} )?(?:patch|commit|change|series)|[0-9a-f]{7,40}|commit [0-9a-f]{7,40}) (?:from|out of|in) (?:the |my |our |his |her |your |their )?(?:[[:word:].-]+ )?(?:tree|branch|queue|for-next|linux-next|-next|repo|repository|stack|pile|series|pull request|patchset)\b",
     ),
     // The robot tested a version the series has moved past.
     p(
@@ -974,7 +1123,7 @@ pub const PHRASES: &[Phrase] = &[
     // The culprit's series is set aside.
     p(
         SetsAside,
-        r"\b(?:put|leave|keep|set|park|place|putting|leaving) (?:{w} ){0,3}(?P<cue>on hold|aside|on the back-burner|on the backburner|on ice)\b",
+        r"\b(?:put|leave|keep|set|park|place|putting|leaving) (?:{w} ){0,5}(?P<cue>on hold|aside|on the back-burner|on the backburner|on the back burner|on ice)\b",
     ),
     p(
         SetsAside,
@@ -1016,6 +1165,14 @@ pub const PHRASES: &[Phrase] = &[
         SetsAside,
         r"\b(?P<cue>stop pushing|stop sending|stop posting|stop pursuing|stop working on) (?:this|the|my|it|these)\b",
     ),
+    p(
+        SetsAside,
+        r"^(?P<cue>withdrawing|abandoning|shelving|parking) (?:the|this|my|our) (?:{w} )?(?:series|patchset|patch set|patches|patch|rfc|set|work)\b",
+    ),
+    p(
+        SetsAside,
+        r"\b(?:i've|i have|we've|we have|i|we) (?P<cue>given up on|gave up on|give up on) (?:this|that|the|my|our) (?:{w} )?(?:series|patchset|patch|approach|idea|work)\b",
+    ),
     neg(
         SetsAside,
         r"\b(?:i|we) (?:won't|will not|am not going to|'m not going to|don't plan to|do not plan to) (?P<cue>send a v|post a v|send another version|post another version|resend|repost|send a new version|post a new version)",
@@ -1030,11 +1187,11 @@ pub const PHRASES: &[Phrase] = &[
     ),
     neg(
         SetsAside,
-        r"\b(?P<cue>leave it out|leave this out|leave them out|leave that out|leave the series out|leave the patch out|won't go in|will not go in|won't be merged|will not be merged|won't be applied|will not be applied|won't be queued|will not be queued|won't be sent|will not be sent|not going upstream|won't go upstream)\b",
+        r"\b(?P<cue>leave it out|leave this out|leave them out|leave that out|leave the series out|leave the patch out|won't go in|will not go in|won't be merged|will not be merged|won't be applied|will not be applied|won't be queued|will not be queued|won't be sent|will not be sent|not going upstream|won't go upstream|not going in|isn't going in|is not going in|not going to go in)\b",
     ),
     p(
         SetsAside,
-        r"\b(?:i|we|let's|let us|i'll|we'll|i'm|we're)(?:'ll| will| should| can| am| are)? (?:{w} )?(?P<cue>defer|postpone|deferring|postponing) (?:this|the|my|our|that|it)(?: {w}){0,3} (?:to|until|till|for now|for a while|for the time being)\b",
+        r"\b(?:i|we|let's|let us|i'll|we'll|i'm|we're)(?:'ll| will| should| can| am| are)? (?:{w} )?(?P<cue>defer|postpone|deferring|postponing) (?:this|the|my|our|that|it)(?: {w}){0,3} (?:(?:to|until|till) (?:the |a )?(?:next|later|another|following) (?:cycle|release|merge window|version|kernel)|for now|for a while|for the time being)\b",
     ),
     // Leanings: what reads like a decline or a dispute without saying one
     // (a question for a person; dropped when the family itself is read).
@@ -1414,7 +1571,7 @@ static CONDITION_FIRST: LazyLock<Regex> =
 /// you drop the patch from your branch?").
 static REQUEST: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"^(?:[[:word:]-]+, )?(?:can|could|would|will) you (?:please |kindly |just )?(?:drop|revert|back out|pull|remove)(?-u:\b)",
+        r"^(?:[[:word:]-]+, )?(?:can|could|would|will) you (?:please |kindly |just )?(?:drop|revert|back out|remove)(?-u:\b)",
     )
     .expect("valid regex")
 });
@@ -1423,7 +1580,7 @@ static REQUEST: LazyLock<Regex> = LazyLock::new(|| {
 /// follows it in its clause is not said.
 static DENIED_SAYING: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?:n't|(?-u:\b)not|(?-u:\b)never|(?-u:\b)nobody|(?-u:\b)no one)(?: [[:word:]'-]+){0,3} (?:suggest|suggests|suggested|suggesting|say|says|said|saying|mean|meant|claim|claims|claimed|claiming|imply|implies|implied|implying|argue|argues|argued|arguing|think|believe)(?-u:\b)",
+        r"(?:n't|(?-u:\b)not|(?-u:\b)never|(?-u:\b)nobody|(?-u:\b)no one)(?: [[:word:]'-]+){0,3} (?:suggest|suggests|suggested|suggesting|say|says|said|saying|mean|meant|claim|claims|claimed|claiming|imply|implies|implied|implying|argue|argues|argued|arguing|think|believe|dismiss|dismissed|brush|brushed|write|written|wave|waved|treat|treated|call|called|consider|considered|chalk|chalked)(?-u:\b)",
     )
     .expect("valid regex")
 });
@@ -1614,7 +1771,12 @@ const QUESTIONS: &[(&str, Option<SignalKind>, Option<SignalKind>)] = &[
         Some(Disputes),
     ),
     (
-        r"^(?:so |and |ok,? |then )?(?:should|shall|can|could|may|do|would|will) (?:i|we|you)\b.*\b(?:revert|drop|back out|back it out|pull it)\b",
+        r"\b(?:could|can|does|did|would|might)\b.*\b(?:explain|cause|be responsible|be the culprit|be the cause)\b",
+        None,
+        Some(Disputes),
+    ),
+    (
+        r"^(?:so |and |ok,? |then )?(?:should|shall|can|could|may|do|would|will) (?:i|we|you)\b.*(?:\b(?:revert|back out|back it out)\b|\bdrop (?:it|this|that|the (?:patch|commit|change|series)|this (?:patch|commit|change|series))\b)",
         Some(WillRevert),
         None,
     ),
@@ -1638,7 +1800,7 @@ const QUESTIONS: &[(&str, Option<SignalKind>, Option<SignalKind>)] = &[
 /// An answer's first words: yes, or no.
 static ANSWER: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"^(?:(?P<yes>yes|yeah|yep|yup|indeed|correct|exactly|absolutely|definitely|afraid so|i'm afraid so|i think so|i believe so|probably|likely|most likely|please do|do that|go ahead|agreed|that's right|right)|(?P<no>no|nope|nah|not really|not at all|not that i know|unlikely))(?-u:\b)",
+        r"^(?:(?P<yes>yes|yeah|yep|yup|indeed|correct|exactly|absolutely|definitely|afraid so|i'm afraid so|i think so|i believe so|probably|likely|most likely|please do|do that|go ahead|agreed|that's right|right)|(?P<no>no|nope|nah|not really|not at all|not that i know|unlikely|not likely|i doubt it|doubt it|hardly))(?-u:\b)",
     )
     .expect("valid regex")
 });
@@ -1661,7 +1823,8 @@ static QUESTION_KINDS: LazyLock<Vec<QuestionKind>> = LazyLock::new(|| {
 });
 
 /// What `answer` (a reply's first sentence below the quoted `question`)
-/// says by answering it, if the question asks one of [`QUESTIONS`] and the
+/// says by answering it, if the question asks one of the questions the
+/// phrase book knows (`QUESTIONS`) and the
 /// answer opens with a yes or a no. A hedged answer ("probably", "I think
 /// so") is tentative.
 pub fn answered(question: &str, answer: &str) -> Option<Found> {
@@ -2142,6 +2305,22 @@ mod tests {
             "The expected value is stored in the header.",
             "We shouldn't write the regression off as acceptable.",
             "I don't think a 25% regression can be ignored.",
+            "Dropping this from the fast path avoids the extra flush.",
+            // Review talk that shares words with the families.
+            "I will take that one.",
+            "That works against the whole point of the header.",
+            "There is no way I would ever accept this.",
+            "Hard to believe that the removal was over ten years ago.",
+            "Please remove this comment.",
+            "Please pull this round of fixes.",
+            "We can defer this until run-time.",
+            "It cannot see that all users are fine with it.",
+            "That leaves a silently misconfigured system.",
+            "I doubt it would really happen.",
+            "The output is byte-for-byte compatible with the old tool.",
+            "To address this, we introduce a new helper.",
+            "It is an unstable feature.",
+            "I removed it from the hot loop and reran.",
         ] {
             assert!(kinds(s).is_empty(), "{s:?}: {:?}", kinds(s));
         }
@@ -2197,6 +2376,10 @@ mod tests {
         assert_eq!(said("Is this expected?", "Let me look."), None);
         assert_eq!(said("Could you test it with the revert?", "Yes."), None);
         assert_eq!(said("Is this expected?", "No."), None);
+        assert_eq!(
+            said("Could you drop the solved ones from the list?", "Yes."),
+            None
+        );
     }
 
     #[test]

@@ -3,8 +3,8 @@
 //! by labellers who read neither the phrase book nor its grammar), each
 //! line `LABEL<TAB>SPEAKER<TAB>TEXT`: what the sentence decides about the
 //! reported regression and who says it (a text `> question?  answer` is a
-//! quoted question and the reply's answer below it). Sets A, B and C were
-//! read while writing the phrase families; set D is only measured. The test reads each
+//! quoted question and the reply's answer below it). Sets A to D were
+//! read while writing the phrase families; set E is only measured. The test reads each
 //! text as a reply's own paragraph, decides as the linker does (a plain
 //! reading sets a status, a hedged one or a bystander's raises a doubt), and
 //! prints the agreement of each set; it fails below the floors.
@@ -140,13 +140,14 @@ fn score(set: &str) -> Score {
 #[test]
 fn the_reply_reader_decides_paraphrased_sentences_it_was_not_written_on() {
     // Floors a few points under what the sets gave when the phrase book was
-    // last changed: sets A to C were read while writing its families
-    // (written), set D never was (held out).
+    // last changed: sets A to D were read while writing its families
+    // (written), set E never was (held out).
     for (set, floor_decided, floor_quiet) in [
-        ("set-a.tsv", 90.0, 97.0),
+        ("set-a.tsv", 92.0, 97.0),
         ("set-b.tsv", 92.0, 97.0),
-        ("set-c.tsv", 88.0, 97.0),
-        ("set-d.tsv", 45.0, 97.0),
+        ("set-c.tsv", 90.0, 97.0),
+        ("set-d.tsv", 88.0, 97.0),
+        ("set-e.tsv", 57.0, 97.0),
     ] {
         let s = score(set);
         let pct = |a: u32, b: u32| 100.0 * f64::from(a) / f64::from(b.max(1));
