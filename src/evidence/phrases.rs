@@ -10,7 +10,9 @@
 //! negation, and a lower-case regex with one `(?P<cue>...)` group of literal
 //! alternatives that every match contains. The prefilter that lets most
 //! paragraphs skip sentence splitting is made from the cue groups
-//! ([`cue_keys`]); nothing else lists words.
+//! ([`cue_keys`]). Besides them, `QUESTIONS` lists what a yes or a no
+//! says to a question a reply quotes ([`answered`]), and the reading rules
+//! keep their few words (hedges, negations, conditions, denied sayings).
 
 use std::sync::{LazyLock, OnceLock};
 
