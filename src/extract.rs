@@ -28,7 +28,7 @@ use crate::model::{Extraction, Message};
 /// this`, `No way will this ever get merged`) is a drop.
 /// 11: only the mail's own sentences are read (quoted ones speak for
 /// somebody else); the phrase families widened (written on paraphrase sets
-/// A-C, `tests/data/paraphrase/`); an answer below a quoted question says
+/// A-D, `tests/data/paraphrase/`); an answer below a quoted question says
 /// what it answers; a request put as a question is read.
 pub const EXTRACTION_VERSION: i64 = 11;
 

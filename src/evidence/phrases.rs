@@ -1624,15 +1624,18 @@ pub struct Found {
     pub tentative: bool,
 }
 
+/// `text` as the phrases read it: lower case, curly apostrophes straight.
+fn lowered(text: &str) -> String {
+    text.to_lowercase().replace(['\u{2019}', '\u{2018}'], "'")
+}
+
 /// What a sentence says (lower-case text expected): every phrase that
 /// matches and stands in its place. A question says nothing; neither does a
 /// phrase inside a condition ("if this is expected, ..."), nor one denied
 /// by a negation before it ("I don't think this is acceptable"). A hedge
 /// before it or in it makes it tentative.
 pub fn read(sentence: &str) -> Vec<Found> {
-    let lower = sentence
-        .to_lowercase()
-        .replace(['\u{2019}', '\u{2018}'], "'");
+    let lower = lowered(sentence);
     let mut keys: Vec<(usize, usize)> = Vec::new();
     for_each_cue(lower.as_bytes(), |start, _, key| {
         keys.push((start, key));
@@ -1834,10 +1837,10 @@ pub fn answered(question: &str, answer: &str) -> Option<Found> {
     if !q.ends_with('?') {
         return None;
     }
-    let a = answer.trim_start().to_lowercase().replace('\u{2019}', "'");
+    let a = lowered(answer.trim_start());
     let caps = ANSWER.captures(&a)?;
     let yes = caps.name("yes").is_some();
-    let q = q.to_lowercase().replace('\u{2019}', "'");
+    let q = lowered(q);
     // A question asking for a test ("could you try it with the revert?")
     // is answered by doing it, not by deciding.
     let asks_a_test = TEST_REQUEST.is_match(&q);

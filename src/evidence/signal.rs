@@ -147,11 +147,11 @@ fn for_each_candidate<'p>(
 /// the sentences of the paragraphs `for_each_candidate` passes that hold
 /// a key. Only the mail author's own paragraphs (quote depth 0) are read
 /// when the lines say their depth: a quoted sentence speaks for somebody
-/// else, and the linker reads none (a reply quotes half its length or
-/// more, so this halves the phrase book's work); a whitespace-collapsed
-/// body's depth is estimated per sentence, so all of it is read. A sentence of ASCII is read from the lower-cased text with the
-/// keys found in it; any other is lower-cased and searched again
-/// ([`phrases::read`]).
+/// else, and the linker reads none; a whitespace-collapsed body's depth is
+/// estimated per sentence, so all of it is read. The answers to quoted
+/// questions come first ([`phrases::answered`]). A sentence of ASCII is
+/// read from the lower-cased text with the keys found in it; any other is
+/// lower-cased and searched again ([`phrases::read`]).
 pub fn sentence_signals_in(paragraphs: &Paragraphs, collapsed: bool) -> Vec<Signal> {
     let mut out: Vec<Signal> = Vec::new();
     let own;

@@ -45,13 +45,14 @@ fn decided_by(r: &Regression, e: &TimelineEntry) -> bool {
             .is_some_and(|ev| ev.message_id.is_some() && ev.message_id == e.message_id)
 }
 
-/// True when an entry after `e` says its status plainly (with no doubt of
-/// its own): "probably noise", then "it is noise" rests on the second.
-fn said_plainly_later(r: &Regression, e: &TimelineEntry) -> bool {
-    let Some(at) = r.timeline.iter().position(|x| std::ptr::eq(x, e)) else {
+/// True when an entry after the timeline's entry `at` says its status
+/// plainly (with no doubt of its own): "probably noise", then "it is
+/// noise" rests on the second.
+fn said_plainly_later(r: &Regression, at: usize) -> bool {
+    let Some((e, later)) = r.timeline.get(at..).and_then(|t| t.split_first()) else {
         return false;
     };
-    r.timeline[at + 1..]
+    later
         .iter()
         .any(|x| x.status.is_some() && x.status == e.status && x.doubt.is_none())
 }
@@ -101,13 +102,14 @@ fn undecided(s: Status) -> bool {
     }
 }
 
-/// Whether the doubt of `e` still bears on the status of `r`.
-fn bears(r: &Regression, e: &TimelineEntry, kind: DoubtKind) -> bool {
+/// Whether the doubt of `e` (the timeline's entry `at`) still bears on the
+/// status of `r`.
+fn bears(r: &Regression, at: usize, e: &TimelineEntry, kind: DoubtKind) -> bool {
     match kind {
         // A hedged decision the status rests on; or a leaning (no status
         // of its own) while nothing was decided.
         DoubtKind::PossibleDecline | DoubtKind::PossibleDispute => {
-            (decided_by(r, e) && !said_plainly_later(r, e))
+            (decided_by(r, e) && !said_plainly_later(r, at))
                 || (e.status.is_none() && undecided(r.status))
         }
         DoubtKind::PossibleFix => !has_fix(r) && stand(r.status) == Stand::Unfixed,
@@ -129,9 +131,9 @@ pub fn assess(r: &mut Regression) {
             doubts.push(d);
         }
     };
-    for e in &r.timeline {
+    for (at, e) in r.timeline.iter().enumerate() {
         let Some(kind) = e.doubt else { continue };
-        if !bears(r, e, kind) {
+        if !bears(r, at, e, kind) {
             continue;
         }
         push(Doubt {
