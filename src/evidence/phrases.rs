@@ -106,7 +106,7 @@ pub const PHRASES: &[Phrase] = &[
     ),
     p(
         ConfirmsFix,
-        r"\b(?P<cue>recover|regain|win back|wins back|won back|claw back|claws back|clawed back|bring back|brings back|brought back|gets back|got back)(?:s|ed|ing)? (?:{w} ){0,3}(?:lost |the lost )?(?:[0-9.]+ ?%|(?:performance|throughput|regression|loss|numbers|iops|bandwidth)\b)",
+        r"\b(?P<cue>recover|regain|win back|wins back|won back|claw back|claws back|clawed back|bring back|brings back|brought back|gets back|got back)(?:s|ed|ing)? (?:{w} ){0,3}(?:lost |the lost )?(?:[0-9.]+ ?%|(?:performance|throughput|regression|loss|numbers|iops|bandwidth|score|scores|result|results|drop|slowdown|degradation)\b)",
     ),
     p(
         ConfirmsFix,
@@ -136,6 +136,12 @@ pub const PHRASES: &[Phrase] = &[
         ConfirmsFix,
         r"\b(?:throughput|score|numbers|iops|bandwidth|result|results) (?:is|was|are|were|has been|have been|got|gets) (?:fully |mostly |largely |now |completely |entirely )?(?P<cue>restored|recovered)\b",
     ),
+    // A loss recovered is the performance back; a regression "restored"
+    // is the regression back.
+    p(
+        ConfirmsFix,
+        r"\b(?:loss|losses|drop|slowdown|degradation|hit) (?:is|was|are|were|has been|have been|got|gets) (?:fully |mostly |largely |now |completely |entirely )?(?P<cue>recovered|won back|clawed back|made up)\b",
+    ),
     p(
         ConfirmsFix,
         r"\b(?:regression|drop|slowdown|loss|degradation) (?P<cue>goes from|went from|drops from|dropped from|shrinks from|shrank from|falls from|fell from) [-+]?[0-9.]+ ?% to (?:[-+]?0?\.[0-9]+|[-+]?[01](?:\.[0-9]+)?) ?%",
@@ -155,6 +161,14 @@ pub const PHRASES: &[Phrase] = &[
     p(
         ConfirmsFix,
         r"\b(?:patch|fix|change|revert|it) (?:does|did) (?P<cue>fix it|fix the regression|fix this|fix things|the trick|restore it|recover it)\b",
+    ),
+    p(
+        ConfirmsFix,
+        r"\b(?:regression|slowdown|drop|degradation|loss|difference|gap)(?: {w}){0,3} (?P<cue>goes away|went away|has gone away|have gone away|had gone away|is gone now)\b",
+    ),
+    p(
+        ConfirmsFix,
+        r"\b(?:performance|throughput|score|numbers|result|results) (?:{w} )?(?P<cue>recover|recovers|go back|goes back|went back) (?:to|back to) (?:the )?(?:base|baseline|parent|original|previous|normal|before|old|pre)\b",
     ),
     // The bisect or the report is doubted.
     p(
@@ -187,7 +201,7 @@ pub const PHRASES: &[Phrase] = &[
     ),
     neg(
         Disputes,
-        r"\b(?P<cue>can't|cannot|can not|couldn't|could not|wouldn't|would not|won't|will not) (?:possibly |really |even |obviously |in any way |conceivably )?(?:cause|explain|account for|affect|impact|influence|produce) (?:a |an |the |this |that |any |such |these |those |a whole |the whole )?(?:{w} ){0,3}(?:regression|slowdown|drop|degradation|numbers|results?|performance|throughput|runtime|change in|the kernel|anything|kernel performance)\b",
+        r"\b(?P<cue>can't|cannot|can not|couldn't|could not|wouldn't|would not|won't|will not) (?:possibly |really |even |obviously |in any way |conceivably )?(?:cause|explain|account for|affect|impact|influence|produce|move|shift|slow down|hurt|cost) (?:a |an |the |this |that |any |such |these |those |a whole |the whole )?(?:{w} ){0,3}(?:regression|slowdown|drop|degradation|numbers|results?|performance|throughput|runtime|change in|the kernel|anything|kernel performance|[0-9.]+ ?%)",
     ),
     p(
         Disputes,
@@ -279,7 +293,7 @@ pub const PHRASES: &[Phrase] = &[
     ),
     neg(
         Disputes,
-        r"\b(?:i|we) (?P<cue>don't buy|do not buy|am not buying|'m not buying|are not buying|'re not buying) (?:this|it|that|the (?:{w} )?(?:report|bisect|bisection|result|results|regression|claim|numbers))\b",
+        r"\b(?:i|we) (?P<cue>don't buy|do not buy|am not buying|'m not buying|are not buying|'re not buying) (?:(?:this|it|that)(?:[.,;!]|$| one| at all| either| for a second| for a moment)|the (?:{w} )?(?:report|bisect|bisection|result|results|regression|claim|numbers)\b)",
     ),
     guess(
         Disputes,
@@ -358,6 +372,139 @@ pub const PHRASES: &[Phrase] = &[
     neg(
         Disputes,
         r"\b(?:this|the|that|my|our|your) (?:{w} )?(?:commit|patch|change) (?:really |even |possibly )?(?:shouldn't|should not|can't|cannot|couldn't|could not|doesn't|does not) (?P<cue>change anything|make any difference|make a difference|matter at all|change performance|affect performance|affect anything)\b",
+    ),
+    neg(
+        Disputes,
+        r"\b(?:don't|do not|didn't|did not) (?:really )?(?:think|believe)(?: that)? (?:this|it|that|the (?:{w} ){0,2}(?:report|result|change|drop|number|numbers))(?: really)? (?:is|was|'s|are|were) (?:a |an )?(?P<cue>real regression|genuine regression|true regression|actual regression|real problem|real issue|real slowdown|real)\b",
+    ),
+    p(
+        Disputes,
+        r"\b(?P<cue>bisection artefact|bisection artifact|bisect artefact|bisect artifact|bisection error|bisect error|bisection glitch|bisection mistake|misbisect|mis-bisect|mis-bisected|misbisected|mis-bisection|bad bisect|bad bisection|bisected wrongly|bisected incorrectly|bisection is off|bisect is off)\b",
+    ),
+    neg(
+        Disputes,
+        r"\b(?:isn't|is not|wasn't|was not|aren't|are not|is no|are no|was no|were no)(?: {w})? (?P<cue>any slower|actually slower|really slower|slower at all|any faster|really any slower)\b",
+    ),
+    neg(
+        Disputes,
+        r"\b(?P<cue>not convinced|not at all convinced|not entirely convinced|not really convinced|not fully convinced|doubt|don't think|do not think|don't believe|do not believe|not sure)(?: that)? (?:this|that|the|your|my|our|his|her) (?:{w} ){0,2}(?:commit|patch|change|series) (?:is|was|really is|'s) (?:the culprit|to blame|responsible|the cause|at fault|guilty|the problem)\b",
+    ),
+    guess(
+        Disputes,
+        true,
+        r"\b(?:isn't|is not|aren't|are not|wasn't|was not|weren't|were not|never|not) (?P<cue>even loaded|even built|even compiled in|even compiled|even enabled|even called|even invoked|even executed|even exercised|even reached|even used|even run|even entered|even taken|even hit|loaded at all|built at all|compiled in at all|compiled at all|enabled at all|called at all|invoked at all|executed at all|exercised at all|reached at all|used at all|run at all|entered at all|taken at all|hit at all)\b(?: at all)? (?:on|in|by|during|for|under|with) (?:that|this|the|your|these|those|their) (?:{w} )?(?:machine|machines|box|boxes|system|systems|test|tests|benchmark|workload|config|kconfig|kernel|setup|run|runs|testcase|test case|job|platform)\b",
+    ),
+    guess(
+        Disputes,
+        true,
+        r"\b(?P<cue>never happens|never happen|never triggers|never trigger|never fires|never fire|never gets hit|never get hit|never runs|never run|never kicks in|never kick in|doesn't happens|doesn't happen|doesn't triggers|doesn't trigger|doesn't fires|doesn't fire|doesn't gets hit|doesn't get hit|doesn't runs|doesn't run|doesn't kicks in|doesn't kick in|does not happens|does not happen|does not triggers|does not trigger|does not fires|does not fire|does not gets hit|does not get hit|does not runs|does not run|does not kicks in|does not kick in|didn't happens|didn't happen|didn't triggers|didn't trigger|didn't fires|didn't fire|didn't gets hit|didn't get hit|didn't runs|didn't run|didn't kicks in|didn't kick in|did not happens|did not happen|did not triggers|did not trigger|did not fires|did not fire|did not gets hit|did not get hit|did not runs|did not run|did not kicks in|did not kick in|won't happens|won't happen|won't triggers|won't trigger|won't fires|won't fire|won't gets hit|won't get hit|won't runs|won't run|won't kicks in|won't kick in|can't happens|can't happen|can't triggers|can't trigger|can't fires|can't fire|can't gets hit|can't get hit|can't runs|can't run|can't kicks in|can't kick in|cannot happens|cannot happen|cannot triggers|cannot trigger|cannot fires|cannot fire|cannot gets hit|cannot get hit|cannot runs|cannot run|cannot kicks in|cannot kick in|never even happens|never even happen|never even triggers|never even trigger|never even fires|never even fire|never even gets hit|never even get hit|never even runs|never even run|never even kicks in|never even kick in|doesn't even happens|doesn't even happen|doesn't even triggers|doesn't even trigger|doesn't even fires|doesn't even fire|doesn't even gets hit|doesn't even get hit|doesn't even runs|doesn't even run|doesn't even kicks in|doesn't even kick in|does not even happens|does not even happen|does not even triggers|does not even trigger|does not even fires|does not even fire|does not even gets hit|does not even get hit|does not even runs|does not even run|does not even kicks in|does not even kick in|didn't even happens|didn't even happen|didn't even triggers|didn't even trigger|didn't even fires|didn't even fire|didn't even gets hit|didn't even get hit|didn't even runs|didn't even run|didn't even kicks in|didn't even kick in|did not even happens|did not even happen|did not even triggers|did not even trigger|did not even fires|did not even fire|did not even gets hit|did not even get hit|did not even runs|did not even run|did not even kicks in|did not even kick in|won't even happens|won't even happen|won't even triggers|won't even trigger|won't even fires|won't even fire|won't even gets hit|won't even get hit|won't even runs|won't even run|won't even kicks in|won't even kick in|can't even happens|can't even happen|can't even triggers|can't even trigger|can't even fires|can't even fire|can't even gets hit|can't even get hit|can't even runs|can't even run|can't even kicks in|can't even kick in|cannot even happens|cannot even happen|cannot even triggers|cannot even trigger|cannot even fires|cannot even fire|cannot even gets hit|cannot even get hit|cannot even runs|cannot even run|cannot even kicks in|cannot even kick in) (?:in|during|with|on|under|for) (?:this|that|the|your|these) (?:{w} )?(?:benchmark|test|workload|case|run|setup|testcase|test case|job|config)\b",
+    ),
+    guess(
+        Disputes,
+        false,
+        r"\b(?P<cue>only affects|only changes|only matters|only applies|only touches|only kicks in|only makes a difference)\b[^.;]{0,80}\b(?:and|but|while|whereas) (?:the|this|your) (?:reported |failing |regressed )?(?:test|benchmark|workload|testcase|test case|job) (?:uses|doesn't|does not|never|only|isn't|is not)\b",
+    ),
+    p(
+        Disputes,
+        r"\b(?P<cue>comparison|comparisons)(?: here| itself)? (?:is|are|was|were|looks|look|seems|seem|becomes|become) (?:{w} )?(?:meaningless|invalid|moot|bogus|apples to oranges|apples and oranges)\b",
+    ),
+    p(
+        Disputes,
+        r"\b(?P<cue>apples to oranges|apples and oranges|apples-to-oranges)\b",
+    ),
+    p(
+        Disputes,
+        r"\b(?:makes|make|made|renders|render|rendered) (?:the |this |any )?(?P<cue>comparison|comparisons) (?:meaningless|invalid|moot|bogus|useless|worthless)\b",
+    ),
+    p(
+        Disputes,
+        r"\b(?P<cue>documentation patch|documentation change|documentation fix|documentation update|documentation commit|doc-only patch|doc-only change|doc-only fix|doc-only update|doc-only commit|docs-only patch|docs-only change|docs-only fix|docs-only update|docs-only commit|comment-only patch|comment-only change|comment-only fix|comment-only update|comment-only commit|comment patch|comment change|comment fix|comment update|comment commit|whitespace patch|whitespace change|whitespace fix|whitespace update|whitespace commit|typo patch|typo change|typo fix|typo update|typo commit|kerneldoc patch|kerneldoc change|kerneldoc fix|kerneldoc update|kerneldoc commit|kernel-doc patch|kernel-doc change|kernel-doc fix|kernel-doc update|kernel-doc commit|documentation-only patch|documentation-only change|documentation-only fix|documentation-only update|documentation-only commit|comment-only patch|comment-only change|comment-only fix|comment-only update|comment-only commit|whitespace-only patch|whitespace-only change|whitespace-only fix|whitespace-only update|whitespace-only commit) (?:{w} ){0,2}(?:slow|slows|slowed|regress|regresses|regressed|affect|affects|affected|move|moves|moved|cost|costs|hurt|hurts|impact|impacts)\b",
+    ),
+    guess(
+        Disputes,
+        false,
+        r"\b(?:dominated by|measures|measuring|mostly measures|really measures|just measures|actually measures|only measures) (?:how long |how fast |the speed of |the cost of |the time )?(?P<cue>the harness|the test harness|the benchmark harness|the harness's|its harness|process spawning|spawning processes|the timer|timer accuracy|the setup phase)\b",
+    ),
+    neg(
+        Disputes,
+        r"\b(?P<cue>no way) (?:that )?(?:it|this|that|the (?:{w} )?(?:patch|commit|change)|my (?:{w} )?(?:patch|commit|change)) (?:{w} )?(?:moves|move|causes|cause|caused|affects|affect|explains|explain|costs|cost|slows|slow|could|can|would|is|has)\b",
+    ),
+    guess(
+        Disputes,
+        true,
+        r"\b(?:is|are|was|were) never (?P<cue>even built|even compiled|even probed|even loaded|even called|even executed|even exercised|even run|even reached|even enabled)\b",
+    ),
+    guess(
+        Disputes,
+        true,
+        r"\b(?:doesn't|does not|don't|do not|never|won't|will not) (?P<cue>even get|even gets) (?:probed|loaded|built|compiled|called|used|run|executed|exercised|reached|enabled)\b",
+    ),
+    neg(
+        Disputes,
+        r"\b(?:don't|do not|can't|cannot|fail to) (?P<cue>see how) (?:this|it|that) (?:could|can|would|might) be (?:my|the|this|that|our|his|her) (?:{w} )?(?:change|commit|patch|fault|doing|series)\b",
+    ),
+    guess(
+        Disputes,
+        false,
+        r"\b(?:is|is just|is only|was|was just|it's|it's just|just|only) (?:a |an )?(?P<cue>pure rename|simple rename|trivial rename|mere rename|pure refactor|pure refactoring|pure cleanup|comment change|comment-only change|documentation change|documentation-only change|code move|pure code move)\b",
+    ),
+    p(
+        Disputes,
+        r"\b(?P<cue>mixing up|mixed up|mix up|mixes up) (?:the |your |our )?(?:two |both |the )?(?:kernels|builds|commits|binaries|results|runs)\b",
+    ),
+    neg(
+        Disputes,
+        r"\b(?:can't|cannot|can not|couldn't|could not|don't|do not) (?P<cue>come from|be coming from|originate from|originate in|stem from) (?:here|this|that|it|my|the|this)\b",
+    ),
+    neg(
+        Disputes,
+        r"\b(?P<cue>not buying|not really buying|don't buy|do not buy|doesn't buy|not buy) (?:it|this|this one|that one|the bisect|the bisection|the report|the result|the results|these numbers|the numbers)(?:[.,;!]|$| at all| either)",
+    ),
+    p(
+        Disputes,
+        r"\b(?P<cue>bisect|bisection)(?: result)? (?:is|was|are|were|has to be|must be|looks|seems) (?:simply |just |plainly |clearly |obviously )?(?:wrong|mistaken|incorrect|broken|flawed|unreliable)\b",
+    ),
+    p(
+        Disputes,
+        r"\b(?P<cue>report is|report was|report has to be|report must be|report looks|report seems) (?:simply |just |plainly |clearly |obviously )?(?:wrong|mistaken|incorrect|broken|flawed|unreliable)\b",
+    ),
+    p(
+        Disputes,
+        r"\b(?:before|base|baseline|parent|good|old|reference) (?:kernel|build|commit|run) (?:already )?(?P<cue>already contained|already contains|already had|already has|already included|already includes|already carried|already carries)\b",
+    ),
+    guess(
+        Disputes,
+        false,
+        r"\b(?P<cue>only runs|only runs once|only executes|only is called|only gets called|only happens|only fires|only is run|only matters|runs only|is only called|is only run|is called only|runs exactly once|runs once|executes once) (?:{w} ){0,2}(?:at|on|during|in|when|for) (?:{w} )?(?:boot|module load|load time|mount|mount time|init|initiali[sz]ation|probe|probe time|cpu hotplug|hotplug|suspend|resume|error|errors|unload|setup|startup|shutdown)\b",
+    ),
+    guess(
+        Disputes,
+        false,
+        r"\b(?:the )?(?P<cue>only runtime change|only functional change|only behavioural change|only behavioral change|only real change|only run-time change|only code change) (?:is|sits|lives) (?:in|on) (?:the )?(?:{w} )?(?:error|slow|init|boot|probe|setup|teardown|exit|unload|hotplug|failure|cold|debug)\b",
+    ),
+    guess(
+        Disputes,
+        false,
+        r"\b(?:bisect|bisection) (?:{w} )?(?P<cue>landed on a merge|lands on a merge|landed on the merge|ended on a merge|ended up on a merge|ends on a merge|pointed at a merge|points at a merge|pointed to a merge|points to a merge|stopped at a merge|stops at a merge|landed at a merge)\b",
+    ),
+    guess(
+        Disputes,
+        false,
+        r"\b(?P<cue>only affects|only changes|only matters|only applies|only touches|only kicks in)\b[^.;]{0,80}\b(?:and|but|while|whereas) (?:this|that|the|your) (?:is|was|box|machine|system|test machine|testbox|test box|platform)\b",
+    ),
+    p(
+        Disputes,
+        r"\b(?P<cue>misattribution|misattributed|mis-attributed|misattributing|mis-attribution)\b",
+    ),
+    guess(
+        Disputes,
+        false,
+        r"\b(?P<cue>only touches|only changes|only modifies|only updates|only edits|just touches|just changes|just modifies|just updates|just edits) (?:the |a |some )?(?:documentation|docs|comment|comments|kconfig help|help text|selftest|selftests|tools/testing|documentation/)",
+    ),
+    guess(
+        Disputes,
+        true,
+        r"\b(?P<cue>so it never|so it doesn't|so it does not|so it can't|so it cannot|so it won't|therefore it never|hence it never|thus it never) (?:even )?(?:executes|execute|runs|run|triggers|trigger|gets called|get called|matters|apply|applies|kicks in|kick in)\b",
     ),
     // An improvement that is not one: the speed came from something else.
     p(
@@ -511,12 +658,44 @@ pub const PHRASES: &[Phrase] = &[
         CannotReproduce,
         r"\b(?P<cue>can't see|cannot see|couldn't see|could not see|can't find|cannot find|couldn't find|could not find|can't measure|cannot measure|can't spot|cannot spot|can't observe|cannot observe) (?:any|a|the|much|an) (?:{w} )?(?:difference|regression|slowdown|degradation)\b",
     ),
+    neg(
+        CannotReproduce,
+        r"\b(?P<cue>can't see|can't observe|can't notice|can't spot|can't measure|can't find|can't get|can't hit|cannot see|cannot observe|cannot notice|cannot spot|cannot measure|cannot find|cannot get|cannot hit|can not see|can not observe|can not notice|can not spot|can not measure|can not find|can not get|can not hit|couldn't see|couldn't observe|couldn't notice|couldn't spot|couldn't measure|couldn't find|couldn't get|couldn't hit|could not see|could not observe|could not notice|could not spot|could not measure|could not find|could not get|could not hit|don't see|don't observe|don't notice|don't spot|don't measure|don't find|don't get|don't hit|do not see|do not observe|do not notice|do not spot|do not measure|do not find|do not get|do not hit|didn't see|didn't observe|didn't notice|didn't spot|didn't measure|didn't find|didn't get|didn't hit|did not see|did not observe|did not notice|did not spot|did not measure|did not find|did not get|did not hit|unable to see|unable to observe|unable to notice|unable to spot|unable to measure|unable to find|unable to get|unable to hit|not able to see|not able to observe|not able to notice|not able to spot|not able to measure|not able to find|not able to get|not able to hit|fail to see|fail to observe|fail to notice|fail to spot|fail to measure|fail to find|fail to get|fail to hit|failed to see|failed to observe|failed to notice|failed to spot|failed to measure|failed to find|failed to get|failed to hit) (?:the|this|that|any|a|such a) (?:{w} )?(?:regression|drop|slowdown|degradation|difference)\b",
+    ),
+    neg(
+        CannotReproduce,
+        r"\b(?:doesn't|does not|didn't|did not|won't|isn't|is not) (?P<cue>show up|reproduce|showing up) (?:for me|here|on my|on our|at my end|on my end|on our end|locally|on any of)\b",
+    ),
+    p(
+        CannotReproduce,
+        r"\b(?:i|we)(?:'ve| have)? (?:re-?ran|re-?run|ran|tried|tested|retested|re-tested|measured|benchmarked|gave it a (?:shot|try|go))\b[^.;]{0,120}\b(?:and|but) (?:i |we )?(?P<cue>saw nothing|see nothing|got nothing|observed nothing|measured nothing|found nothing|saw no difference|see no difference|got no difference|observed no difference|measured no difference|found no difference|saw no change|see no change|saw no regression|see no regression|found no regression|saw no slowdown|saw no drop|got identical numbers|got identical results|got the same numbers|saw identical numbers|got identical scores|measured identical numbers)\b",
+    ),
+    p(
+        CannotReproduce,
+        r"\b(?:got|get|getting|see|saw|seeing|measured|measure) (?P<cue>identical numbers|identical results|identical scores|indistinguishable numbers|indistinguishable results)\b",
+    ),
+    neg(
+        CannotReproduce,
+        r"\b(?:i'm |i am |we're |we are )?(?P<cue>not seeing|don't see|do not see|can't see|cannot see) (?:it|this|that|any (?:{w} )?(?:regression|drop|slowdown|difference)) (?:here|locally|on my|on our|for me|either|at all)\b",
+    ),
+    p(
+        CannotReproduce,
+        r"(?:^|[,;:] )(?P<cue>no difference|no regression|no slowdown|no drop|no measurable difference|no visible difference|no measurable change|no change)(?: at all| whatsoever| here| either)?[.!]*$",
+    ),
     // The change is called noise.
     p(
         Noise,
         r"\b(?:just|only|mostly|pure|likely|probably|is|be|looks like|within|within the|in the) (?P<cue>noise)\b",
     ),
-    p(Noise, r"\b(?P<cue>noisy)\b"),
+    // "noisy" said of a result or a test, not of a warning or a log line.
+    p(
+        Noise,
+        r"\b(?:is|are|was|were|be|been|being|pretty|very|quite|too|notoriously|super|rather|extremely|really|so|always|inherently|awfully|fairly|somewhat|bit|known to be|looks|seems|gets|got) (?P<cue>noisy)\b",
+    ),
+    p(
+        Noise,
+        r"\b(?P<cue>noisy) (?:{w} )?(?:test|tests|benchmark|benchmarks|result|results|numbers|data|run|runs|machine|machines|box|boxes|system|systems|score|scores|metric|metrics|measurement|measurements|testcase|testcases|workload|workloads|microbenchmark|microbenchmarks|one|ones)\b",
+    ),
     p(
         Noise,
         r"\b(?:measurement|benchmark|statistical|background|test|testing|normal|usual|expected) (?P<cue>noise)\b",
@@ -566,6 +745,26 @@ pub const PHRASES: &[Phrase] = &[
         r"\brun[- ]to[- ]run (?P<cue>variation|variance|noise)\b",
     ),
     p(Noise, r"\b(?P<cue>fluctuat)(?:es|ion|ions|ing|e|ed)\b"),
+    p(
+        Noise,
+        r"\b(?:it's|that's|this is|it is|that is|all|is) (?:just |simply |pure |only |normal |ordinary )(?P<cue>variance|variation|jitter|wobble|fluctuation)(?:[.,;!]|$)",
+    ),
+    p(
+        Noise,
+        r"\b(?:another|the usual|more|some|a bit of|a little)(?: {w}){0,2} (?:of )?(?:[0-9.]+ ?% (?:of )?)?(?:[a-z-]+ )?(?P<cue>wobble|wobbles|jitter)\b",
+    ),
+    p(
+        Noise,
+        r"\b(?:smaller|less|lower|narrower|tinier) than (?:the |our |your )?(?:{w} )?(?P<cue>spread|variation|variance|noise|jitter|stddev|run-to-run|run to run|scatter|error bars)\b",
+    ),
+    p(
+        Noise,
+        r"\b(?P<cue>no signal|no real signal|no actual signal|no meaningful signal|no clear signal) (?:here|in (?:this|the|these|that))\b",
+    ),
+    p(
+        Noise,
+        r"\b(?:baseline|base|base kernel|parent|result|results|numbers|score)(?: itself| alone)? (?P<cue>wanders|wander|drifts|drift|moves around|varies|vary|swings|swing)(?: {w})? (?:by|up to|between|as much|more|a lot|quite)\b",
+    ),
     // The change is blamed on code or data layout.
     p(
         Layout,
@@ -573,7 +772,7 @@ pub const PHRASES: &[Phrase] = &[
     ),
     p(
         Layout,
-        r"\b(?:code|data|section|text|cache ?line|function|kernel|struct|structure) (?:section )?(?P<cue>layout|alignment|placement)\b",
+        r"\b(?:code|data|section|text|cache ?line|function|kernel|struct|structure) (?:section )?(?P<cue>layout|alignment|placement)(?:[.,;:!)]|$| change| changes| changed| shift| shifts| shifted| effect| effects| issue| issues| artefact| artifact| difference| differences| noise| luck| lottery| problem| thing| is| was| of| again| moved| moves| differs| show| shows| matters| alone| can| could| will| would| may| might)",
     ),
     p(
         Layout,
@@ -627,6 +826,24 @@ pub const PHRASES: &[Phrase] = &[
     p(
         Layout,
         r"\b(?:i bet|i'd bet|my bet is|my guess is|i'd guess|it's|this is|that's) (?:{w} )?(?P<cue>alignment|layout|placement)\b",
+    ),
+    p(
+        Layout,
+        r"\b(?P<cue>alignment|text layout|code layout|image layout|link order|function placement|cacheline placement|cache line placement)(?: {w})? (?:thing|issue|effect|artefact|artifact|problem|shift|luck|lottery|noise|side effect|side-effect)\b",
+    ),
+    p(
+        Layout,
+        r"\b(?:everything after|everything behind|functions after|the functions after|the image|kernel image|the kernel image|\.text|text section|hot functions|hot loop|hot path)\b[^.;]{0,40}\b(?P<cue>shifts|shifting|shifted|moves around|moved around|gets shuffled|got shuffled|reshuffled)\b",
+    ),
+    guess(
+        Layout,
+        false,
+        r"\b(?:share|sharing|shares|shared|cross|crosses|crossing|straddle|straddles|straddling|split across) (?:an |a |one |the same |two )?(?P<cue>itlb|i-tlb|icache|i-cache|instruction cache) (?:entry|entries|line|lines|page|pages|set|sets)\b",
+    ),
+    guess(
+        Layout,
+        false,
+        r"\b(?:logic|logical|functional|code|actual) change (?:itself )?(?:is|was) (?P<cue>irrelevant|innocent|not the cause|not to blame|beside the point)\b",
     ),
     // The cost is accepted.
     p(
@@ -895,6 +1112,100 @@ pub const PHRASES: &[Phrase] = &[
         Declines,
         r"\b(?:revert|reverting|undo|undoing|backing out) (?:it|this|that|the {w}|the patch|the commit|the change) (?:would|will|is going to|would just) (?P<cue>reintroduce|bring back|re-introduce|reopen|re-open)\b",
     ),
+    neg(
+        Declines,
+        r"\b(?P<cue>not something i|not something we|not something that i|not something that we|nothing i|nothing we|nothing that i|nothing that we) (?:intend|plan|want|care|need|mean|expect|am going|are going)(?: to)? (?:optimise for|optimize for|optimise|optimize|tune for|tune|chase|fix)\b",
+    ),
+    neg(
+        Declines,
+        r"\b(?:i|we)(?:'m| am|'re| are)? (?:really |simply |just )?(?:don't|do not|won't|will not|not going to) (?:plan to |intend to |want to |bother to )?(?P<cue>tune it for|tune this for|tune for|tune the heuristic|tune it|optimi[sz]e for this|optimi[sz]e for it|optimi[sz]e for that)\b",
+    ),
+    neg(
+        Declines,
+        r"\b(?:a|this is a|that's a|it's a|it is a|as a|a clear|call it a|it's|this is) (?P<cue>won't-fix|wont-fix|wontfix|won't fix|will-not-fix)\b",
+    ),
+    neg(
+        Declines,
+        r"\b(?P<cue>not changing it|not changing this|not changing that|not going to change it|not going to change this|won't change it|won't change this|won't be changing it|keeping it as is|keeping it as-is|keeping it)(?:[.,;!]|$| as is| as-is| for now| then)",
+    ),
+    // Said of the change, not of a config symbol or a value ("CONFIG_X=m
+    // stays as it is").
+    neg(
+        Declines,
+        r"\b(?:it|this|that|the change|the patch|the commit|this change|this patch|that change|the behaviou?r|the new behaviou?r)(?: {w})? (?P<cue>stays as is|stays as it is|stays as-is|stays that way|is staying as is|is staying|will stay as is|stays)(?:[.,;!]|$| for now| then)",
+    ),
+    guess(
+        Declines,
+        false,
+        r"\b(?:call (?:that|it|this)|(?:that|it|this)(?:'s| is)(?: actually| really| arguably)?|counts as) (?P<cue>a feature|a bugfix|a bug fix)(?:[.,;!]|$| not a bug| not a regression| rather| if anything| in my book)",
+    ),
+    p(
+        Declines,
+        r"\b(?P<cue>faster while being wrong|faster but wrong|fast but wrong|fast and wrong|being wrong doesn't count|being fast and wrong|speed over correctness|correctness over speed|correctness trumps|correctness wins|correctness first|correctness comes first|correct beats fast|correct is better than fast|correct over fast)\b",
+    ),
+    guess(
+        Declines,
+        false,
+        r"\b(?:overall picture|overall result|overall balance|net result|net effect|big picture|trade-off|tradeoff|balance) (?:is |looks |seems )?(?P<cue>fine with me|fine by me|ok with me|okay with me|good enough)\b",
+    ),
+    guess(
+        Declines,
+        true,
+        r"\b(?P<cue>nobody runs|no one runs|nobody actually runs|no real workload|no real-world workload|no real application|no sane workload|no sane application|no realistic workload)\b",
+    ),
+    guess(
+        Declines,
+        false,
+        r"^(?P<cue>meh|shrug|\*shrug\*|so be it)[.!]*$",
+    ),
+    p(
+        Declines,
+        r"\b(?:we're|we are|i'm|i am) (?P<cue>done here)\b",
+    ),
+    p(
+        Declines,
+        r"\b(?:is|are|was|'s) (?:the|a|just the|simply the|a small|a fair|an acceptable|the unavoidable) (?P<cue>price of|price for|cost of|cost for) (?:not|avoiding|preventing|stopping|being|correct|correctness|safety|fixing|doing|having|getting|keeping)\b",
+    ),
+    p(
+        Declines,
+        r"\b(?:i'm|i am|we're|we are|i feel|we feel) (?:quite |perfectly |totally |fully )?(?P<cue>comfortable with|at peace with|content with|okay paying|ok paying|fine paying|happy to pay|willing to pay) (?:it|that|this|the|such)\b",
+    ),
+    p(
+        Declines,
+        r"\b(?:gave up|give up|giving up|traded|trade|trading|sacrificed|sacrifice|sacrificing|paid|pay|paying) (?:{w} ){0,5}(?P<cue>in exchange for|in return for|for the sake of)\b",
+    ),
+    neg(
+        Declines,
+        r"^(?P<cue>not chasing|not fixing|not pursuing|not tuning|not optimi[sz]ing|not reverting|won't chase|won't tune) (?:it|this|that|the)\b",
+    ),
+    neg(
+        Declines,
+        r"\b(?:i'd|i would|we'd|we would) (?:much )?(?P<cue>rather not) (?:tune|optimi[sz]e|change|touch|revert|chase|special-case|special case|fix) (?:it|this|that|the|for)\b",
+    ),
+    neg(
+        Declines,
+        r"\b(?P<cue>don't consider|do not consider|wouldn't consider|would not consider|don't call|do not call|wouldn't call|would not call|don't count|do not count|don't treat|do not treat|don't regard|do not regard)\b[^.]{0,80}\b(?:optimi[sz]ed for|optimi[sz]e for|worth optimi[sz]ing|worth fixing|worth chasing|a regression|a real regression|a problem|a bug|an issue)\b",
+    ),
+    p(
+        Declines,
+        r"\b(?:we|i)(?:'ll| will| shall| can| could) (?:just |happily |simply |gladly )?(?P<cue>live with) (?:it|that|this|the)\b",
+    ),
+    neg(
+        Declines,
+        r"\b(?:don't|do not) (?:think|believe|feel) (?:it's|it is|this is|that's|that is|it'd be|it would be|it's really|this is really) (?P<cue>worth) (?:optimi[sz]ing|fixing|chasing|pursuing|the effort|the trouble|the complexity|addressing|reverting|a revert|it|tuning|changing)\b",
+    ),
+    p(
+        Declines,
+        r"\b(?:i'd|i would|we'd|we would|i will|i'll|we'll|we will|let's|i want to|i prefer to|i'd prefer to|we prefer to) (?P<cue>keep it|keep this|keep the change|keep the patch|keep things|leave it|leave this|leave the change|leave things) (?:as it is|as is|as-is|the way it is|like this|like that|alone|unchanged|in place)\b",
+    ),
+    p(
+        Declines,
+        r"\b(?P<cue>flip side of|flip-side of|other side of the coin of|downside of|price of|cost of) (?:the|a|our|that|this|these) (?:{w} ){0,2}(?:gain|gains|win|wins|improvement|improvements|speedup|speed-up|speedups|benefit|benefits)\b",
+    ),
+    p(
+        Declines,
+        r"(?:^|\b(?:yes|yep|yeah|known|it's|that's|this is|it is|that is|which is|all)\b,? )(?:{w} )?(?:and |, )?(?P<cue>deliberate|intentional|by design|on purpose)(?:[.,;:!]|$)",
+    ),
     // The robot's team (or anyone) takes the report back.
     p(
         Withdraws,
@@ -966,6 +1277,36 @@ pub const PHRASES: &[Phrase] = &[
         Withdraws,
         r"\b(?P<cue>re-run|rerun|re-ran|reran|re-running|rerunning|re-tested|retested|re-testing|retesting|retest|re-test|run again|ran again|tested again|test again)(?: {w}){0,14} (?:no|not|didn't|couldn't|cannot|can't|don't) (?:{w} ){0,3}(?:regression|difference|drop|slowdown|degradation|change)\b",
     ),
+    p(
+        Withdraws,
+        r"\b(?:please|kindly|pls|you can|you may|feel free to) (?P<cue>disregard|ignore) (?:this|the|our|that) (?:{w} )?(?:report|reports|result|results|bisect|bisection|finding|findings)\b",
+    ),
+    guess(
+        Withdraws,
+        false,
+        r"\b(?:so |then )?(?:please|kindly|pls) (?P<cue>disregard)[.!]*$",
+    ),
+    p(
+        Withdraws,
+        r"\b(?:please|kindly|pls) (?P<cue>drop this report|drop the report|drop our report|ignore this one)\b",
+    ),
+    p(
+        CannotReproduce,
+        r"\b(?:no|without any|without a) (?:{w} )?(?:difference|change|regression|gap|delta) (?P<cue>between parent and|between the parent and|between base and|between the base and|between the two commits|between both commits|between parent and commit)\b",
+    ),
+    guess(
+        Withdraws,
+        false,
+        r"\b(?P<cue>another job|second job|other job|other jobs|another test|background job|background jobs|stray job|stray process|another workload)\b[^.]{0,40}\b(?:was|were) (?:also )?(?:running|run|scheduled|active)\b",
+    ),
+    p(
+        Withdraws,
+        r"\bconsider (?:this|the|our) (?:{w} )?(?P<cue>report withdrawn|report retracted|report invalid|report void|report as withdrawn|report as invalid|report closed|report as void|report cancelled|report canceled)\b",
+    ),
+    p(
+        Withdraws,
+        r"\b(?:artifact|artefact|problem|issue|bug|fault|mistake|glitch) (?:of|in|with|from) (?P<cue>our harness|our test harness|our setup|our tooling|our scripts|our infrastructure|our environment|our test scripts|our lkp|our bisect|our bisection)\b",
+    ),
     // A fix is promised.
     p(
         WillFix,
@@ -1026,6 +1367,39 @@ pub const PHRASES: &[Phrase] = &[
     p(
         WillFix,
         r"\b(?:i'll|i will|let me|we'll|we will|i'm going to|i am going to|we're going to|i need to|i'll have to|i have to|i'll try to) (?P<cue>rework|respin|re-spin|redo|revise|rewrite|reimplement|re-implement) (?:the|this|my|our|that|it)(?: {w})?(?: (?:patch|series|change|fix|approach|code))?\b",
+    ),
+    p(
+        WillFix,
+        r"\b(?:and|then|so)(?: i)? (?P<cue>will send a fix|will send a patch|will post a fix|will post a patch|will fix it|will fix this|will cook up a fix|will send something)\b",
+    ),
+    p(
+        WillFix,
+        r"(?:^|[.;:,] )(?:a )?(?P<cue>patch tomorrow|fix tomorrow|patch later today|patch later this week|fix later today|patch soon|fix soon|patch shortly|fix shortly|patch next week|fix next week|patch to come|fix to come)[.!]?$",
+    ),
+    p(
+        WillFix,
+        r"\b(?:i'll|i will|we'll|we will|let me|i'm going to|we're going to)\b[^.;]{0,120}\b(?:which|that|this|it) (?:should|will|would|ought to) (?P<cue>bring back|restore|recover|undo the|get back|win back|claw back|fix the regression|take care of the regression)\b",
+    ),
+    p(
+        WillFix,
+        r"\b(?:i'll|i will|we'll|we will|let me) (?P<cue>fix up|sort out|straighten out|rework) (?:the|this|that|our|my) (?:{w} ){0,2}(?:accounting|path|code|check|logic|locking|fast path|hot path|helper|loop|regression|handling)\b",
+    ),
+    p(
+        WillFix,
+        r"\b(?:i'll|i will|we'll|we will|let me) (?:look into|look at|work on|try|see about|go about|start) (?P<cue>restoring|recovering|bringing back|getting back|reclaiming|winning back)\b",
+    ),
+    p(
+        WillFix,
+        r"(?:^|\b(?:i|we)(?:'ll| will) |[.;,] )(?:will )?(?P<cue>spin a v2|spin v2|spin a new version|spin a new one|send a v2|post a v2|send v2|post v2|respin|re-spin|resend with a fix)\b",
+    ),
+    p(
+        WillFix,
+        r"\b(?:i'll|i will|we'll|we will|let me) (?P<cue>cook up|whip up|put together|come up with|hack up|knock up|knock together|write up) (?:something|a patch|a fix|a change|a version)\b",
+    ),
+    guess(
+        WillFix,
+        false,
+        r"\b(?:agreed|agree|yes|yep|right)\b,?(?: that)? (?:this|it|that) (?P<cue>needs fixing|needs to be fixed|needs a fix|should be fixed|must be fixed|wants fixing)\b",
     ),
     // A revert (or a drop of the culprit) is promised or proposed.
     p(
@@ -1109,6 +1483,26 @@ pub const PHRASES: &[Phrase] = &[
         WillRevert,
         r"\b(?:i've|i have|we've|we have|i|we|i just|i've now|i've just|i have now) (?:now |just |already )?(?P<cue>dropped|reverted|backed out|removed|pulled|zapped) (?:it|this|that|the (?:{w} )?(?:patch|commit|change|series)|[0-9a-f]{7,40}|commit [0-9a-f]{7,40}) (?:from|out of|in) (?:the |my |our |his |her |your |their )?(?:[[:word:].-]+ )?(?:tree|branch|queue|for-next|linux-next|-next|repo|repository|stack|pile|series|pull request|patchset)\b",
     ),
+    p(
+        WillRevert,
+        r"\b(?:i'm|i am|we're|we are|i'll|we'll|i will|we will) (?:{w} ){0,2}going to (?:{w} )?(?P<cue>revert|back out|drop) (?:(?:it|this|that|them)(?:[.,;!]|$| from| for now| entirely| until| again)|(?:the|this|that|these|those) (?:{w} )?(?:patch|patches|commit|commits|change|series|culprit|one)\b|commit [0-9a-f]{7,40}\b|[0-9a-f]{7,40}\b)",
+    ),
+    p(
+        WillRevert,
+        r"^(?:now )?(?P<cue>reverted|dropped|backed out|zapped|reverted it|dropped it) (?:in|from|on|for|with) (?:{w} )?(?:[a-z0-9_./-]*(?:/|-next|next|urgent|fixes|master|main)[a-z0-9_./-]*|my tree|the tree|my branch|the branch|for-next|linux-next|mainline)\b",
+    ),
+    p(
+        WillRevert,
+        r"\b(?:i'd|i would|we'd|we would|i|we)? ?(?:propose|suggest|recommend|vote for|am in favour of|am in favor of|'m in favour of|'m in favor of|would favour|would favor|argue for) (?P<cue>reverting|a revert|dropping|backing out|a drop)\b",
+    ),
+    p(
+        WillRevert,
+        r"\b(?:i'm|i am|we're|we are)(?: {w})? (?P<cue>dropping|reverting|backing out|yanking|backing) (?:it|this|that|them|(?:the|this|that|these|those) (?:{w} )?(?:patch|patches|commit|commits|series|change|changes)) (?:out of|from)\b",
+    ),
+    p(
+        WillRevert,
+        r"\b(?:i've|i have|we've|we have|i|we) (?:now |just )?(?P<cue>removed|dropped|reverted|pulled|yanked|backed out) (?:the|this|that|these|those|your) (?:{w} )?(?:patch|patches|commit|commits|change|series) (?:from|out of)\b",
+    ),
     // The robot tested a version the series has moved past.
     p(
         Superseded,
@@ -1145,7 +1539,7 @@ pub const PHRASES: &[Phrase] = &[
     ),
     p(
         SetsAside,
-        r"\b(?:this|the|that|my|our) (?:{w} )?(?:patch|patchset|series|approach|change|work|idea) (?:is|was|has been|stays|remains) (?:{w} )?(?P<cue>abandoned|shelved|withdrawn|on hold|parked|deferred|postponed|on ice|on the back burner|off the table|dead)\b",
+        r"\b(?:this|the|that|my|our) (?:{w} )?(?:patch|patchset|patch set|series|approach|change|work|idea|rfc|proposal|set|version) (?:is|was|has been|stays|remains) (?:{w} )?(?P<cue>abandoned|shelved|withdrawn|on hold|parked|deferred|postponed|on ice|on the back burner|off the table|dead)\b",
     ),
     p(
         SetsAside,
@@ -1194,6 +1588,22 @@ pub const PHRASES: &[Phrase] = &[
     p(
         SetsAside,
         r"\b(?:i|we|let's|let us|i'll|we'll|i'm|we're)(?:'ll| will| should| can| am| are)? (?:{w} )?(?P<cue>defer|postpone|deferring|postponing) (?:this|the|my|our|that|it)(?: {w}){0,3} (?:(?:to|until|till) (?:the |a )?(?:next|later|another|following) (?:cycle|release|merge window|version|kernel)|for now|for a while|for the time being)\b",
+    ),
+    p(
+        SetsAside,
+        r"\b(?:i|we|i'm|i am|we're|we are)(?:'ll| will)? (?P<cue>withdrawing|withdraw|abandoning|abandon|dropping|retracting|shelving|parking) (?:v[0-9]+|version [0-9]+|the v[0-9]+|this version|this revision|the rfc|this rfc)\b",
+    ),
+    neg(
+        SetsAside,
+        r"\b(?:let's not|let us not|we shouldn't|we should not|i won't|we won't|i will not|we will not|i'd rather not|we'd rather not) (?P<cue>pursue|pursuing|continue with|go further with) (?:this|that|these|the) (?:{w} )?(?:series|patch|patchset|approach|idea|work|rfc|change)(?:[^.]{0,20})\b(?:any further|further|anymore|any more|any longer)\b",
+    ),
+    neg(
+        SetsAside,
+        r"\b(?:series|patchset|patch set|rfc|approach)(?: {w}){0,3} (?P<cue>isn't going to be|is not going to be|won't be|will not be|isn't being|is not being|isn't headed|is not headed|isn't heading|is not heading|isn't going|is not going) (?:{w} )?(?:merged|in|upstream|applied|accepted|queued|taken)\b",
+    ),
+    p(
+        SetsAside,
+        r"\b(?:we|i|we've|i've|we have|i have|we're|i'm) (?:{w} )?(?:settled on|went with|chose|picked|going with|go with|decided on|opted for|agreed on) (?:a |an |the )?(?P<cue>different design|different approach|other approach|another approach|alternative approach|different solution|another solution|alternative design|different direction|other design|other solution)\b",
     ),
     // Leanings: what reads like a decline or a dispute without saying one
     // (a question for a person; dropped when the family itself is read).
@@ -1547,6 +1957,17 @@ static HEDGE: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid regex")
 });
 
+/// "Cannot possibly": emphasis, not a hedge.
+static EMPHATIC: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:n't|(?-u:\b)not|(?-u:\b)cannot) possibly(?-u:\b)").expect("valid regex")
+});
+
+/// Whether `text` holds a hedge ([`HEDGE`]) other than an emphatic "not
+/// possibly".
+fn hedged(text: &str) -> bool {
+    HEDGE.is_match(text) && HEDGE.is_match(&EMPHATIC.replace_all(text, " "))
+}
+
 /// Words that deny what follows.
 static NEGATION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
@@ -1707,9 +2128,8 @@ fn read_phrases(s: &str, which: Vec<usize>) -> Vec<Found> {
             {
                 continue;
             }
-            let tentative = ph.tentative
-                || HEDGE.is_match(matched)
-                || HEDGE.is_match(&words_before(s, m.start(), 6));
+            let tentative =
+                ph.tentative || hedged(matched) || hedged(&words_before(s, m.start(), 6));
             match out.iter_mut().find(|f| f.kind == ph.kind) {
                 // A sure reading of a kind wins over a guess of it.
                 Some(f) => f.tentative &= tentative,
@@ -1805,7 +2225,7 @@ const QUESTIONS: &[(&str, Option<SignalKind>, Option<SignalKind>)] = &[
 /// An answer's first words: yes, or no.
 static ANSWER: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"^(?:(?P<yes>yes|yeah|yep|yup|indeed|correct|exactly|absolutely|definitely|afraid so|i'm afraid so|i think so|i believe so|probably|likely|most likely|please do|do that|go ahead|agreed|that's right|right)|(?P<no>no|nope|nah|not really|not at all|not that i know|unlikely|not likely|i doubt it|doubt it|hardly))(?-u:\b)",
+        r"^(?:(?P<yes>yes|yeah|yep|yup|indeed|correct|exactly|absolutely|definitely|afraid so|i'm afraid so|i think so|i believe so|probably|likely|most likely|almost certainly|very likely|please do|do that|go ahead|agreed|that's right|right)|(?P<no>no|nope|nah|not really|not at all|not that i know|unlikely|not likely|i doubt it|doubt it|hardly))(?-u:\b)",
     )
     .expect("valid regex")
 });
@@ -1917,7 +2337,7 @@ mod tests {
         }
         let seps = [" ", " ", " ", ", ", "\t", "-", " 4c40d6efc8 "];
         let mut found = 0;
-        for _ in 0..3000 {
+        for _ in 0..5000 {
             let mut s = String::new();
             for _ in 0..next(12) {
                 s.push_str(words[next(words.len())]);
@@ -2082,6 +2502,88 @@ mod tests {
             ("That is how there is an apparent win.", Disputes, false),
             ("The slowdown is the price of correctness.", Declines, false),
             ("We can live with it.", Declines, false),
+            // Written on paraphrase sets E and F.
+            ("Not tuning it for one stressor.", Declines, false),
+            ("That is the cost of not losing wakeups.", Declines, false),
+            (
+                "We traded some throughput in exchange for latency.",
+                Declines,
+                false,
+            ),
+            (
+                "I'd rather not special-case this benchmark.",
+                Declines,
+                false,
+            ),
+            ("I don't think it's worth chasing.", Declines, false),
+            ("I'd keep the change as it is.", Declines, false),
+            (
+                "It is the flip side of the scatter-gather gain.",
+                Declines,
+                false,
+            ),
+            ("Known, and by design.", Declines, false),
+            ("So this stays as is.", Declines, false),
+            ("Being faster but wrong is not an option.", Declines, false),
+            ("Meh.", Declines, true),
+            (
+                "It can't possibly move the numbers that much.",
+                Disputes,
+                false,
+            ),
+            ("There is no way this patch causes it.", Disputes, false),
+            ("Looks like a bisection artefact.", Disputes, false),
+            ("I'm not buying this one.", Disputes, false),
+            (
+                "The base kernel already contained the patch.",
+                Disputes,
+                false,
+            ),
+            (
+                "A comment-only change that slows fork down, sure.",
+                Disputes,
+                false,
+            ),
+            (
+                "The driver is never even loaded on that box.",
+                Disputes,
+                true,
+            ),
+            ("It only runs at mount time.", Disputes, true),
+            ("Not seeing it here.", CannotReproduce, false),
+            (
+                "Ran it twice, no difference at all.",
+                CannotReproduce,
+                false,
+            ),
+            ("We got identical numbers.", CannotReproduce, false),
+            ("It's just variance.", Noise, false),
+            (
+                "The delta is smaller than the spread of the base runs.",
+                Noise,
+                false,
+            ),
+            ("Smells like an alignment thing.", Layout, false),
+            ("Please consider this report withdrawn.", Withdraws, false),
+            ("Please disregard this report.", Withdraws, false),
+            ("Will spin a v2 without the atomic.", WillFix, false),
+            ("Patch tomorrow.", WillFix, false),
+            ("I'll look into restoring the batching.", WillFix, false),
+            ("I'm simply going to revert that commit.", WillRevert, false),
+            (
+                "I've removed the patch from the next branch.",
+                WillRevert,
+                false,
+            ),
+            ("Reverted in sched/urgent.", WillRevert, false),
+            ("The series isn't going to be merged.", SetsAside, false),
+            ("We settled on a different design.", SetsAside, false),
+            ("I'm withdrawing v3.", SetsAside, false),
+            (
+                "With the one-liner the regression goes away.",
+                ConfirmsFix,
+                false,
+            ),
             (
                 "It's a trade-off between latency and throughput.",
                 Declines,
@@ -2168,6 +2670,14 @@ mod tests {
             "Is it a big deal?",
             "If there is no noticeable impact on users, fine.",
             "The patch should not change anything?",
+            "Unrelated, but the noisy WARN there should go too.",
+            "The cacheline alignment attribute has been there for years.",
+            "Please ignore this patch, I sent the wrong file.",
+            "I'm going to drop the length limit in v6.",
+            "I don't buy that it's noise.",
+            "Fair enough.",
+            "CONFIG_XFS_FS=m stays as it is.",
+            "With the section moved back, the regression is restored.",
         ] {
             let got = kinds(s);
             let decides = got.iter().any(|(k, _)| {
