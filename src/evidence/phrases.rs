@@ -2271,7 +2271,7 @@ pub fn answered(question: &str, answer: &str) -> Option<Found> {
         }
         if yes { *on_yes } else { *on_no }
     })?;
-    let tentative = HEDGE.is_match(&a);
+    let tentative = hedged(&a);
     Some(Found { kind, tentative })
 }
 
@@ -2855,6 +2855,14 @@ mod tests {
         assert_eq!(
             said("Could this be noise?", "Yeah, looks like it."),
             Some((Noise, false))
+        );
+        // "Cannot possibly" is emphasis in an answer too, not a hedge.
+        assert_eq!(
+            said(
+                "Is this a real regression?",
+                "No, the patch cannot possibly cause it."
+            ),
+            Some((Disputes, false))
         );
         assert_eq!(
             said(
