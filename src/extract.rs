@@ -32,7 +32,10 @@ use crate::model::{Extraction, Message};
 /// what it answers; a request put as a question is read.
 /// 12: more phrase families (written on paraphrase sets E and F); "cannot
 /// possibly" is emphasis, not a hedge; "noisy" only of a result or a test.
-pub const EXTRACTION_VERSION: i64 = 12;
+/// 13: a promise that the next version will address the report ("The v2
+/// will address this", "will be fixed in the next version"); a patch says
+/// whether one sentence of its changelog names the robot and performance.
+pub const EXTRACTION_VERSION: i64 = 13;
 
 /// The extractors read a body up to this many lines or
 /// [`MAX_EXTRACTED_BODY`] bytes, whichever comes first.

@@ -64,7 +64,7 @@ static PULL_PHRASE: Phrase =
 static APPLIED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
         r"^(?:(?:So|OK|Ok|Okay|Alright|Well)[,!.]?\s+)?(?:(?:Thanks|Thank you)[,!.]?\s+)?(?:(?:I'?ve|I have|I|We'?ve|We have|Now)\s+)?(?:now\s+)?",
-        r"(?:(?:Whole\s+|Entire\s+)?(?i:series|patch\s?set|set|patch|patches|all|both)\s+(?:now\s+)?)?",
+        r"(?:(?:Whole\s+|Entire\s+)?(?i:series|patch\s?set|set|patch|patches|(?:all|both)(?:\s+(?:the\s+)?(?:\d+|two|three|four|five|six|seven|eight|nine|ten))?(?:\s+(?:patches|commits|changes))?)\s+(?:now\s+)?)?",
         r"(?i:applied|queued(?: up)?|pushed|picked(?: it| this| them)? up|added|merged|pulled|taken|took)",
         r"(?:\s+\([^)]{0,80}\))?",
         r"(?:\s+(?:it|this|this one|the patch|this patch|the series|this series|the patches|these|them|both|all|the set|this set|this patch series|the whole series|your patch|your series|your patches|your fix|the fix|this fix|patches \d+-\d+|\d+(?:-\d+)?(?:,\s*\d+(?:-\d+)?)*))?",
@@ -219,11 +219,11 @@ fn refused_pull(msg: &Message, own: &[(usize, &str)]) -> Option<Landing> {
 }
 
 /// `Author Name (3):` of a shortlog.
-static SHORTLOG_AUTHOR: LazyLock<Regex> =
+pub(crate) static SHORTLOG_AUTHOR: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\S.{0,80}\s\(\d+\):$").expect("valid regex"));
 
 /// An indented shortlog entry, optionally `[sha] ` first.
-static SHORTLOG_ENTRY: LazyLock<Regex> = LazyLock::new(|| {
+pub(crate) static SHORTLOG_ENTRY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^(?:\s{2,}|\t)(?:\[([0-9a-f]{7,40})\]\s+)?(\S.*?)\s*$").expect("valid regex")
 });
 
@@ -1040,6 +1040,14 @@ mod tests {
 
     #[test]
     fn applied_replies_with_and_without_a_tree() {
+        let l = land(
+            "Re: [PATCH V4 0/3] x",
+            "All three patches applied as 5.9 material, thanks!\n",
+        );
+        assert_eq!(
+            (l.len(), l[0].kind, l[0].title.as_deref()),
+            (1, LandingKind::Applied, None)
+        );
         let l = land("Re: [PATCH] x", "Applied, thanks!\n");
         assert_eq!(l.len(), 1);
         assert_eq!(

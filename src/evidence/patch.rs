@@ -292,6 +292,7 @@ pub fn patch_facts(
         })
         .flatten();
     let titled = !title.is_empty();
+    let words = speaks_of(view, in_diff);
     Some(PatchFacts {
         title_key: title_key(&title),
         reverts_title: REVERT_TITLE
@@ -310,7 +311,13 @@ pub fn patch_facts(
         reverts,
         upstream,
         touches: touches(files),
-        speaks_of: speaks_of(view, in_diff),
+        series_titles: if titled && tags.part == Some(0) {
+            series_titles(view, in_diff)
+        } else {
+            Vec::new()
+        },
+        robot_perf: robot_perf(view, in_diff, &words),
+        speaks_of: words,
     })
 }
 
@@ -374,15 +381,112 @@ fn called(context: &str) -> Option<&str> {
     None
 }
 
+/// The titles (as title keys) a cover letter's shortlog lists: git's
+/// `Author Name (2):` then the parts' titles, indented. A series posted to
+/// several lists reaches each with the parts that touch its files; the
+/// shortlog names them all.
+pub fn series_titles(view: &BodyView<'_>, in_diff: &[bool]) -> Vec<String> {
+    use super::landing::{SHORTLOG_AUTHOR, SHORTLOG_ENTRY};
+    let mut out: Vec<String> = Vec::new();
+    let mut in_author = false;
+    let own = view
+        .lines
+        .iter()
+        .zip(in_diff.iter().copied().chain(std::iter::repeat(false)))
+        .filter(|(l, diff)| l.depth == 0 && !diff)
+        .map(|(l, _)| l.text.trim_end());
+    for t in own {
+        if !t.starts_with([' ', '\t']) && t.ends_with("):") && SHORTLOG_AUTHOR.is_match(t) {
+            in_author = true;
+            continue;
+        }
+        if !in_author {
+            continue;
+        }
+        match SHORTLOG_ENTRY.captures(t).and_then(|c| c.get(2)) {
+            Some(m) if !m.as_str().contains(" | ") => {
+                let key = title_key(m.as_str());
+                if !key.is_empty() && !out.contains(&key) {
+                    out.push(key);
+                }
+            }
+            _ => in_author = false,
+        }
+    }
+    out
+}
+
+/// Words of [`speaks_of`] that name the robot.
+const ROBOT_WORDS: [&str; 4] = ["lkp", "0-day", "kernel test robot", "test robot"];
+
+/// True when one sentence of the message's own prose names the robot and
+/// speaks of performance or a regression (`words` is [`speaks_of`]'s
+/// answer: without both kinds of word no sentence can hold both). A
+/// trailer line is a sentence of its own: `Reported-by: kernel test
+/// robot` says nothing of performance.
+pub fn robot_perf(view: &BodyView<'_>, in_diff: &[bool], words: &[String]) -> bool {
+    let robot = |w: &str| ROBOT_WORDS.contains(&w);
+    if !(words.iter().any(|w| robot(w)) && words.iter().any(|w| !robot(w))) {
+        return false;
+    }
+    static TRAILER: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"^[A-Za-z][A-Za-z-]*: ").expect("valid regex"));
+    static END: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"[.!?](?:\s|$)").expect("valid regex"));
+    let mut sentences: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    let own = view
+        .lines
+        .iter()
+        .zip(in_diff.iter().copied().chain(std::iter::repeat(false)))
+        .filter(|(l, diff)| l.depth == 0 && !diff)
+        .map(|(l, _)| l.text.trim());
+    for l in own {
+        if l.is_empty() || TRAILER.is_match(l) {
+            sentences.push(std::mem::take(&mut cur));
+            sentences.push(l.to_string());
+            continue;
+        }
+        let mut rest = l;
+        while let Some(m) = END.find(rest) {
+            cur.push(' ');
+            cur.push_str(&rest[..m.end()]);
+            sentences.push(std::mem::take(&mut cur));
+            rest = &rest[m.end()..];
+        }
+        cur.push(' ');
+        cur.push_str(rest);
+    }
+    sentences.push(cur);
+    sentences.iter().any(|s| {
+        let ws = speaks_of_text(s);
+        ws.iter().any(|w| robot(w)) && ws.iter().any(|w| !robot(w))
+    })
+}
+
+/// The words of [`speaks_of`] in one text.
+fn speaks_of_text(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for m in SPEAKS_OF.find_iter(text) {
+        let w = m.as_str().to_ascii_lowercase().replace("0day", "0-day");
+        if !out.contains(&w) {
+            out.push(w);
+        }
+    }
+    out
+}
+
+/// The words of performance and of the robot.
+static SPEAKS_OF: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\b(performance|regression|regressions|slowdown|slow-down|throughput|latency|overhead|scalability|lkp|0-?day|kernel test robot|test robot)\b",
+    )
+    .expect("valid regex")
+});
+
 /// The words of the message's own prose (not quoted, not diff) that speak
 /// of performance or of the robot, each once, lower case.
 pub fn speaks_of(view: &BodyView<'_>, in_diff: &[bool]) -> Vec<String> {
-    static WORDS: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(
-            r"(?i)\b(performance|regression|regressions|slowdown|slow-down|throughput|latency|overhead|scalability|lkp|0-?day|kernel test robot|test robot)\b",
-        )
-        .expect("valid regex")
-    });
     // Most patches speak of none of them: a search of the own lines for
     // the words spares the pattern's reading. The own lines are searched,
     // not the whole body (a patch's diff is most of it), together and
@@ -437,8 +541,7 @@ pub fn speaks_of(view: &BodyView<'_>, in_diff: &[bool]) -> Vec<String> {
         return out;
     }
     for l in own {
-        for m in WORDS.find_iter(l) {
-            let w = m.as_str().to_ascii_lowercase().replace("0day", "0-day");
+        for w in speaks_of_text(l) {
             if !out.contains(&w) {
                 out.push(w);
             }
@@ -585,5 +688,64 @@ mod tests {
         );
         assert_eq!(f.reverts_title.as_deref(), Some("ext4: speed it up"));
         assert!(f.patch_id.is_some());
+    }
+
+    fn facts(subject: &str, body: &str) -> PatchFacts {
+        let msg = Message {
+            subject: subject.into(),
+            body: body.into(),
+            ..Message::default()
+        };
+        let view = BodyView::new(&msg.body);
+        let scan = super::super::diff::scan(&view);
+        patch_facts(&msg, Kind::Patch, &view, &scan.in_diff, &scan.files).unwrap()
+    }
+
+    #[test]
+    fn one_sentence_naming_the_robot_and_performance() {
+        let diff = "---\ndiff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n";
+        let said = facts(
+            "[PATCH v9 2/2] x86: copy fast",
+            &format!(
+                "Copy with fast strings.\n\nThanks to the 0day robot for catching a\nperformance bug in the previous version.\n\n\
+                 Reported-by: kernel test robot <lkp@intel.com>\n{diff}"
+            ),
+        );
+        assert!(said.robot_perf);
+        // The robot credited for a build warning, performance spoken of
+        // elsewhere: no sentence holds both.
+        let apart = facts(
+            "[PATCH v2] cpuidle: skip the scan",
+            &format!(
+                "This saves latency on single-state systems.\n\nv2: fix a build warning the kernel test robot reported.\n\n\
+                 Reported-by: kernel test robot <lkp@intel.com>\n{diff}"
+            ),
+        );
+        assert!(!apart.robot_perf);
+        assert!(apart.speaks_of.iter().any(|w| w == "latency"));
+    }
+
+    #[test]
+    fn a_cover_letter_lists_its_parts_titles() {
+        let f = facts(
+            "[PATCH V4 0/3] cpufreq: Allow default governor on cmdline",
+            "Hi,\n\nV3->V4:\n- One array.\n\nQuinn Poster (2):\n  cpufreq: Register governors at core_initcall\n  \
+             cpufreq: Pick the default governor on the command line\n\nVera Maint (1):\n  cpufreq: Fix locking issues with governors\n\n \
+             drivers/cpufreq/cpufreq.c | 93 +++++++-----\n 1 file changed\n",
+        );
+        assert_eq!(
+            f.series_titles,
+            [
+                "cpufreq: register governors at core_initcall",
+                "cpufreq: pick the default governor on the command line",
+                "cpufreq: fix locking issues with governors",
+            ]
+        );
+        // A part lists none.
+        let part = facts(
+            "[PATCH V4 2/3] cpufreq: Pick the default governor",
+            "Quinn Poster (2):\n  a title here\n",
+        );
+        assert!(part.series_titles.is_empty());
     }
 }

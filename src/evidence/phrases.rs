@@ -1392,6 +1392,15 @@ pub const PHRASES: &[Phrase] = &[
         WillFix,
         r"(?:^|\b(?:i|we)(?:'ll| will) |[.;,] )(?:will )?(?P<cue>spin a v2|spin v2|spin a new version|spin a new one|send a v2|post a v2|send v2|post v2|respin|re-spin|resend with a fix)\b",
     ),
+    // The next version of the patch answers the report.
+    p(
+        WillFix,
+        r"\b(?:v[0-9]+|(?:next|new|updated|upcoming|following|coming) (?:version|revision|iteration|spin|posting|respin|series))\b(?: \([^)]{0,40}\))?(?: [^.;]{0,30})? (?P<cue>(?:will|should|is going to|shall) (?:address|fix|take care of|resolve|handle|deal with)) (?:this|it|that|the (?:issue|problem|regression|report|slowdown|drop|performance (?:drop|loss|regression|issue|problem)))\b",
+    ),
+    p(
+        WillFix,
+        r"\b(?:be|get|i'll|i will|we'll|we will|will) (?:fixed|addressed|taken care of|handled|resolved|fix (?:this|it|that)|address (?:this|it|that)) (?P<cue>in v[0-9]|in the next version|in the next revision|in the next iteration|in the next spin|in the next posting|in the respin|in the next round|in the new version|in an updated version|in the updated version|in the next series)\b",
+    ),
     p(
         WillFix,
         r"\b(?:i'll|i will|we'll|we will|let me) (?P<cue>cook up|whip up|put together|come up with|hack up|knock up|knock together|write up) (?:something|a patch|a fix|a change|a version)\b",
@@ -2567,6 +2576,16 @@ mod tests {
             ("Please consider this report withdrawn.", Withdraws, false),
             ("Please disregard this report.", Withdraws, false),
             ("Will spin a v2 without the atomic.", WillFix, false),
+            (
+                "The v2 (to be posted shortly) will address this.",
+                WillFix,
+                false,
+            ),
+            (
+                "This will be fixed in the next version of the series.",
+                WillFix,
+                false,
+            ),
             ("Patch tomorrow.", WillFix, false),
             ("I'll look into restoring the batching.", WillFix, false),
             ("I'm simply going to revert that commit.", WillRevert, false),
@@ -2687,6 +2706,23 @@ mod tests {
                 )
             });
             assert!(!decides, "{s:?}: {got:?}");
+        }
+    }
+
+    #[test]
+    fn a_next_version_promised_only_when_said() {
+        for s in [
+            "Will the v2 address this?",
+            "I don't think v2 will fix it.",
+            "The v2 won't address this.",
+            "The next version will add the documentation.",
+            "The new version will fix the typo in the changelog.",
+        ] {
+            let got = kinds(s);
+            let promises = got
+                .iter()
+                .any(|(k, tentative)| *k == WillFix && !*tentative);
+            assert!(!promises, "{s:?}: {got:?}");
         }
     }
 

@@ -229,7 +229,7 @@ pub fn drafts(
         marks,
         &mut at.drafts,
     ));
-    patch_roots.extend(attach_postings(&patches, &mut at));
+    patch_roots.extend(attach_postings(&ix, &patches, &titles, &mut at));
     attach_patch_replies(&ix, patch_roots, &mut at);
     attach_landings(msgs, &patches, &mut at.drafts);
     find_culprit_patches(msgs, parent, &patches, &titles, &mut at.drafts);
@@ -740,12 +740,16 @@ fn weigh_candidates(
     let mut roots = Vec::new();
     let pool = super::candidates::Pool::new(ix.msgs, ix.parent);
     for (r, d) in drafts.iter_mut().enumerate() {
-        let first_report = d
-            .members
-            .iter()
-            .filter(|m| m.role == Role::Report)
-            .filter_map(|m| ix.msgs[m.idx].date)
-            .min();
+        // A history whose report is on another list starts with the first
+        // of its messages here.
+        let dated = |report: bool| {
+            d.members
+                .iter()
+                .filter(|m| !report || m.role == Role::Report)
+                .filter_map(|m| ix.msgs[m.idx].date)
+                .min()
+        };
+        let first_report = dated(true).or_else(|| dated(false));
         let h = super::candidates::History {
             ids: std::iter::once(d.key.as_str())
                 .chain(d.aliases.iter().map(String::as_str))
@@ -769,6 +773,7 @@ fn weigh_candidates(
                         score: 0,
                         reasons: Vec::new(),
                         asks: true,
+                        new_version: false,
                     };
                     c.mark();
                     found.insert(0, c);
@@ -788,11 +793,31 @@ fn weigh_candidates(
 
 /// Takes the patch identities; attaches every posting of each linked patch
 /// (earlier drafts, later versions, resends) with the role of the patch
-/// that linked it, and records the draft's linked patches. Gives the
-/// postings so attached (draft, message), whose replies are attached later.
-fn attach_postings(patches: &Patches, at: &mut Attached) -> Vec<(usize, usize)> {
+/// that linked it, and records the draft's linked patches. When the linked
+/// patch is the culprit's own (a later version answers the report: its
+/// title is the culprit's, or a report replies to one of its postings),
+/// the postings up to the first report are the culprit the robot tested,
+/// not the fix, and stay out. Gives the postings so attached (draft,
+/// message), whose replies are attached later.
+fn attach_postings(
+    ix: &Index<'_>,
+    patches: &Patches,
+    titles: &[Option<String>],
+    at: &mut Attached,
+) -> Vec<(usize, usize)> {
     let mut patch_roots = Vec::new();
     for (r, d) in at.drafts.iter_mut().enumerate() {
+        let reports: Vec<usize> = d
+            .members
+            .iter()
+            .filter(|m| m.role == Role::Report)
+            .map(|m| m.idx)
+            .collect();
+        let first = reports.iter().filter_map(|&i| ix.msgs[i].date).min();
+        let replied: Vec<usize> = reports
+            .iter()
+            .filter_map(|&i| ix.parent.get(i).copied().flatten())
+            .collect();
         let linked_patches: Vec<(usize, Role)> = d
             .members
             .iter()
@@ -804,8 +829,14 @@ fn attach_postings(patches: &Patches, at: &mut Attached) -> Vec<(usize, usize)> 
                 d.patches.push(k);
             }
             let id = &patches.identities[k];
+            let culprits = titles[r].as_deref().is_some_and(|t| t == id.title_key)
+                || id.postings.iter().any(|p| replied.contains(p));
             for &p in &id.postings {
                 if at.reg_of_report.contains_key(&p) {
+                    continue;
+                }
+                let tested = matches!((ix.msgs[p].date, first), (Some(t), Some(f)) if t <= f);
+                if culprits && tested {
                     continue;
                 }
                 let reason = match id.title.as_str() {

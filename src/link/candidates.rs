@@ -38,6 +38,8 @@ pub struct Candidate {
     /// its `Fixes:` names the culprit, it speaks of the regression or the
     /// robot, or someone of the history posted it in the culprit's thread.
     pub asks: bool,
+    /// A later posting of the culprit's own patch.
+    pub new_version: bool,
 }
 
 impl Candidate {
@@ -131,7 +133,8 @@ pub struct History<'a> {
     pub ids: Vec<&'a str>,
     /// The culprit's title as compared (a title key), if known.
     pub title: Option<&'a str>,
-    /// Date of the first report.
+    /// Date of the first report (of the first message when no report is
+    /// in the archive).
     pub first_report: Option<i64>,
     /// The attached messages and their roles.
     pub members: Vec<(usize, Role)>,
@@ -233,6 +236,15 @@ struct Around {
     participants: HashMap<String, String>,
     pointed: HashMap<usize, String>,
     held: HashSet<usize>,
+    /// Who promised in a reply of the history that the next version of the
+    /// patch would address the report (their address), with the date and
+    /// their name as shown.
+    promised: Vec<(String, i64, String)>,
+    /// A posting of the culprit the robot tested already said its
+    /// changelog answers a robot's performance report.
+    culprit_robot_perf: bool,
+    /// The threads of the patches already linked as fixes (by a pointer).
+    linked_roots: HashSet<usize>,
 }
 
 /// What `h` is weighed against (`None` without a report date).
@@ -283,6 +295,17 @@ fn around(
             .filter(|(_, m)| !is_robot_team(m))
     };
     let participants = replies().map(|(_, m)| (author(m), who(m))).collect();
+    let promised = replies()
+        .filter(|(_, m)| promises_next_version(m))
+        .filter_map(|(_, m)| Some((author(m), m.date?, who(m))))
+        .collect();
+    let culprit_robot_perf = tested.iter().any(|&p| {
+        msgs[p]
+            .extraction
+            .patch
+            .as_deref()
+            .is_some_and(|f| f.robot_perf)
+    });
     // Postings a reply in the history points at (a lore URL of a patch).
     let by_id: HashMap<&str, usize> = msgs
         .iter()
@@ -337,6 +360,32 @@ fn around(
         participants,
         pointed,
         held,
+        promised,
+        culprit_robot_perf,
+        linked_roots: h
+            .members
+            .iter()
+            .filter(|(_, r)| matches!(r, Role::Patch | Role::Revert))
+            .filter_map(|(i, _)| pool.roots.get(*i).copied())
+            .collect(),
+    })
+}
+
+/// True when a sentence of the message's own promises a fix and names the
+/// next version of the patch ("The v2 will address this", "I'll send a
+/// v2").
+fn promises_next_version(m: &LinkMessage) -> bool {
+    static VERSION: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?i)\b(?:v[0-9]+|(?:next|new|updated) (?:version|revision|iteration|spin|posting)|respin|re-spin)\b",
+        )
+        .expect("valid regex")
+    });
+    m.extraction.signals.iter().any(|s| {
+        s.kind == crate::model::SignalKind::WillFix
+            && s.quote_depth == 0
+            && !s.tentative
+            && VERSION.is_match(&s.sentence)
     })
 }
 
@@ -371,7 +420,7 @@ pub fn weigh(
         .filter(|(i, root)| {
             !a.members.contains(i) && (a.held.contains(root) || fixes_reported(&msgs[*i]))
         })
-        .filter_map(|&(i, _)| weigh_one(msgs, patches, h, &a, i))
+        .filter_map(|&(i, root)| weigh_one(msgs, patches, h, &a, i, root))
         .collect();
     out.sort_by(|x, y| {
         y.score.cmp(&x.score).then_with(|| {
@@ -388,14 +437,16 @@ pub fn weigh(
     out
 }
 
-/// Message `i` weighed as a fix of `h` (see the module docs); `None` when
-/// nothing relates it or it weighs too little to show.
+/// Message `i` (in the thread of `root`) weighed as a fix of `h` (see the
+/// module docs); `None` when nothing relates it or it weighs too little to
+/// show.
 fn weigh_one(
     msgs: &[LinkMessage],
     patches: &Patches,
     h: &History<'_>,
     a: &Around,
     i: usize,
+    root: usize,
 ) -> Option<Candidate> {
     let m = &msgs[i];
     let date = m.date?;
@@ -443,12 +494,43 @@ fn weigh_one(
     if let Some(why) = fixes {
         w.strong(3, why.to_string());
     }
-    // A later version of the culprit's own patch answers the report only
-    // when it says so (it names the robot); even then whether it fixes the
+    // A later version of the culprit's own patch answers the report when
+    // its changelog says so in one sentence (the robot and performance, not
+    // only a trailer crediting the robot for something else), or when the
+    // one who posts it promised in a reply of the history that the next
+    // version would (a stable backport does neither): then it is linked
+    // like any firm fix. Naming the robot otherwise, whether it fixes the
     // regression or just replaces the tested version is for a person to
     // say: it is shown, never linked by weight.
+    let who_wrote = author(m);
+    let mut answers = false;
     if after && a.culprit.is_some() && patches.identity_of(i) == a.culprit {
-        if words.iter().any(|w| ROBOT_WORDS.contains(&w.as_str())) {
+        // A series whose other part already points at the report answers
+        // it with that part: the culprit's own next version is no fix.
+        let aside = facts.is_some_and(|p| p.upstream.is_some()) || a.linked_roots.contains(&root);
+        let promise = a
+            .promised
+            .iter()
+            .find(|(by, when, _)| *by == who_wrote && *when <= date);
+        if let Some((_, _, name)) = promise
+            && !aside
+        {
+            w.strong(
+                3,
+                format!(
+                    "{name} said in the report's thread that the next version would address it"
+                ),
+            );
+            answers = true;
+        } else if facts.is_some_and(|p| p.robot_perf) && !a.culprit_robot_perf && !aside {
+            w.strong(
+                3,
+                "a later posting of the culprit's own patch whose changelog says it answers \
+                 the robot's performance report"
+                    .into(),
+            );
+            answers = true;
+        } else if words.iter().any(|w| ROBOT_WORDS.contains(&w.as_str())) {
             w.strong(
                 3,
                 "a later posting of the culprit's own patch that names the robot".into(),
@@ -458,7 +540,6 @@ fn weigh_one(
         }
         w.new_version = true;
     }
-    let who_wrote = author(m);
     if a.authors.contains(&who_wrote) {
         w.weak(1, "by the culprit's author".into());
         w.known_author = true;
@@ -534,18 +615,19 @@ fn weigh_one(
     // names it, and calls what it fixes a regression.
     let robot_words = words.iter().any(|w| ROBOT_WORDS.contains(&w.as_str()));
     let in_thread_firm = w.in_thread && (w.known_author || !strong_words.is_empty());
-    let firm = pointer.is_some() || in_thread_firm || (robot_words && !w.new_version);
+    let firm = pointer.is_some() || in_thread_firm || (robot_words && !w.new_version) || answers;
     let mut score = w.score;
     if !(w.strong && firm && w.content) {
         score = score.min(FixCandidate::LINK_SCORE - 1);
     }
     // It asks a person when firm, or when it names the robot.
-    let asks = pointer.is_some() || in_thread_firm || (w.strong && robot_words);
+    let asks = pointer.is_some() || in_thread_firm || (w.strong && robot_words) || answers;
     Some(Candidate {
         idx: i,
         score,
         reasons: w.reasons,
         asks,
+        new_version: w.new_version,
     })
 }
 
@@ -686,6 +768,43 @@ mod tests {
         )]);
         assert_eq!(got.len(), 1, "{got:?}");
         assert!(!got[0].2, "{got:?}");
+    }
+
+    #[test]
+    fn a_new_version_that_answers_the_report_is_linked() {
+        let v2 = |words: &[&str]| {
+            patch(
+                msg("v2@x", "alice", 20, None),
+                "ext4: take the lock later",
+                &["fs/ext4/inode.c:ext4_write_begin"],
+                words,
+            )
+        };
+        // Its changelog says so in one sentence.
+        let mut said = v2(&["performance", "0-day"]);
+        if let Some(p) = said.extraction.patch.as_deref_mut() {
+            p.robot_perf = true;
+        }
+        let got = weigh_all(vec![said]);
+        assert!(got.len() == 1 && got[0].2, "{got:?}");
+        // Its poster promised it in the report's thread.
+        let mut promise = msg("promise@x", "alice", 12, Some("report@x"));
+        promise.extraction.signals.push(crate::model::Signal {
+            kind: crate::model::SignalKind::WillFix,
+            sentence: "The v2 (to be posted shortly) will address this.".into(),
+            ..crate::model::Signal::default()
+        });
+        let got = weigh_all(vec![promise.clone(), v2(&[])]);
+        assert!(got.len() == 1 && got[0].2, "{got:?}");
+        // Somebody else's promise, or a promise after the posting, is none.
+        let mut carol = promise.clone();
+        carol.from_email = Some("carol@example.org".into());
+        let got = weigh_all(vec![carol, v2(&[])]);
+        assert!(got.iter().all(|c| !c.2), "{got:?}");
+        let mut late = promise;
+        late.date = Some(1_700_000_000 + 25 * DAY);
+        let got = weigh_all(vec![late, v2(&[])]);
+        assert!(got.iter().all(|c| !c.2), "{got:?}");
     }
 
     #[test]

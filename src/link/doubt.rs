@@ -185,6 +185,23 @@ pub fn assess(r: &mut Regression) {
             settle: settle(r, DoubtKind::PossibleDrop, None),
         });
     }
+    // The fix is the next version of a series under review: whether that
+    // version was applied (with the culprit it replaces) the archive does
+    // not show.
+    if stand(r.status) == Stand::Fixing
+        && !in_mainline
+        && let Some(c) = r.fix_candidates.iter().find(|c| c.linked && c.new_version)
+    {
+        push(Doubt {
+            kind: DoubtKind::PossibleLanding,
+            message_id: Some(c.message_id.clone()),
+            said: format!(
+                "the fix \"{}\" is a later version of the culprit's own patch; whether it was applied the archive does not show",
+                c.title
+            ),
+            settle: settle(r, DoubtKind::PossibleLanding, None),
+        });
+    }
     if r.facts.still_regression_after_fix
         && (r.status == Status::FixConfirmed || r.status.is_fixed())
     {

@@ -692,6 +692,7 @@ pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark], patches: &Patches
                 score: c.score,
                 reasons: c.reasons.clone(),
                 linked: c.links(),
+                new_version: c.new_version,
                 asks: c.asks,
                 settle: format!("regtrack mark {key12} --fix {}", m.message_id),
             })

@@ -10,7 +10,7 @@
 //! | key | a message has it when it ... |
 //! |---|---|
 //! | `c:<7 hex>` | names a commit: a report's culprit (subject or body), a reply subject's culprit, a `Fixes:` id, a revert's id, a landing's commit, an earlier report's culprit in a preamble |
-//! | `t:<title key>` | names a title: its patch's, a report's culprit title (or the one a reply naming that culprit in its subject quotes), a `Fixes:` title, a revert's title, a landing's title |
+//! | `t:<title key>` | names a title: its patch's, a report's culprit title (or the one a reply naming that culprit in its subject quotes), a `Fixes:` title, a revert's title, a landing's title, a title its cover letter's shortlog lists |
 //! | `n:<title key, one long word masked>` | has a patch title or a report's culprit title: one key per word of [`TYPO_WORD_MIN`] letters or more, so that titles a typo apart share one |
 //! | `p:<patch id>` | carries a diff with this patch id |
 //! | `b:<change-id>` | carries b4's `change-id:` (one change through its versions; read from its `patches` row, never stored in `link_keys`) |
@@ -149,6 +149,11 @@ pub fn of(subject_line: &str, refless: bool, ex: &Extraction) -> Vec<String> {
         }
         if let Some(r) = &p.reverts_title {
             push((r.len() >= MIN_TITLE_KEY).then(|| format!("t:{r}")));
+        }
+        // A cover letter's shortlog: a reply applying the series lands
+        // every part it lists.
+        for t in &p.series_titles {
+            push((t.len() >= MIN_TITLE_KEY).then(|| format!("t:{t}")));
         }
     }
     if let Some(r) = hints::revert_title(subject_line) {

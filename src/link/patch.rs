@@ -21,7 +21,9 @@
 //!   that title;
 //! - one that names none (`Applied, thanks!`, `Dropped from for-next`)
 //!   goes to the posting it replies to (the nearest posting above it), or
-//!   to every patch of a series when it replies to the cover letter;
+//!   to every patch of a series when it replies to the cover letter (its
+//!   parts, and the patches its shortlog names: a series reaches each list
+//!   with the parts touching its files);
 //! - pr-tracker-bot's merge note goes to the patches its pull request lists.
 
 use std::collections::HashMap;
@@ -380,14 +382,31 @@ pub fn identify(msgs: &[LinkMessage], parent: &[Option<usize>]) -> Patches {
     }
     out.by_title = by_title;
     let titled = |t: &str| out.by_title.get(t).map_or(&[][..], Vec::as_slice);
-    // The patches of a series: the identities of its parts.
-    let series: HashMap<usize, Vec<usize>> = parts_of
+    // The patches of a series: the identities of its parts, and those its
+    // cover letter's shortlog names (parts posted only to other lists).
+    let mut series: HashMap<usize, Vec<usize>> = parts_of
         .iter()
         .map(|(&cover, parts)| {
             let ks = parts.iter().filter_map(|i| out.of_message.get(i).copied());
             (cover, ks.collect())
         })
         .collect();
+    for (i, m) in msgs.iter().enumerate() {
+        let Some(p) = m.extraction.patch.as_deref() else {
+            continue;
+        };
+        if p.series_titles.is_empty() || !is_cover(m) {
+            continue;
+        }
+        let ks = series.entry(i).or_default();
+        for t in &p.series_titles {
+            for &k in titled(t) {
+                if !ks.contains(&k) {
+                    ks.push(k);
+                }
+            }
+        }
+    }
     let target_of = |i: usize, of: &HashMap<usize, usize>| -> Vec<usize> {
         // The nearest posting or cover letter above a reply.
         let mut cur = parent.get(i).copied().flatten();

@@ -831,6 +831,10 @@ pub struct FixCandidate {
     pub reasons: Vec<String>,
     /// True when the score linked it as a fix.
     pub linked: bool,
+    /// A later version of the culprit's own patch (a series under review
+    /// answering its report with its next version).
+    #[serde(default)]
+    pub new_version: bool,
     /// True when it is tied to the history closely enough to ask a person
     /// (while unlinked it raises a `possible-fix` doubt); a candidate that
     /// does not ask is shown for reference only.

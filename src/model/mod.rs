@@ -813,6 +813,15 @@ pub struct PatchFacts {
     /// once, lower case.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub speaks_of: Vec<String>,
+    /// One sentence of its own changelog names the robot and speaks of
+    /// performance or a regression ("thanks to the 0day robot for catching
+    /// a performance bug"), not only a trailer crediting it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub robot_perf: bool,
+    /// A cover letter's shortlog: the titles of the series' parts, as
+    /// title keys (every part, also those not posted to this list).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub series_titles: Vec<String>,
 }
 
 impl PatchFacts {

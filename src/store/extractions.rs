@@ -443,8 +443,9 @@ pub(super) fn insert_patch_and_landings(conn: &Connection, id: i64, ex: &Extract
         let sql =
             "INSERT INTO patches (message, title, title_key, version, part, parts, resend, rfc,
                        patch_id, change_id, base_commit, reverts, reverts_title, upstream,
-                       touches, speaks_of)
-                   VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)";
+                       touches, speaks_of, robot_perf, series_titles)
+                   VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
+                           ?18)";
         conn.prepare_cached(sql)
             .db(sql)?
             .execute(params![
@@ -463,7 +464,9 @@ pub(super) fn insert_patch_and_landings(conn: &Connection, id: i64, ex: &Extract
                 p.reverts_title,
                 p.upstream,
                 joined(&p.touches),
-                joined(&p.speaks_of)
+                joined(&p.speaks_of),
+                p.robot_perf,
+                joined(&p.series_titles)
             ])
             .db(sql)?;
     }

@@ -26,6 +26,7 @@ pub const MIGRATIONS: &[&str] = &[
     include_str!("sql/0017_bodies_in_epochs.sql"),
     include_str!("sql/0018_signal_reading.sql"),
     include_str!("sql/0019_raw_once.sql"),
+    include_str!("sql/0020_patch_answers.sql"),
 ];
 
 /// The schema version this build writes.

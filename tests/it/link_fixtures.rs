@@ -36,7 +36,7 @@ fn expected() -> Vec<(String, Value)> {
         .into_iter()
         .map(|f| (format!("{}.json", f.name), f.expected_json()))
         .collect();
-    assert_eq!(v.len(), 15, "fifteen fixtures with expectations");
+    assert_eq!(v.len(), 16, "sixteen fixtures with expectations");
     v
 }
 
@@ -120,8 +120,8 @@ fn every_fixture_history_links_and_ends_in_its_expected_status() {
     let all = json(&db, &["list", "--json"]);
     assert_eq!(
         all.as_array().map(|a| a.len()),
-        Some(18),
-        "eighteen regressions"
+        Some(21),
+        "twenty-one regressions"
     );
     let mut errors = Vec::new();
     for (name, exp) in expected() {
@@ -237,7 +237,7 @@ fn human_output_has_no_colours_when_piped_and_colours_when_forced() {
     assert!(colour.contains("\u{1b}["));
     let list = run(&db, &["list"]).stdout;
     let lines: Vec<&str> = list.lines().collect();
-    assert_eq!(lines.len(), 18);
+    assert_eq!(lines.len(), 21);
     // Newest first.
     assert!(lines[0].contains("7c1d2e3f4a"), "{list}");
     assert!(lines[1].contains("8d9e0f1a2b"), "{list}");
@@ -289,18 +289,19 @@ fn exports_put_open_regressions_first_grouped_by_subsystem() {
     assert!(md[open..closed].contains("### ext4") && md[open..closed].contains("### jbd2"));
     let csv = run(&db, &["export", "--format", "csv"]).stdout;
     let rows: Vec<&str> = csv.lines().collect();
-    assert_eq!(rows.len(), 19);
+    assert_eq!(rows.len(), 22);
     assert!(rows[0].starts_with("id,subsystem,status,age_days"));
     // fixed-history's fix is applied, and the later versions of
-    // retitled-fix and change-id-fix; fix-in-tree's is in mainline.
+    // retitled-fix, change-id-fix and next-version; fix-in-tree's is in
+    // mainline.
     assert_eq!(
         rows.iter().filter(|r| r.contains(",fix-applied,")).count(),
-        3
+        4
     );
     assert_eq!(rows.iter().filter(|r| r.contains(",fixed,")).count(), 1);
     let j = json(&db, &["export", "--format", "json"]);
     let arr = j.as_array().expect("array");
-    assert_eq!(arr.len(), 18);
+    assert_eq!(arr.len(), 21);
     // Open first.
     let statuses: Vec<&str> = arr.iter().filter_map(|r| r["status"].as_str()).collect();
     let first_closed = statuses
@@ -327,13 +328,15 @@ fn exports_put_open_regressions_first_grouped_by_subsystem() {
     assert!(html.contains("<table id=\"regs\">"));
     assert!(html.contains("<svg class=\"chart\""));
     // Nothing is fetched; the links go to lore and to the commits only
-    // (a posted patch's culprit on the robot's branch of it).
+    // (a posted patch's culprit on the robot's branch of it, under the
+    // robot's current or its older GitHub organisation).
     assert!(!html.contains("src=\"http"));
     for href in html.split("href=\"").skip(1) {
         assert!(
             href.starts_with("https://lore.kernel.org/all/")
                 || href.starts_with("https://git.kernel.org/torvalds/c/")
-                || href.starts_with("https://github.com/intel-lab-lkp/linux/commit/"),
+                || href.starts_with("https://github.com/intel-lab-lkp/linux/commit/")
+                || href.starts_with("https://github.com/0day-ci/linux/commit/"),
             "{}",
             &href[..href.len().min(80)]
         );

@@ -127,6 +127,12 @@ pub fn messages_with_patch_keys(store: &Store, keys: &PatchKeys) -> Result<Vec<i
         for t in &keys.titles {
             each("SELECT message FROM patches WHERE title_key = ?1", t)?;
             each("SELECT message FROM landings WHERE title = ?1", t)?;
+            // A cover letter whose shortlog lists the title (its `t:` keys).
+            each(
+                "SELECT l.message FROM link_keys l JOIN patches p ON p.message = l.message \
+                 WHERE l.key = 't:' || ?1 AND p.part = 0",
+                t,
+            )?;
         }
         for p in &keys.patch_ids {
             each("SELECT message FROM patches WHERE patch_id = ?1", p)?;
@@ -267,6 +273,17 @@ pub(super) fn scan_patch_keys(
     while let Some(r) = rows.next().db(sql)? {
         each(r.get(0).db(sql)?, text(r, 1, sql)?, None, true);
     }
+    // A cover letter's shortlog names its parts as a landing names its
+    // patch: an `Applied` reply to it lands them.
+    let sql = "SELECT message, series_titles FROM patches WHERE series_titles IS NOT NULL";
+    let mut stmt = store.conn().prepare(sql).db(sql)?;
+    let mut rows = stmt.query([]).db(sql)?;
+    while let Some(r) = rows.next().db(sql)? {
+        let m: i64 = r.get(0).db(sql)?;
+        for t in text(r, 1, sql)?.unwrap_or_default().lines() {
+            each(m, Some(t), None, true);
+        }
+    }
     Ok(())
 }
 
@@ -286,6 +303,8 @@ pub fn patch_keys_by_message(store: &Store, messages: &[i64]) -> Result<Vec<(i64
              AND change_id IS NOT NULL AND change_id != '' \
          UNION SELECT message, 't:' || title FROM landings WHERE message IN ({}) \
              AND title IS NOT NULL \
+         UNION SELECT l.message, l.key FROM link_keys l JOIN patches p ON p.message = l.message \
+             WHERE l.message IN ({}) AND p.part = 0 AND l.key >= 't:' AND l.key < 't;' \
          UNION SELECT message, 'f:' || lower(substr(commit_id, 1, 7)) FROM trailers \
              WHERE message IN ({}) AND key = 'Fixes' COLLATE NOCASE AND suggested = 0 \
              AND quote_depth = 0 AND length(commit_id) >= 7",

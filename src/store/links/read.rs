@@ -360,8 +360,8 @@ pub fn load_parts(
     })?;
 
     let sql = "SELECT message, title, title_key, version, part, parts, resend, rfc, patch_id, \
-               change_id, base_commit, reverts, reverts_title, upstream, touches, speaks_of \
-               FROM patches";
+               change_id, base_commit, reverts, reverts_title, upstream, touches, speaks_of, \
+               robot_perf, series_titles FROM patches";
     for_kept_rows(conn, sql, few.as_deref(), idx, |i, r| {
         messages[i].extraction.patch = Some(Box::new(PatchFacts {
             title: r.get(1).db(sql)?,
@@ -379,6 +379,8 @@ pub fn load_parts(
             upstream: r.get(13).db(sql)?,
             touches: split_lines(r.get(14).db(sql)?),
             speaks_of: split_lines(r.get(15).db(sql)?),
+            robot_perf: r.get::<_, i64>(16).db(sql)? != 0,
+            series_titles: split_lines(r.get(17).db(sql)?),
         }));
         Ok(())
     })?;
