@@ -35,7 +35,11 @@ use crate::model::{Extraction, Message};
 /// 13: a promise that the next version will address the report ("The v2
 /// will address this", "will be fixed in the next version"); a patch says
 /// whether one sentence of its changelog names the robot and performance.
-pub const EXTRACTION_VERSION: i64 = 13;
+/// 14: phrase families written on paraphrase set G (taking the cost over
+/// correctness, "the benchmark measured the bug", "Can't be this one",
+/// "within error", an environment issue on the robot's side, "the fix
+/// restores the throughput", "please drop this from mm-everything", ...).
+pub const EXTRACTION_VERSION: i64 = 14;
 
 /// The extractors read a body up to this many lines or
 /// [`MAX_EXTRACTED_BODY`] bytes, whichever comes first.

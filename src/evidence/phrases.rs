@@ -1614,6 +1614,173 @@ pub const PHRASES: &[Phrase] = &[
         SetsAside,
         r"\b(?:we|i|we've|i've|we have|i have|we're|i'm) (?:{w} )?(?:settled on|went with|chose|picked|going with|go with|decided on|opted for|agreed on) (?:a |an |the )?(?P<cue>different design|different approach|other approach|another approach|alternative approach|different solution|another solution|alternative design|different direction|other design|other solution)\b",
     ),
+    // Families written while reading paraphrase set G (measured on H first).
+    p(
+        Declines,
+        r"\b(?:i think|i believe|i'd say|i would say|imo|imho)?,? ?(?:that is|that's|this is|it's|it is) (?:the|a) (?P<cue>right trade|right tradeoff|right trade-off|good trade|fair trade|reasonable trade|worthwhile trade|trade worth making)\b",
+    ),
+    p(
+        Declines,
+        r"\b(?:i|we) (?:would |'d )?(?P<cue>prefer keep|prefer to keep|prefer keeping|rather keep|'d keep|will keep|'ll keep) (?:it|this|the fix|the change|the patch|the commit|things)(?: as is| as it is| as-is| in place)?(?:[.,;!]|$| and| since| because| for)",
+    ),
+    p(
+        Declines,
+        r"\b(?:i'm|i am|we're|we are) (?:happy|fine|ok|okay|content|willing) (?:to|with) (?P<cue>eat it|eat this|eat that|eat the|take the hit|live with it|live with this|live with that|pay that price|pay this price|pay the price)\b",
+    ),
+    p(
+        Declines,
+        r"\b(?:i think |so |ok,? |okay,? |yeah,? )?(?:we|i) (?:just |simply |can just |will just |'ll just )(?P<cue>live with it|live with this|live with that|eat it|eat this|accept it|accept this)\b",
+    ),
+    p(
+        Declines,
+        r"(?:^|[.;:,!] )(?P<cue>wont fix|won't fix|will not fix)(?:[.,;:!]|$)",
+    ),
+    p(
+        Declines,
+        r"\b(?:i'll|i will|we'll|we will|i'd|we'd) (?:happily |gladly )?(?P<cue>take a few percent|take a couple of percent|take a small hit|take the hit|take a few %|take some loss|take the loss|take a slowdown|take the slowdown)(?: {w}){0,4} over\b",
+    ),
+    p(
+        Declines,
+        r"\b(?:the |this )?(?:benchmark|test|workload|microbenchmark) (?:was |is |just )?(?P<cue>measured the bug|measuring the bug|measures the bug|measured a bug|measuring a bug|benefited from the bug|profited from the bug|benefiting from the bug)\b",
+    ),
+    p(
+        Declines,
+        r"\bthe (?:old|previous|earlier|original|former) (?:numbers|number|speedup|speed-up|results|result|score|performance|throughput|fast path) (?:only )?(?:came|come|comes|were|was) (?P<cue>from not|from skipping|from cheating|from doing less|from missing|from ignoring|from a bug|from the bug|from broken|only fast because|only that good because|that good because)\b",
+    ),
+    p(
+        Declines,
+        r"\b(?P<cue>no action from me|no action from us|nothing to fix here|nothing for me to fix)\b",
+    ),
+    p(
+        Declines,
+        r"\b(?:i think |i'm sure |i guess )?(?:we'll|we will|we can|we shall) (?P<cue>survive)(?: it| this| that)?(?:[.,;!]|$)",
+    ),
+    p(
+        Declines,
+        r"\b(?:yeah,? |yes,? |well,? )?(?:that's|that is|this is|it's|it is) (?P<cue>intentional|deliberate|by design|on purpose)(?:[.,;:!)]|$| -|\s+[^a-z0-9\s])",
+    ),
+    p(Declines, r"(?:^|[.;:!] )(?P<cue>expected)(?:[,:;] | -|\. )"),
+    p(
+        Disputes,
+        r"\b(?P<cue>bisection's off|bisect's off|bisection is off|bisect is off|re-check your bisect|recheck your bisect|re-check the bisect|recheck the bisect|redo the bisect|re-do the bisect|bisect pointed at the wrong|bisection pointed at the wrong|bisect points at the wrong|bisect picked the wrong|bisection picked the wrong)\b",
+    ),
+    p(
+        Disputes,
+        r"(?:^|[.;:!] )(?P<cue>can't be this one|cannot be this one|can't be this commit|cannot be this commit|can't be this patch|cannot be this patch|can't be that one|can't be it|cannot be it|not this one)(?:[.,;:!]|$)",
+    ),
+    p(
+        Disputes,
+        r"\b(?:change|commit|patch|it|this)\b (?:{w} ){0,3}(?:cannot|can't|could not|couldn't|can not) (?:possibly )?(?P<cue>regress it|regress this|regress the|make the kernel slower|make it slower|slow it down|slow down the|slow the|cause this|cause the regression|cause that)\b",
+    ),
+    p(
+        Disputes,
+        r"\b(?:attributed|blamed|pinned|bisected)(?: {w}){0,3} (?P<cue>to the wrong change|to the wrong commit|to the wrong patch|on the wrong change|on the wrong commit|on the wrong patch)\b",
+    ),
+    p(
+        Disputes,
+        r"\b(?:i|we) (?P<cue>doubt very much|very much doubt|seriously doubt|strongly doubt|highly doubt|really doubt)(?: that)? (?:it's|it is|this is|my patch is|the patch is|the commit is|this commit is|that's|that is) (?:the|a) (?:culprit|cause|problem)\b",
+    ),
+    p(
+        Disputes,
+        r"\b(?:the regression|the drop|the slowdown|it|this|the loss|the difference) (?:has to|must|needs to|should) (?P<cue>come from somewhere else|come from something else|be coming from somewhere else|be caused by something else|be somewhere else)\b",
+    ),
+    p(
+        Disputes,
+        r"\b(?:is|are|isn't|is not|aren't|are not) (?P<cue>not related with|not related to|unrelated to|unrelated with|nothing to do with) (?:my|this|the|our) (?:commit|patch|change|series)\b",
+    ),
+    p(
+        Disputes,
+        r"(?:^|[.;:!] )(?:this|the report|that|the result|the bisect|the bisection|this report) (?:is|seems|looks) (?P<cue>mistaken|misattributed|mis-attributed)\b",
+    ),
+    guess(
+        Disputes,
+        false,
+        r"\b(?:check|code|path|helper|function|hunk|it)(?: {w}){0,3} (?:is|are|gets|get) (?P<cue>compiled out|not compiled in|not built in|ifdef'd out|ifdefed out|configured out)\b",
+    ),
+    p(
+        CannotReproduce,
+        r"\b(?:the patched kernel|patched|the patch|with the patch|the commit|the new kernel|both kernels|the two kernels|it) (?:is|are|stays|stay|comes out|come out|lands|land) within [0-9.]+ ?(?P<cue>% of the base|% of base|% of the parent|% of the baseline|% of the unpatched|% of the old| percent of the base| percent of the parent| percent of the baseline)",
+    ),
+    p(
+        CannotReproduce,
+        r"\b(?:i|we) (?:dont|don't|do not|didn't|did not|cant|can't|cannot) (?:see|observe|notice|get|find) (?P<cue>any regression|any slowdown|any drop|any difference|any degradation|the regression|the slowdown|the drop)\b",
+    ),
+    p(
+        CannotReproduce,
+        r"\b(?:which is|that's|that is|those are|they are|they're|the two are|both are|results are|numbers are) (?P<cue>indistinguishable|identical within noise|the same within noise)\b",
+    ),
+    p(
+        Noise,
+        r"(?:^|[.;:!] )(?:it's |it is |that's |that is |this is |all )?(?P<cue>within error|within the error|within noise|within the noise|within error bars|within the error bars|within margin of error|within the margin of error)(?:[.,;:!]|$)",
+    ),
+    p(
+        Noise,
+        r"\b(?:call|calling|consider|this is|it's|it is|that's) (?:this |it )?(?P<cue>instability rather than|noise rather than|variance rather than|jitter rather than) (?:a |any )?(?:regression|real regression)\b",
+    ),
+    p(
+        Noise,
+        r"\b(?:the )?(?:test|benchmark|workload|result|results|machine) (?:is |was |just )?(?P<cue>flapping|flip-flopping|flipflopping|bouncing) between\b",
+    ),
+    p(
+        Layout,
+        r"(?:^|[.;:!] )(?P<cue>smells like alignment|smells like an alignment|looks like alignment|smells like cache alignment|smells like code alignment|smells like a layout|looks like a layout)\b",
+    ),
+    p(
+        Layout,
+        r"\b(?:measuring|measured|seeing|seen|measure|see)(?: is)? (?P<cue>placement, not|layout, not|alignment, not|code placement, not|data placement, not)\b",
+    ),
+    p(
+        Withdraws,
+        r"\b(?:caused by|due to|came from|comes from) (?:a |an |the )?(?P<cue>bios update|bios change|firmware update|firmware change|bios setting|microcode update) on (?:our|the) (?:test )?(?:box|machine|system|server|platform)\b",
+    ),
+    p(
+        Withdraws,
+        r"\b(?:was|were|is|be|it's|it is|as) an? (?P<cue>environment issue|environment problem|setup issue|setup problem|issue on our side|problem on our side|mistake on our side|error on our side)\b",
+    ),
+    p(
+        Withdraws,
+        r"\b(?:we|i) (?:have |'ve )?(?P<cue>dropped this from our|removed this from our|dropped it from our|removed it from our|will not report it|won't report it|will not report this|won't report this)\b",
+    ),
+    p(
+        ConfirmsFix,
+        r"\b(?:the|your|this|that) (?:fix|patch|one-liner|follow-up|follow up|fixup) (?P<cue>resolves the regression|fixes the regression|cures the regression|solves the regression|resolves the slowdown|fixes the slowdown|restores the throughput|restores the performance|restores the score|restores the numbers)\b",
+    ),
+    p(
+        ConfirmsFix,
+        r"\b(?:i|we) (?:get|got|see|saw) (?:the )?(?P<cue>original numbers back|old numbers back|previous numbers back|baseline numbers back|numbers back|performance back|throughput back|score back)\b",
+    ),
+    p(
+        ConfirmsFix,
+        r"\b(?:the )?(?:score|throughput|performance|result|number|numbers) (?P<cue>recovered to|came back to|is back to|returned to|went back to)\b",
+    ),
+    p(
+        ConfirmsFix,
+        r"\bthe regression of [^ ]{3,80} (?P<cue>is gone|has gone|went away|goes away|disappeared|is fixed)\b",
+    ),
+    p(
+        WillFix,
+        r"\b(?:a|the) (?:patch|fix) (?:to (?:{w} ){1,8})?(?P<cue>will follow|is to follow|to follow shortly|will follow shortly|follows shortly|coming shortly|coming soon)\b",
+    ),
+    p(
+        WillFix,
+        r"\b(?:i'm|i am|we're|we are) (?P<cue>going to fix|gonna fix) (?:that|this|it)\b",
+    ),
+    p(
+        WillRevert,
+        r"\b(?:please|pls|could you|can you|would you)(?: please)? (?P<cue>drop this|drop it|drop the patch|drop that|pull it out|pull this out|pull the patch out|take it out|take this out)(?: one)? (?:from|of|out of) (?:{w} ){0,2}(?:tree|branch|for-next|next|mm-everything|mm-unstable|mm-stable|linux-next|queue|{w})\b",
+    ),
+    p(
+        SetsAside,
+        r"\b(?:series|patchset|patch set|rfc|version|v[0-9]+)(?: {w}){0,3} (?:has been|have been|was|were|is|got) (?P<cue>superseded and shelved|superseded and withdrawn|superseded and abandoned|superseded and dropped|shelved|abandoned)\b",
+    ),
+    p(
+        SetsAside,
+        r"\b(?:the )?(?:patchset|patch set|series|rfc)(?: {w}){0,2} (?:was|has been|got|is) (?P<cue>rejected|withdrawn|abandoned|shelved)\b",
+    ),
+    p(
+        SetsAside,
+        r"\b(?:i've|i have|we've|we have) (?P<cue>withdrawn the series|withdrawn the patchset|withdrawn the patch|withdrawn this series|withdrawn the rfc|withdrawn it)\b",
+    ),
     // Leanings: what reads like a decline or a dispute without saying one
     // (a question for a person; dropped when the family itself is read).
     guess(

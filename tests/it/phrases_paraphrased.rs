@@ -1,10 +1,10 @@
-//! How the reply reader decides on sentences it was not written on: eight
+//! How the reply reader decides on sentences it was not written on: nine
 //! sets of paraphrased reply sentences (`tests/data/paraphrase/`, written
 //! by labellers who read neither the phrase book nor its grammar), each
 //! line `LABEL<TAB>SPEAKER<TAB>TEXT`: what the sentence decides about the
 //! reported regression and who says it (a text `> question?  answer` is a
-//! quoted question and the reply's answer below it). Sets A to F were
-//! read while writing the phrase families; sets G and H are only measured.
+//! quoted question and the reply's answer below it). Sets A to G were
+//! read while writing the phrase families; sets H and I are only measured.
 //! The test reads each text as a reply's own paragraph, decides as the
 //! linker does (a plain reading sets a status, a hedged one or a
 //! bystander's raises a doubt), and prints the agreement of each set; it
@@ -145,8 +145,8 @@ fn score(set: &str) -> Score {
 #[test]
 fn the_reply_reader_decides_paraphrased_sentences_it_was_not_written_on() {
     // Floors a few points under what the sets gave when the phrase book was
-    // last changed: sets A to F were read while writing its families
-    // (written), sets G and H never were (held out).
+    // last changed: sets A to G were read while writing its families
+    // (written), sets H and I never were (held out).
     // REGTRACK_PHRASES_EXTRA=/abs/path.tsv scores one more set (no floor):
     // a set being written, or sentences tried while writing a family.
     let extra = std::env::var("REGTRACK_PHRASES_EXTRA").ok();
@@ -157,8 +157,9 @@ fn the_reply_reader_decides_paraphrased_sentences_it_was_not_written_on() {
         ("set-d.tsv", 88.0, 97.0),
         ("set-e.tsv", 90.0, 97.0),
         ("set-f.tsv", 90.0, 97.0),
-        ("set-g.tsv", 50.0, 97.0),
+        ("set-g.tsv", 85.0, 97.0),
         ("set-h.tsv", 50.0, 97.0),
+        ("set-i.tsv", 62.0, 97.0),
     ]
     .into_iter()
     .chain(extra.as_deref().map(|e| (e, 0.0, 0.0)))
