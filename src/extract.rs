@@ -39,7 +39,10 @@ use crate::model::{Extraction, Message};
 /// correctness, "the benchmark measured the bug", "Can't be this one",
 /// "within error", an environment issue on the robot's side, "the fix
 /// restores the throughput", "please drop this from mm-everything", ...).
-pub const EXTRACTION_VERSION: i64 = 14;
+/// 15: the kernel.org patchwork bot's notice (`This series was applied to
+/// <repo> (<branch>)`, then a summary of entries with commit links) is an
+/// applied landing per entry; an applied line may name "the ext4 git tree".
+pub const EXTRACTION_VERSION: i64 = 15;
 
 /// The extractors read a body up to this many lines or
 /// [`MAX_EXTRACTED_BODY`] bytes, whichever comes first.

@@ -67,7 +67,7 @@ static APPLIED: LazyLock<Regex> = LazyLock::new(|| {
         r"(?:(?:Whole\s+|Entire\s+)?(?i:series|patch\s?set|set|patch|patches|(?:all|both)(?:\s+(?:the\s+)?(?:\d+|two|three|four|five|six|seven|eight|nine|ten))?(?:\s+(?:patches|commits|changes))?)\s+(?:now\s+)?)?",
         r"(?i:applied|queued(?: up)?|pushed|picked(?: it| this| them)? up|added|merged|pulled|taken|took)",
         r"(?:\s+\([^)]{0,80}\))?",
-        r"(?:\s+(?:it|this|this one|the patch|this patch|the series|this series|the patches|these|them|both|all|the set|this set|this patch series|the whole series|your patch|your series|your patches|your fix|the fix|this fix|patches \d+-\d+|\d+(?:-\d+)?(?:,\s*\d+(?:-\d+)?)*))?",
+        r"(?:\s+(?:it|this|this one|the patch|this patch|the series|this series|the patches|these|them|both|all|the set|this set|this patch series|this patchset|the patchset|this patch set|the patch set|the whole series|your patch|your series|your patches|your fix|the fix|this fix|patches \d+-\d+|\d+(?:-\d+)?(?:,\s*\d+(?:-\d+)?)*))?",
         r"(?:\s+\((?P<branch5>[\w.+-]+(?:/[\w.+-]+)?)\))?",
         r"(?:\s+(?:along with|with|without)\s+[^,.]{1,60}?)?",
         r"(?:",
@@ -75,7 +75,7 @@ static APPLIED: LazyLock<Regex> = LazyLock::new(|| {
         r"|(?P<branch2>[\w./+-]+)\s+branch\s+of\s+(?:the\s+)?(?P<tree2>\S+?)(?:\s+(?:tree|repo|repository))?",
         r"|(?P<tree3>[\w./-]+\.git)#(?P<branch3>[\w./+-]+)",
         r"|(?P<url>https?://\S+)",
-        r"|(?P<branch4>[\w./:+#-]+?)(?:\s+(?:branch|tree|queue))?)",
+        r"|(?P<branch4>[\w./:+#-]+?)(?:\s+(?:git\s+)?(?:branch|tree|queue))?)",
         r")?",
         r"(?:\s+(?:as|for)\s+(?:a\s+)?(?:fix\s+for\s+)?(?P<release>v?\d+\.\d+(?:[.-]rc\d*|\.y)?|next|fixes|linus)(?:\s+material)?)?",
         r"(?:\s+(?:as|with)\s+(?:commit\s+)?(?P<sha>[0-9a-f]{7,40}))?",
@@ -407,6 +407,9 @@ pub fn landings_in(msg: &Message, view: &BodyView<'_>, in_diff: &[bool]) -> Vec<
     if let Some(l) = refused_pull(msg, &own) {
         return vec![l];
     }
+    if let Some(l) = patchwork_notice(&own, &own_text.text) {
+        return l;
+    }
     let words = LineWords::of(own_text);
     let mut k = 0;
     while let Some(&(_, t)) = own.get(k) {
@@ -478,6 +481,52 @@ pub fn landings_in(msg: &Message, view: &BodyView<'_>, in_diff: &[bool]) -> Vec<
         k += 1;
     }
     out
+}
+
+/// `This series was applied to <tree> (<branch>)`: the kernel.org
+/// patchwork bot's notice (netdev, bpf, f2fs and other lists).
+static PATCHWORK_APPLIED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^This (?:series|patch|patchset|patch set) was applied to (\S+?)(?: \(([^)\s]+)\))?(?: by .*)?:?$")
+        .expect("valid regex")
+});
+
+/// An entry of its summary: `- [net-next,v2,1/3] title`.
+static PATCHWORK_ENTRY: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^- \[[^\]]*\] (\S.*)$").expect("valid regex"));
+
+/// The kernel.org patchwork bot's notice: one applied landing per entry of
+/// its summary that has a commit link (an entry with `(no matching
+/// commit)` was not applied), with the tree and branch of its first line.
+/// `None` for other mail.
+fn patchwork_notice(own: &[(usize, &str)], own_text: &str) -> Option<Vec<Landing>> {
+    static NEEDLE: LazyLock<memchr::memmem::Finder<'static>> =
+        LazyLock::new(|| memchr::memmem::Finder::new("was applied to "));
+    NEEDLE.find(own_text.as_bytes())?;
+    let (at, c) = own
+        .iter()
+        .enumerate()
+        .find_map(|(k, (_, t))| Some((k, PATCHWORK_APPLIED.captures(t)?)))?;
+    let tree = c.get(1).map(|m| m.as_str().to_string());
+    let branch = c.get(2).map(|m| m.as_str().to_string());
+    let mut out = Vec::new();
+    let mut title: Option<&str> = None;
+    for (_, t) in &own[at + 1..] {
+        if let Some(e) = PATCHWORK_ENTRY.captures(t) {
+            title = e.get(1).map(|m| m.as_str());
+        } else if let Some(name) = title.take()
+            && let Some(sha) = COMMIT_LINK.captures(t).and_then(|c| c.get(1))
+        {
+            out.push(Landing {
+                kind: LandingKind::Applied,
+                title: Some(title_key(name)),
+                commit: Some(sha.as_str().to_string()),
+                tree: tree.clone(),
+                branch: branch.clone(),
+                quote_depth: 0,
+            });
+        }
+    }
+    (!out.is_empty()).then_some(out)
 }
 
 /// Which of the phrases the landing lines need a text holds (`false`: no
@@ -1039,6 +1088,27 @@ mod tests {
     }
 
     #[test]
+    fn the_patchwork_bots_notice_lands_each_entry_with_a_commit() {
+        let body = "Hello:\n\nThis series was applied to jaegeuk/f2fs.git (dev)\nby Eric Biggers <e@kernel.org>:\n\n\
+                    On Mon,  2 Feb 2026 07:06:30 +0100 you wrote:\n> Issuing more reads is not a good idea.\n\n\
+                    Here is the summary with links:\n  - [f2fs-dev,01/11] fsverity: don't issue readahead for errors\n    \
+                    https://git.kernel.org/jaegeuk/f2fs/c/23eec9fd64b2\n  - [f2fs-dev,02/11] readahead: push the lock out\n    \
+                    (no matching commit)\n\nYou are awesome, thank you!\n";
+        let l = land("Re: [f2fs-dev] [PATCH 01/11] fsverity: x", body);
+        assert_eq!(l.len(), 1, "{l:?}");
+        assert_eq!(l[0].kind, LandingKind::Applied);
+        assert_eq!(
+            l[0].title.as_deref(),
+            Some("fsverity: don't issue readahead for errors")
+        );
+        assert_eq!(l[0].commit.as_deref(), Some("23eec9fd64b2"));
+        assert_eq!(
+            (l[0].tree.as_deref(), l[0].branch.as_deref()),
+            (Some("jaegeuk/f2fs.git"), Some("dev"))
+        );
+    }
+
+    #[test]
     fn applied_replies_with_and_without_a_tree() {
         let l = land(
             "Re: [PATCH V4 0/3] x",
@@ -1048,6 +1118,19 @@ mod tests {
             (l.len(), l[0].kind, l[0].title.as_deref()),
             (1, LandingKind::Applied, None)
         );
+        let l = land(
+            "Re: [PATCH 0/2] x",
+            "Thanks, I've applied this patch series into the ext4 git tree.\n",
+        );
+        assert_eq!(
+            (l.len(), l[0].kind, l[0].branch.as_deref()),
+            (1, LandingKind::Applied, Some("ext4"))
+        );
+        let l = land(
+            "Re: [PATCH 0/2] x",
+            "I've applied this patchset for 6.3, but I'd still appreciate reviews.\n",
+        );
+        assert_eq!((l.len(), l[0].kind), (1, LandingKind::Applied));
         let l = land("Re: [PATCH] x", "Applied, thanks!\n");
         assert_eq!(l.len(), 1);
         assert_eq!(
