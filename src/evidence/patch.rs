@@ -381,6 +381,15 @@ fn called(context: &str) -> Option<&str> {
     None
 }
 
+/// The message's own prose lines: not quoted, not in its diff.
+fn own_prose<'a>(view: &BodyView<'a>, in_diff: &'a [bool]) -> impl Iterator<Item = &'a str> {
+    view.lines
+        .iter()
+        .zip(in_diff.iter().copied().chain(std::iter::repeat(false)))
+        .filter(|(l, diff)| l.depth == 0 && !diff)
+        .map(|(l, _)| l.text)
+}
+
 /// The titles (as title keys) a cover letter's shortlog lists: git's
 /// `Author Name (2):` then the parts' titles, indented. A series posted to
 /// several lists reaches each with the parts that touch its files; the
@@ -389,13 +398,7 @@ pub fn series_titles(view: &BodyView<'_>, in_diff: &[bool]) -> Vec<String> {
     use super::landing::{SHORTLOG_AUTHOR, SHORTLOG_ENTRY};
     let mut out: Vec<String> = Vec::new();
     let mut in_author = false;
-    let own = view
-        .lines
-        .iter()
-        .zip(in_diff.iter().copied().chain(std::iter::repeat(false)))
-        .filter(|(l, diff)| l.depth == 0 && !diff)
-        .map(|(l, _)| l.text.trim_end());
-    for t in own {
+    for t in own_prose(view, in_diff).map(str::trim_end) {
         if !t.starts_with([' ', '\t']) && t.ends_with("):") && SHORTLOG_AUTHOR.is_match(t) {
             in_author = true;
             continue;
@@ -417,7 +420,7 @@ pub fn series_titles(view: &BodyView<'_>, in_diff: &[bool]) -> Vec<String> {
 }
 
 /// Words of [`speaks_of`] that name the robot.
-const ROBOT_WORDS: [&str; 4] = ["lkp", "0-day", "kernel test robot", "test robot"];
+pub const ROBOT_WORDS: [&str; 4] = ["lkp", "0-day", "kernel test robot", "test robot"];
 
 /// True when one sentence of the message's own prose names the robot and
 /// speaks of performance or a regression (`words` is [`speaks_of`]'s
@@ -435,13 +438,7 @@ pub fn robot_perf(view: &BodyView<'_>, in_diff: &[bool], words: &[String]) -> bo
         LazyLock::new(|| Regex::new(r"[.!?](?:\s|$)").expect("valid regex"));
     let mut sentences: Vec<String> = Vec::new();
     let mut cur = String::new();
-    let own = view
-        .lines
-        .iter()
-        .zip(in_diff.iter().copied().chain(std::iter::repeat(false)))
-        .filter(|(l, diff)| l.depth == 0 && !diff)
-        .map(|(l, _)| l.text.trim());
-    for l in own {
+    for l in own_prose(view, in_diff).map(str::trim) {
         if l.is_empty() || TRAILER.is_match(l) {
             sentences.push(std::mem::take(&mut cur));
             sentences.push(l.to_string());
@@ -520,13 +517,7 @@ pub fn speaks_of(view: &BodyView<'_>, in_diff: &[bool]) -> Vec<String> {
             .expect("valid words")
     });
     let mut out: Vec<String> = Vec::new();
-    let own: Vec<&str> = view
-        .lines
-        .iter()
-        .zip(in_diff.iter().copied().chain(std::iter::repeat(false)))
-        .filter(|(l, diff)| l.depth == 0 && !diff)
-        .map(|(l, _)| l.text)
-        .collect();
+    let own: Vec<&str> = own_prose(view, in_diff).collect();
     let mut text = String::with_capacity(own.iter().map(|l| l.len() + 1).sum());
     for l in &own {
         text.push_str(l);

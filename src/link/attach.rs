@@ -573,17 +573,7 @@ fn attach_pointers(
             regs_of_msg.entry(mem.idx).or_default().push(r);
         }
     }
-    let first_report: Vec<Option<i64>> = at
-        .drafts
-        .iter()
-        .map(|d| {
-            d.members
-                .iter()
-                .filter(|m| m.role == Role::Report)
-                .filter_map(|m| msgs[m.idx].date)
-                .min()
-        })
-        .collect();
+    let first_report: Vec<Option<i64>> = at.drafts.iter().map(|d| d.first_report(msgs)).collect();
     let mut linked: Vec<(usize, usize, Role, String)> = Vec::new();
     for &i in &ix.order {
         let m = &msgs[i];
@@ -742,18 +732,11 @@ fn weigh_candidates(
     for (r, d) in drafts.iter_mut().enumerate() {
         // A history whose report is on another list starts with the first
         // of its messages here.
-        let dated = |report: bool| {
-            d.members
-                .iter()
-                .filter(|m| !report || m.role == Role::Report)
-                .filter_map(|m| ix.msgs[m.idx].date)
-                .min()
-        };
-        let first_report = dated(true).or_else(|| dated(false));
+        let first_report = d
+            .first_report(ix.msgs)
+            .or_else(|| d.members.iter().filter_map(|m| ix.msgs[m.idx].date).min());
         let h = super::candidates::History {
-            ids: std::iter::once(d.key.as_str())
-                .chain(d.aliases.iter().map(String::as_str))
-                .collect(),
+            ids: d.culprit_names(),
             title: titles[r].as_deref(),
             first_report,
             members: d.members.iter().map(|m| (m.idx, m.role)).collect(),
@@ -807,16 +790,10 @@ fn attach_postings(
 ) -> Vec<(usize, usize)> {
     let mut patch_roots = Vec::new();
     for (r, d) in at.drafts.iter_mut().enumerate() {
-        let reports: Vec<usize> = d
-            .members
-            .iter()
-            .filter(|m| m.role == Role::Report)
-            .map(|m| m.idx)
-            .collect();
-        let first = reports.iter().filter_map(|&i| ix.msgs[i].date).min();
-        let replied: Vec<usize> = reports
-            .iter()
-            .filter_map(|&i| ix.parent.get(i).copied().flatten())
+        let first = d.first_report(ix.msgs);
+        let replied: Vec<usize> = d
+            .reports()
+            .filter_map(|i| ix.parent.get(i).copied().flatten())
             .collect();
         let linked_patches: Vec<(usize, Role)> = d
             .members
@@ -906,13 +883,7 @@ fn find_culprit_patches(
     drafts: &mut [Draft],
 ) {
     for (r, d) in drafts.iter_mut().enumerate() {
-        let reports: Vec<usize> = d
-            .members
-            .iter()
-            .filter(|m| m.role == Role::Report)
-            .map(|m| m.idx)
-            .collect();
-        let parent_posting = reports.iter().find_map(|&rep| {
+        let parent_posting = d.reports().find_map(|rep| {
             let p = parent.get(rep).copied().flatten()?;
             patches.identity_of(p)
         });
@@ -962,13 +933,7 @@ fn attach_culprit_thread_drops(ix: &Index<'_>, patches: &Patches, drafts: &mut [
     };
     for d in drafts.iter_mut() {
         let Some(k) = d.culprit_patch else { continue };
-        let Some(first) = d
-            .members
-            .iter()
-            .filter(|m| m.role == Role::Report)
-            .filter_map(|m| ix.msgs[m.idx].date)
-            .min()
-        else {
+        let Some(first) = d.first_report(ix.msgs) else {
             continue;
         };
         let mut queue: VecDeque<usize> = VecDeque::new();

@@ -21,6 +21,7 @@ use super::LinkMessage;
 use super::culprit::same_commit;
 use super::hints::{fixes_id, is_report, is_robot_team, own_diff, own_trailers, robot_reported};
 use super::patch::{Patches, author, is_cover, is_posting};
+use crate::evidence::patch::ROBOT_WORDS;
 use crate::model::Kind;
 use crate::model::history::{FixCandidate, Role};
 
@@ -83,9 +84,6 @@ const STRONG_WORDS: [&str; 8] = [
 pub(crate) fn names_regression(w: &str) -> bool {
     STRONG_WORDS.contains(&w)
 }
-
-/// Changelog words that name the robot.
-const ROBOT_WORDS: [&str; 4] = ["lkp", "0-day", "kernel test robot", "test robot"];
 
 /// The reasons of one candidate as they add up.
 #[derive(Debug, Default)]

@@ -75,6 +75,20 @@ impl Draft {
         }
     }
 
+    /// The attached robot reports (indexes into the messages).
+    pub fn reports(&self) -> impl Iterator<Item = usize> + '_ {
+        self.members
+            .iter()
+            .filter(|m| m.role == Role::Report)
+            .map(|m| m.idx)
+    }
+
+    /// The date of the first attached report (`msgs` are the messages the
+    /// members index into).
+    pub fn first_report(&self, msgs: &[LinkMessage]) -> Option<i64> {
+        self.reports().filter_map(|i| msgs.get(i)?.date).min()
+    }
+
     /// True when the message is attached.
     pub fn contains(&self, idx: usize) -> bool {
         self.set.contains(&idx)
