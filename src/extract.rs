@@ -42,7 +42,11 @@ use crate::model::{Extraction, Message};
 /// 15: the kernel.org patchwork bot's notice (`This series was applied to
 /// <repo> (<branch>)`, then a summary of entries with commit links) is an
 /// applied landing per entry; an applied line may name "the ext4 git tree".
-pub const EXTRACTION_VERSION: i64 = 15;
+/// 16: more applied lines: `staged`, `Reviewed and pushed to ...`, `queued
+/// this up for 6.8`, a tree and its branch side by side (`dm.git for-next`,
+/// `kselftest next branch`), `for Linux 6.11-rc1`, `for 6.9 in the erofs
+/// tree`, `The patch has been pushed to dev-test`.
+pub const EXTRACTION_VERSION: i64 = 16;
 
 /// The extractors read a body up to this many lines or
 /// [`MAX_EXTRACTED_BODY`] bytes, whichever comes first.

@@ -63,11 +63,11 @@ static PULL_PHRASE: Phrase =
 /// series applied as 6.10 material, thanks!`, `Patch applied, thanks.`
 static APPLIED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
-        r"^(?:(?:So|OK|Ok|Okay|Alright|Well)[,!.]?\s+)?(?:(?:Thanks|Thank you)[,!.]?\s+)?(?:(?:I'?ve|I have|I|We'?ve|We have|Now)\s+)?(?:now\s+)?",
+        r"^(?:(?:So|OK|Ok|Okay|Alright|Well)[,!.]?\s+)?(?:(?:Thanks|Thank you)[,!.]?\s+)?(?:(?:I'?ve|I have|I|We'?ve|We have|Now)\s+)?(?:now\s+)?(?:(?i:reviewed),?\s+and\s+)?",
         r"(?:(?:Whole\s+|Entire\s+)?(?i:series|patch\s?set|set|patch|patches|(?:all|both)(?:\s+(?:the\s+)?(?:\d+|two|three|four|five|six|seven|eight|nine|ten))?(?:\s+(?:patches|commits|changes))?)\s+(?:now\s+)?)?",
-        r"(?i:applied|queued(?: up)?|pushed|picked(?: it| this| them)? up|added|merged|pulled|taken|took)",
+        r"(?i:applied|queued(?: up)?|pushed|picked(?: it| this| them)? up|added|merged|pulled|taken|took|staged)",
         r"(?:\s+\([^)]{0,80}\))?",
-        r"(?:\s+(?:it|this|this one|the patch|this patch|the series|this series|the patches|these|them|both|all|the set|this set|this patch series|this patchset|the patchset|this patch set|the patch set|the whole series|your patch|your series|your patches|your fix|the fix|this fix|patches \d+-\d+|\d+(?:-\d+)?(?:,\s*\d+(?:-\d+)?)*))?",
+        r"(?:\s+(?:it|this|this one|the patch|this patch|the series|this series|the patches|these|them|both|all|the set|this set|this patch series|this patchset|the patchset|this patch set|the patch set|the whole series|your patch|your series|your patches|your fix|the fix|this fix|patches \d+-\d+|\d+(?:-\d+)?(?:,\s*\d+(?:-\d+)?)*)(?:\s+up)?)?",
         r"(?:\s+\((?P<branch5>[\w.+-]+(?:/[\w.+-]+)?)\))?",
         r"(?:\s+(?:along with|with|without)\s+[^,.]{1,60}?)?",
         r"(?:",
@@ -75,9 +75,11 @@ static APPLIED: LazyLock<Regex> = LazyLock::new(|| {
         r"|(?P<branch2>[\w./+-]+)\s+branch\s+of\s+(?:the\s+)?(?P<tree2>\S+?)(?:\s+(?:tree|repo|repository))?",
         r"|(?P<tree3>[\w./-]+\.git)#(?P<branch3>[\w./+-]+)",
         r"|(?P<url>https?://\S+)",
+        r"|(?P<tree4>[\w.-]+)\s+(?P<branch6>(?:for-|dev|next|fixes|master|main|misc-)[\w./+-]*)(?:\s+branch)?",
         r"|(?P<branch4>[\w./:+#-]+?)(?:\s+(?:git\s+)?(?:branch|tree|queue))?)",
         r")?",
-        r"(?:\s+(?:as|for)\s+(?:a\s+)?(?:fix\s+for\s+)?(?P<release>v?\d+\.\d+(?:[.-]rc\d*|\.y)?|next|fixes|linus)(?:\s+material)?)?",
+        r"(?:\s+(?:as|for)\s+(?:a\s+)?(?:fix\s+for\s+)?(?:Linux\s+)?(?P<release>v?\d+\.\d+(?:[.-]rc\d*|\.y)?|next|fixes|linus)(?:\s+material)?)?",
+        r"(?:\s+(?:in|to|into)\s+(?:the\s+)?(?P<tree5>[\w./-]+)\s+(?:tree|branch|repo|repository))?",
         r"(?:\s+(?:as|with)\s+(?:commit\s+)?(?P<sha>[0-9a-f]{7,40}))?",
         r"(?:\s+(?:w/|with)\s+stable\s+cc'?d)?",
         r"(?:\s*(?:as well|now|already))?",
@@ -94,7 +96,7 @@ static LANDED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
         r"^(?:A|The|This|That|Your|My|Our)\s+(?:patch|fix|series|change|commit)",
         r"(?:\s+with\s+(?:a|the)\s+fix)?\s+",
-        r"(?:(?:has\s+|have\s+)?(?:now\s+|already\s+)?(?:landed|been\s+queued|been\s+applied|been\s+merged)\s+(?:in|to|into|on)",
+        r"(?:(?:has\s+|have\s+)?(?:now\s+|already\s+)?(?:landed|been\s+queued|been\s+applied|been\s+merged|been\s+pushed|been\s+staged|been\s+picked\s+up|been\s+added)\s+(?:in|to|into|on)",
         r"|(?P<is>is)\s+(?:now\s+|already\s+)?(?:queued\s+)?in)",
         r"\s+(?:the\s+)?(?P<tree>[\w./-]+?)",
         r"(?:\s+(?P<word>tree|branch|repo|repository|queue))?",
@@ -265,8 +267,8 @@ static UPDATED_BRANCH: LazyLock<Regex> = LazyLock::new(|| {
 /// case): a drop or revert for [`dropped`] and [`WILL_DROP`], a verb for
 /// [`APPLIED`] and [`APPLIED_TO`].
 const DROP_WORDS: [&str; 4] = ["drop", "revert", "backed", "removed"];
-const VERB_WORDS: [&str; 9] = [
-    "applied", "queued", "pushed", "picked", "added", "merged", "pulled", "taken", "took",
+const VERB_WORDS: [&str; 10] = [
+    "applied", "queued", "pushed", "picked", "added", "merged", "pulled", "taken", "took", "staged",
 ];
 
 /// Both word lists in one search.
@@ -639,7 +641,7 @@ fn applied(lines: &[(usize, &str)], verb: bool, out: &mut Vec<Landing>) -> Optio
             })
         };
         let branch = get(&[
-            "branch1", "branch2", "branch3", "branch4", "branch5", "release",
+            "branch1", "branch2", "branch3", "branch6", "branch4", "branch5", "release",
         ])
         .filter(|b| !matches!(b.as_str(), "my" | "our" | "his" | "her" | "your" | "the"));
         // "I applied it, and the test passes" is a tester's: a first-person
@@ -649,16 +651,23 @@ fn applied(lines: &[(usize, &str)], verb: bool, out: &mut Vec<Landing>) -> Optio
                 .starts_with(p)
         }) || t.contains(" I ");
         let said_where = [
-            "branch1", "branch2", "branch3", "branch4", "branch5", "tree3", "url", "release",
+            "branch1", "branch2", "branch3", "branch4", "branch5", "branch6", "tree3", "tree5",
+            "url", "release",
         ]
         .iter()
         .any(|n| c.name(n).is_some());
         if first_person && !said_where && (t.contains(" and ") || t.contains(" but ")) {
             return None;
         }
+        // "I applied your patch on top next-20190731": a tester's base, not
+        // a tree and its branch.
+        if c.name("tree4").is_some_and(|m| m.as_str() == "top") {
+            return None;
+        }
         (
             branch,
-            get(&["tree1", "tree2", "tree3", "url"]),
+            get(&["tree1", "tree2", "tree3", "tree4", "tree5", "url"])
+                .filter(|t| !matches!(t.as_str(), "my" | "our" | "his" | "her" | "your" | "the")),
             c.name("sha").map(|m| m.as_str().to_string()),
             1,
         )
@@ -763,14 +772,15 @@ fn applied(lines: &[(usize, &str)], verb: bool, out: &mut Vec<Landing>) -> Optio
 /// applied`): most lines starting with `I ` or `Thanks` have none, and
 /// [`APPLIED`] is not run on them.
 fn may_be_applied(t: &str) -> bool {
-    const FIRST: [&str; 29] = [
+    const FIRST: [&str; 31] = [
         "Thank", "Applied", "Queued", "Pushed", "pushed", "Picked", "picked", "Added", "Merged",
-        "Pulled", "Taken", "I've ", "I have ", "I ", "We've ", "We have ", "Now ", "Whole ",
-        "Entire ", "Series ", "Patch ", "Patches ", "Set ", "All ", "Both ", "So", "OK", "Ok",
-        "Alright",
+        "Pulled", "Taken", "Staged", "Reviewed", "I've ", "I have ", "I ", "We've ", "We have ",
+        "Now ", "Whole ", "Entire ", "Series ", "Patch ", "Patches ", "Set ", "All ", "Both ",
+        "So", "OK", "Ok", "Alright",
     ];
-    const VERBS: [&str; 9] = [
+    const VERBS: [&str; 10] = [
         "applied", "queued", "pushed", "picked", "added", "merged", "pulled", "taken", "took",
+        "staged",
     ];
     FIRST.iter().any(|w| t.starts_with(w)) && t.len() <= 160 && leads_with(t, 6, &VERBS)
 }
@@ -1106,6 +1116,80 @@ mod tests {
             (l[0].tree.as_deref(), l[0].branch.as_deref()),
             (Some("jaegeuk/f2fs.git"), Some("dev"))
         );
+    }
+
+    #[test]
+    fn applied_lines_naming_a_tree_and_its_branch_in_other_ways() {
+        // (line, branch, tree)
+        let cases: [(&str, Option<&str>, Option<&str>); 13] = [
+            (
+                "Queued in dm.git for-next.",
+                Some("for-next"),
+                Some("dm.git"),
+            ),
+            (
+                "I've staged this in dm.git's dm-6.8 branch.",
+                Some("dm-6.8"),
+                Some("dm.git"),
+            ),
+            (
+                "Applied to kselftest next branch for 6.9-rc1.",
+                Some("next"),
+                Some("kselftest"),
+            ),
+            (
+                "Both applied to kselftest next for Linux 6.7-rc1",
+                Some("next"),
+                Some("kselftest"),
+            ),
+            (
+                "Merged to xfs-linux for-next.",
+                Some("for-next"),
+                Some("xfs-linux"),
+            ),
+            ("Reviewed and pushed to for-next.", Some("for-next"), None),
+            ("I've queued this up for 6.8, thanks.", Some("6.8"), None),
+            (
+                "Queued for 6.9 in the erofs tree.",
+                Some("6.9"),
+                Some("erofs"),
+            ),
+            ("Applied for Linux 6.11-rc1", Some("6.11-rc1"), None),
+            (
+                "Applied to vfio next branch for v5.15.  Thanks,",
+                Some("next"),
+                Some("vfio"),
+            ),
+            ("Applied to my for-next branch.", Some("for-next"), None),
+            (
+                "The patch has been pushed to dev-test.",
+                None,
+                Some("dev-test"),
+            ),
+            (
+                "This change has been staged in the for-rc topic branch.",
+                None,
+                Some("for-rc"),
+            ),
+        ];
+        for (line, branch, tree) in cases {
+            let l = land("Re: [PATCH] x", &format!("{line}\n"));
+            assert_eq!(l.len(), 1, "{line}: {l:?}");
+            assert_eq!(
+                (l[0].kind, l[0].branch.as_deref(), l[0].tree.as_deref()),
+                (LandingKind::Applied, branch, tree),
+                "{line}"
+            );
+        }
+        // A tester's base is no tree.
+        assert!(
+            land(
+                "Re: x",
+                "I applied your patch on top next-20190731, and it works.\n"
+            )
+            .is_empty()
+        );
+        assert!(land("Re: x", "Will apply this to my tree.\n").is_empty());
     }
 
     #[test]
