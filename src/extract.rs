@@ -46,7 +46,10 @@ use crate::model::{Extraction, Message};
 /// this up for 6.8`, a tree and its branch side by side (`dm.git for-next`,
 /// `kselftest next branch`), `for Linux 6.11-rc1`, `for 6.9 in the erofs
 /// tree`, `The patch has been pushed to dev-test`.
-pub const EXTRACTION_VERSION: i64 = 16;
+/// 17: the reply model (`evidence::reply_model`) reads the own sentences of
+/// replies to the robot's reports that the phrase book read nothing in: a
+/// decline or a dispute it is sure of is a `maybe-` signal (a doubt).
+pub const EXTRACTION_VERSION: i64 = 17;
 
 /// The extractors read a body up to this many lines or
 /// [`MAX_EXTRACTED_BODY`] bytes, whichever comes first.

@@ -2270,6 +2270,12 @@ pub fn read_lowered(s: &str, keys: impl IntoIterator<Item = (usize, usize)>) -> 
 /// Whether lower-cased sentence `s` says nothing whatever phrases it
 /// holds: a question, or a sentence opening with a condition, which
 /// supposes all it says ("if this is real, the regression is expected").
+/// Whether a sentence (in any case) says nothing whatever phrases it holds:
+/// a question, or a sentence opening with a condition.
+pub fn says_nothing_of(s: &str) -> bool {
+    says_nothing(&s.to_lowercase())
+}
+
 fn says_nothing(s: &str) -> bool {
     let trimmed =
         s.trim_end_matches(|c: char| c == ')' || c == '"' || c == '\'' || c.is_whitespace());

@@ -192,6 +192,62 @@ pub fn sentence_signals_in(paragraphs: &Paragraphs, collapsed: bool) -> Vec<Sign
     out
 }
 
+/// What the reply model ([`super::reply_model`]) reads in the mail's own
+/// sentences that the phrase book read nothing in (`read`: the signals it
+/// found): a tentative `maybe-declines` or `maybe-disputes` signal each.
+/// Questions, sentences opening with a condition and what is no prose (4
+/// to 60 words, nine in ten of letters) are left out; so is a whitespace-collapsed body, whose
+/// quoted sentences cannot be told from its own.
+pub fn model_signals(paragraphs: &Paragraphs, collapsed: bool, read: &[Signal]) -> Vec<Signal> {
+    let mut out: Vec<Signal> = Vec::new();
+    if collapsed {
+        return out;
+    }
+    for p in paragraphs.own().iter() {
+        for (_, s) in sentences(p.text) {
+            let sentence = crate::text::fold_ws(s);
+            if !prose(&sentence)
+                || phrases::says_nothing_of(&sentence)
+                || read.iter().chain(&out).any(|r| r.sentence == sentence)
+            {
+                continue;
+            }
+            let Some((reading, _)) = super::reply_model::read(&sentence) else {
+                continue;
+            };
+            out.push(Signal {
+                kind: match reading {
+                    super::reply_model::Reading::Declines => SignalKind::MaybeDeclines,
+                    super::reply_model::Reading::Disputes => SignalKind::MaybeDisputes,
+                },
+                mentions: phrases::mentioned_commit(&sentence),
+                sentence,
+                quote_depth: 0,
+                commit: None,
+                tentative: true,
+            });
+        }
+    }
+    out
+}
+
+/// Whether a sentence reads as prose for the reply model: 4 to 60 words,
+/// nine in ten of them words of letters (not a pasted configuration,
+/// numbers or code).
+fn prose(sentence: &str) -> bool {
+    let words: Vec<&str> = sentence.split_whitespace().collect();
+    let wordy = words
+        .iter()
+        .filter(|w| {
+            let w = w.trim_matches(|c: char| c.is_ascii_punctuation());
+            !w.is_empty()
+                && w.chars()
+                    .all(|c| c.is_alphabetic() || c == '\'' || c == '-')
+        })
+        .count();
+    (4..=60).contains(&words.len()) && wordy * 10 >= words.len() * 9
+}
+
 /// The answers of the mail's own text to questions it quotes: a paragraph
 /// of depth 0 right below a quoted one that ends in a question, opening
 /// with a yes or a no ([`phrases::answered`]). The signal's sentence is the

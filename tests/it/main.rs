@@ -44,6 +44,7 @@ mod link_props;
 mod link_quoted_report;
 mod link_real_mail;
 mod link_relink_subset;
+mod link_reply_model;
 mod link_timing;
 mod linkperf_relink;
 mod lore_client;

@@ -11,7 +11,7 @@
 //! fails below the floors.
 
 use regtrack::evidence::BodyView;
-use regtrack::evidence::signal::sentence_signals;
+use regtrack::evidence::signal::{model_signals, sentence_signals};
 use regtrack::link::rules::sentence_status;
 use regtrack::model::SignalKind;
 use regtrack::model::history::{Role, Status};
@@ -56,12 +56,24 @@ fn read(text: &str, speaker: &str) -> Vec<(Decision, bool)> {
     let view = BodyView::new(&body);
     let robot_team = speaker == "robot-team";
     let mut out = Vec::new();
-    for s in sentence_signals(&view, &[]) {
+    // As a reply to a report: the reply model reads what the phrase book
+    // did not, but in the robot team's mail.
+    let mut signals = sentence_signals(&view, &[]);
+    if speaker != "robot-team" {
+        let more = model_signals(&view.paragraphs(&[]), view.collapsed, &signals);
+        signals.extend(more);
+    }
+    for s in signals {
         let decision = match s.kind {
             SignalKind::SetsAside | SignalKind::Superseded | SignalKind::WillRevert => {
                 (!robot_team).then_some(Decision::Drop)
             }
             SignalKind::WillFix => Some(Decision::WillFix),
+            // What a reply only may decide raises the doubt of it
+            // (`possible-decline`, `possible-dispute`): unsure.
+            SignalKind::MaybeDeclines if robot_team => Some(Decision::Disputed),
+            SignalKind::MaybeDeclines => Some(Decision::Declined),
+            SignalKind::MaybeDisputes => Some(Decision::Disputed),
             kind => match sentence_status(kind, &s.sentence, false, false, robot_team, Role::Reply)
             {
                 Some(Status::Declined) => Some(Decision::Declined),
@@ -92,6 +104,9 @@ struct Score {
     /// Lines that decide nothing, read as nothing (or only as unsure).
     none: u32,
     none_quiet: u32,
+    /// Lines that decide nothing, read as an unsure decision (a doubt
+    /// raised for nothing).
+    none_doubted: u32,
     /// Lines read as a sure decision they do not make.
     wrong_sure: u32,
 }
@@ -132,7 +147,15 @@ fn score(set: &str) -> Score {
             None => {
                 s.none += 1;
                 s.none_quiet += u32::from(!sure_wrong);
-                if sure_wrong { "WRONG" } else { "ok" }
+                let doubted = !sure_wrong && !got.is_empty();
+                s.none_doubted += u32::from(doubted);
+                if sure_wrong {
+                    "WRONG"
+                } else if doubted {
+                    "DOUBT"
+                } else {
+                    "ok"
+                }
             }
         };
         if verbose && verdict != "ok" {
@@ -168,7 +191,8 @@ fn the_reply_reader_decides_paraphrased_sentences_it_was_not_written_on() {
         let pct = |a: u32, b: u32| 100.0 * f64::from(a) / f64::from(b.max(1));
         eprintln!(
             "{set}: {} lines; deciding read right {}/{} ({:.0} %), {} more only as unsure; \
-             deciding nothing read as nothing {}/{} ({:.0} %); sure and wrong {}/{} ({:.0} %)",
+             deciding nothing read as nothing {}/{} ({:.0} %), {} of them with a doubt; \
+             sure and wrong {}/{} ({:.0} %)",
             s.lines,
             s.right_sure,
             s.deciding,
@@ -177,6 +201,7 @@ fn the_reply_reader_decides_paraphrased_sentences_it_was_not_written_on() {
             s.none_quiet,
             s.none,
             pct(s.none_quiet, s.none),
+            s.none_doubted,
             s.wrong_sure,
             s.lines,
             pct(s.wrong_sure, s.lines),
