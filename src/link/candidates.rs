@@ -400,17 +400,24 @@ pub fn weigh(
         return Vec::new();
     };
     // Besides the threads the history holds, a patch whose own `Fixes:`
-    // names a culprit its reports give (the relink loads those too).
+    // names a culprit its reports give (the relink loads those too),
     let reported: Vec<String> = h
         .members
         .iter()
         .filter(|(_, r)| *r == Role::Report)
         .flat_map(|(i, _)| super::hints::report_ids(&msgs[*i]))
         .collect();
+    // Or its culprit's title under another id (the merged commit of a
+    // culprit the robot tested as a posting or a developer's branch).
     let fixes_reported = |m: &LinkMessage| {
-        own_trailers(m)
-            .filter_map(fixes_id)
-            .any(|id| reported.iter().any(|c| same_commit(c, &id)))
+        own_trailers(m).any(|t| {
+            fixes_id(t).is_some_and(|id| reported.iter().any(|c| same_commit(c, &id)))
+                || h.title.is_some_and(|ct| {
+                    t.title
+                        .as_deref()
+                        .is_some_and(|tt| super::hints::title_key(tt) == ct)
+                })
+        })
     };
     let mut out: Vec<Candidate> = pool
         .entries

@@ -37,6 +37,7 @@ mod ingest_sources;
 mod ingest_store;
 mod ingest_update;
 mod link_build;
+mod link_fixes_title;
 mod link_fixtures;
 mod link_html_browser;
 mod link_incremental;

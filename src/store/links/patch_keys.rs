@@ -149,6 +149,7 @@ pub fn messages_with_patch_keys(store: &Store, keys: &PatchKeys) -> Result<Vec<i
         })?;
     }
     out.extend(messages_fixing(store, &keys.culprits)?);
+    out.extend(messages_fixing_titles(store, &keys.titles)?);
     for (m, _) in change_id_holders(store, &keys.change_ids)? {
         out.push(m);
     }
@@ -216,6 +217,52 @@ pub(super) fn messages_fixing(store: &Store, prefixes: &[String]) -> Result<Vec<
         while let Some(r) = rows.next().db(&sql)? {
             let c: String = r.get(1).db(&sql)?;
             if commit_prefix(&c).is_some_and(|p| wanted.contains(p.as_str())) {
+                out.push(r.get(0).db(&sql)?);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Messages whose own `Fixes:` names one of these titles (title keys), under
+/// whatever commit id: a fix naming the merged commit of a culprit the robot
+/// reported as a posted patch or a developer's branch. Looked up by the
+/// link keys' index (a `Fixes:` title is a `t:` key) when the titles are
+/// few, else in one pass over the `Fixes:` trailers.
+pub(super) fn messages_fixing_titles(store: &Store, titles: &[String]) -> Result<Vec<i64>> {
+    let mut out = Vec::new();
+    if titles.is_empty() {
+        return Ok(out);
+    }
+    if indexes_exist(store, &["link_keys_key"])? && are_few(store, titles.len())? {
+        // The key says a title of the message is this one; its own `Fixes:`
+        // titles say whether that title is one of theirs.
+        let sql = format!(
+            "SELECT message, title FROM trailers WHERE message IN \
+             (SELECT message FROM link_keys WHERE key = 't:' || ?1) \
+             AND title IS NOT NULL AND {OWN_FIXES}"
+        );
+        let mut stmt = store.conn().prepare_cached(&sql).db(&sql)?;
+        for t in titles {
+            let mut rows = stmt.query([t]).db(&sql)?;
+            while let Some(r) = rows.next().db(&sql)? {
+                let title: String = r.get(1).db(&sql)?;
+                if culprit_title_key(&title).as_deref() == Some(t.as_str()) {
+                    out.push(r.get(0).db(&sql)?);
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+    } else {
+        let wanted: HashSet<&str> = titles.iter().map(String::as_str).collect();
+        let sql =
+            format!("SELECT message, title FROM trailers WHERE title IS NOT NULL AND {OWN_FIXES}");
+        let mut stmt = store.conn().prepare(&sql).db(&sql)?;
+        let mut rows = stmt.query([]).db(&sql)?;
+        while let Some(r) = rows.next().db(&sql)? {
+            let t: String = r.get(1).db(&sql)?;
+            if culprit_title_key(&t).is_some_and(|k| wanted.contains(k.as_str())) {
                 out.push(r.get(0).db(&sql)?);
             }
         }
@@ -314,6 +361,24 @@ pub fn patch_keys_by_message(store: &Store, messages: &[i64]) -> Result<Vec<(i64
             Ok(())
         },
     )?;
+    // The titles its own `Fixes:` names ([`messages_fixing_titles`]).
+    in_chunks(
+        store,
+        &format!(
+            "SELECT message, title FROM trailers WHERE message IN ({{}}) AND title IS NOT NULL \
+             AND {OWN_FIXES}"
+        ),
+        messages,
+        |r| {
+            let title: String = r.get(1).db("fixed titles")?;
+            if let Some(k) = culprit_title_key(&title) {
+                out.push((r.get(0).db("fixed titles")?, format!("t:{k}")));
+            }
+            Ok(())
+        },
+    )?;
+    out.sort_unstable();
+    out.dedup();
     Ok(out)
 }
 
