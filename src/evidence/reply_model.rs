@@ -19,8 +19,9 @@
 //! most sentences decide nothing): on H and I, measured before use, that
 //! reads 71/120 and 84/123 deciding sentences with no wrong kind, and 1/96
 //! and 2/97 sentences deciding nothing as deciding. Hand-written: the model
-//! is a few count tables, and a crate for it would bring a linear-algebra
-//! stack for less than a hundred lines.
+//! is a few count tables. Of the crates, `bayespam` tells two classes only,
+//! and `linfa-bayes` takes `ndarray` matrices (bringing `ndarray` and
+//! `linfa`) while the features would still be built here.
 
 use std::collections::HashMap;
 use std::sync::LazyLock;
