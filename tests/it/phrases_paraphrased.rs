@@ -167,9 +167,10 @@ fn score(set: &str) -> Score {
 
 #[test]
 fn the_reply_reader_decides_paraphrased_sentences_it_was_not_written_on() {
-    // Floors a few points under what the sets gave when the phrase book was
-    // last changed: sets A to G were read while writing its families
-    // (written), sets H and I never were (held out).
+    // Floors a few points under what the sets gave when the phrase book or
+    // the reply model was last changed: sets A to G were read while writing
+    // the families and train the model (written), sets H and I never were
+    // (held out; with the model they read 71 % and 78 %, sure or unsure).
     // REGTRACK_PHRASES_EXTRA=/abs/path.tsv scores one more set (no floor):
     // a set being written, or sentences tried while writing a family.
     let extra = std::env::var("REGTRACK_PHRASES_EXTRA").ok();
@@ -181,8 +182,8 @@ fn the_reply_reader_decides_paraphrased_sentences_it_was_not_written_on() {
         ("set-e.tsv", 90.0, 97.0),
         ("set-f.tsv", 90.0, 97.0),
         ("set-g.tsv", 85.0, 97.0),
-        ("set-h.tsv", 50.0, 97.0),
-        ("set-i.tsv", 62.0, 97.0),
+        ("set-h.tsv", 66.0, 97.0),
+        ("set-i.tsv", 74.0, 97.0),
     ]
     .into_iter()
     .chain(extra.as_deref().map(|e| (e, 0.0, 0.0)))
