@@ -778,11 +778,7 @@ fn may_be_applied(t: &str) -> bool {
         "Now ", "Whole ", "Entire ", "Series ", "Patch ", "Patches ", "Set ", "All ", "Both ",
         "So", "OK", "Ok", "Alright",
     ];
-    const VERBS: [&str; 10] = [
-        "applied", "queued", "pushed", "picked", "added", "merged", "pulled", "taken", "took",
-        "staged",
-    ];
-    FIRST.iter().any(|w| t.starts_with(w)) && t.len() <= 160 && leads_with(t, 6, &VERBS)
+    FIRST.iter().any(|w| t.starts_with(w)) && t.len() <= 160 && leads_with(t, 6, &VERB_WORDS)
 }
 
 /// Whether one of the first `n` words of `t` starts with one of `stems`

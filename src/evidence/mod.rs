@@ -47,24 +47,12 @@ pub fn extract_evidence(msg: &Message, ex: &mut Extraction) {
 /// a reply to one of the robot's reports (its subject names the report), by
 /// anyone but the robot and its team.
 fn reads_with_model(ex: &Extraction, msg: &Message) -> bool {
-    use crate::model::Kind;
     // The robot's team speak of their own tests in the words people use to
     // dispute one ("we ran it again on two other machines"): on the gold
     // archives the model read four of their confirmations as disputes.
-    let robot_team = msg
-        .from_email
-        .as_deref()
-        .is_some_and(robot::names_robot_sender)
-        || msg
-            .from_name
-            .as_deref()
-            .is_some_and(|n| n.to_ascii_lowercase().contains("test robot"));
-    !robot_team
+    !robot::is_robot_team(msg.from_name.as_deref(), msg.from_email.as_deref())
         && ex.subject_report.is_some()
-        && !matches!(
-            ex.kind,
-            Kind::PerfReport | Kind::FunctionalReport | Kind::BuildReport
-        )
+        && !ex.kind.is_robot_mail()
 }
 
 /// [`extract_evidence`] of each message of `msgs` into the extraction at

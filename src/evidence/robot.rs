@@ -1,6 +1,6 @@
 //! Who the robot is: the addresses its reports are sent from and those its
-//! team answer from ([`names_robot_sender`]), for the extractors and the
-//! linker alike.
+//! team answer from ([`names_robot_sender`], [`is_robot`], [`is_robot_team`]),
+//! for the extractors and the linker alike.
 
 /// The robot's people: the addresses its reports have been sent from since
 /// 2014 and those its team answer from under their own names (the robot's
@@ -48,4 +48,16 @@ pub fn names_robot_sender(text: &str) -> bool {
             !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-' || c == '_')
         })
     })
+}
+
+/// True when the sender (display name, address) is the robot itself (not
+/// one of its people).
+pub fn is_robot(from_name: Option<&str>, from_email: Option<&str>) -> bool {
+    from_name.is_some_and(|n| n.to_ascii_lowercase().contains("test robot"))
+        || from_email.is_some_and(|e| e.eq_ignore_ascii_case("lkp@intel.com"))
+}
+
+/// True for the robot or the people who send its reports.
+pub fn is_robot_team(from_name: Option<&str>, from_email: Option<&str>) -> bool {
+    is_robot(from_name, from_email) || from_email.is_some_and(names_robot_sender)
 }

@@ -387,6 +387,16 @@ fn promises_next_version(m: &LinkMessage) -> bool {
     })
 }
 
+/// True when the title a `Fixes:` trailer gives is `culprit_title` (a
+/// title key).
+fn names_title(t: &crate::model::Trailer, culprit_title: Option<&str>) -> bool {
+    culprit_title.is_some_and(|ct| {
+        t.title
+            .as_deref()
+            .is_some_and(|tt| super::hints::title_key(tt) == ct)
+    })
+}
+
 /// The candidates of one history, best first.
 pub fn weigh(
     msgs: &[LinkMessage],
@@ -412,11 +422,7 @@ pub fn weigh(
     let fixes_reported = |m: &LinkMessage| {
         own_trailers(m).any(|t| {
             fixes_id(t).is_some_and(|id| reported.iter().any(|c| same_commit(c, &id)))
-                || h.title.is_some_and(|ct| {
-                    t.title
-                        .as_deref()
-                        .is_some_and(|tt| super::hints::title_key(tt) == ct)
-                })
+                || names_title(t, h.title)
         })
     };
     let mut out: Vec<Candidate> = pool
@@ -491,9 +497,7 @@ fn weigh_one(
             if names_culprit(&id) {
                 Some("its Fixes: names the culprit")
             } else {
-                let ct = h.title?;
-                let tt = super::hints::title_key(t.title.as_deref()?);
-                (tt == ct).then_some("its Fixes: names the culprit's title")
+                names_title(t, h.title).then_some("its Fixes: names the culprit's title")
             }
         });
     if let Some(why) = fixes {

@@ -40,16 +40,14 @@ pub fn is_report(m: &LinkMessage) -> bool {
 
 /// True when the sender is the robot itself (not one of its people).
 pub fn is_robot(m: &LinkMessage) -> bool {
-    let name = m.from_name.as_deref().unwrap_or("").to_ascii_lowercase();
-    let email = m.from_email.as_deref().unwrap_or("").to_ascii_lowercase();
-    name.contains("test robot") || email == "lkp@intel.com"
+    crate::evidence::robot::is_robot(m.from_name.as_deref(), m.from_email.as_deref())
 }
 
 pub use crate::evidence::robot::names_robot_sender;
 
 /// True for the robot or the people who send its reports.
 pub fn is_robot_team(m: &LinkMessage) -> bool {
-    is_robot(m) || m.from_email.as_deref().is_some_and(names_robot_sender)
+    crate::evidence::robot::is_robot_team(m.from_name.as_deref(), m.from_email.as_deref())
 }
 
 /// True for a trailer value naming the robot (`kernel test robot <...>`, `lkp@intel.com`).

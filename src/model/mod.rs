@@ -204,6 +204,14 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// The robot's own mail: its performance, functional and build reports.
+    pub fn is_robot_mail(self) -> bool {
+        matches!(
+            self,
+            Kind::PerfReport | Kind::FunctionalReport | Kind::BuildReport
+        )
+    }
+
     /// The kebab-case name used in JSON and the database.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -76,10 +76,7 @@ impl ExtractionColumns {
 
 /// Kinds whose whole extraction is kept as JSON (the linker reads it back).
 pub(super) fn whole_json(kind: Kind) -> bool {
-    matches!(
-        kind,
-        Kind::PerfReport | Kind::FunctionalReport | Kind::BuildReport
-    )
+    kind.is_robot_mail()
 }
 
 /// The part of an [`Extraction`] that no table of its own holds: what

@@ -4,17 +4,7 @@
 //! robot's credit: the link loads it and weighs it as a fix candidate of
 //! that history, with the reason; one naming another title is not weighed.
 
-use crate::common::{Cmd, corpus};
-
-/// The first report of `corpus/threads/two-reports.mbox` (culprit
-/// d15ea5e012, "ext4: make the sb update interval tunable").
-fn report() -> String {
-    let all = std::fs::read_to_string(corpus("threads/two-reports.mbox")).unwrap();
-    let second = all[1..]
-        .find("\nFrom mboxrd@z")
-        .map_or(all.len(), |i| i + 2);
-    all[..second].to_string()
-}
+use crate::common::{Cmd, first_of_two_reports as report, show_history};
 
 fn fix(fixes_title: &str) -> String {
     format!(
@@ -50,14 +40,7 @@ fn candidates(fixes_title: &str) -> Vec<(String, Vec<String>)> {
         .args(["-q", "ingest"])
         .arg(&mbox)
         .ok();
-    let shown = Cmd::regtrack()
-        .db(&db)
-        .args(["show", "d15ea5e012", "--json"])
-        .json();
-    let h = shown
-        .as_array()
-        .and_then(|a| a.first().cloned())
-        .unwrap_or(shown);
+    let h = show_history(&db, "d15ea5e012");
     h["fix_candidates"]
         .as_array()
         .into_iter()

@@ -7,17 +7,7 @@
 
 use std::path::Path;
 
-use crate::common::{Cmd, corpus};
-
-/// The first report of `corpus/threads/two-reports.mbox` (culprit
-/// d15ea5e012, "ext4: make the sb update interval tunable").
-fn report() -> String {
-    let all = std::fs::read_to_string(corpus("threads/two-reports.mbox")).unwrap();
-    let second = all[1..]
-        .find("\nFrom mboxrd@z")
-        .map_or(all.len(), |i| i + 2);
-    all[..second].to_string()
-}
+use crate::common::{Cmd, first_of_two_reports as report};
 
 fn reply(title: &str) -> String {
     format!(

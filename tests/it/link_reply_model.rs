@@ -6,17 +6,7 @@
 
 use std::path::Path;
 
-use crate::common::{Cmd, corpus};
-
-/// The first report of `corpus/threads/two-reports.mbox` (culprit
-/// d15ea5e012).
-fn report() -> String {
-    let all = std::fs::read_to_string(corpus("threads/two-reports.mbox")).unwrap();
-    let second = all[1..]
-        .find("\nFrom mboxrd@z")
-        .map_or(all.len(), |i| i + 2);
-    all[..second].to_string()
-}
+use crate::common::{Cmd, first_of_two_reports as report, show_history};
 
 fn reply(id: &str, sentence: &str) -> String {
     format!(
@@ -46,14 +36,7 @@ fn history(dir: &Path, reply: &str) -> serde_json::Value {
         .args(["-q", "ingest"])
         .arg(&mbox)
         .ok();
-    let shown = Cmd::regtrack()
-        .db(&db)
-        .args(["show", "d15ea5e012", "--json"])
-        .json();
-    shown
-        .as_array()
-        .and_then(|a| a.first().cloned())
-        .unwrap_or(shown)
+    show_history(&db, "d15ea5e012")
 }
 
 fn doubts(h: &serde_json::Value) -> Vec<(String, String)> {

@@ -27,6 +27,29 @@ pub fn corpus(rel: &str) -> PathBuf {
     root().join("corpus").join(rel)
 }
 
+/// The first report of `corpus/threads/two-reports.mbox` (culprit
+/// d15ea5e012, "ext4: make the sb update interval tunable"), as an mbox of
+/// one message: the start of a thread a test writes.
+pub fn first_of_two_reports() -> String {
+    let all = std::fs::read_to_string(corpus("threads/two-reports.mbox")).unwrap();
+    let second = all[1..]
+        .find("\nFrom mboxrd@z")
+        .map_or(all.len(), |i| i + 2);
+    all[..second].to_string()
+}
+
+/// `regtrack show CULPRIT --json` on `db`: the history it shows.
+pub fn show_history(db: &Path, culprit: &str) -> serde_json::Value {
+    let shown = Cmd::regtrack()
+        .db(db)
+        .args(["show", culprit, "--json"])
+        .json();
+    shown
+        .as_array()
+        .and_then(|a| a.first().cloned())
+        .unwrap_or(shown)
+}
+
 /// The running test's name (libtest names each test's thread after it).
 fn test_name() -> String {
     match std::thread::current().name() {
