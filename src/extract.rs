@@ -49,7 +49,12 @@ use crate::model::{Extraction, Message};
 /// 17: the reply model (`evidence::reply_model`) reads the own sentences of
 /// replies to the robot's reports that the phrase book read nothing in: a
 /// decline or a dispute it is sure of is a `maybe-` signal (a doubt).
-pub const EXTRACTION_VERSION: i64 = 17;
+/// 18: applied lines saying what was edited on the way (`Applied as 6.7
+/// material with some edits in the changelog`, `Merged into selinux/next
+/// with minor tweaks`), `for the next merge window`, a place said of "this"
+/// or "it" (`This is now in misc-next.`, `Now in xfs for-next.`); a list's
+/// footer URL under an applied line is no tree.
+pub const EXTRACTION_VERSION: i64 = 18;
 
 /// The extractors read a body up to this many lines or
 /// [`MAX_EXTRACTED_BODY`] bytes, whichever comes first.

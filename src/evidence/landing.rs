@@ -78,10 +78,11 @@ static APPLIED: LazyLock<Regex> = LazyLock::new(|| {
         r"|(?P<tree4>[\w.-]+)\s+(?P<branch6>(?:for-|dev|next|fixes|master|main|misc-)[\w./+-]*)(?:\s+branch)?",
         r"|(?P<branch4>[\w./:+#-]+?)(?:\s+(?:git\s+)?(?:branch|tree|queue))?)",
         r")?",
-        r"(?:\s+(?:as|for)\s+(?:a\s+)?(?:fix\s+for\s+)?(?:Linux\s+)?(?P<release>v?\d+\.\d+(?:[.-]rc\d*|\.y)?|next|fixes|linus)(?:\s+material)?)?",
+        r"(?:\s+(?:as|for)\s+(?:a\s+)?(?:fix\s+for\s+)?(?:Linux\s+)?(?:(?P<release>v?\d+\.\d+(?:[.-]rc\d*|\.y)?|next|fixes|linus)|(?:the\s+)?next\s+(?:rc|release|merge\s+window|cycle))(?:\s+material)?)?",
         r"(?:\s+(?:in|to|into)\s+(?:the\s+)?(?P<tree5>[\w./-]+)\s+(?:tree|branch|repo|repository))?",
         r"(?:\s+(?:as|with)\s+(?:commit\s+)?(?P<sha>[0-9a-f]{7,40}))?",
         r"(?:\s+(?:w/|with)\s+stable\s+cc'?d)?",
+        r"(?P<with>\s+(?:with|without)\s+[^,.;!?]{1,80}?)?",
         r"(?:\s*(?:as well|now|already))?",
         r"(?:\s*[,.;!]+(?:\s+.*)?|\s*(?:--|[\s,.!;:]*(?:(?:[Tt]hanks|[Tt]hank you)\b.*)?))$",
     ))
@@ -101,6 +102,22 @@ static LANDED: LazyLock<Regex> = LazyLock::new(|| {
         r"\s+(?:the\s+)?(?P<tree>[\w./-]+?)",
         r"(?:\s+(?P<word>tree|branch|repo|repository|queue))?",
         r"(?:\s+\([^)]{0,80}\))?\s*[.!,;]?(?:\s+.*)?$",
+    ))
+    .expect("valid regex")
+});
+
+/// The same said of "this" or "it" with no noun, or with no subject at
+/// all: `This is now in misc-next.`, `It's in for-next now.`, `Now in xfs
+/// for-next.`, `It has been queued in the erofs tree.` Only a branch-like
+/// name (`misc-next`, `vfs.fixes`), a tree with its branch, or `the X tree`
+/// says where: "It is in the works" does not.
+static PRONOUN_IN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"^(?:(?:This|It|That)\s+(?:is|has\s+(?:now\s+|already\s+)?(?:landed|been\s+(?:queued|applied|merged|pushed|staged|picked\s+up|added)))|It's|Now)",
+        r"\s+(?:now\s+|already\s+)?(?:queued\s+)?(?:in|into|to|on)\s+(?:the\s+)?(?P<tree>[\w./-]+?)",
+        r"(?:\s+(?P<branch>(?:for-|dev|next|fixes|master|main|misc-)[\w./+-]*))?",
+        r"(?:\s+(?P<word>tree|branch|repo|repository|queue))?",
+        r"(?:\s+(?:now|already))?(?:\s+\([^)]{0,80}\))?\s*(?:[.!,;](?:\s+.*)?)?$",
     ))
     .expect("valid regex")
 });
@@ -664,6 +681,18 @@ fn applied(lines: &[(usize, &str)], verb: bool, out: &mut Vec<Landing>) -> Optio
         if c.name("tree4").is_some_and(|m| m.as_str() == "top") {
             return None;
         }
+        // "Merged into selinux/next with some minor tweaks": what was
+        // changed on the way, said of a tree or branch, or in words of
+        // editing; "I added it to differentiate with the message above" is
+        // no landing.
+        if let Some(with) = c.name("with")
+            && let Some(place) = c.name("branch4")
+            && c.name("tree5").is_none()
+            && !pronoun_place(place.as_str(), false)
+            && !edits(with.as_str())
+        {
+            return None;
+        }
         (
             branch,
             get(&["tree1", "tree2", "tree3", "tree4", "tree5", "url"])
@@ -710,6 +739,21 @@ fn applied(lines: &[(usize, &str)], verb: bool, out: &mut Vec<Landing>) -> Optio
             || matches!(tree, "mainline" | "linux-next"))
     {
         (None, Some(tree.to_string()), None, 1)
+    } else if t
+        .as_bytes()
+        .first()
+        .is_some_and(|b| matches!(b, b'T' | b'I' | b'N'))
+        && let Some(c) = PRONOUN_IN.captures(t)
+        && let Some(tree) = c.name("tree").map(|m| m.as_str())
+        && !t.ends_with('?')
+        && pronoun_place(tree, c.name("word").is_some() || c.name("branch").is_some())
+    {
+        let branch = c.name("branch").map(|b| {
+            b.as_str()
+                .trim_end_matches(['.', ',', ';', ':'])
+                .to_string()
+        });
+        (branch, Some(tree.to_string()), None, 1)
     } else {
         return None;
     };
@@ -719,9 +763,13 @@ fn applied(lines: &[(usize, &str)], verb: bool, out: &mut Vec<Landing>) -> Optio
     let mut entries: Vec<Landing> = Vec::new();
     let mut j = used;
     while let Some(&(_, l)) = lines.get(j).filter(|_| j < used + 60) {
+        // b4 writes the tree line right under `Applied to`, after at
+        // most a blank line; further down only a repository's URL says
+        // where the patch went (a list's footer or a bug's URL does not).
         if let Some(c) = TREE_LINE.captures(l)
             && entries.is_empty()
             && tree.is_none()
+            && (j <= used + 1 || c.get(1).is_some_and(|u| names_repository(u.as_str())))
         {
             tree = c.get(1).map(|m| m.as_str().to_string());
             branch = branch.or(c.get(2).map(|m| m.as_str().to_string()));
@@ -760,6 +808,108 @@ fn applied(lines: &[(usize, &str)], verb: bool, out: &mut Vec<Landing>) -> Optio
         out.extend(entries);
     }
     Some(used)
+}
+
+/// Whether `name`, after "this is in" or "now in", names a tree or a
+/// branch: a branch-like name (`misc-next`, `vfs.fixes`, `cgroup/for-6.12`)
+/// or any name when `said` (a branch or `tree` follows it). Not a file
+/// (`fs/ext4/inode.c`), a directory (`arch/x86`) or a release (`6.9`,
+/// `v6.8-rc1`): "it is in mm/slub.c" says where code is, not a patch.
+fn pronoun_place(name: &str, said: bool) -> bool {
+    let starts_with_letter = name.chars().next().is_some_and(|c| {
+        c.is_ascii_alphabetic()
+            && !(c == 'v' && name[1..].starts_with(|d: char| d.is_ascii_digit()))
+    });
+    if !starts_with_letter
+        || matches!(
+            name,
+            "the" | "my" | "our" | "your" | "it" | "a" | "top" | "local" | "internal" | "private"
+        )
+    {
+        return false;
+    }
+    let last = name.rsplit('/').next().unwrap_or(name);
+    let file = [".c", ".h", ".rs", ".S", ".txt", ".rst", ".py", ".sh"]
+        .iter()
+        .any(|e| last.ends_with(e));
+    if file {
+        return false;
+    }
+    let branch_like = |n: &str| {
+        n.starts_with("for-")
+            || n.starts_with("misc-")
+            || n.starts_with("dev")
+            || n.ends_with("-next")
+            || n.ends_with("-fixes")
+            || n.ends_with(".fixes")
+            || n.ends_with("-testing")
+            || matches!(
+                n,
+                "next" | "fixes" | "master" | "main" | "mainline" | "linux-next"
+            )
+    };
+    if name.contains('/') {
+        return branch_like(last);
+    }
+    said || branch_like(name) || name.contains(['-', '.'])
+}
+
+/// Whether `url` names a git repository (`git://...`, `....git`, a
+/// git.kernel.org or forge path), not a list's page or a bug.
+fn names_repository(url: &str) -> bool {
+    url.starts_with("git://")
+        || url.starts_with("ssh://")
+        || url.contains(".git")
+        || url.contains("git.kernel.org")
+        || url.contains("github.com")
+        || url.contains("gitlab")
+        || url.contains("/cgit/")
+}
+
+/// Whether a `with ...` clause after an applied line says what was
+/// edited on the way (`with a few minor cosmetic tweaks`, `with the zx
+/// chunk removed`, `with a massaged commit msg`).
+fn edits(clause: &str) -> bool {
+    const EDIT_WORDS: [&str; 27] = [
+        "tweak",
+        "chang",
+        "fix",
+        "edit",
+        "clean",
+        "reword",
+        "adjust",
+        "correct",
+        "modif",
+        "massag",
+        "whitespace",
+        "typo",
+        "nit",
+        "style",
+        "format",
+        "wrap",
+        "remov",
+        "squash",
+        "fold",
+        "rebas",
+        "suggest",
+        "improv",
+        "ack",
+        "review",
+        "tag",
+        "comment",
+        "updat",
+    ];
+    let lower = clause.to_ascii_lowercase();
+    EDIT_WORDS.iter().any(|w| lower.contains(w))
+        || [
+            "commit message",
+            "commit msg",
+            "subject",
+            "changelog",
+            "expectation",
+        ]
+        .iter()
+        .any(|w| lower.contains(w))
 }
 
 /// Whether a trimmed line can be a maintainer's applied line: it starts with
@@ -1186,6 +1336,99 @@ mod tests {
             .is_empty()
         );
         assert!(land("Re: x", "Will apply this to my tree.\n").is_empty());
+    }
+
+    #[test]
+    fn applied_lines_saying_what_was_edited_or_naming_the_place_alone() {
+        // (line, branch, tree), paraphrased from maintainers of many lists.
+        let cases: [(&str, Option<&str>, Option<&str>); 12] = [
+            (
+                "Applied as 6.7 material with some edits in the changelog, thanks!",
+                Some("6.7"),
+                None,
+            ),
+            (
+                "Merged into selinux/next with some minor tweaks to the comments.",
+                Some("selinux/next"),
+                None,
+            ),
+            (
+                "Applied to cgroup/for-6.9 with the subject capitalized.",
+                Some("cgroup/for-6.9"),
+                None,
+            ),
+            (
+                "Applied to nfsd-fixes with a Cc: stable added.",
+                Some("nfsd-fixes"),
+                None,
+            ),
+            (
+                "Thanks, applied with a reworded commit description.",
+                None,
+                None,
+            ),
+            (
+                "Applied to linux-kselftest fixes for next rc.",
+                Some("fixes"),
+                Some("linux-kselftest"),
+            ),
+            (
+                "I've queued this one up for the next merge window.",
+                None,
+                None,
+            ),
+            ("This is now in misc-next.", None, Some("misc-next")),
+            ("It's in for-next now.", None, Some("for-next")),
+            ("Now in xfs for-next.", Some("for-next"), Some("xfs")),
+            (
+                "This is in dma-mapping for-next now.",
+                Some("for-next"),
+                Some("dma-mapping"),
+            ),
+            ("That is in the ext4 tree already.", None, Some("ext4")),
+        ];
+        for (line, branch, tree) in cases {
+            let l = land("Re: [PATCH] x", &format!("{line}\n"));
+            assert_eq!(l.len(), 1, "{line}: {l:?}");
+            assert_eq!(
+                (l[0].kind, l[0].branch.as_deref(), l[0].tree.as_deref()),
+                (LandingKind::Applied, branch, tree),
+                "{line}"
+            );
+        }
+        // Where code is, a question, a release, a local tree, or a "with"
+        // that edits nothing says no patch went anywhere.
+        for line in [
+            "It is in the works.",
+            "This is in the hot path.",
+            "It is in fs/ext4/inode.c.",
+            "This is in arch/x86 code.",
+            "It's in mainline?",
+            "This is in 6.9.",
+            "It's in local tree, not upstream yet.",
+            "I added it to differentiate with the message a little further above.",
+        ] {
+            assert!(land("Re: x", &format!("{line}\n")).is_empty(), "{line}");
+        }
+    }
+
+    #[test]
+    fn a_list_footer_under_an_applied_line_is_no_tree() {
+        let body = "I've applied this to the dma-mapping tree with a more useful commit\n\
+                    message.\n\n_______________________________________________\n\
+                    iommu mailing list\n\
+                    https://lists.linuxfoundation.org/mailman/listinfo/iommu\n";
+        let l = land("Re: [PATCH] x", body);
+        assert_eq!(l.len(), 1, "{l:?}");
+        assert_eq!(l[0].tree, None);
+        // A repository's URL a few lines down still names the tree.
+        let body = "Applied to cgroup/for-6.8.\n\nThe branch lives at\n\n  \
+                    git://git.kernel.org/pub/scm/linux/kernel/git/tj/cgroup.git\n";
+        let l = land("Re: [PATCH] x", body);
+        assert_eq!(
+            l[0].tree.as_deref(),
+            Some("git://git.kernel.org/pub/scm/linux/kernel/git/tj/cgroup.git")
+        );
     }
 
     #[test]
