@@ -235,13 +235,21 @@ pub fn assess(r: &mut Regression) {
     if r.status == Status::Improvement
         && let Some(p) = r.patches.first()
     {
+        // A debug patch posted as a reply has no title of its own: it is
+        // named by what it is and who posted it.
+        let what = if p.title.is_empty() {
+            let role = p.role.as_str().replace('-', " ");
+            match &p.from {
+                Some(from) => format!("the {role} by {from}"),
+                None => format!("a {role}"),
+            }
+        } else {
+            format!("\"{}\"", p.title)
+        };
         push(Doubt {
             kind: DoubtKind::ConflictingEvidence,
             message_id: Some(p.message_id.clone()),
-            said: format!(
-                "every report is an improvement, but \"{}\" was linked as a fix of it",
-                p.title
-            ),
+            said: format!("every report is an improvement, but {what} was linked as a fix of it"),
             settle: settle(r, DoubtKind::ConflictingEvidence, None),
         });
     }
@@ -292,6 +300,34 @@ mod tests {
         };
         r.culprit.commit = "4c40d6efc8b22b88a45c".into();
         r
+    }
+
+    #[test]
+    fn an_improvement_with_a_fix_names_the_fix_even_without_a_title() {
+        use crate::model::history::{PatchInfo, PatchRole};
+        let mut r = history(Status::Improvement, vec![entry(None, None, "a@x")]);
+        r.patches.push(PatchInfo {
+            message_id: "d@x".into(),
+            from: Some("Christoph Hellwig".into()),
+            role: PatchRole::DebugPatch,
+            ..PatchInfo::default()
+        });
+        assess(&mut r);
+        assert_eq!(r.status_confidence, StatusConfidence::Unsure);
+        let d = &r.doubts[0];
+        assert_eq!(d.kind, DoubtKind::ConflictingEvidence);
+        assert_eq!(
+            d.said,
+            "every report is an improvement, but the debug patch by Christoph Hellwig was \
+             linked as a fix of it"
+        );
+        r.patches[0].title = "md: set md-specific flags".into();
+        assess(&mut r);
+        assert!(
+            r.doubts[0]
+                .said
+                .contains("\"md: set md-specific flags\" was linked")
+        );
     }
 
     #[test]
