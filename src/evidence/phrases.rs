@@ -1781,6 +1781,202 @@ pub const PHRASES: &[Phrase] = &[
         SetsAside,
         r"\b(?:i've|i have|we've|we have) (?P<cue>withdrawn the series|withdrawn the patchset|withdrawn the patch|withdrawn this series|withdrawn the rfc|withdrawn it)\b",
     ),
+    // Written on paraphrase sets H and I (their misses), measured on J.
+    // The robot's team takes a report back, giving its reason after.
+    p(
+        Withdraws,
+        r"^(?:so |sorry,? |oops,? )?(?:please|kindly|pls) (?P<cue>disregard|ignore)(?: it| this| this one| the report| this report| that)? ?(?:[;:,-]|\xe2\x80[\x93\x94])[^.]{0,80}\b(?:baseline|base kernel|setup|set-up|environment|test machine|test box|testbox|compiler|gcc|clang|kconfig|kernel config|bios|firmware|microcode|rerun|re-run|measured|measurement|mistake in our|mistake in the setup|our mistake|our side|our test|should not have been sent)\b",
+    ),
+    p(
+        Withdraws,
+        r"\b(?:please|kindly|pls) (?P<cue>ignore it|ignore this|disregard it|disregard this|ignore that|disregard that)(?:[,;:]| (?:report|one|mail|email|message)\b)[^.]{0,80}\b(?:baseline|base kernel|setup|set-up|environment|test machine|test box|testbox|compiler|gcc|clang|kconfig|kernel config|bios|firmware|microcode|rerun|re-run|measured|measurement|mistake in our|mistake in the setup|our mistake|our side|our test|should not have been sent)\b",
+    ),
+    p(
+        Withdraws,
+        r"\b(?:we're|we are|we'll|we will|we've|we have) (?P<cue>dropping|withdrawing|retracting|withdrawn|retracted|dropped) (?:this|the|our|that) (?:{w} )?(?:report|one)\b",
+    ),
+    p(
+        Withdraws,
+        r"\b(?:we|i) (?P<cue>retract|withdraw) (?:this|that) one\b",
+    ),
+    p(
+        Withdraws,
+        r"\b(?:report|regression report)(?: {w}){0,2} (?:was|were) (?P<cue>sent by mistake|sent in error|sent out by mistake|sent out in error|sent wrongly|sent incorrectly|sent accidentally)\b",
+    ),
+    // A fix puts the numbers back.
+    p(
+        ConfirmsFix,
+        r"\b(?:performance|throughput|score|numbers|iops|pps|bandwidth|result|results) (?:{w} ){0,2}(?P<cue>recover|recovers|recovered) (?:to|back)\b",
+    ),
+    p(
+        ConfirmsFix,
+        r"\b(?:{w}) (?:is|are|was|were) (?P<cue>back with|back after) (?:the|this|your|that|his|her) (?:{w} )?(?:fix|patch|change|fixup)\b",
+    ),
+    p(
+        ConfirmsFix,
+        r"\b(?:fix|patch|one-liner|change|fixup)\b[^.]{0,40}\b(?P<cue>right where it was|right where they were|back where it was|back where they were)\b",
+    ),
+    p(
+        ConfirmsFix,
+        r"\b(?:{w}) (?:is|are|was|were) (?:{w} )?(?P<cue>back to the old|back to the earlier|back to the previous|back to the original|back to the pre-regression|back to old) (?:numbers|level|levels|values|results|score|scores|figures)\b",
+    ),
+    // A fix is promised.
+    p(
+        WillFix,
+        r"\b(?:a |the )?(?:fix|patch|fixup)(?: is)? (?P<cue>coming tomorrow|coming today|coming this week|coming next week|incoming|on the way|on its way|forthcoming|in the works)\b",
+    ),
+    p(
+        WillFix,
+        r"\b(?:i'll|i will|we'll|we will) (?:{w} ){1,10}and (?P<cue>post a fix|send a fix|post the fix|send the fix|post a patch|send a patch|post the patch|send the patch|submit a fix|submit a patch)\b",
+    ),
+    p(
+        WillFix,
+        r"\b(?:i'll|i will|we'll|we will|i am going to|i'm going to|we are going to|we're going to) (?P<cue>prepare|cook|cook up|put together|come up with|whip up) (?:a |the |an )?(?:{w} )?(?:fix|patch|fixup)\b",
+    ),
+    // A revert decided.
+    p(
+        WillRevert,
+        r"^(?:ok,? |okay,? |so,? )?(?P<cue>reverting)[,.;:!]",
+    ),
+    p(
+        WillRevert,
+        r"^(?:ok,? |okay,? |so,? )?(?P<cue>reverted in|reverted from|reverting in|reverting from|reverted for now|reverting for now)(?: [a-uw-z][\w./-]*)?[,.;:!](?:\s|$)",
+    ),
+    p(
+        WillRevert,
+        r"^(?:i'm |i am |we're |we are |so |ok,? )?(?P<cue>dropping|dropped) (?:the|this|that|your) (?:commit|patch|series|change) from\b",
+    ),
+    p(
+        WillRevert,
+        r"\bplease (?:just )?(?P<cue>revert) (?:it|this|this one|that|the commit|commit [0-9a-f]{7,40}|[0-9a-f]{7,40})(?: for now| asap)?(?:[.;!]|$)",
+    ),
+    p(
+        WillRevert,
+        r"\b(?:i|we) (?:agree|am fine|'m fine|are fine|'re fine|am ok|'m ok|'m okay|am okay) (?:to|with) (?P<cue>revert|reverting|dropping) (?:it|this|that|the commit|this commit|the patch|this patch|the change|this change)(?:[.,;!]|$| for now| from)",
+    ),
+    p(
+        WillRevert,
+        r"\b(?:a|the) (?P<cue>revert) (?:will be|is going to be|is queued|is on its way|goes) (?:in|into|out|to)\b",
+    ),
+    // The tested series is set aside.
+    p(
+        SetsAside,
+        r"\b(?:i|we)(?:'ve| have)? (?P<cue>withdrawn|abandoned|shelved|parked) (?:the|this|my|our) (?:whole |entire )?(?:series|patchset|patch set|version|rfc|branch)\b",
+    ),
+    neg(
+        SetsAside,
+        r"\b(?:i|we) (?:don't|do not|won't|will not) (?:intend to|plan to|plan on|intend on) (?P<cue>submit|submitting|upstream|upstreaming|post|posting) (?:it|this|that|them)(?: series| patch| one)?(?:[.,;!]|$)",
+    ),
+    neg(
+        SetsAside,
+        r"^(?P<cue>not merging|not applying|not taking|won't merge|won't apply|won't take|will not merge|will not apply|will not take) (?:this|it|that|the series|these|this one)\b",
+    ),
+    p(
+        SetsAside,
+        r"\b(?:series|patchset|patch set|approach|rfc|branch)(?: {w}){0,1} (?:is|was|has been|is being|got) (?P<cue>replaced by|dropped in favour of|dropped in favor of|abandoned in favour of|abandoned in favor of)\b",
+    ),
+    p(
+        SetsAside,
+        r"\b(?:series|rfc|patchset) is (?P<cue>dead|going nowhere)(?:[.,;!]|$)",
+    ),
+    neg(
+        SetsAside,
+        r"\b(?:rfc|series|patchset|approach)(?: {w}){0,2} (?P<cue>isn't going anywhere|is not going anywhere|won't go anywhere|won't be merged|will not be merged|isn't going in|is not going in)(?: anyway)?(?:[.,;!]|$)",
+    ),
+    // The numbers cannot come from the patch.
+    p(
+        Disputes,
+        r"\b(?:kernels|builds|kernel|baseline|points|commits|runs)(?: {w}){0,3} (?:were |was |are |is )?(?:built|compiled|measured|tested) (?:with|using|by) (?:two )?(?P<cue>different compilers|different compiler versions|different gcc versions|a different gcc|different gcc|a different compiler|different toolchains|different clang versions)\b",
+    ),
+    neg(
+        Disputes,
+        r"\b(?:numbers|results|data|figures)(?: {w}){0,4} (?P<cue>say nothing|tell us nothing|tell nothing) about\b",
+    ),
+    neg(
+        Disputes,
+        r"\b(?:do not|don't|can't|cannot|shouldn't|should not) (?P<cue>blame) (?:the|this|my|that|our) (?:{w} ){0,2}(?:patch|commit|change|series)\b",
+    ),
+    p(
+        Disputes,
+        r"\b(?:comes|came|is coming|stems|stem) from\b[^.]{0,80}\b(?P<cue>not from the|not from this|not from my|not from that|not from your)\b",
+    ),
+    p(
+        Disputes,
+        r"\b(?P<cue>nowhere near) (?:anything|what|the code|the functions?|the path|the paths) (?:that )?(?:i|we|this patch|the patch|my patch|the commit) (?:touched|changed|modified|touch|change)\b",
+    ),
+    neg(
+        Disputes,
+        r"\b(?P<cue>doesn't contain|does not contain|didn't contain|did not contain) (?:a single byte of|any of|a line of|a single line of|a byte of) (?:it|this|that|the change|the patch|my change)\b",
+    ),
+    neg(
+        Disputes,
+        r"\b(?P<cue>doesn't build into anything|does not build into anything|doesn't get built into anything)\b",
+    ),
+    guess(
+        MaybeDisputes,
+        true,
+        r"\b(?:your|the test|the|this) (?:machine|box|system|test machine|test box|testbox|platform) (?P<cue>doesn't have|does not have|doesn't even have|does not even have)\b",
+    ),
+    // The same numbers on both sides.
+    p(
+        CannotReproduce,
+        r"\b(?:(?:numbers|results|result|throughput|score|scores|performance|iops|runs) (?:{w} ){0,3}(?:are|is|were|was) |the )(?P<cue>same result on both|same results on both|same numbers on both|identical on both|equal on both|the same on both)\b",
+    ),
+    p(
+        CannotReproduce,
+        r"\b(?:numbers|results|throughput|score|scores|performance|iops|bandwidth) (?:before and after|with and without)(?: {w}){0,4} (?:is|are|were|was) (?P<cue>equal|identical|the same)\b",
+    ),
+    // Run-to-run wobble.
+    p(
+        Noise,
+        r"\b(?:turbo|thermal|frequency|boost)(?: and (?:thermal|turbo|frequency))? (?P<cue>wobble|jitter|fluctuation|fluctuations)\b",
+    ),
+    p(
+        Noise,
+        r"\b(?:just|only|simply|merely) the (?P<cue>noise) of the (?:test|benchmark|machine|box)\b",
+    ),
+    p(
+        Noise,
+        r"\b(?:well )?(?P<cue>inside the spread|within the spread|inside the noise|inside the variance)\b",
+    ),
+    // The cost is accepted, in words of keeping the change.
+    p(
+        Declines,
+        r"\b(?:we|i)(?:'re| are| am|'m) (?P<cue>keeping) (?:it|them|this|that|the change|the patch|the commit|the check|the checks|the barrier|the annotations)(?: as is| as it is)?(?:[.;!]|$)",
+    ),
+    neg(
+        Declines,
+        r"\b(?P<cue>not going to change it back|not going to be made optional|won't be made optional|will not be made optional|won't change it back|will not change it back|not going to be reverted)\b",
+    ),
+    p(
+        Declines,
+        r"(?:^|\b(?:so|and|,) )(?:it|this|that|they|the change|the commit|the patch|the check|the barrier) (?:(?:is )?expected and )?(?P<cue>stands|will stay|stays|is staying|are staying)(?:[.,;!]|$)",
+    ),
+    p(
+        Declines,
+        r"\b(?P<cue>costs what it costs|cost what it costs|is what correct code costs|what correct code costs|is simply where we land|is where we land)\b",
+    ),
+    p(
+        Declines,
+        r"\bwe (?P<cue>accept this|accept that|accept it|accept the cost|accept the regression|accept the loss)(?:[.,;!]|$)",
+    ),
+    p(
+        Declines,
+        r"\bwithin what (?:i'm|i am|we're|we are) (?P<cue>willing to accept|happy to accept|prepared to accept|ok with|fine with)\b",
+    ),
+    neg(
+        Declines,
+        r"\b(?P<cue>not worth optimising for|not worth optimizing for|not worth optimising|not worth optimizing|not worth chasing|not worth the complexity)\b",
+    ),
+    p(
+        Declines,
+        r"^(?P<cue>intended|intentional|deliberate|by design|as designed|as intended|working as intended|works as intended)[.!]?$",
+    ),
+    guess(
+        MaybeDeclines,
+        false,
+        r"\b(?P<cue>kind of the point|exactly the point|precisely the point)\b",
+    ),
     // Leanings: what reads like a decline or a dispute without saying one
     // (a question for a person; dropped when the family itself is read).
     guess(
@@ -2896,6 +3092,83 @@ mod tests {
                 .iter()
                 .any(|(k, tentative)| *k == WillFix && !*tentative);
             assert!(!promises, "{s:?}: {got:?}");
+        }
+    }
+
+    #[test]
+    fn the_families_written_on_sets_h_and_i_read_their_sentences() {
+        let cases: &[(&str, SignalKind, bool)] = &[
+            (
+                "Please disregard; the base kernel was built with another config.",
+                Withdraws,
+                false,
+            ),
+            (
+                "No, please ignore it, there was a mistake in our setup.",
+                Withdraws,
+                false,
+            ),
+            (
+                "We are withdrawing this regression report.",
+                Withdraws,
+                false,
+            ),
+            ("That report was sent by mistake, sorry.", Withdraws, false),
+            (
+                "With the patch the throughput recovers to the parent's level.",
+                ConfirmsFix,
+                false,
+            ),
+            ("IOPS are back with your fix.", ConfirmsFix, false),
+            ("A patch is on its way.", WillFix, false),
+            (
+                "I'll rework the lookup and send a fix this week.",
+                WillFix,
+                false,
+            ),
+            ("We'll cook up a patch for it.", WillFix, false),
+            (
+                "Reverting, this is not worth 10% for a cleanup.",
+                WillRevert,
+                false,
+            ),
+            (
+                "Dropping the commit from for-next for now.",
+                WillRevert,
+                false,
+            ),
+            ("I agree to revert it.", WillRevert, false),
+            ("I've abandoned this series.", SetsAside, false),
+            ("Not merging this one.", SetsAside, false),
+            (
+                "The numbers from a KASAN kernel say nothing about the patch.",
+                Disputes,
+                false,
+            ),
+            ("Please don't blame the patch for that.", Disputes, false),
+            (
+                "The hot spots are nowhere near anything I touched.",
+                Disputes,
+                false,
+            ),
+            ("Same results on both kernels here.", CannotReproduce, false),
+            ("It's thermal jitter.", Noise, false),
+            ("We're keeping the check.", Declines, false),
+            ("It costs what it costs.", Declines, false),
+            ("Intended.", Declines, false),
+        ];
+        for &(s, k, tentative) in cases {
+            let got = kinds(s);
+            assert!(got.contains(&(k, tentative)), "{s:?}: {got:?}");
+        }
+        for s in [
+            "We'll collect the perf data and send it.",
+            "Please ignore this patch, I attached the wrong file.",
+            "Reverting it on top of mainline gives the 5% back.",
+            "Is it intended?",
+            "If we keep the check, the regression stays.",
+        ] {
+            assert!(!kinds(s).iter().any(|f| !f.1), "{s:?}: {:?}", kinds(s));
         }
     }
 
