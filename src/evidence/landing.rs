@@ -868,9 +868,9 @@ fn names_repository(url: &str) -> bool {
 
 /// Whether a `with ...` clause after an applied line says what was
 /// edited on the way (`with a few minor cosmetic tweaks`, `with the zx
-/// chunk removed`, `with a massaged commit msg`).
+/// chunk removed`, `with a massaged commit msg`); "changelog" is in "chang".
 fn edits(clause: &str) -> bool {
-    const EDIT_WORDS: [&str; 27] = [
+    const EDIT_WORDS: [&str; 31] = [
         "tweak",
         "chang",
         "fix",
@@ -898,18 +898,13 @@ fn edits(clause: &str) -> bool {
         "tag",
         "comment",
         "updat",
+        "commit message",
+        "commit msg",
+        "subject",
+        "expectation",
     ];
     let lower = clause.to_ascii_lowercase();
     EDIT_WORDS.iter().any(|w| lower.contains(w))
-        || [
-            "commit message",
-            "commit msg",
-            "subject",
-            "changelog",
-            "expectation",
-        ]
-        .iter()
-        .any(|w| lower.contains(w))
 }
 
 /// Whether a trimmed line can be a maintainer's applied line: it starts with

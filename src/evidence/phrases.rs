@@ -32,7 +32,8 @@ pub struct Phrase {
     /// it", "cannot reproduce"): a negation before them is not a denial.
     pub negative: bool,
     /// Lower-case regex; `{w}` is one word, `{thing}` a regression or its
-    /// cost, named in one place for every phrase; one
+    /// cost, `{setup_fault}` a fault of the test set-up, each named in one
+    /// place for every phrase; one
     /// `(?P<cue>...)` group of literal alternatives, outside any
     /// alternation or repetition, is in every match.
     pub pattern: &'static str,
@@ -1785,11 +1786,11 @@ pub const PHRASES: &[Phrase] = &[
     // The robot's team takes a report back, giving its reason after.
     p(
         Withdraws,
-        r"^(?:so |sorry,? |oops,? )?(?:please|kindly|pls) (?P<cue>disregard|ignore)(?: it| this| this one| the report| this report| that)? ?(?:[;:,-]|\xe2\x80[\x93\x94])[^.]{0,80}\b(?:baseline|base kernel|setup|set-up|environment|test machine|test box|testbox|compiler|gcc|clang|kconfig|kernel config|bios|firmware|microcode|rerun|re-run|measured|measurement|mistake in our|mistake in the setup|our mistake|our side|our test|should not have been sent)\b",
+        r"^(?:so |sorry,? |oops,? )?(?:please|kindly|pls) (?P<cue>disregard|ignore)(?: it| this| this one| the report| this report| that)? ?(?:[;:,-]|\xe2\x80[\x93\x94])[^.]{0,80}\b{setup_fault}\b",
     ),
     p(
         Withdraws,
-        r"\b(?:please|kindly|pls) (?P<cue>ignore it|ignore this|disregard it|disregard this|ignore that|disregard that)(?:[,;:]| (?:report|one|mail|email|message)\b)[^.]{0,80}\b(?:baseline|base kernel|setup|set-up|environment|test machine|test box|testbox|compiler|gcc|clang|kconfig|kernel config|bios|firmware|microcode|rerun|re-run|measured|measurement|mistake in our|mistake in the setup|our mistake|our side|our test|should not have been sent)\b",
+        r"\b(?:please|kindly|pls) (?P<cue>ignore it|ignore this|disregard it|disregard this|ignore that|disregard that)(?:[,;:]| (?:report|one|mail|email|message)\b)[^.]{0,80}\b{setup_fault}\b",
     ),
     p(
         Withdraws,
@@ -2001,6 +2002,10 @@ pub const PHRASES: &[Phrase] = &[
     ),
 ];
 
+/// What the robot's team names as the fault of a report it takes back
+/// ("please disregard; the baseline used another gcc"): `{setup_fault}`.
+const SETUP_FAULT: &str = r"(?:baseline|base kernel|setup|set-up|environment|test machine|test box|testbox|compiler|gcc|clang|kconfig|kernel config|bios|firmware|microcode|rerun|re-run|measured|measurement|mistake in our|mistake in the setup|our mistake|our side|our test|should not have been sent)";
+
 /// The shared parts of the patterns.
 fn expand(pattern: &str) -> String {
     pattern
@@ -2009,6 +2014,7 @@ fn expand(pattern: &str) -> String {
             "{thing}",
             r"(?:regression|slowdown|slow-down|drop|degradation|cost|overhead|hit|penalty|loss|behaviou?r|result|difference|impact|change)",
         )
+        .replace("{setup_fault}", SETUP_FAULT)
         .replace(r"\b", r"(?-u:\b)")
 }
 
