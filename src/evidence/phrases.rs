@@ -2394,6 +2394,25 @@ static DECLINE_CANCEL_AFTER: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid regex")
 });
 
+/// A share of a recovery: "wins back part of the loss", "partially restores
+/// the throughput", "recovers some of it". Said of a fix, it confirms
+/// nothing (a table that shows it is `partly-restores`).
+static PARTIAL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?-u:\b)(?:part of|partly|partially|partial|some of|half of|a bit of|a little of|a fraction of|a portion of|a third of|a quarter of)(?-u:\b)",
+    )
+    .expect("valid regex")
+});
+
+/// The first `n` words after byte `at` of `s`.
+fn words_after(s: &str, at: usize, n: usize) -> String {
+    let tail = s.get(at..).unwrap_or("");
+    tail.split_whitespace()
+        .take(n)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Where the clause holding byte `at` of `s` begins.
 fn clause_start(s: &str, at: usize) -> usize {
     let head = s.get(..at).unwrap_or("");
@@ -2509,6 +2528,13 @@ fn read_phrases(s: &str, which: Vec<usize>) -> Vec<Found> {
                 }
             }
             if ph.kind == Declines && DECLINE_CANCEL_AFTER.is_match(s.get(m.end()..).unwrap_or(""))
+            {
+                continue;
+            }
+            if ph.kind == ConfirmsFix
+                && (PARTIAL.is_match(matched)
+                    || PARTIAL.is_match(&words_before(s, m.start(), 3))
+                    || PARTIAL.is_match(&words_after(s, m.end(), 4)))
             {
                 continue;
             }
@@ -3040,6 +3066,29 @@ mod tests {
                 got.contains(&(*k, *t)),
                 "{s:?}: {got:?}, expected {k:?} tentative={t}"
             );
+        }
+    }
+
+    #[test]
+    fn a_share_of_a_recovery_confirms_no_fix() {
+        for s in [
+            "The regression is partially recovered by applying your patch.",
+            "I moved the count to its own cache line, which wins back part of the loss.",
+            "It partly restores the performance.",
+            "The patch restores the throughput, partially.",
+            "This recovers about half of the regression.",
+        ] {
+            assert!(
+                !kinds(s).iter().any(|(k, _)| *k == ConfirmsFix),
+                "{s}: {:?}",
+                kinds(s)
+            );
+        }
+        for s in [
+            "It restores most of the lost performance.",
+            "The regression is gone with the patch.",
+        ] {
+            assert!(kinds(s).iter().any(|(k, _)| *k == ConfirmsFix), "{s}");
         }
     }
 

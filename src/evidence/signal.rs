@@ -333,6 +333,20 @@ pub fn trailer_signals(trailers: &[Trailer]) -> Vec<Signal> {
         .collect()
 }
 
+/// The least share of the culprit column's change that the last column must
+/// win back to count as partly restoring it.
+const PARTLY_RESTORED: f64 = 1.0 / 3.0;
+
+/// True when `fixed` (the last column's change against the base) wins back
+/// at least [`PARTLY_RESTORED`] of `culprit`'s change, and more than the
+/// noise: -69.5 % with the culprit, -40.8 % with a diff on top. A last
+/// column beyond the base on the other side (the loss more than won back)
+/// counts too.
+pub fn partly_restores(culprit: f64, fixed: f64, noise: f64) -> bool {
+    let won_back = (culprit - fixed) * culprit.signum();
+    won_back > noise && won_back >= culprit.abs() * PARTLY_RESTORED
+}
+
 /// Table signals of the lkp tables already in `ex.tables`.
 pub fn table_signals(ex: &Extraction) -> Vec<Signal> {
     let headline = ex
@@ -340,15 +354,26 @@ pub fn table_signals(ex: &Extraction) -> Vec<Signal> {
         .as_ref()
         .and_then(|s| s.metric.clone())
         .or_else(|| ex.report.as_ref().and_then(|r| r.metric.clone()));
-    ex.tables
+    let mut out: Vec<Signal> = Vec::new();
+    for s in ex
+        .tables
         .iter()
         .filter_map(|t| table_signal(t, headline.as_deref()))
-        .collect()
+    {
+        // A table printed twice in one mail (its summary, then its details)
+        // says it once.
+        if !out.contains(&s) {
+            out.push(s);
+        }
+    }
+    out
 }
 
 /// The table signal of one table: with 3+ columns, the headline row (else the
 /// row with the largest change in the culprit column) must move beyond the base
-/// column's noise in the culprit column and come back within it in the last.
+/// column's noise in the culprit column and come back within it in the last
+/// (`confirms-fix`), or, the headline row only, win back at least a third
+/// of the change there ([`partly_restores`]: `partly-restores`).
 pub fn table_signal(t: &Table, headline: Option<&str>) -> Option<Signal> {
     if t.format != TableFormat::Lkp || t.commits.len() < 3 {
         return None;
@@ -361,18 +386,17 @@ pub fn table_signal(t: &Table, headline: Option<&str>) -> Option<Signal> {
             .value
     };
     let last = t.commits.len() - 1;
-    let row = headline
-        .and_then(|m| t.rows.iter().find(|r| r.metric == m))
-        .or_else(|| {
-            t.rows
-                .iter()
-                .filter(|r| pct(r, 1).is_some() && pct(r, last).is_some())
-                .max_by(|a, b| {
-                    let x = pct(a, 1).unwrap_or(0.0).abs();
-                    let y = pct(b, 1).unwrap_or(0.0).abs();
-                    x.total_cmp(&y)
-                })
-        })?;
+    let headline_row = headline.and_then(|m| t.rows.iter().find(|r| r.metric == m));
+    let row = headline_row.or_else(|| {
+        t.rows
+            .iter()
+            .filter(|r| pct(r, 1).is_some() && pct(r, last).is_some())
+            .max_by(|a, b| {
+                let x = pct(a, 1).unwrap_or(0.0).abs();
+                let y = pct(b, 1).unwrap_or(0.0).abs();
+                x.total_cmp(&y)
+            })
+    })?;
     let noise = row
         .stddev_percent
         .first()
@@ -382,12 +406,19 @@ pub fn table_signal(t: &Table, headline: Option<&str>) -> Option<Signal> {
         .max(SMALL_STDDEV);
     let culprit = pct(row, 1)?;
     let fixed = pct(row, last)?;
-    if culprit.abs() <= noise || fixed.abs() > noise {
+    if culprit.abs() <= noise {
         return None;
     }
+    let kind = if fixed.abs() <= noise {
+        SignalKind::ConfirmsFix
+    } else if headline_row.is_some() && partly_restores(culprit, fixed, noise) {
+        SignalKind::PartlyRestores
+    } else {
+        return None;
+    };
     let commit = t.commits.get(last)?.clone();
     Some(Signal {
-        kind: SignalKind::ConfirmsFix,
+        kind,
         sentence: format!(
             "{}: {:+.1}% with {}, {:+.1}% with {} (base noise {:.1}%)",
             row.metric,
@@ -672,6 +703,27 @@ mod tests {
         assert!(table_signal(&lkp([-5.7, -4.0], None), None).is_none());
         assert!(table_signal(&lkp([-5.7, -4.0], Some(8.0)), None).is_none());
         assert!(table_signal(&lkp([-5.7, -4.0], Some(4.5)), None).is_some());
+    }
+
+    #[test]
+    fn a_last_column_winning_back_a_third_or_more_partly_restores() {
+        let headline = Some("fsmark.files_per_sec");
+        let kind = |c: [f64; 2]| table_signal(&lkp(c, None), headline).map(|s| (s.kind, s.commit));
+        let partly = Some((SignalKind::PartlyRestores, Some("c".to_string())));
+        assert_eq!(kind([-69.5, -40.8]), partly);
+        assert_eq!(kind([30.0, 12.0]), partly, "an improvement partly undone");
+        assert_eq!(kind([-10.0, 6.0]), partly, "the loss more than won back");
+        assert_eq!(kind([-69.5, -50.0]), None, "under a third won back");
+        assert_eq!(kind([-5.7, -4.0]), None, "won back within the noise");
+        assert_eq!(kind([-10.0, -12.0]), None, "worse still");
+        assert_eq!(
+            kind([-10.0, -1.0]).map(|k| k.0),
+            Some(SignalKind::ConfirmsFix)
+        );
+        assert!(
+            table_signal(&lkp([-69.5, -40.8], None), Some("aim7.jobs-per-min")).is_none(),
+            "another metric's row is no headline"
+        );
     }
 
     #[test]

@@ -35,7 +35,8 @@ use super::culprit::{Culprits, canonical_form, is_hex_id, same_commit};
 use super::draft::{Draft, Linked};
 use super::hints::{
     cited_target, fixes_id, is_report, is_robot_team, kind_of, own_diff, own_fix_diff,
-    own_trailers, report_ids, robot_reported, subject_culprit, title_key, trailer_target,
+    own_table_restores, own_trailers, report_ids, robot_reported, subject_culprit, title_key,
+    trailer_target,
 };
 use super::keys::TYPO_WORD_MIN;
 use super::patch::{self, Patches};
@@ -458,8 +459,13 @@ fn attach_threads(
                 )
             } else if own_fix_diff(m) {
                 let reason = if is_robot_team(m) {
+                    let shows = if own_table_restores(m) {
+                        "the performance restored"
+                    } else {
+                        "part of the loss won back"
+                    };
                     format!(
-                        "diff the robot's team tested in the thread of report {rep_id}: its table shows the performance restored"
+                        "diff the robot's team tested in the thread of report {rep_id}: its table shows {shows}"
                     )
                 } else {
                     format!("debug patch posted in the thread of report {rep_id}")

@@ -84,9 +84,23 @@ pub fn own_table_restores(m: &LinkMessage) -> bool {
 
 /// A diff of the message's own that may be a fix: anyone's but the robot
 /// team's, whose diffs are debug patches unless their own table shows the
-/// diff restoring the performance ([`own_table_restores`]).
+/// diff restoring the performance ([`own_table_restores`]) or winning back
+/// part of it ([`own_table_partly_restores`]).
 pub fn own_fix_diff(m: &LinkMessage) -> bool {
-    own_diff(m) && (!is_robot_team(m) || own_table_restores(m))
+    own_diff(m) && (!is_robot_team(m) || own_table_restores(m) || own_table_partly_restores(m))
+}
+
+/// True when the message's own comparison table shows a commit of its own
+/// winning back part of the headline's loss ([`SignalKind::PartlyRestores`]):
+/// a diff the robot's team measured as a step towards a fix.
+///
+/// [`SignalKind::PartlyRestores`]: crate::model::SignalKind::PartlyRestores
+pub fn own_table_partly_restores(m: &LinkMessage) -> bool {
+    m.extraction.signals.iter().any(|s| {
+        s.kind == crate::model::SignalKind::PartlyRestores
+            && s.quote_depth == 0
+            && s.commit.is_some()
+    })
 }
 
 /// The message an own `Closes:`/`Link:` trailer points to (its lore URL's
@@ -211,7 +225,7 @@ mod tests {
     }
 
     #[test]
-    fn the_robot_teams_diffs_are_fixes_only_when_their_own_table_restores() {
+    fn the_robot_teams_diffs_are_fixes_only_when_their_own_table_restores_some_of_the_loss() {
         use crate::model::{DiffFile, Signal, SignalKind};
         let mut m = LinkMessage {
             from_name: Some("Yin Fengwei".into()),
@@ -234,6 +248,13 @@ mod tests {
             commit: None,
             ..restores.clone()
         });
+        assert!(!own_fix_diff(&m));
+        m.extraction.signals.push(Signal {
+            kind: SignalKind::PartlyRestores,
+            ..restores.clone()
+        });
+        assert!(own_fix_diff(&m), "its own table wins back part of the loss");
+        m.extraction.signals.pop();
         assert!(!own_fix_diff(&m));
         m.extraction.signals.push(restores);
         assert!(own_fix_diff(&m));

@@ -260,6 +260,12 @@ pub fn sentences(ctx: &Ctx<'_>, mem: &Member, m: &LinkMessage, out: &mut Vec<Hap
         }
         let Some(st) = sentence_status(s.kind, &s.sentence, table, posting, robot_team, mem.role)
         else {
+            // A part of the loss won back is a measurement worth showing;
+            // it decides nothing.
+            if s.kind == SignalKind::PartlyRestores {
+                out.push(entry(m, event, None));
+                continue;
+            }
             // A promise in a reply shows in the timeline and raises the
             // doubt of what it promises until that is done.
             if let (Some(doubt), Role::Reply) = (promise_doubt(s.kind), mem.role) {
@@ -299,6 +305,7 @@ fn drops_culprit(kind: SignalKind) -> bool {
     match kind {
         SignalKind::SetsAside | SignalKind::Superseded | SignalKind::WillRevert => true,
         SignalKind::ConfirmsFix
+        | SignalKind::PartlyRestores
         | SignalKind::Disputes
         | SignalKind::CannotReproduce
         | SignalKind::Declines
@@ -322,6 +329,7 @@ fn promise_doubt(kind: SignalKind) -> Option<DoubtKind> {
         SignalKind::MaybeDeclines => Some(DoubtKind::PossibleDecline),
         SignalKind::MaybeDisputes => Some(DoubtKind::PossibleDispute),
         SignalKind::ConfirmsFix
+        | SignalKind::PartlyRestores
         | SignalKind::Disputes
         | SignalKind::CannotReproduce
         | SignalKind::Declines
@@ -418,7 +426,8 @@ pub fn sentence_status(
         | SignalKind::Layout => Some(Status::Disputed),
         // Promises and proposals show in the timeline; what is done about
         // them (a patch, a revert, a drop) decides.
-        SignalKind::WillFix
+        SignalKind::PartlyRestores
+        | SignalKind::WillFix
         | SignalKind::WillRevert
         | SignalKind::SetsAside
         | SignalKind::Superseded

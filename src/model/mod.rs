@@ -622,6 +622,10 @@ pub struct KconfigChange {
 pub enum SignalKind {
     /// A fix restores performance.
     ConfirmsFix,
+    /// A comparison table's last column (a diff on top of the culprit)
+    /// wins back part of the headline's loss, not all of it: a measured
+    /// step towards a fix, never a confirmation.
+    PartlyRestores,
     /// The bisect or the report is doubted.
     #[default]
     Disputes,
@@ -661,6 +665,7 @@ impl SignalKind {
     pub fn as_str(self) -> &'static str {
         match self {
             SignalKind::ConfirmsFix => "confirms-fix",
+            SignalKind::PartlyRestores => "partly-restores",
             SignalKind::Disputes => "disputes",
             SignalKind::CannotReproduce => "cannot-reproduce",
             SignalKind::Declines => "declines",
