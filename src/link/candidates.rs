@@ -369,6 +369,21 @@ fn around(
     })
 }
 
+/// True when posting `i` is a part of a series whose cover letter says, in
+/// one sentence of its change log, that it answers the robot's performance
+/// report ("Do not dump all commands, which should make the performance
+/// regression reported by the test robot go away").
+fn cover_answers(msgs: &[LinkMessage], parent: &[Option<usize>], i: usize) -> bool {
+    parent
+        .get(i)
+        .copied()
+        .flatten()
+        .map(|c| &msgs[c])
+        .filter(|c| is_cover(c))
+        .and_then(|c| c.extraction.patch.as_deref())
+        .is_some_and(|p| p.robot_perf)
+}
+
 /// True when a sentence of the message's own promises a fix and names the
 /// next version of the patch ("The v2 will address this", "I'll send a
 /// v2").
@@ -431,7 +446,7 @@ pub fn weigh(
         .filter(|(i, root)| {
             !a.members.contains(i) && (a.held.contains(root) || fixes_reported(&msgs[*i]))
         })
-        .filter_map(|&(i, root)| weigh_one(msgs, patches, h, &a, i, root))
+        .filter_map(|&(i, root)| weigh_one(msgs, parent, patches, h, &a, i, root))
         .collect();
     out.sort_by(|x, y| {
         y.score.cmp(&x.score).then_with(|| {
@@ -453,6 +468,7 @@ pub fn weigh(
 /// show.
 fn weigh_one(
     msgs: &[LinkMessage],
+    parent: &[Option<usize>],
     patches: &Patches,
     h: &History<'_>,
     a: &Around,
@@ -536,6 +552,14 @@ fn weigh_one(
                 3,
                 "a later posting of the culprit's own patch whose changelog says it answers \
                  the robot's performance report"
+                    .into(),
+            );
+            answers = true;
+        } else if cover_answers(msgs, parent, i) && !a.culprit_robot_perf && !aside {
+            w.strong(
+                3,
+                "a later posting of the culprit's own patch whose series' cover letter says \
+                 it answers the robot's performance report"
                     .into(),
             );
             answers = true;
@@ -813,6 +837,36 @@ mod tests {
         let mut late = promise;
         late.date = Some(1_700_000_000 + 25 * DAY);
         let got = weigh_all(vec![late, v2(&[])]);
+        assert!(got.iter().all(|c| !c.2), "{got:?}");
+        // Its series' cover letter says so in its change log.
+        let series = |answers: bool| {
+            let mut cover = patch(
+                msg("cover@x", "alice", 20, None),
+                "ext4: rework the locking",
+                &[],
+                &["performance", "test robot"],
+            );
+            let mut part = patch(
+                msg("part@x", "alice", 20, Some("cover@x")),
+                "ext4: take the lock later",
+                &["fs/ext4/inode.c:ext4_write_begin"],
+                &[],
+            );
+            for (m, n) in [(&mut cover, 0), (&mut part, 1)] {
+                if let Some(p) = m.extraction.patch.as_deref_mut() {
+                    p.part = Some(n);
+                    p.parts = Some(2);
+                    p.robot_perf = n == 0 && answers;
+                }
+            }
+            weigh_all(vec![cover, part])
+        };
+        let got = series(true);
+        assert!(
+            got.iter().any(|c| c.0 == "part@x" && c.2),
+            "the cover letter answers: {got:?}"
+        );
+        let got = series(false);
         assert!(got.iter().all(|c| !c.2), "{got:?}");
     }
 

@@ -6,7 +6,8 @@
 //! Postings are one patch when they share:
 //! - a title (`[PATCH v3 2/7] ext4: fix the thing` -> `ext4: fix the thing`,
 //!   compared by [`crate::mail::subject::title_key`]) and an author (address
-//!   or name), or
+//!   or name; a version someone else posts counts as its first
+//!   `Signed-off-by:`'s, the author's, as a respun series keeps it), or
 //! - a patch id (the same change, whitespace and line numbers aside): an
 //!   inline draft and the patch later posted from it, or
 //! - a citation: a later version (or its cover letter) citing the lore URL
@@ -104,6 +105,42 @@ pub(crate) fn author(m: &LinkMessage) -> String {
         .or(m.from_name.as_deref())
         .unwrap_or("")
         .to_ascii_lowercase()
+}
+
+/// Joins a version posted by someone else (a reviewer or maintainer who
+/// respins another's series), which keeps its author's sign-off first, to
+/// that author's posting of its title (`by_title`: title key and poster ->
+/// the first such posting).
+fn join_signed_versions(
+    msgs: &[LinkMessage],
+    postings: &[usize],
+    by_title: &HashMap<(String, String), usize>,
+    uf: &mut [usize],
+) {
+    for &i in postings {
+        let m = &msgs[i];
+        let (Some(p), Some(signer)) = (&m.extraction.patch, first_sign_off(m)) else {
+            continue;
+        };
+        if signer != author(m)
+            && let Some(&j) = by_title.get(&(p.title_key.clone(), signer))
+        {
+            union(uf, j, i);
+        }
+    }
+}
+
+/// The address of a posting's first own `Signed-off-by:` (its author's,
+/// whoever posts it), lower-cased.
+fn first_sign_off(m: &LinkMessage) -> Option<String> {
+    let t = super::hints::own_trailers(m).find(|t| t.key.eq_ignore_ascii_case("signed-off-by"))?;
+    let v = t.value.trim();
+    let addr = match (v.rfind('<'), v.rfind('>')) {
+        (Some(a), Some(b)) if a < b => &v[a + 1..b],
+        _ => v,
+    };
+    let addr = addr.trim().to_ascii_lowercase();
+    addr.contains('@').then_some(addr)
 }
 
 /// True when the message is a posting of a patch (not a cover letter): a
@@ -338,6 +375,7 @@ pub fn identify(msgs: &[LinkMessage], parent: &[Option<usize>]) -> Patches {
             }
         }
     }
+    join_signed_versions(msgs, &postings, &by_title, &mut uf);
     let parts_of = parts_by_cover(msgs, parent, &postings);
     join_cited_versions(msgs, &postings, &parts_of, &mut uf);
     let mut index: HashMap<usize, usize> = HashMap::new();
@@ -563,6 +601,30 @@ mod tests {
         assert_eq!(p.identities.len(), 2);
         assert_eq!(p.identities[0].postings, vec![0, 1, 3]);
         assert_eq!(p.identities[0].title, "ext4: fix the fast path");
+    }
+
+    #[test]
+    fn a_version_someone_else_posts_is_its_first_signers_patch() {
+        let sob = |m: &mut LinkMessage, who: &[&str]| {
+            for w in who {
+                m.extraction.trailers.push(crate::model::Trailer {
+                    key: "Signed-off-by".into(),
+                    value: format!("Someone <{w}>"),
+                    ..crate::model::Trailer::default()
+                });
+            }
+        };
+        let mut v1 = posting("v1", "a@x", "[PATCH 1/6] ata: remove the old handler", 1);
+        sob(&mut v1, &["a@x"]);
+        // Respun by a reviewer, the author's sign-off first.
+        let mut v2 = posting("v2", "r@x", "[PATCH v2 1/8] ata: remove the old handler", 9);
+        sob(&mut v2, &["A@x", "r@x"]);
+        // Another's patch of that title, signed off by its poster first.
+        let mut own = posting("own", "c@x", "[PATCH] ata: remove the old handler", 12);
+        sob(&mut own, &["c@x", "a@x"]);
+        let p = identify(&[v1, v2, own], &[None, None, None]);
+        assert_eq!(p.identities.len(), 2);
+        assert_eq!(p.identities[0].postings, vec![0, 1]);
     }
 
     #[test]
