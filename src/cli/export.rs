@@ -5,7 +5,9 @@
 //! bytes are `SQLite format 3\0`), nor the database's `-wal`, `-shm` and
 //! `-journal` files: those are refused. The report is written to a
 //! temporary file in the target's folder, synced, and renamed over the
-//! target, so a full disk or a kill leaves the old report whole.
+//! target, so a full disk or a kill leaves the old report whole; a device
+//! or a pipe (`/dev/null`, `/dev/stdout`, a FIFO) is written into instead,
+//! since a rename would replace it with a file.
 
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt as _;
@@ -62,6 +64,7 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     let now = chrono::Utc::now().timestamp();
     let mut regs = crate::query::list(&store, &filter, now, args.filter.days)?;
     super::warn_undecodable(&store);
+    super::note_stale(ctx, &store);
     export::triage_order(&mut regs);
     let format = if args.json {
         FormatArg::Json
@@ -117,6 +120,11 @@ fn refusal(out: &Path, db: &Path) -> Option<String> {
             return Some(format!("it is the database's {suffix} file"));
         }
     }
+    // Only a regular file can be a database; opening a pipe to look would
+    // wait for its writer.
+    if !std::fs::metadata(out).is_ok_and(|m| m.is_file()) {
+        return None;
+    }
     let mut head = [0u8; 16];
     let is_sqlite = std::fs::File::open(out)
         .and_then(|mut f| f.read_exact(&mut head))
@@ -127,7 +135,8 @@ fn refusal(out: &Path, db: &Path) -> Option<String> {
 
 /// Writes what `write` writes to `out` through a temporary file in the same
 /// folder, renamed over it once whole and synced; the old file's
-/// permissions are kept. A symlink is followed to the file it names.
+/// permissions are kept. A symlink is followed to the file it names; a
+/// device or a pipe (`/dev/null`, `/dev/stdout`) is written into.
 fn write_replacing(
     out: &Path,
     db: &Path,
@@ -140,6 +149,19 @@ fn write_replacing(
         );
     }
     let target = std::fs::canonicalize(out).unwrap_or_else(|_| out.to_path_buf());
+    // A device, a pipe or a terminal (`/dev/null`, `/dev/stdout`, a FIFO)
+    // is written into: renaming over it would put a file in its place.
+    if std::fs::metadata(&target).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        let written = std::fs::OpenOptions::new()
+            .write(true)
+            .open(&target)
+            .and_then(|f| {
+                let mut w = std::io::BufWriter::new(f);
+                write(&mut w)?;
+                w.flush()
+            });
+        return written.with_context(|| format!("writing '{}'", out.display()));
+    }
     let dir = match target.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),

@@ -26,7 +26,7 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     let json = args.format.asked(args.json) == Format::Json;
     let mut out = std::io::stdout().lock();
     if json {
-        serde_json::to_writer_pretty(&mut out, &all)?;
+        crate::export::json::to_writer(&mut out, &all, true)?;
         writeln!(out)?;
     } else {
         let safe = crate::export::terminal::line;

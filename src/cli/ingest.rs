@@ -60,7 +60,7 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     }
     if args.format.asked(args.json) == Format::Json {
         let mut out = std::io::stdout().lock();
-        serde_json::to_writer(&mut out, &summary)?;
+        crate::export::json::to_writer(&mut out, &summary, false)?;
         writeln!(out)?;
     } else {
         super::update::print_summary(ctx, &store, &summary)?;

@@ -189,6 +189,7 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     let now = chrono::Utc::now().timestamp();
     let regs = crate::query::list(&store, &filter, now, args.filter.days)?;
     super::warn_undecodable(&store);
+    super::note_stale(ctx, &store);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     if args.format.asked(args.json) == Format::Json {

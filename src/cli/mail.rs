@@ -81,7 +81,7 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
                     .map_or(serde_json::Value::Null, serde_json::Value::String),
             );
         }
-        serde_json::to_writer(&mut out, &v)?;
+        crate::export::json::to_writer(&mut out, &v, false)?;
         writeln!(out)?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -207,7 +207,7 @@ fn list_copies(
     };
     let mut out = std::io::stdout().lock();
     if args.format.asked(args.json) == Format::Json {
-        serde_json::to_writer(&mut out, &list)?;
+        crate::export::json::to_writer(&mut out, &list, false)?;
         writeln!(out)?;
         return Ok(ExitCode::SUCCESS);
     }

@@ -450,6 +450,25 @@ fn terminal_safe(s: &str) -> std::borrow::Cow<'_, str> {
     crate::export::terminal::line(s)
 }
 
+/// Says on stderr when messages were read by an older regtrack: the
+/// histories answered are those it linked, until `reindex` (or the next
+/// `ingest`) reads them again with this one's rules.
+fn note_stale(ctx: &Context, store: &crate::store::Store) {
+    use crate::extract::EXTRACTION_VERSION;
+    use crate::store::reextract;
+    if ctx.quiet || !reextract::any_stale(store, EXTRACTION_VERSION).unwrap_or(false) {
+        return;
+    }
+    let Ok(n) = reextract::stale_count(store, EXTRACTION_VERSION) else {
+        return;
+    };
+    eprintln!(
+        "regtrack: note: {n} stored message{} {} read by an older regtrack; the histories shown are what it made of them until `regtrack reindex` (or the next `regtrack ingest`) reads them again",
+        if n == 1 { "" } else { "s" },
+        if n == 1 { "was" } else { "were" },
+    );
+}
+
 /// Says on stderr what a relink could not read (counted and named, never
 /// dropped silently).
 /// Says on stderr (even with `--quiet`: the answer is missing them) which

@@ -81,7 +81,8 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
             if !ctx.quiet {
                 print_diagnostics(&raw.origin.describe(), &msg, &ex);
             }
-            serde_json::to_writer(&mut out, &message_json(&msg, &ex)).context("encoding JSON")?;
+            crate::export::json::to_writer(&mut out, &message_json(&msg, &ex), false)
+                .context("encoding JSON")?;
             drop(ex);
             drop(msg);
             writeln!(out).context("writing to stdout")?;

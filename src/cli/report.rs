@@ -90,6 +90,8 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     };
     let store = super::open_reader(ctx)?;
     let regs = crate::query::list(&store, &filter, now, args.days)?;
+    super::warn_undecodable(&store);
+    super::note_stale(ctx, &store);
     let period = Period {
         since,
         now,

@@ -58,6 +58,7 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     let store = super::open_reader(ctx)?;
     let (_, mut regs) = crate::query::resolve(&store, &args.query)?;
     super::warn_undecodable(&store);
+    super::note_stale(ctx, &store);
     let now = chrono::Utc::now().timestamp();
     for r in &mut regs {
         r.flags = crate::query::flags(r, now, args.days);

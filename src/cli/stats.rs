@@ -23,9 +23,10 @@ pub struct Args {
 pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     let store = super::open_reader(ctx)?;
     let s = crate::store::stats::stats(&store).context("reading counts")?;
+    super::note_stale(ctx, &store);
     let mut out = std::io::stdout().lock();
     if args.format.asked(args.json) == Format::Json {
-        serde_json::to_writer(&mut out, &s)?;
+        crate::export::json::to_writer(&mut out, &s, false)?;
         writeln!(out)?;
         return Ok(ExitCode::SUCCESS);
     }

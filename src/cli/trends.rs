@@ -88,6 +88,7 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     let now = chrono::Utc::now().timestamp();
     let regs = crate::query::list(&store, &filter, now, args.filter.days)?;
     super::warn_undecodable(&store);
+    super::note_stale(ctx, &store);
     let rows = crate::query::trends::rows(&regs, &opts);
     let format = if args.json {
         FormatArg::Json

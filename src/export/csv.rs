@@ -11,7 +11,8 @@
 //! here from integers and floats, never taken from mail, so `-5.7` is the
 //! number -5.7 to a spreadsheet (a formula needs more than a sign and
 //! digits), and a quote in front would make it text that no longer sorts or
-//! sums.
+//! sums. Control characters in a text cell are escaped (`\x1b`), as on a
+//! terminal.
 
 use std::io::Write;
 
@@ -38,13 +39,16 @@ pub const HEADER: [&str; 16] = [
     "culprit_url",
 ];
 
-/// A text cell as written: with a single quote in front when a spreadsheet
-/// would read it as a formula.
+/// A text cell as written: control characters and invisible or reordering
+/// ones escaped as the terminal output escapes them (a CSV file is read on
+/// terminals too: `\x1b[2J` clears no screen), and a single quote in front
+/// when a spreadsheet would read it as a formula.
 pub fn text(s: &str) -> std::borrow::Cow<'_, str> {
+    let s = super::terminal::line(s);
     if s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
         std::borrow::Cow::Owned(format!("'{s}"))
     } else {
-        std::borrow::Cow::Borrowed(s)
+        s
     }
 }
 
@@ -117,7 +121,7 @@ mod tests {
         r.culprit.title = Some("-2+3".into());
         r.flags = vec!["@SUM(A1)".into()];
         r.headline = Some(crate::model::history::Headline {
-            metric: "\tfsmark, \"files\"\nper\rsec".into(),
+            metric: "\tfsmark, \"files\"\nper\rsec\x1b]52;c;SGk=\x07".into(),
             change_percent: Some(-5.7),
             ..Default::default()
         });
@@ -129,7 +133,11 @@ mod tests {
         assert_eq!(&row[1], "'=HYPERLINK(\"http://x\",\"y\")");
         assert_eq!(&row[5], "'+cmd|' /C calc'!A0");
         assert_eq!(&row[6], "'-2+3");
-        assert_eq!(&row[8], "'\tfsmark, \"files\"\nper\rsec");
+        // Control characters escaped: no clipboard written on a terminal.
+        assert_eq!(
+            &row[8],
+            "'\tfsmark, \"files\"\\x0aper\\x0dsec\\x1b]52;c;SGk=\\x07"
+        );
         // A number stays a number, sign and all.
         assert_eq!(&row[9], "-5.7");
         assert_eq!(&row[12], "'@SUM(A1)");

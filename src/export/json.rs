@@ -6,6 +6,50 @@ use std::io::Write;
 use super::links::Links;
 use crate::model::history::Regression;
 
+/// Writes `v` as JSON (pretty-printed when `pretty`) to `out` with the
+/// characters a terminal would act on or that hide text (DEL, C1 controls,
+/// bidi controls, zero-width and tag characters: those serde_json writes
+/// raw) as `\u` escapes: the same text to any JSON reader, and nothing a
+/// terminal showing it executes.
+pub fn to_writer<T: serde::Serialize + ?Sized>(
+    out: &mut (impl Write + ?Sized),
+    v: &T,
+    pretty: bool,
+) -> std::io::Result<()> {
+    let bytes = if pretty {
+        serde_json::to_vec_pretty(v)
+    } else {
+        serde_json::to_vec(v)
+    }
+    .map_err(std::io::Error::other)?;
+    out.write_all(&escaped(bytes))
+}
+
+/// serde_json's output with [`super::terminal::acts_or_hides`] characters
+/// (all but the C0 controls it escapes itself) as `\u` escapes; only
+/// strings can hold them.
+fn escaped(bytes: Vec<u8>) -> Vec<u8> {
+    let Ok(text) = std::str::from_utf8(&bytes) else {
+        return bytes;
+    };
+    let unsafe_here = |c: char| c >= '\u{7f}' && super::terminal::acts_or_hides(c);
+    if !text.chars().any(unsafe_here) {
+        return bytes;
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if unsafe_here(c) {
+            let mut units = [0u16; 2];
+            for u in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{u:04x}"));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out.into_bytes()
+}
+
 /// Writes `regs` as a pretty-printed JSON array followed by a newline, each
 /// message and commit with its link.
 pub fn write(out: &mut dyn Write, regs: &[Regression], links: &Links) -> std::io::Result<()> {
@@ -39,7 +83,7 @@ pub fn write_with_copies(
         links.annotate(&mut v);
         add_copies(&mut v, copies);
         one.clear();
-        serde_json::to_writer_pretty(&mut one, &v).map_err(std::io::Error::other)?;
+        to_writer(&mut one, &v, true)?;
         out.write_all(if i == 0 { b"\n" } else { b",\n" })?;
         for (k, line) in one.split(|&b| b == b'\n').enumerate() {
             if k > 0 {
@@ -82,6 +126,24 @@ fn add_copies(
 mod tests {
     use super::*;
     use crate::model::history::{ReportInfo, TimelineEntry};
+
+    #[test]
+    fn characters_a_terminal_acts_on_are_escaped_and_read_back_the_same() {
+        let text = "x\u{9b}31m \u{202e}evil\u{200b} \u{e0041}\u{7f} ±5% ü\t\n\u{1b}[2J";
+        let mut out = Vec::new();
+        to_writer(&mut out, &serde_json::json!({ "s": text }), true).unwrap();
+        let printed = String::from_utf8(out).unwrap();
+        assert!(
+            printed.chars().all(|c| c == '\n'
+                || c == ' '
+                || !(c.is_control() || crate::export::terminal::acts_or_hides(c))),
+            "{printed:?}"
+        );
+        assert!(printed.contains("\\u009b") && printed.contains("\\udb40\\udc41"));
+        assert!(printed.contains("±5% ü"), "plain text stays as it is");
+        let back: serde_json::Value = serde_json::from_str(&printed).unwrap();
+        assert_eq!(back["s"], text);
+    }
 
     /// The whole array as one value, printed at once: what the writer
     /// must reproduce byte for byte.

@@ -50,7 +50,7 @@ pub fn json(
         asked: asked(by, per, direction),
         rows,
     };
-    serde_json::to_writer_pretty(&mut *out, &doc)?;
+    super::json::to_writer(&mut *out, &doc, true)?;
     writeln!(out)
 }
 

@@ -120,7 +120,7 @@ fn parse_with(bytes: &[u8], fast: bool) -> Result<Message, String> {
         message_id = message_id.split_whitespace().collect::<Vec<_>>().join("");
     }
 
-    let subject = parsed.subject().map(unfold).unwrap_or_default();
+    let subject = parsed.subject().map(unfold).map(capped).unwrap_or_default();
     let from = parsed
         .from()
         .or_else(|| parsed.sender())
@@ -172,6 +172,26 @@ fn parse_with(bytes: &[u8], fast: bool) -> Result<Message, String> {
 /// Undoes header folding: line breaks go, the white space after them stays.
 fn unfold(s: &str) -> String {
     s.replace(['\r', '\n'], "")
+}
+
+/// The longest subject kept as the message's subject, in bytes: a header
+/// line is at most 998 bytes, and folded subjects of real mail stay far
+/// below this. A longer one is cut (at a character) and ends in `…`; the
+/// whole field stays in the message's raw form (`regtrack mail --raw`).
+/// Uncut, a subject of megabytes was copied into every row and key that
+/// names it: a 30 MB one took 0.5 GB of memory to ingest and to show.
+pub const MAX_SUBJECT: usize = 16 << 10;
+
+fn capped(mut s: String) -> String {
+    if s.len() > MAX_SUBJECT {
+        let mut end = MAX_SUBJECT;
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        s.truncate(end);
+        s.push('…');
+    }
+    s
 }
 
 /// True when the first line is a header field (`Name:`), allowing a leading BOM.
@@ -610,6 +630,24 @@ mod tests {
     fn date_of(value: &str) -> Option<i64> {
         let raw = format!("Message-ID: <d@x>\nSubject: s\nDate: {value}\n\nbody\n");
         parse(raw.as_bytes()).unwrap().date
+    }
+
+    #[test]
+    fn a_subject_of_megabytes_is_cut_and_ends_in_an_ellipsis() {
+        let long = format!(
+            "[linus:master] [ext4] 5e1f2a3b4c: fsmark.{}",
+            "é".repeat(20_000)
+        );
+        let raw = format!("Message-ID: <s@x>\nSubject: {long}\n\nbody\n");
+        let subject = parse(raw.as_bytes()).unwrap().subject;
+        assert!(
+            subject.len() <= MAX_SUBJECT + '…'.len_utf8(),
+            "{}",
+            subject.len()
+        );
+        assert!(subject.ends_with('…') && long.starts_with(subject.trim_end_matches('…')));
+        let raw = "Message-ID: <s@x>\nSubject: a plain subject\n\nbody\n";
+        assert_eq!(parse(raw.as_bytes()).unwrap().subject, "a plain subject");
     }
 
     #[test]

@@ -128,12 +128,21 @@ fn direction(i: &str) -> IResult<&str, Direction> {
     .parse(i)
 }
 
+/// The longest metric name read (the robot's longest are about 120 bytes:
+/// `phoronix-test-suite.fio.SequentialWrite.IO_uring.Yes.Yes.1MB...`); a
+/// longer "metric" is no robot's subject, and would be copied into every
+/// table and key that names the metric.
+pub const MAX_METRIC: usize = 512;
+
+/// The longest subject read as a robot report's.
+const MAX_REPORT_SUBJECT: usize = 2048;
+
 /// ```text
-/// metric := (any character but blank)+
+/// metric := (any character but blank){1,MAX_METRIC}
 /// ```
 fn metric(i: &str) -> IResult<&str, &str> {
     take_till(|c: char| c == ' ').parse(i).and_then(|(r, m)| {
-        if m.is_empty() {
+        if m.is_empty() || m.len() > MAX_METRIC {
             Err(nom::Err::Error(nom::error::Error::new(
                 i,
                 nom::error::ErrorKind::TakeTill1,
@@ -268,6 +277,9 @@ fn tail(i: &str) -> IResult<&str, Tail> {
 /// bracket before the culprit is the subsystem, a `name:branch` bracket is the
 /// tree tag, every other bracket is a list tag.
 pub fn parse_subject(subject: &str) -> Option<SubjectReport> {
+    if subject.len() > MAX_REPORT_SUBJECT {
+        return None;
+    }
     let folded = text::fold_ws_cow(subject);
     let (i, prefixes) = many0(prefix).parse(folded.as_ref()).ok()?;
     let (i, commit) = culprit(i).ok()?;

@@ -96,6 +96,9 @@ pub struct MboxReader<R> {
     failed: bool,
     /// Bytes of the oversized message being skipped, if any.
     skipping: Option<(u64, u64)>,
+    /// A read error that ended the stream, and the stream offset where it
+    /// struck: said once the messages read before it are yielded.
+    pending: Option<(std::io::Error, u64)>,
 }
 
 impl<R: Read> MboxReader<R> {
@@ -114,6 +117,7 @@ impl<R: Read> MboxReader<R> {
             quoting: None,
             failed: false,
             skipping: None,
+            pending: None,
         }
     }
 
@@ -158,7 +162,18 @@ impl<R: Read> MboxReader<R> {
             }
         };
         self.buf = Arc::new(buf);
-        let n = read?;
+        let n = match read {
+            Ok(n) => n,
+            // What was read before the error (a corrupt or cut gzip member,
+            // junk after the last one) is mail like any: the stream ends
+            // here, and the error is said after its messages.
+            Err(e) if e.kind() != std::io::ErrorKind::Interrupted => {
+                let at = self.base + self.buf.len() as u64;
+                self.pending = Some((e, at));
+                0
+            }
+            Err(e) => return Err(e),
+        };
         if n == 0 {
             self.eof = true;
         }
@@ -314,7 +329,17 @@ impl<R: Read> Iterator for MboxReader<R> {
     type Item = Result<RawMessage>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let (offset, range) = match self.next_range()? {
+        let Some(next) = self.next_range() else {
+            let (e, at) = self.pending.take()?;
+            self.failed = true;
+            return Some(Err(Error::Message {
+                origin: self.place.origin(at).describe(),
+                reason: format!(
+                    "the input ends in a read error ({e}); the messages before it were read"
+                ),
+            }));
+        };
+        let (offset, range) = match next {
             Ok(c) => c,
             Err(e) => return Some(Err(e)),
         };

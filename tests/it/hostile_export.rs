@@ -1,6 +1,7 @@
 //! `regtrack export --out`: never over the database or any SQLite file, and
 //! never a truncated report over the old one (the report goes to a
-//! temporary file in the same folder, renamed once whole).
+//! temporary file in the same folder, renamed once whole); a pipe or a
+//! device is written into, never replaced by a file.
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -118,4 +119,40 @@ fn a_failed_write_leaves_the_old_report_whole() {
     use std::os::unix::fs::PermissionsExt;
     let mode = std::fs::metadata(&out).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o640);
+}
+
+#[test]
+fn an_export_into_a_pipe_is_written_into_it_and_leaves_it_a_pipe() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().unwrap();
+    let db = database(dir.path());
+    let fifo = dir.path().join("pipe");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(&fifo).unwrap())
+    };
+    let o = regtrack(
+        &db,
+        &[
+            "export",
+            "--format",
+            "json",
+            "--out",
+            fifo.to_str().unwrap(),
+        ],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let got = reader.join().unwrap();
+    assert!(got.trim_start().starts_with('['), "{got}");
+    // Renaming a file over it (as over a regular file) would have replaced
+    // the pipe; a device such as /dev/null likewise.
+    let kind = std::fs::symlink_metadata(&fifo).unwrap().file_type();
+    assert!(kind.is_fifo(), "{kind:?}");
 }

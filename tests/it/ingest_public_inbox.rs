@@ -1271,6 +1271,18 @@ fn the_body_of_a_message_from_an_epoch_is_decoded_from_the_epoch() {
         2,
         "tried again by the next run"
     );
+    // Until then the answers say they rest on an older reading.
+    for cmd in ["stats", "list"] {
+        let run = Cmd::regtrack().db(&db).arg(cmd).run();
+        assert!(
+            run.stderr
+                .contains("note: 2 stored messages were read by an older regtrack"),
+            "{cmd}: {}",
+            run.stderr
+        );
+        let quiet = Cmd::regtrack().db(&db).args(["-q", cmd]).run();
+        assert!(!quiet.stderr.contains("older regtrack"), "{}", quiet.stderr);
+    }
     std::fs::rename(&moved, &bare).unwrap();
 
     // A longer copy of the cut reply, read from an mbox, wins: its body is

@@ -35,6 +35,51 @@ fn a_gzip_mbox_is_detected_by_its_magic_whatever_its_name() {
 }
 
 #[test]
+fn a_gzip_cut_short_or_followed_by_junk_yields_every_message_before_the_error() {
+    // Many messages, so that the stream is read in several chunks and the
+    // error strikes with messages still unsplit.
+    let mut mbox = Vec::new();
+    for i in 0..3000 {
+        mbox.extend_from_slice(
+            format!(
+                "From x@y Thu Jan  1 00:00:00 1970\nMessage-ID: <m{i}@x>\nSubject: s{i}\n\n{}\n",
+                "a line of a body to make the messages bigger\n".repeat(20)
+            )
+            .as_bytes(),
+        );
+    }
+    let whole = gzip(&mbox);
+    let dir = tempfile::tempdir().unwrap();
+    let padded = dir.path().join("padded.mbox.gz");
+    let mut bytes = whole.clone();
+    bytes.extend_from_slice(&[0u8; 512]);
+    std::fs::write(&padded, &bytes).unwrap();
+    let cut = dir.path().join("cut.mbox.gz");
+    std::fs::write(&cut, &whole[..whole.len() * 9 / 10]).unwrap();
+    for (path, all) in [(&padded, true), (&cut, false)] {
+        let items: Vec<_> = regtrack::source::open(path).unwrap().collect();
+        let read = items.iter().filter(|r| r.is_ok()).count();
+        let errors: Vec<String> = items
+            .iter()
+            .filter_map(|r| r.as_ref().err().map(|e| e.to_string()))
+            .collect();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(
+            errors[0].contains("read error") && errors[0].contains(".mbox.gz:"),
+            "{errors:?}"
+        );
+        if all {
+            assert_eq!(read, 3000, "junk after a whole stream loses nothing");
+        } else {
+            assert!(
+                read > 2600,
+                "only {read} of the ~2700 messages before the cut"
+            );
+        }
+    }
+}
+
+#[test]
 fn a_maildir_yields_the_messages_of_cur_and_new() {
     let dir = tempfile::tempdir().unwrap();
     for sub in ["cur", "new", "tmp"] {
