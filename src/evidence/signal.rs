@@ -335,7 +335,7 @@ pub fn trailer_signals(trailers: &[Trailer]) -> Vec<Signal> {
 
 /// The least share of the culprit column's change that the last column must
 /// win back to count as partly restoring it.
-const PARTLY_RESTORED: f64 = 1.0 / 3.0;
+pub const PARTLY_RESTORED: f64 = 1.0 / 3.0;
 
 /// True when `fixed` (the last column's change against the base) wins back
 /// at least [`PARTLY_RESTORED`] of `culprit`'s change, and more than the

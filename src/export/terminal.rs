@@ -31,7 +31,7 @@ fn unsafe_char(c: char, keep_newlines: bool) -> bool {
 }
 
 /// True for a character a terminal acts on or that hides or reorders text
-/// (C0 controls but tab aside): what [`line`] escapes.
+/// (C0 controls but tab aside): what [`line()`] escapes.
 pub fn acts_or_hides(c: char) -> bool {
     unsafe_char(c, false)
 }
