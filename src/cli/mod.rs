@@ -456,12 +456,13 @@ fn terminal_safe(s: &str) -> std::borrow::Cow<'_, str> {
 fn note_stale(ctx: &Context, store: &crate::store::Store) {
     use crate::extract::EXTRACTION_VERSION;
     use crate::store::reextract;
-    if ctx.quiet || !reextract::any_stale(store, EXTRACTION_VERSION).unwrap_or(false) {
+    if ctx.quiet {
         return;
     }
-    let Ok(n) = reextract::stale_count(store, EXTRACTION_VERSION) else {
+    let n = reextract::stale_count(store, EXTRACTION_VERSION).unwrap_or(0);
+    if n == 0 {
         return;
-    };
+    }
     eprintln!(
         "regtrack: note: {n} stored message{} {} read by an older regtrack; the histories shown are what it made of them until `regtrack reindex` (or the next `regtrack ingest`) reads them again",
         if n == 1 { "" } else { "s" },

@@ -77,9 +77,16 @@ pub fn own_diff(m: &LinkMessage) -> bool {
 /// back within the base's noise: what the robot's team posts when the diff
 /// they tested restores the performance.
 pub fn own_table_restores(m: &LinkMessage) -> bool {
-    m.extraction.signals.iter().any(|s| {
-        s.kind == crate::model::SignalKind::ConfirmsFix && s.quote_depth == 0 && s.commit.is_some()
-    })
+    own_table_says(m, crate::model::SignalKind::ConfirmsFix)
+}
+
+/// True when the message's own (unquoted) comparison table gives a signal
+/// of `kind` (a table signal names the commit of its last column).
+fn own_table_says(m: &LinkMessage, kind: crate::model::SignalKind) -> bool {
+    m.extraction
+        .signals
+        .iter()
+        .any(|s| s.kind == kind && s.quote_depth == 0 && s.commit.is_some())
 }
 
 /// A diff of the message's own that may be a fix: anyone's but the robot
@@ -96,11 +103,7 @@ pub fn own_fix_diff(m: &LinkMessage) -> bool {
 ///
 /// [`SignalKind::PartlyRestores`]: crate::model::SignalKind::PartlyRestores
 pub fn own_table_partly_restores(m: &LinkMessage) -> bool {
-    m.extraction.signals.iter().any(|s| {
-        s.kind == crate::model::SignalKind::PartlyRestores
-            && s.quote_depth == 0
-            && s.commit.is_some()
-    })
+    own_table_says(m, crate::model::SignalKind::PartlyRestores)
 }
 
 /// The message an own `Closes:`/`Link:` trailer points to (its lore URL's

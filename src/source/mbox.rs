@@ -92,8 +92,6 @@ pub struct MboxReader<R> {
     base: u64,
     eof: bool,
     quoting: Option<Quoting>,
-    /// Set when a read error ended the stream.
-    failed: bool,
     /// Bytes of the oversized message being skipped, if any.
     skipping: Option<(u64, u64)>,
     /// A read error that ended the stream, and the stream offset where it
@@ -115,7 +113,6 @@ impl<R: Read> MboxReader<R> {
             base: 0,
             eof: false,
             quoting: None,
-            failed: false,
             skipping: None,
             pending: None,
         }
@@ -129,8 +126,10 @@ impl<R: Read> MboxReader<R> {
     /// Reads up to [`READ_SIZE`] more bytes after those in `buf`. When a
     /// message yielded earlier still shares `buf`, the bytes from `start` on
     /// move to another buffer first (a spare one whose messages are all
-    /// dropped, else a new one).
-    fn fill(&mut self) -> std::io::Result<usize> {
+    /// dropped, else a new one). A read error ends the stream: what was
+    /// read before it (a corrupt or cut gzip member, junk after the last one)
+    /// is mail like any, and the error is said after its messages.
+    fn fill(&mut self) {
         let mut buf = match Arc::try_unwrap(std::mem::take(&mut self.buf)) {
             Ok(mut own) => {
                 if self.start > 0 && self.start >= own.len() / 2 {
@@ -162,22 +161,14 @@ impl<R: Read> MboxReader<R> {
             }
         };
         self.buf = Arc::new(buf);
-        let n = match read {
-            Ok(n) => n,
-            // What was read before the error (a corrupt or cut gzip member,
-            // junk after the last one) is mail like any: the stream ends
-            // here, and the error is said after its messages.
-            Err(e) if e.kind() != std::io::ErrorKind::Interrupted => {
-                let at = self.base + self.buf.len() as u64;
-                self.pending = Some((e, at));
-                0
+        match read {
+            Ok(n) if n > 0 => {}
+            Ok(_) => self.eof = true,
+            Err(e) => {
+                self.pending = Some((e, self.base + self.buf.len() as u64));
+                self.eof = true;
             }
-            Err(e) => return Err(e),
-        };
-        if n == 0 {
-            self.eof = true;
         }
-        Ok(n)
     }
 
     /// Moves the origin of `buf` to `start` (its bytes before it are gone).
@@ -208,12 +199,8 @@ impl<R: Read> MboxReader<R> {
     }
 
     /// The next raw message chunk (its offset, and its range in `buf`,
-    /// `From ` line included), or an error for an oversized message or a read
-    /// failure.
+    /// `From ` line included), or an error for an oversized message.
     fn next_range(&mut self) -> Option<Result<(u64, Range<usize>)>> {
-        if self.failed {
-            return None;
-        }
         // Skip anything before the first `From ` line (blank lines, junk).
         loop {
             let rest = self.buf.get(self.start..).unwrap_or_default();
@@ -235,9 +222,7 @@ impl<R: Read> MboxReader<R> {
                 .map_or(self.start, |p| (p + 1).max(self.start));
             self.start = keep_from;
             self.scan = self.start;
-            if let Err(e) = self.fill() {
-                return Some(Err(self.read_error(e)));
-            }
+            self.fill();
         }
         if self.scan < self.start + 1 {
             self.scan = self.start + 1;
@@ -299,21 +284,7 @@ impl<R: Read> MboxReader<R> {
                 self.start = keep;
                 self.scan = keep;
             }
-            if let Err(e) = self.fill() {
-                return Some(Err(self.read_error(e)));
-            }
-        }
-    }
-
-    fn read_error(&mut self, e: std::io::Error) -> Error {
-        self.failed = true;
-        let path = match &self.place {
-            Place::File(p) => p.clone(),
-            Place::Stdin => "<stdin>".into(),
-        };
-        Error::Io {
-            path: path.into(),
-            source: e,
+            self.fill();
         }
     }
 }
@@ -331,7 +302,6 @@ impl<R: Read> Iterator for MboxReader<R> {
     fn next(&mut self) -> Option<Self::Item> {
         let Some(next) = self.next_range() else {
             let (e, at) = self.pending.take()?;
-            self.failed = true;
             return Some(Err(Error::Message {
                 origin: self.place.origin(at).describe(),
                 reason: format!(

@@ -16,17 +16,8 @@ use super::body::{
 use crate::error::Result;
 use crate::model::{BodyPart, Message};
 
-/// True when some message carries an extraction older than `version` (an
-/// index probe: cheap on any database).
-pub fn any_stale(store: &Store, version: i64) -> Result<bool> {
-    let sql = "SELECT EXISTS (SELECT 1 FROM messages WHERE extraction_version < ?1)";
-    store
-        .conn()
-        .query_row(sql, [version], |r| r.get::<_, bool>(0))
-        .db(sql)
-}
-
-/// How many messages carry an extraction older than `version`.
+/// How many messages carry an extraction older than `version` (a range of
+/// the `extraction_version` index: as cheap as a probe when there are none).
 pub fn stale_count(store: &Store, version: i64) -> Result<u64> {
     let sql = "SELECT count(*) FROM messages WHERE extraction_version < ?1";
     store
