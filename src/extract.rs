@@ -60,7 +60,11 @@ use crate::model::{Extraction, Message};
 /// model trains on sets A to I.
 /// 20: `partly-restores`: a comparison table whose last column wins back
 /// part of the culprit column's loss.
-pub const EXTRACTION_VERSION: i64 = 20;
+/// 21: an inline format-patch whose subject has no `[PATCH]` tag gives its
+/// title when git's `From <sha> Mon Sep 17 00:00:00 2001` line opens it; a
+/// pasted `git log --graph --decorate` of a remote-tracking branch lands
+/// the commits it lists in that branch.
+pub const EXTRACTION_VERSION: i64 = 21;
 
 /// The extractors read a body up to this many lines or
 /// [`MAX_EXTRACTED_BODY`] bytes, whichever comes first.

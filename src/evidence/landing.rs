@@ -429,6 +429,9 @@ pub fn landings_in(msg: &Message, view: &BodyView<'_>, in_diff: &[bool]) -> Vec<
     if let Some(l) = patchwork_notice(&own, &own_text.text) {
         return l;
     }
+    if own_text.text.contains("* ") {
+        out.extend(branch_log(&own));
+    }
     let words = LineWords::of(own_text);
     let mut k = 0;
     while let Some(&(_, t)) = own.get(k) {
@@ -498,6 +501,80 @@ pub fn landings_in(msg: &Message, view: &BodyView<'_>, in_diff: &[bool]) -> Vec<
             }
         }
         k += 1;
+    }
+    out
+}
+
+/// The first commit of a `git log --graph --oneline --decorate` listing
+/// whose decoration names a remote-tracking branch:
+/// `*   bc512ae8cb934 (axboe-block/for-next) Merge branch ...`.
+static LOG_HEAD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^[|\\/ ]*\*[|\\/ ]*\s([0-9a-f]{7,40})\s+\(([^)]{1,200})\)\s+\S")
+        .expect("valid regex")
+});
+
+/// A commit of such a listing: graph, id, decoration, title, and the
+/// arrow a writer may point it out with (`<-----`).
+static LOG_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^[|\\/ ]*\*[|\\/ ]*\s([0-9a-f]{7,40})\s+(?:\([^)]{0,200}\)\s+)?(\S.*?)\s*(?:<-+)?$",
+    )
+    .expect("valid regex")
+});
+
+/// The remote-tracking branch of a decoration (`axboe-block/for-next`,
+/// `HEAD -> x, origin/master`): tags and local branches say nothing of a
+/// tree.
+fn remote_branch(decoration: &str) -> Option<(&str, &str)> {
+    decoration
+        .split(", ")
+        .map(|d| d.trim().trim_start_matches("HEAD -> "))
+        .filter(|d| !d.starts_with("tag:") && !d.contains(' '))
+        .find_map(|d| d.split_once('/'))
+        .filter(|(tree, branch)| !tree.is_empty() && !branch.is_empty())
+}
+
+/// A listing of a branch's log (`git log --graph --oneline --decorate`) a
+/// person pasted to show what a tree holds: every commit under a first
+/// line decorated with a remote-tracking branch is in that branch, each a
+/// landing of its title there. A listing whose first commit carries no
+/// such branch (the robot's "applied it as" list, a local branch) says
+/// nothing of a tree.
+fn branch_log(own: &[(usize, &str)]) -> Vec<Landing> {
+    let mut out = Vec::new();
+    let mut k = 0;
+    while k < own.len() {
+        let t = own[k].1;
+        let head = (t.starts_with('*') || t.starts_with('|'))
+            .then(|| LOG_HEAD.captures(t))
+            .flatten();
+        let Some((tree, branch)) = head
+            .as_ref()
+            .and_then(|c| c.get(2))
+            .and_then(|d| remote_branch(d.as_str()))
+        else {
+            k += 1;
+            continue;
+        };
+        while let Some(&(_, l)) = own.get(k) {
+            if l.is_empty() || !l.starts_with(['*', '|', '\\', '/']) {
+                break;
+            }
+            if let Some(c) = LOG_LINE.captures(l)
+                && let (Some(id), Some(title)) = (c.get(1), c.get(2))
+                && !title.as_str().starts_with("Merge ")
+            {
+                out.push(Landing {
+                    kind: LandingKind::BranchLog,
+                    title: Some(title_key(title.as_str())),
+                    commit: Some(id.as_str().to_string()),
+                    tree: Some(tree.to_string()),
+                    branch: Some(branch.to_string()),
+                    quote_depth: 0,
+                });
+            }
+            k += 1;
+        }
     }
     out
 }
@@ -1169,6 +1246,52 @@ mod tests {
         let view = BodyView::new(&msg.body);
         let scan = super::super::diff::scan(&view);
         landings_in(&msg, &view, &scan.in_diff)
+    }
+
+    #[test]
+    fn a_pasted_branch_log_lands_its_commits() {
+        // A robot-team reply showing what a maintainer's branch held.
+        let body = "the bot applied it as:\n\
+                    * 5c683739f6c2f patch in [1]\n\
+                    * 0fc4bfab2cd45 (tag: next-20240625) Add linux-next specific files\n\
+                    \n\
+                    a snapshot of the branch:\n\n\
+                    *   bc512ae8cb934 (axboe-block/for-next) Merge branch 'for-6.11/block' into for-next   <-----\n\
+                    |\\\n\
+                    | * 18048c1af7836 (axboe-block/for-6.11/block) loop: Fix a race between detach and open\n\
+                    * | e21d05740862c Merge branch 'for-6.11/block' into for-next\n\
+                    |\\|\n\
+                    | * 573d5abf3df00 md: set md-specific flags for all queue limits       <--------\n\
+                    \n\
+                    is this expected?\n";
+        let l = land(
+            "Re: [axboe-block:for-next] [block] 1122c0c1cc: aim7 22.6% improvement",
+            body,
+        );
+        let titles: Vec<_> = l
+            .iter()
+            .map(|x| x.title.clone().unwrap_or_default())
+            .collect();
+        assert_eq!(
+            titles,
+            [
+                title_key("loop: Fix a race between detach and open"),
+                title_key("md: set md-specific flags for all queue limits"),
+            ]
+        );
+        assert!(l.iter().all(|x| x.kind == LandingKind::BranchLog
+            && x.tree.as_deref() == Some("axboe-block")
+            && x.branch.as_deref() == Some("for-next")));
+        assert_eq!(l[1].commit.as_deref(), Some("573d5abf3df00"));
+        // A local branch or a tag names no tree; a quoted listing is not
+        // the writer's.
+        for body in [
+            "* 1234567abcdef (HEAD -> fix) md: set flags\n",
+            "* 1234567abcdef (tag: v6.10) md: set flags\n",
+            "> * 1234567abcdef (origin/master) md: set flags\n",
+        ] {
+            assert!(land("Re: x", body).is_empty(), "{body}");
+        }
     }
 
     #[test]

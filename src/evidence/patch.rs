@@ -178,14 +178,17 @@ fn push_stripped(out: &mut Vec<u8>, s: &str) {
 
 /// The `Subject:` of a format-patch carried in a reply (attached or
 /// inline): an own line before the first diff line, after a `From <sha>`
-/// or `From:` header line.
-fn attached_patch_subject(view: &BodyView<'_>, in_diff: &[bool]) -> Option<String> {
+/// or `From:` header line; with whether git's `From <sha> Mon Sep 17
+/// 00:00:00 2001` line opened that header (`format-patch -k` and `-N`
+/// write a subject without `[PATCH]`: that line is what makes it a patch's).
+fn attached_patch_subject(view: &BodyView<'_>, in_diff: &[bool]) -> Option<(String, bool)> {
     let first_diff = in_diff
         .iter()
         .zip(&view.lines)
         .position(|(&d, l)| d && l.depth == 0)
         .unwrap_or(view.lines.len());
     let mut header = false;
+    let mut magic = false;
     let own: Vec<&str> = view
         .lines
         .iter()
@@ -194,7 +197,10 @@ fn attached_patch_subject(view: &BodyView<'_>, in_diff: &[bool]) -> Option<Strin
         .map(|l| l.text.trim_end())
         .collect();
     for (i, t) in own.iter().enumerate() {
-        if t.starts_with("From ") && t.ends_with("2001") || t.starts_with("From: ") {
+        if t.starts_with("From ") && t.ends_with("Mon Sep 17 00:00:00 2001") {
+            header = true;
+            magic = true;
+        } else if t.starts_with("From ") && t.ends_with("2001") || t.starts_with("From: ") {
             header = true;
         } else if header && let Some(s) = t.strip_prefix("Subject: ") {
             // A folded header goes on in lines that start with white space.
@@ -206,7 +212,7 @@ fn attached_patch_subject(view: &BodyView<'_>, in_diff: &[bool]) -> Option<Strin
                 subject.push(' ');
                 subject.push_str(c.trim());
             }
-            return Some(subject);
+            return Some((subject, magic));
         }
     }
     None
@@ -257,8 +263,14 @@ pub fn patch_facts(
         subject_tags(&msg.subject)
     } else {
         attached_patch_subject(view, in_diff)
-            .map(|s| subject_tags(&s))
-            .filter(|t| t.is_patch)
+            .map(|(s, magic)| {
+                (
+                    subject_tags(&s),
+                    magic && !crate::mail::subject::is_reply(&s),
+                )
+            })
+            .filter(|(t, magic)| t.is_patch || *magic)
+            .map(|(t, _)| t)
             .unwrap_or_default()
     };
     let title = tags.title.clone();
@@ -660,6 +672,35 @@ mod tests {
         let f = patch_facts(&msg, Kind::Reply, &view, &scan.in_diff, &scan.files).unwrap();
         assert_eq!(f.title, "smb3: lower the default timeout");
         assert!(f.patch_id.is_some());
+    }
+
+    #[test]
+    fn a_format_patch_without_a_patch_tag_gives_its_title() {
+        // `git format-patch -k` keeps the subject bare; git's magic `From`
+        // line says it is a patch all the same.
+        let body = "can you test the patch below?\n\n---\nFrom 81c816827197f811e14add7a79220ed9eef6af02 Mon Sep 17 00:00:00 2001\n\
+                    From: Chris <c@x>\nDate: Tue, 25 Jun 2024 08:48:18 +0200\nSubject: md: set flags for all queue limits\n\nbody\n---\n\
+                    diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n";
+        let msg = Message {
+            subject: "Re: [block] 1122c0c1cc: aim7.jobs-per-min 22.6% improvement".into(),
+            body: body.into(),
+            ..Message::default()
+        };
+        let view = BodyView::new(&msg.body);
+        let scan = super::super::diff::scan(&view);
+        let f = patch_facts(&msg, Kind::Reply, &view, &scan.in_diff, &scan.files).unwrap();
+        assert_eq!(f.title, "md: set flags for all queue limits");
+        // Without git's line, a bare `Subject:` (a quoted header, a
+        // forwarded mail) names no patch.
+        let bare = body.replace(
+            "From 81c816827197f811e14add7a79220ed9eef6af02 Mon Sep 17 00:00:00 2001\n",
+            "",
+        );
+        let msg = Message { body: bare, ..msg };
+        let view = BodyView::new(&msg.body);
+        let scan = super::super::diff::scan(&view);
+        let f = patch_facts(&msg, Kind::Reply, &view, &scan.in_diff, &scan.files).unwrap();
+        assert_eq!(f.title, "");
     }
 
     #[test]

@@ -582,6 +582,7 @@ fn describe(l: &Landing) -> String {
         LandingKind::Applied => "applied",
         LandingKind::ForNext => "in the for-next announcement",
         LandingKind::PullRequest => "in a pull request",
+        LandingKind::BranchLog => "in a pasted log",
         LandingKind::Merged => "merged",
         LandingKind::TipBot => "merged into tip",
         LandingKind::Stable => "added to stable",
@@ -598,6 +599,8 @@ fn describe(l: &Landing) -> String {
     match place {
         // `dropped from tags/nfs-for-6.13-1 of git://...`
         Some(p) if l.kind == LandingKind::Dropped => return format!("{s} from {p}"),
+        // `in a pasted log of for-next of axboe-block as 573d5abf3df0`
+        Some(p) if l.kind == LandingKind::BranchLog => s.push_str(&format!(" of {p}")),
         Some(p) => s.push_str(&format!(" ({p})")),
         None => {}
     }
@@ -620,6 +623,7 @@ pub fn landing_status(kind: LandingKind, revert: bool, in_mainline: bool) -> Opt
         LandingKind::Merged | LandingKind::Stable | LandingKind::LibrarySync => Some(Status::Fixed),
         LandingKind::Applied
         | LandingKind::ForNext
+        | LandingKind::BranchLog
         | LandingKind::PullRequest
         | LandingKind::TipBot => Some(Status::FixApplied),
     }

@@ -853,6 +853,9 @@ pub enum LandingKind {
     ForNext,
     /// A line of a pull request's shortlog.
     PullRequest,
+    /// A commit of a branch's log someone pasted (`git log --graph
+    /// --oneline --decorate` of a remote-tracking branch).
+    BranchLog,
     /// pr-tracker-bot: the pull request was merged into mainline.
     Merged,
     /// tip-bot2: the commit was merged into a branch of tip.
@@ -875,6 +878,7 @@ impl LandingKind {
             LandingKind::Applied => "applied",
             LandingKind::ForNext => "for-next",
             LandingKind::PullRequest => "pull-request",
+            LandingKind::BranchLog => "branch-log",
             LandingKind::Merged => "merged",
             LandingKind::TipBot => "tip-bot",
             LandingKind::Stable => "stable",

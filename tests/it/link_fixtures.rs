@@ -120,8 +120,8 @@ fn every_fixture_history_links_and_ends_in_its_expected_status() {
     let all = json(&db, &["list", "--json"]);
     assert_eq!(
         all.as_array().map(|a| a.len()),
-        Some(22),
-        "twenty-two regressions"
+        Some(23),
+        "twenty-three regressions"
     );
     let mut errors = Vec::new();
     for (name, exp) in expected() {
@@ -237,7 +237,7 @@ fn human_output_has_no_colours_when_piped_and_colours_when_forced() {
     assert!(colour.contains("\u{1b}["));
     let list = run(&db, &["list"]).stdout;
     let lines: Vec<&str> = list.lines().collect();
-    assert_eq!(lines.len(), 22);
+    assert_eq!(lines.len(), 23);
     // Newest first.
     assert!(lines[0].contains("7c1d2e3f4a"), "{list}");
     assert!(lines[1].contains("8d9e0f1a2b"), "{list}");
@@ -246,23 +246,26 @@ fn human_output_has_no_colours_when_piped_and_colours_when_forced() {
     assert!(lines[4].contains("5a6b7c8d9e"), "{list}");
     assert!(lines[5].contains("b6dea6c7fe"), "{list}");
     assert!(lines[6].contains("a0a1a2a3a4"), "{list}");
-    assert!(lines[9].contains("5f1a2b3c1b"), "{list}");
-    assert!(lines[11].contains("7e3f4a5b6c"), "{list}");
-    assert!(lines[12].contains("6d2e3f4a5b"), "{list}");
-    assert!(lines[16].contains("3c9e5a7d1b"), "{list}");
-    assert!(lines[18].contains("5e1f2a3b4c"), "{list}");
+    assert!(lines[9].contains("b10cca7e11"), "{list}");
+    assert!(lines[10].contains("5f1a2b3c1b"), "{list}");
+    assert!(lines[12].contains("7e3f4a5b6c"), "{list}");
+    assert!(lines[13].contains("6d2e3f4a5b"), "{list}");
+    assert!(lines[17].contains("3c9e5a7d1b"), "{list}");
+    assert!(lines[19].contains("5e1f2a3b4c"), "{list}");
     let improvements = run(&db, &["list", "--direction", "improvement"]).stdout;
-    assert_eq!(improvements.lines().count(), 2);
+    assert_eq!(improvements.lines().count(), 3);
     let big = run(&db, &["list", "--min-change", "20"]).stdout;
-    assert_eq!(big.lines().count(), 5, "{big}"); // +92.5% thrice, +23.3% and -69.4%
+    assert_eq!(big.lines().count(), 6, "{big}"); // +92.5% thrice, +23.3%, +21.0% and -69.4%
     let since = run(
         &db,
         &["list", "--since", "2024-06-01", "--until", "2024-08-01"],
     )
     .stdout;
-    assert_eq!(since.lines().count(), 2, "{since}");
+    assert_eq!(since.lines().count(), 3, "{since}");
     assert!(
-        since.contains("d15ea5e012") && since.contains("5f1a2b3c1b"),
+        since.contains("d15ea5e012")
+            && since.contains("5f1a2b3c1b")
+            && since.contains("b10cca7e11"),
         "{since}"
     );
 }
@@ -290,19 +293,19 @@ fn exports_put_open_regressions_first_grouped_by_subsystem() {
     assert!(md[open..closed].contains("### ext4") && md[open..closed].contains("### jbd2"));
     let csv = run(&db, &["export", "--format", "csv"]).stdout;
     let rows: Vec<&str> = csv.lines().collect();
-    assert_eq!(rows.len(), 23);
+    assert_eq!(rows.len(), 24);
     assert!(rows[0].starts_with("id,subsystem,status,age_days"));
     // fixed-history's fix is applied, and the later versions of
-    // retitled-fix, change-id-fix and next-version; fix-in-tree's is in
-    // mainline.
+    // retitled-fix, change-id-fix and next-version, and the fix of the
+    // improvement read as a bug; fix-in-tree's is in mainline.
     assert_eq!(
         rows.iter().filter(|r| r.contains(",fix-applied,")).count(),
-        4
+        5
     );
     assert_eq!(rows.iter().filter(|r| r.contains(",fixed,")).count(), 1);
     let j = json(&db, &["export", "--format", "json"]);
     let arr = j.as_array().expect("array");
-    assert_eq!(arr.len(), 22);
+    assert_eq!(arr.len(), 23);
     // Open first.
     let statuses: Vec<&str> = arr.iter().filter_map(|r| r["status"].as_str()).collect();
     let first_closed = statuses
@@ -330,12 +333,14 @@ fn exports_put_open_regressions_first_grouped_by_subsystem() {
     assert!(html.contains("<svg class=\"chart\""));
     // Nothing is fetched; the links go to lore and to the commits only
     // (a posted patch's culprit on the robot's branch of it, under the
-    // robot's current or its older GitHub organisation).
+    // robot's current or its older GitHub organisation; a maintainer
+    // tree's culprit in that tree).
     assert!(!html.contains("src=\"http"));
     for href in html.split("href=\"").skip(1) {
         assert!(
             href.starts_with("https://lore.kernel.org/all/")
                 || href.starts_with("https://git.kernel.org/torvalds/c/")
+                || href.starts_with("https://git.kernel.org/pub/scm/linux/kernel/git/")
                 || href.starts_with("https://github.com/intel-lab-lkp/linux/commit/")
                 || href.starts_with("https://github.com/0day-ci/linux/commit/"),
             "{}",

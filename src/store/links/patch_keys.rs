@@ -506,6 +506,12 @@ pub(super) fn report_holders(
 /// or `p:<patch id>`), or a robot report naming a culprit of that title or
 /// a reply quoting it (see [`patch_keys_of`]), each with the key.
 pub fn patch_holders(store: &Store, keys: &[String]) -> Result<Vec<(i64, String)>> {
+    // A key asked twice is looked up once, whichever way (index or scan)
+    // answers.
+    let mut unique = keys.to_vec();
+    unique.sort_unstable();
+    unique.dedup();
+    let keys = unique.as_slice();
     let mut out = Vec::new();
     report_holders(store, keys, &mut out)?;
     culprit_holders(store, keys, &mut out)?;
