@@ -64,7 +64,9 @@ use crate::model::{Extraction, Message};
 /// title when git's `From <sha> Mon Sep 17 00:00:00 2001` line opens it; a
 /// pasted `git log --graph --decorate` of a remote-tracking branch lands
 /// the commits it lists in that branch.
-pub const EXTRACTION_VERSION: i64 = 21;
+/// 22: "I sent a new version" is a guess unless it says the new version
+/// avoids what the robot saw.
+pub const EXTRACTION_VERSION: i64 = 22;
 
 /// The extractors read a body up to this many lines or
 /// [`MAX_EXTRACTED_BODY`] bytes, whichever comes first.

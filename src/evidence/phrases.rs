@@ -1522,8 +1522,17 @@ pub const PHRASES: &[Phrase] = &[
         Superseded,
         r"\b(?:bot|robot|lkp|0-day|0day|report|regression|degradation|slowdown)\b(?:[^.]{0,80})\b(?:with|on|against|for|of) (?:the|an|my|your) (?P<cue>rfc|original|old|older|earlier|previous|first|outdated|stale|obsolete) (?:{w} )?(?:version|revision|iteration|posting|series|v[0-9]+)\b",
     ),
+    // A new version sent is a drop of the tested one when it says it
+    // avoids what the robot saw; said bare ("I just sent v2 of my fixes",
+    // answering another reviewer) it may keep the regressing change: a
+    // doubt.
     p(
         Superseded,
+        r"\b(?:i|we)(?:'ve| have)? (?:already |just |since )?(?P<cue>sent|posted|submitted) (?:out )?(?:a |an |the )?(?:new|newer|another|updated|revised|second|reworked|v[0-9]+) (?:version|patch|revision|series|iteration|one|spin)\b[^.;]{0,60}?\b(?:which|that|to) (?:avoids?|fix(?:es)?|address(?:es)?|solves?|resolves?|drops?|removes?|reverts?|undoes|gets rid of) ",
+    ),
+    guess(
+        Superseded,
+        false,
         r"\b(?:i|we)(?:'ve| have)? (?:already |just |since )?(?P<cue>sent|posted|submitted) (?:out )?(?:a |an |the )?(?:new|newer|another|updated|revised|second|reworked|v[0-9]+) (?:version|patch|revision|series|iteration|one|spin)\b",
     ),
     // The culprit's series is set aside.
@@ -3058,6 +3067,11 @@ mod tests {
                 "I have sent out another patch which avoids it.",
                 Superseded,
                 false,
+            ),
+            (
+                "Okay, I just sent v2 version of my fixes.",
+                Superseded,
+                true,
             ),
         ];
         for (s, k, t) in cases {
