@@ -505,19 +505,12 @@ pub fn landings_in(msg: &Message, view: &BodyView<'_>, in_diff: &[bool]) -> Vec<
     out
 }
 
-/// The first commit of a `git log --graph --oneline --decorate` listing
-/// whose decoration names a remote-tracking branch:
-/// `*   bc512ae8cb934 (axboe-block/for-next) Merge branch ...`.
-static LOG_HEAD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^[|\\/ ]*\*[|\\/ ]*\s([0-9a-f]{7,40})\s+\(([^)]{1,200})\)\s+\S")
-        .expect("valid regex")
-});
-
-/// A commit of such a listing: graph, id, decoration, title, and the
-/// arrow a writer may point it out with (`<-----`).
+/// A commit of a `git log --graph --oneline --decorate` listing: graph,
+/// id, decoration (`(axboe-block/for-next)`), title, and the arrow a writer
+/// may point it out with (`<-----`).
 static LOG_LINE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"^[|\\/ ]*\*[|\\/ ]*\s([0-9a-f]{7,40})\s+(?:\([^)]{0,200}\)\s+)?(\S.*?)\s*(?:<-+)?$",
+        r"^[|\\/ ]*\*[|\\/ ]*\s([0-9a-f]{7,40})\s+(?:\(([^)]{0,200})\)\s+)?(\S.*?)\s*(?:<-+)?$",
     )
     .expect("valid regex")
 });
@@ -545,8 +538,9 @@ fn branch_log(own: &[(usize, &str)]) -> Vec<Landing> {
     let mut k = 0;
     while k < own.len() {
         let t = own[k].1;
+        // The listing starts at a commit decorated with such a branch.
         let head = (t.starts_with('*') || t.starts_with('|'))
-            .then(|| LOG_HEAD.captures(t))
+            .then(|| LOG_LINE.captures(t))
             .flatten();
         let Some((tree, branch)) = head
             .as_ref()
@@ -561,7 +555,7 @@ fn branch_log(own: &[(usize, &str)]) -> Vec<Landing> {
                 break;
             }
             if let Some(c) = LOG_LINE.captures(l)
-                && let (Some(id), Some(title)) = (c.get(1), c.get(2))
+                && let (Some(id), Some(title)) = (c.get(1), c.get(3))
                 && !title.as_str().starts_with("Merge ")
             {
                 out.push(Landing {

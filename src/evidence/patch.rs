@@ -263,14 +263,10 @@ pub fn patch_facts(
         subject_tags(&msg.subject)
     } else {
         attached_patch_subject(view, in_diff)
-            .map(|(s, magic)| {
-                (
-                    subject_tags(&s),
-                    magic && !crate::mail::subject::is_reply(&s),
-                )
+            .and_then(|(s, magic)| {
+                let tags = subject_tags(&s);
+                (tags.is_patch || magic && !crate::mail::subject::is_reply(&s)).then_some(tags)
             })
-            .filter(|(t, magic)| t.is_patch || *magic)
-            .map(|(t, _)| t)
             .unwrap_or_default()
     };
     let title = tags.title.clone();
@@ -662,14 +658,7 @@ mod tests {
         let body = "Does this help?\n\nFrom 0123456789abcdef0123456789abcdef01234567 Mon Sep 17 00:00:00 2001\n\
                     From: Steve <s@x>\nSubject: [PATCH] smb3: lower the default timeout\n\nbody\n---\n\
                     diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n";
-        let msg = Message {
-            subject: "Re: [smb3] 5efdd9122e: regression".into(),
-            body: body.into(),
-            ..Message::default()
-        };
-        let view = BodyView::new(&msg.body);
-        let scan = super::super::diff::scan(&view);
-        let f = patch_facts(&msg, Kind::Reply, &view, &scan.in_diff, &scan.files).unwrap();
+        let f = facts_of(Kind::Reply, "Re: [smb3] 5efdd9122e: regression", body);
         assert_eq!(f.title, "smb3: lower the default timeout");
         assert!(f.patch_id.is_some());
     }
@@ -681,14 +670,8 @@ mod tests {
         let body = "can you test the patch below?\n\n---\nFrom 81c816827197f811e14add7a79220ed9eef6af02 Mon Sep 17 00:00:00 2001\n\
                     From: Chris <c@x>\nDate: Tue, 25 Jun 2024 08:48:18 +0200\nSubject: md: set flags for all queue limits\n\nbody\n---\n\
                     diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n";
-        let msg = Message {
-            subject: "Re: [block] 1122c0c1cc: aim7.jobs-per-min 22.6% improvement".into(),
-            body: body.into(),
-            ..Message::default()
-        };
-        let view = BodyView::new(&msg.body);
-        let scan = super::super::diff::scan(&view);
-        let f = patch_facts(&msg, Kind::Reply, &view, &scan.in_diff, &scan.files).unwrap();
+        let subject = "Re: [block] 1122c0c1cc: aim7.jobs-per-min 22.6% improvement";
+        let f = facts_of(Kind::Reply, subject, body);
         assert_eq!(f.title, "md: set flags for all queue limits");
         // Without git's line, a bare `Subject:` (a quoted header, a
         // forwarded mail) names no patch.
@@ -696,24 +679,13 @@ mod tests {
             "From 81c816827197f811e14add7a79220ed9eef6af02 Mon Sep 17 00:00:00 2001\n",
             "",
         );
-        let msg = Message { body: bare, ..msg };
-        let view = BodyView::new(&msg.body);
-        let scan = super::super::diff::scan(&view);
-        let f = patch_facts(&msg, Kind::Reply, &view, &scan.in_diff, &scan.files).unwrap();
-        assert_eq!(f.title, "");
+        assert_eq!(facts_of(Kind::Reply, subject, &bare).title, "");
     }
 
     #[test]
     fn revert_and_backport_lines() {
         let body = "This reverts commit\n0123456789abcdef0123456789abcdef01234567.\n\ndiff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n";
-        let msg = Message {
-            subject: "[PATCH] Revert \"ext4: Speed it up\"".into(),
-            body: body.into(),
-            ..Message::default()
-        };
-        let view = BodyView::new(&msg.body);
-        let scan = super::super::diff::scan(&view);
-        let f = patch_facts(&msg, Kind::Patch, &view, &scan.in_diff, &scan.files).unwrap();
+        let f = facts("[PATCH] Revert \"ext4: Speed it up\"", body);
         assert_eq!(
             f.reverts.as_deref(),
             Some("0123456789abcdef0123456789abcdef01234567")
@@ -723,6 +695,11 @@ mod tests {
     }
 
     fn facts(subject: &str, body: &str) -> PatchFacts {
+        facts_of(Kind::Patch, subject, body)
+    }
+
+    /// The facts of a mail of `kind` (a patch, or a reply carrying one).
+    fn facts_of(kind: Kind, subject: &str, body: &str) -> PatchFacts {
         let msg = Message {
             subject: subject.into(),
             body: body.into(),
@@ -730,7 +707,7 @@ mod tests {
         };
         let view = BodyView::new(&msg.body);
         let scan = super::super::diff::scan(&view);
-        patch_facts(&msg, Kind::Patch, &view, &scan.in_diff, &scan.files).unwrap()
+        patch_facts(&msg, kind, &view, &scan.in_diff, &scan.files).unwrap()
     }
 
     #[test]

@@ -71,6 +71,14 @@ use SignalKind::{
     SetsAside, Superseded, WillFix, WillRevert, Withdraws,
 };
 
+/// "I have sent a new version": the words both superseded families start
+/// with (said bare, a guess; with what it avoids, a drop).
+macro_rules! sent_new_version {
+    () => {
+        r"\b(?:i|we)(?:'ve| have)? (?:already |just |since )?(?P<cue>sent|posted|submitted) (?:out )?(?:a |an |the )?(?:new|newer|another|updated|revised|second|reworked|v[0-9]+) (?:version|patch|revision|series|iteration|one|spin)\b"
+    };
+}
+
 /// Every phrase family, in the order their kinds are reported for one
 /// sentence. A cue is the rarest part of its phrase: the prefilter passes a
 /// paragraph only when it holds one.
@@ -1528,13 +1536,12 @@ pub const PHRASES: &[Phrase] = &[
     // doubt.
     p(
         Superseded,
-        r"\b(?:i|we)(?:'ve| have)? (?:already |just |since )?(?P<cue>sent|posted|submitted) (?:out )?(?:a |an |the )?(?:new|newer|another|updated|revised|second|reworked|v[0-9]+) (?:version|patch|revision|series|iteration|one|spin)\b[^.;]{0,60}?\b(?:which|that|to) (?:avoids?|fix(?:es)?|address(?:es)?|solves?|resolves?|drops?|removes?|reverts?|undoes|gets rid of) ",
+        concat!(
+            sent_new_version!(),
+            r"[^.;]{0,60}?\b(?:which|that|to) (?:avoids?|fix(?:es)?|address(?:es)?|solves?|resolves?|drops?|removes?|reverts?|undoes|gets rid of) "
+        ),
     ),
-    guess(
-        Superseded,
-        false,
-        r"\b(?:i|we)(?:'ve| have)? (?:already |just |since )?(?P<cue>sent|posted|submitted) (?:out )?(?:a |an |the )?(?:new|newer|another|updated|revised|second|reworked|v[0-9]+) (?:version|patch|revision|series|iteration|one|spin)\b",
-    ),
+    guess(Superseded, false, sent_new_version!()),
     // The culprit's series is set aside.
     p(
         SetsAside,
