@@ -45,10 +45,10 @@ use crate::store::{Store, bulk};
 /// Largest batch handed from the reader to the parsers (bytes of raw mail).
 /// About five batches are in flight (being read, waiting, parsed,
 /// extracted, made into records, waiting for and in the writer), so this
-/// sets most of an ingest's memory: on linux-ext4 4 MB batches peak at
-/// about 170 MiB where 8 MB ones took about 195, at the same speed within
-/// the noise of alternating runs (`benches/README.md`, "Batch size").
-pub const BATCH_BYTES: usize = 4 << 20;
+/// sets much of an ingest's memory: on linux-ext4 2 MB batches take about
+/// 15 MiB less at their peak than 4 MB ones, at a speed not told apart in
+/// alternating runs (`benches/README.md`, "Memory bounds").
+pub const BATCH_BYTES: usize = 2 << 20;
 /// Largest batch in messages.
 pub const BATCH_MESSAGES: usize = 4096;
 /// Size of the first batch: batches double from it up to [`BATCH_BYTES`] and

@@ -17,8 +17,18 @@ use super::DbContext;
 use super::{Store, bulk};
 use crate::error::Result;
 
-/// Page cache of the writer during an ingest (KiB).
+/// Page cache of the writer during an ingest into a database that has
+/// messages (KiB): every index is live, and its inserts land on pages all
+/// over each index.
 const WRITER_CACHE_KIB: i64 = 32 << 10;
+
+/// Page cache of the writer during a load into an empty database (KiB):
+/// the randomly keyed indexes are deferred, so the writes append to tables
+/// and sequential indexes, and a larger cache only fills. It is part of a
+/// whole-archive load's peak memory: 8 MiB of it against 32 lowered
+/// linux-ext4's by about 30 MiB at a speed not told apart
+/// (`benches/README.md`, "Memory bounds").
+const BULK_WRITER_CACHE_KIB: i64 = 8 << 10;
 
 /// The writer's own automatic checkpoint threshold during an ingest, in bytes
 /// of WAL (set in pages of the database's size).
@@ -56,6 +66,8 @@ impl Store {
         let bulk = bulk::is_empty(conn)?;
         if bulk {
             bulk::defer_indexes(conn)?;
+            conn.pragma_update(None, "cache_size", -BULK_WRITER_CACHE_KIB)
+                .db("PRAGMA cache_size")?;
         }
         conn.pragma_update(None, "foreign_keys", "OFF")
             .db("PRAGMA foreign_keys=OFF")?;
