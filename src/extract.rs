@@ -66,7 +66,9 @@ use crate::model::{Extraction, Message};
 /// the commits it lists in that branch.
 /// 22: "I sent a new version" is a guess unless it says the new version
 /// avoids what the robot saw.
-pub const EXTRACTION_VERSION: i64 = 22;
+/// 23: `i:` link keys: the code identifiers a patch's or a culprit's title
+/// names.
+pub const EXTRACTION_VERSION: i64 = 23;
 
 /// The extractors read a body up to this many lines or
 /// [`MAX_EXTRACTED_BODY`] bytes, whichever comes first.

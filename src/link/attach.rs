@@ -80,7 +80,11 @@ fn on_mainline(m: &LinkMessage) -> bool {
 
 /// The culprit keys of the reports, with the keys of one patch reported
 /// under several ids joined: key -> the key of its group.
-fn culprit_groups(msgs: &[LinkMessage], culprits: &Culprits) -> HashMap<String, String> {
+fn culprit_groups(
+    msgs: &[LinkMessage],
+    culprits: &Culprits,
+    patches: &patch::Patches,
+) -> HashMap<String, String> {
     let mut keys: Vec<String> = culprits.key.values().cloned().collect();
     keys.sort();
     keys.dedup();
@@ -164,6 +168,31 @@ fn culprit_groups(msgs: &[LinkMessage], culprits: &Culprits) -> HashMap<String, 
             }
         }
     }
+    // The titles of two versions of one patch posted on its own, by one
+    // author, whatever their titles became: a change the robot reported as
+    // its posted v1 and again as the v2 a maintainer applied is one
+    // culprit. (Postings of one version joined only by their diff are not
+    // versions of a change, and the parts of two series paired by what
+    // they touch are too loosely one change to join two culprits.)
+    for id in &patches.identities {
+        let of_patch: Vec<(usize, String, u32)> = id
+            .postings
+            .iter()
+            .filter(|&&i| patch::single(&msgs[i]))
+            .filter_map(|&i| {
+                let p = msgs[i].extraction.patch.as_ref()?;
+                let k = by_title.get(&p.title_key).copied()?;
+                Some((k, patch::author(&msgs[i]), patch::version_of(&msgs[i])))
+            })
+            .collect();
+        for (x, (k, a, v)) in of_patch.iter().enumerate() {
+            for (k2, a2, v2) in &of_patch[x + 1..] {
+                if a == a2 && v != v2 {
+                    uf_union(&mut uf, *k, *k2);
+                }
+            }
+        }
+    }
     // The group's key: its mainline report's, else its first report's.
     let mut rep: HashMap<usize, (bool, i64, usize)> = HashMap::new();
     for m in msgs.iter().filter(|m| is_report(m)) {
@@ -210,7 +239,8 @@ pub fn drafts(
     marks: &[Mark],
 ) -> Linked {
     let ix = Index::new(msgs, parent);
-    let keys = culprit_keys(msgs);
+    let patches = patch::identify(msgs, parent);
+    let keys = culprit_keys(msgs, &patches);
     let mut at = report_drafts(&ix, &keys);
     let anc = report_ancestors(&ix, depth, &at.reg_of_report);
     attach_threads(&ix, &keys, &anc, &mut at);
@@ -222,7 +252,6 @@ pub fn drafts(
         .map(|d| d.culprit_title(msgs).map(|t| title_key(&t)))
         .collect();
     let mut patch_roots = attach_pointers(&ix, &titles, &mut at);
-    let patches = patch::identify(msgs, parent);
     patch_roots.extend(weigh_candidates(
         &ix,
         &patches,
@@ -311,7 +340,7 @@ impl CulpritKeys {
 
 /// Takes the messages; gives the culprit ids of the reports and of reply
 /// subjects, resolved and grouped.
-fn culprit_keys(msgs: &[LinkMessage]) -> CulpritKeys {
+fn culprit_keys(msgs: &[LinkMessage], patches: &patch::Patches) -> CulpritKeys {
     let mut ids: Vec<String> = Vec::new();
     for m in msgs.iter().filter(|m| is_report(m)) {
         ids.extend(report_ids(m));
@@ -322,7 +351,7 @@ fn culprit_keys(msgs: &[LinkMessage]) -> CulpritKeys {
         }
     }
     let culprits = Culprits::group(ids.iter().map(|s| s.as_str()));
-    let groups = culprit_groups(msgs, &culprits);
+    let groups = culprit_groups(msgs, &culprits, patches);
     CulpritKeys { culprits, groups }
 }
 

@@ -14,11 +14,12 @@
 //! | `n:<title key, one long word masked>` | has a patch title or a report's culprit title: one key per word of [`TYPO_WORD_MIN`] letters or more, so that titles a typo apart share one |
 //! | `p:<patch id>` | carries a diff with this patch id |
 //! | `b:<change-id>` | carries b4's `change-id:` (one change through its versions; read from its `patches` row, never stored in `link_keys`) |
+//! | `i:<author> <identifier>` | is a patch posted on its own (no part of a series) whose title names a code identifier after its subsystem prefix ([`title_words`]: `jbd2_transaction_committed` of `jbd2: speed up jbd2_transaction_committed()`), with its author (address, else name, lower-cased): a later version whose title changed meets the earlier one ([`super::patch`]'s renamed versions) |
 //! | `m:<Message-ID>` | points to a message: a `Closes:`/`Link:` trailer, a cited lore URL, an earlier report in a preamble |
 //! | `s:<subject key>` | has no References or In-Reply-To: the threading fallback may hang it by subject |
 //!
 //! The keys of a message are a pure function of its subject, whether it
-//! has references, and its extraction; the ingest stores them (table
+//! has references, its author and its extraction; the ingest stores them (table
 //! `link_keys`), and the version of this function is part of
 //! [`crate::extract::EXTRACTION_VERSION`]. Two keys of a patch are not
 //! stored there but read from its `patches` row ([`implied_by_patch`],
@@ -68,6 +69,50 @@ pub fn near_titles(t: &str) -> Vec<String> {
         .collect()
 }
 
+/// Shortest code identifier a title word must be to be a key
+/// ([`title_words`]).
+pub const IDENTIFIER_MIN: usize = 6;
+
+/// The code identifiers a title names after its subsystem prefix
+/// (`ext4/jbd2: drop jbd2_transaction_committed()` ->
+/// `jbd2_transaction_committed`): words of [`IDENTIFIER_MIN`] bytes or
+/// more, of letters, digits and `_`, holding a `_` or followed by `()`,
+/// lower-cased, without duplicates. The prefix (`mm/page_alloc:`) names a
+/// place every patch there shares, not what one changes.
+pub fn title_words(t: &str) -> Vec<String> {
+    let k = title_key(t);
+    let body = k.split_once(": ").map_or(k.as_str(), |(_, b)| b);
+    let mut out: Vec<String> = Vec::new();
+    for raw in body.split(|c: char| c.is_whitespace() || c == ',' || c == '/') {
+        let call = raw.contains("()");
+        let w = raw.trim_matches(|c: char| !(c.is_ascii_alphanumeric() || c == '_'));
+        let w = w.split('(').next().unwrap_or("");
+        let ident = !w.is_empty()
+            && w.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+            && w.bytes().any(|b| b.is_ascii_alphabetic());
+        if ident
+            && w.len() >= IDENTIFIER_MIN
+            && (w.contains('_') || call)
+            && !out.iter().any(|o| o == w)
+        {
+            out.push(w.to_string());
+        }
+    }
+    out
+}
+
+/// The `i:` keys of a patch posted on its own by `author` (see the module
+/// docs): none for a part of a series or a cover letter.
+pub fn words(p: &PatchFacts, author: &str) -> Vec<String> {
+    if p.part.is_some() || author.is_empty() {
+        return Vec::new();
+    }
+    title_words(&p.title)
+        .into_iter()
+        .map(|w| format!("i:{author} {w}"))
+        .collect()
+}
+
 /// The key of a message a message points to.
 pub fn message(id: &str) -> String {
     format!("m:{}", id.trim_matches(['<', '>']))
@@ -79,8 +124,10 @@ pub fn subject(s: &str) -> Option<String> {
     (!k.is_empty()).then(|| format!("s:{k}"))
 }
 
-/// Every key of a message (see the module docs), sorted, without duplicates.
-pub fn of(subject_line: &str, refless: bool, ex: &Extraction) -> Vec<String> {
+/// Every key of a message (see the module docs), sorted, without
+/// duplicates; `author` as [`super::patch`] compares posters (address,
+/// else name, lower-cased).
+pub fn of(subject_line: &str, refless: bool, author: &str, ex: &Extraction) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut push = |k: Option<String>| {
         if let Some(k) = k {
@@ -137,7 +184,7 @@ pub fn of(subject_line: &str, refless: bool, ex: &Extraction) -> Vec<String> {
     if let Some(p) = &ex.patch {
         if !p.title.is_empty() {
             push(title(&p.title));
-            for k in near_titles(&p.title) {
+            for k in near_titles(&p.title).into_iter().chain(words(p, author)) {
                 push(Some(k));
             }
         }
@@ -189,8 +236,8 @@ pub fn implied_by_patch(p: &PatchFacts) -> impl Iterator<Item = String> + '_ {
 
 /// The keys of a message that `link_keys` stores: [`of`] less those its
 /// patch implies ([`implied_by_patch`]), which its `patches` row gives.
-pub fn stored(subject_line: &str, refless: bool, ex: &Extraction) -> Vec<String> {
-    let mut keys = of(subject_line, refless, ex);
+pub fn stored(subject_line: &str, refless: bool, author: &str, ex: &Extraction) -> Vec<String> {
+    let mut keys = of(subject_line, refless, author, ex);
     if let Some(p) = &ex.patch {
         for k in implied_by_patch(p) {
             if let Ok(at) = keys.binary_search(&k) {
@@ -238,16 +285,16 @@ mod tests {
             ..Extraction::default()
         };
         let (r, f, l) = (
-            of("[xfs] 2edf06a50f: x", false, &report),
-            of("[PATCH] xfs: fix the slow path", false, &fix),
-            of("[GIT PULL] xfs", false, &landing),
+            of("[xfs] 2edf06a50f: x", false, "a@x", &report),
+            of("[PATCH] xfs: fix the slow path", false, "a@x", &fix),
+            of("[GIT PULL] xfs", false, "a@x", &landing),
         );
         assert!(r.contains(&"c:2edf06a".to_string()));
         assert!(f.contains(&"c:2edf06a".to_string()));
         assert!(f.contains(&"t:xfs: fix the slow path".to_string()));
         assert!(l.contains(&"t:xfs: fix the slow path".to_string()));
         assert!(f.contains(&"p:ab".to_string()));
-        assert!(of("Re: x", true, &Extraction::default()).contains(&"s:x".to_string()));
+        assert!(of("Re: x", true, "a@x", &Extraction::default()).contains(&"s:x".to_string()));
     }
 
     #[test]
@@ -266,8 +313,8 @@ mod tests {
             }],
             ..Extraction::default()
         };
-        let all = of("[PATCH] xfs: fix the slow path", false, &fix);
-        let kept = stored("[PATCH] xfs: fix the slow path", false, &fix);
+        let all = of("[PATCH] xfs: fix the slow path", false, "a@x", &fix);
+        let kept = stored("[PATCH] xfs: fix the slow path", false, "a@x", &fix);
         let implied: Vec<String> = implied_by_patch(fix.patch.as_deref().unwrap()).collect();
         assert_eq!(implied, ["p:ab", "t:xfs: fix the slow path"]);
         assert_eq!(kept, ["c:2edf06a"]);
@@ -286,9 +333,45 @@ mod tests {
             ..fix.clone()
         };
         assert_eq!(
-            stored("Re: x", false, &landing),
-            of("Re: x", false, &landing)
+            stored("Re: x", false, "a@x", &landing),
+            of("Re: x", false, "a@x", &landing)
         );
+    }
+
+    #[test]
+    fn a_title_names_the_code_identifiers_after_its_prefix() {
+        assert_eq!(
+            title_words("ext4/jbd2: drop jbd2_transaction_committed()"),
+            ["jbd2_transaction_committed"]
+        );
+        assert_eq!(
+            title_words("jbd2: speed up jbd2_transaction_committed()"),
+            ["jbd2_transaction_committed"]
+        );
+        // The prefix is a place, not a change; a call needs its parentheses.
+        assert!(title_words("mm/page_alloc: fix the slow path").is_empty());
+        assert_eq!(title_words("xfs: call flush_work() early"), ["flush_work"]);
+        assert_eq!(
+            title_words("sched: rework select_idle_sibling()"),
+            ["select_idle_sibling"]
+        );
+        assert!(title_words("ext4: remove a lock()").is_empty(), "too short");
+        assert!(title_words("nfs: speed up commits").is_empty());
+        let p = |title: &str, part| PatchFacts {
+            title: title.into(),
+            part,
+            ..PatchFacts::default()
+        };
+        assert_eq!(
+            words(
+                &p("net: use sk_wmem_queued_add, then sk_wmem_queued_add", None),
+                "a@x"
+            ),
+            ["i:a@x sk_wmem_queued_add"]
+        );
+        // A part of a series, or no author, has none.
+        assert!(words(&p("net: use sk_wmem_queued_add", Some(2)), "a@x").is_empty());
+        assert!(words(&p("net: use sk_wmem_queued_add", None), "").is_empty());
     }
 
     #[test]

@@ -14,7 +14,11 @@
 //!   of an earlier version (or its cover letter) of its author, as b4's
 //!   `Link to v1:` does, or carrying the same b4 `change-id:`, whatever its
 //!   title became (parts of two series paired by what they touch; see
-//!   `join_cited_versions`).
+//!   `join_cited_versions`), or
+//! - a renamed next version: a single `[PATCH v2]` of its author, citing
+//!   nothing, whose title names a code identifier the author's earlier
+//!   version's title names, touching one file of it
+//!   (`join_renamed_versions`).
 //!
 //! Landings are matched to identities:
 //! - a landing that names a title (a b4 thank-you entry, a shortlog line, a
@@ -99,10 +103,14 @@ fn union(parent: &mut [usize], a: usize, b: usize) {
 
 /// The author of a posting as compared (address, else name), lower-cased.
 pub(crate) fn author(m: &LinkMessage) -> String {
-    m.from_email
-        .as_deref()
+    poster(m.from_email.as_deref(), m.from_name.as_deref())
+}
+
+/// The author of a posting as compared, from its `From:` address and name.
+pub fn poster(email: Option<&str>, name: Option<&str>) -> String {
+    email
         .filter(|e| !e.is_empty())
-        .or(m.from_name.as_deref())
+        .or(name)
         .unwrap_or("")
         .to_ascii_lowercase()
 }
@@ -187,7 +195,7 @@ pub fn is_cover(m: &LinkMessage) -> bool {
 }
 
 /// The version a posting's subject gives (`v3`), 1 when it gives none.
-fn version_of(m: &LinkMessage) -> u32 {
+pub(crate) fn version_of(m: &LinkMessage) -> u32 {
     m.extraction
         .patch
         .as_ref()
@@ -332,6 +340,110 @@ fn join_cited_versions(
     }
 }
 
+/// Longest time between a version and the next one whose title changed
+/// (seconds): [`join_renamed_versions`].
+const RENAMED_VERSION_WITHIN: i64 = 120 * 24 * 3600;
+
+/// True for a patch posted on its own (no `n/m` part of a series, no
+/// cover letter).
+pub(crate) fn single(m: &LinkMessage) -> bool {
+    !is_cover(m)
+        && m.extraction
+            .patch
+            .as_ref()
+            .is_some_and(|p| p.part.is_none_or(|n| n == 0))
+}
+
+/// Joins a single patch's next version whose title changed and which cites
+/// nothing (`[PATCH] ext4/jbd2: drop jbd2_transaction_committed()`, then
+/// `[PATCH v2] jbd2: speed up jbd2_transaction_committed()`): a single
+/// posting of version n >= 2 whose patch has no lower version is the next
+/// version of its author's earlier single posting of a lower version
+/// whose patch stopped below n, sent at most [`RENAMED_VERSION_WITHIN`]
+/// before, when both titles name one code identifier
+/// ([`super::keys::title_words`]) and both diffs touch one file. Where
+/// several earlier patches qualify, none is joined.
+fn join_renamed_versions(msgs: &[LinkMessage], postings: &[usize], uf: &mut [usize]) {
+    /// What the bridge compares of a single posting.
+    struct Single {
+        at: usize,
+        date: i64,
+        version: u32,
+        words: Vec<String>,
+        files: Vec<String>,
+    }
+    // Each patch's lowest and highest version so far.
+    let mut span: HashMap<usize, (u32, u32)> = HashMap::new();
+    for &i in postings {
+        let v = version_of(&msgs[i]);
+        let e = span.entry(find(uf, i)).or_insert((v, v));
+        *e = (e.0.min(v), e.1.max(v));
+    }
+    // The single postings naming a code identifier, by author.
+    let mut by_author: HashMap<String, Vec<Single>> = HashMap::new();
+    for &i in postings {
+        let m = &msgs[i];
+        let (Some(p), Some(date)) = (m.extraction.patch.as_ref(), m.date) else {
+            continue;
+        };
+        if !single(m) {
+            continue;
+        }
+        let words = super::keys::title_words(&p.title);
+        if words.is_empty() {
+            continue;
+        }
+        let files = p
+            .touches
+            .iter()
+            .filter(|t| !t.contains(':'))
+            .cloned()
+            .collect();
+        by_author.entry(author(m)).or_default().push(Single {
+            at: i,
+            date,
+            version: version_of(m),
+            words,
+            files,
+        });
+    }
+    let mut authors: Vec<&String> = by_author.keys().collect();
+    authors.sort();
+    let mut joins: Vec<(usize, usize)> = Vec::new();
+    for a in authors {
+        let singles = &by_author[a];
+        for l in singles {
+            let rl = find(uf, l.at);
+            if l.version < 2 || span.get(&rl).is_some_and(|s| s.0 < l.version) {
+                continue;
+            }
+            let mut earlier: Vec<usize> = Vec::new();
+            for e in singles {
+                let re = find(uf, e.at);
+                if re == rl
+                    || e.version >= l.version
+                    || span.get(&re).is_some_and(|s| s.1 >= l.version)
+                    || e.date >= l.date
+                    || l.date - e.date > RENAMED_VERSION_WITHIN
+                    || !e.words.iter().any(|w| l.words.contains(w))
+                    || !e.files.iter().any(|f| l.files.contains(f))
+                {
+                    continue;
+                }
+                if !earlier.contains(&re) {
+                    earlier.push(re);
+                }
+            }
+            if let [only] = earlier[..] {
+                joins.push((l.at, only));
+            }
+        }
+    }
+    for (l, e) in joins {
+        union(uf, l, e);
+    }
+}
+
 /// The b4 `change-id:` that names one change through all its versions:
 /// a cover letter's or a single patch's (a part of a series, `[PATCH
 /// 2/3]`, speaks for no version).
@@ -378,6 +490,7 @@ pub fn identify(msgs: &[LinkMessage], parent: &[Option<usize>]) -> Patches {
     join_signed_versions(msgs, &postings, &by_title, &mut uf);
     let parts_of = parts_by_cover(msgs, parent, &postings);
     join_cited_versions(msgs, &postings, &parts_of, &mut uf);
+    join_renamed_versions(msgs, &postings, &mut uf);
     let mut index: HashMap<usize, usize> = HashMap::new();
     let mut out = Patches::default();
     let mut sorted = postings.clone();
@@ -601,6 +714,110 @@ mod tests {
         assert_eq!(p.identities.len(), 2);
         assert_eq!(p.identities[0].postings, vec![0, 1, 3]);
         assert_eq!(p.identities[0].title, "ext4: fix the fast path");
+    }
+
+    #[test]
+    fn a_renamed_next_version_naming_the_same_identifier_joins_its_earlier_version() {
+        let touching = |mut m: LinkMessage, files: &[&str]| {
+            if let Some(p) = m.extraction.patch.as_mut() {
+                p.touches = files.iter().map(|f| f.to_string()).collect();
+            }
+            m
+        };
+        let j = "fs/jbd2/journal.c";
+        let msgs = vec![
+            touching(
+                posting(
+                    "v1",
+                    "a@x",
+                    "[PATCH] ext4/jbd2: drop jbd2_commit_pending()",
+                    1,
+                ),
+                &[j, "fs/ext4/inode.c"],
+            ),
+            touching(
+                posting(
+                    "v2",
+                    "a@x",
+                    "[PATCH v2] jbd2: make jbd2_commit_pending() lockless",
+                    8,
+                ),
+                &[j],
+            ),
+            // Another author's v2 naming the identifier: not the same change.
+            touching(
+                posting(
+                    "b2",
+                    "b@x",
+                    "[PATCH v2] jbd2: inline jbd2_commit_pending()",
+                    9,
+                ),
+                &[j],
+            ),
+            // The author's v2 naming it but touching nothing of v1's.
+            touching(
+                posting(
+                    "far",
+                    "a@x",
+                    "[PATCH v2] ocfs2: stop calling jbd2_commit_pending()",
+                    10,
+                ),
+                &["fs/ocfs2/journal.c"],
+            ),
+            // A v2 whose own v1 is here under its title is no rename.
+            touching(
+                posting("w1", "a@x", "[PATCH] jbd2: trace jbd2_commit_pending()", 2),
+                &[j],
+            ),
+            touching(
+                posting(
+                    "w2",
+                    "a@x",
+                    "[PATCH v2] jbd2: trace jbd2_commit_pending()",
+                    11,
+                ),
+                &[j],
+            ),
+            // Too late: four months and more after the earlier version.
+            touching(
+                posting(
+                    "late",
+                    "a@x",
+                    "[PATCH v2] jbd2: rework jbd2_commit_pending() again",
+                    200,
+                ),
+                &[j],
+            ),
+        ];
+        let p = identify(&msgs, &[None; 7]);
+        let of = |i: usize| p.of_message[&i];
+        assert_eq!(of(0), of(1), "v1 and its renamed v2");
+        for other in [2, 3, 5, 6] {
+            assert_ne!(of(other), of(0), "{}", msgs[other].message_id);
+        }
+        assert_eq!(of(4), of(5), "w1 and w2 by their title");
+        // Two earlier versions it could follow: none is joined.
+        let msgs = vec![
+            touching(
+                posting("x1", "a@x", "[PATCH] jbd2: drop jbd2_commit_pending()", 1),
+                &[j],
+            ),
+            touching(
+                posting("y1", "a@x", "[PATCH] jbd2: split jbd2_commit_pending()", 2),
+                &[j],
+            ),
+            touching(
+                posting(
+                    "z2",
+                    "a@x",
+                    "[PATCH v2] jbd2: speed up jbd2_commit_pending()",
+                    5,
+                ),
+                &[j],
+            ),
+        ];
+        let p = identify(&msgs, &[None; 3]);
+        assert_eq!(p.identities.len(), 3);
     }
 
     #[test]

@@ -62,6 +62,10 @@ impl ExtractionColumns {
                 &message.subject,
                 message.references.is_empty()
                     && message.in_reply_to.as_deref().is_none_or(str::is_empty),
+                &crate::link::patch::poster(
+                    message.from_email.as_deref(),
+                    message.from_name.as_deref(),
+                ),
                 extraction,
             ),
             extraction_json: if whole_json(extraction.kind) {

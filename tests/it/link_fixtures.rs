@@ -36,7 +36,7 @@ fn expected() -> Vec<(String, Value)> {
         .into_iter()
         .map(|f| (format!("{}.json", f.name), f.expected_json()))
         .collect();
-    assert_eq!(v.len(), 16, "sixteen fixtures with expectations");
+    assert_eq!(v.len(), 17, "seventeen fixtures with expectations");
     v
 }
 
@@ -120,8 +120,8 @@ fn every_fixture_history_links_and_ends_in_its_expected_status() {
     let all = json(&db, &["list", "--json"]);
     assert_eq!(
         all.as_array().map(|a| a.len()),
-        Some(23),
-        "twenty-three regressions"
+        Some(25),
+        "twenty-five regressions"
     );
     let mut errors = Vec::new();
     for (name, exp) in expected() {
@@ -207,7 +207,7 @@ fn show_finds_histories_by_subsystem_metric_message_id_and_id() {
         )),
         ["e5e5e5e5e5"]
     );
-    assert_eq!(culprits(&json(&db, &["show", "--json", "ext4"])).len(), 10);
+    assert_eq!(culprits(&json(&db, &["show", "--json", "ext4"])).len(), 11);
     let id = json(&db, &["show", "--json", "c0ffee0123"])[0]["id"].clone();
     let by_id = json(&db, &["show", "--json", &id.to_string()]);
     assert_eq!(culprits(&by_id), ["c0ffee0123"]);
@@ -237,7 +237,7 @@ fn human_output_has_no_colours_when_piped_and_colours_when_forced() {
     assert!(colour.contains("\u{1b}["));
     let list = run(&db, &["list"]).stdout;
     let lines: Vec<&str> = list.lines().collect();
-    assert_eq!(lines.len(), 23);
+    assert_eq!(lines.len(), 25);
     // Newest first.
     for (i, culprit) in [
         (0, "7c1d2e3f4a"),
@@ -247,12 +247,12 @@ fn human_output_has_no_colours_when_piped_and_colours_when_forced() {
         (4, "5a6b7c8d9e"),
         (5, "b6dea6c7fe"),
         (6, "a0a1a2a3a4"),
-        (9, "b10cca7e11"),
-        (10, "5f1a2b3c1b"),
-        (12, "7e3f4a5b6c"),
-        (13, "6d2e3f4a5b"),
-        (17, "3c9e5a7d1b"),
-        (19, "5e1f2a3b4c"),
+        (10, "b10cca7e11"),
+        (11, "5f1a2b3c1b"),
+        (14, "7e3f4a5b6c"),
+        (15, "6d2e3f4a5b"),
+        (19, "3c9e5a7d1b"),
+        (21, "5e1f2a3b4c"),
     ] {
         assert!(lines[i].contains(culprit), "line {i}: {list}");
     }
@@ -297,19 +297,20 @@ fn exports_put_open_regressions_first_grouped_by_subsystem() {
     assert!(md[open..closed].contains("### ext4") && md[open..closed].contains("### jbd2"));
     let csv = run(&db, &["export", "--format", "csv"]).stdout;
     let rows: Vec<&str> = csv.lines().collect();
-    assert_eq!(rows.len(), 24);
+    assert_eq!(rows.len(), 26);
     assert!(rows[0].starts_with("id,subsystem,status,age_days"));
     // fixed-history's fix is applied, and the later versions of
-    // retitled-fix, change-id-fix and next-version, and the fix of the
-    // improvement read as a bug; fix-in-tree's is in mainline.
+    // retitled-fix, change-id-fix, next-version and renamed-version, and
+    // the fix of the improvement read as a bug; fix-in-tree's is in
+    // mainline.
     assert_eq!(
         rows.iter().filter(|r| r.contains(",fix-applied,")).count(),
-        5
+        6
     );
     assert_eq!(rows.iter().filter(|r| r.contains(",fixed,")).count(), 1);
     let j = json(&db, &["export", "--format", "json"]);
     let arr = j.as_array().expect("array");
-    assert_eq!(arr.len(), 23);
+    assert_eq!(arr.len(), 25);
     // Open first.
     let statuses: Vec<&str> = arr.iter().filter_map(|r| r["status"].as_str()).collect();
     let first_closed = statuses

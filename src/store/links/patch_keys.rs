@@ -19,6 +19,41 @@ pub struct PatchKeys {
     /// The first seven hex digits (lower case) of the culprits the reports
     /// name: the patches whose own `Fixes:` names one are weighed as fixes.
     pub culprits: Vec<String>,
+    /// The `i:` keys of the patches (their authors and their titles' code
+    /// identifiers, [`crate::link::keys::words`]): a version whose title
+    /// changed is found by them.
+    pub words: Vec<String>,
+}
+
+/// The messages holding one of these `i:` link keys (a patch of that
+/// author whose title names that identifier), each with the key: by
+/// the link keys' index when it exists, else one pass over the `i:` keys.
+fn word_holders(store: &Store, keys: &[&str], out: &mut Vec<(i64, String)>) -> Result<()> {
+    if keys.is_empty() {
+        return Ok(());
+    }
+    if indexes_exist(store, &["link_keys_key"])? {
+        let sql = "SELECT message FROM link_keys WHERE key = ?1";
+        let mut stmt = store.conn().prepare_cached(sql).db(sql)?;
+        for k in keys {
+            let mut rows = stmt.query([k]).db(sql)?;
+            while let Some(r) = rows.next().db(sql)? {
+                out.push((r.get(0).db(sql)?, k.to_string()));
+            }
+        }
+        return Ok(());
+    }
+    let wanted: HashSet<&str> = keys.iter().copied().collect();
+    let sql = "SELECT message, key FROM link_keys WHERE key >= 'i:' AND key < 'i;'";
+    let mut stmt = store.conn().prepare_cached(sql).db(sql)?;
+    let mut rows = stmt.query([]).db(sql)?;
+    while let Some(r) = rows.next().db(sql)? {
+        let k: String = r.get(1).db(sql)?;
+        if wanted.contains(k.as_str()) {
+            out.push((r.get(0).db(sql)?, k));
+        }
+    }
+    Ok(())
 }
 
 /// The seven-digit lower-case prefix of a commit id, if it is one.
@@ -97,12 +132,25 @@ pub fn patch_keys_of(store: &Store, ids: &[i64]) -> Result<PatchKeys> {
             Ok(())
         },
     )?;
+    // The authors and code identifiers of the patches' titles.
+    let mut words: HashSet<String> = HashSet::new();
+    in_chunks(
+        store,
+        "SELECT key FROM link_keys WHERE message IN ({}) AND key >= 'i:' AND key < 'i;'",
+        ids,
+        |r| {
+            words.insert(r.get(0).db("identifier keys")?);
+            Ok(())
+        },
+    )?;
     let mut out = PatchKeys {
         titles: titles.into_iter().collect(),
         patch_ids: patch_ids.into_iter().collect(),
         change_ids: change_ids.into_iter().collect(),
         culprits: culprits.into_iter().collect(),
+        words: words.into_iter().collect(),
     };
+    out.words.sort();
     out.titles.sort();
     out.patch_ids.sort();
     out.change_ids.sort();
@@ -111,9 +159,43 @@ pub fn patch_keys_of(store: &Store, ids: &[i64]) -> Result<PatchKeys> {
 }
 
 /// Messages carrying a patch with one of these title keys or patch ids, or
-/// a landing naming one of the titles (ascending `messages.id`).
+/// a landing naming one of the titles, and the patches their authors
+/// posted under another title naming one of the `i:` keys' identifiers,
+/// with the messages carrying or landing those titles (ascending
+/// `messages.id`).
 pub fn messages_with_patch_keys(store: &Store, keys: &PatchKeys) -> Result<Vec<i64>> {
     let mut out: Vec<i64> = Vec::new();
+    // A renamed version's title is one of the patch's titles: its postings
+    // and landings are brought as the others' are.
+    let mut held = Vec::new();
+    let words: Vec<&str> = keys.words.iter().map(String::as_str).collect();
+    word_holders(store, &words, &mut held)?;
+    let renamed: Vec<i64> = held.into_iter().map(|(m, _)| m).collect();
+    let mut more: Vec<String> = Vec::new();
+    in_chunks(
+        store,
+        "SELECT title_key FROM patches WHERE message IN ({})",
+        &renamed,
+        |r| {
+            let t: String = r.get(0).db("renamed titles")?;
+            if t.len() >= MIN_TITLE_KEY && keys.titles.binary_search(&t).is_err() {
+                more.push(t);
+            }
+            Ok(())
+        },
+    )?;
+    out.extend(renamed);
+    let expanded;
+    let keys = if more.is_empty() {
+        keys
+    } else {
+        let mut k = keys.clone();
+        k.titles.extend(more);
+        k.titles.sort();
+        k.titles.dedup();
+        expanded = k;
+        &expanded
+    };
     if lookups_pay(store, keys.titles.len() * 2 + keys.patch_ids.len())? {
         let conn = store.conn();
         let mut each = |sql: &str, key: &str| -> Result<()> {
@@ -335,8 +417,8 @@ pub(super) fn scan_patch_keys(
 }
 
 /// The patch keys of each of these messages: `t:<title key>` of its patch
-/// and of its landings, `p:<patch id>` and `b:<change-id>` of its patch
-/// (the keys by which
+/// and of its landings, `p:<patch id>` and `b:<change-id>` of its patch,
+/// the `i:` keys of its title's code identifiers (the keys by which
 /// [`messages_with_patch_keys`] finds it).
 pub fn patch_keys_by_message(store: &Store, messages: &[i64]) -> Result<Vec<(i64, String)>> {
     let mut out = Vec::new();
@@ -352,6 +434,8 @@ pub fn patch_keys_by_message(store: &Store, messages: &[i64]) -> Result<Vec<(i64
              AND title IS NOT NULL \
          UNION SELECT l.message, l.key FROM link_keys l JOIN patches p ON p.message = l.message \
              WHERE l.message IN ({}) AND p.part = 0 AND l.key >= 't:' AND l.key < 't;' \
+         UNION SELECT message, key FROM link_keys WHERE message IN ({}) \
+             AND key >= 'i:' AND key < 'i;' \
          UNION SELECT message, 'f:' || lower(substr(commit_id, 1, 7)) FROM trailers \
              WHERE message IN ({}) AND key = 'Fixes' COLLATE NOCASE AND suggested = 0 \
              AND quote_depth = 0 AND length(commit_id) >= 7",
@@ -515,6 +599,12 @@ pub fn patch_holders(store: &Store, keys: &[String]) -> Result<Vec<(i64, String)
     let mut out = Vec::new();
     report_holders(store, keys, &mut out)?;
     culprit_holders(store, keys, &mut out)?;
+    let words: Vec<&str> = keys
+        .iter()
+        .filter(|k| k.starts_with("i:"))
+        .map(String::as_str)
+        .collect();
+    word_holders(store, &words, &mut out)?;
     let changes: Vec<String> = keys
         .iter()
         .filter_map(|k| k.strip_prefix("b:"))
