@@ -2351,6 +2351,16 @@ static HEDGE: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid regex")
 });
 
+/// Words after a statement that limit it to the speaker's own set-up ("the
+/// regression was gone, at least on my system"): a guess about the
+/// report's.
+static SCOPED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?-u:\b)(?:at least (?:on|for|with|in) (?:my|our|this|me)|at least here|(?:on|for) (?:my|our) (?:\w+ )?(?:system|machine|box|setup|set-up|laptop|desktop|test ?box|config)s? at least|works for me)(?-u:\b)",
+    )
+    .expect("valid regex")
+});
+
 /// "Cannot possibly": emphasis, not a hedge.
 static EMPHATIC: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?:n't|(?-u:\b)not|(?-u:\b)cannot) possibly(?-u:\b)").expect("valid regex")
@@ -2554,8 +2564,10 @@ fn read_phrases(s: &str, which: Vec<usize>) -> Vec<Found> {
             {
                 continue;
             }
-            let tentative =
-                ph.tentative || hedged(matched) || hedged(&words_before(s, m.start(), 6));
+            let tentative = ph.tentative
+                || hedged(matched)
+                || hedged(&words_before(s, m.start(), 6))
+                || SCOPED.is_match(s.get(m.end()..).unwrap_or(""));
             match out.iter_mut().find(|f| f.kind == ph.kind) {
                 // A sure reading of a kind wins over a guess of it.
                 Some(f) => f.tentative &= tentative,
@@ -3483,6 +3495,19 @@ mod tests {
             vec![(Declines, false)]
         );
         assert_eq!(kinds("It seems this is just noise."), vec![(Noise, true)]);
+        // Limited to the speaker's own machine after the statement.
+        assert_eq!(
+            kinds("With the patch the regression was gone, at least on my system."),
+            vec![(ConfirmsFix, true)]
+        );
+        assert_eq!(
+            kinds("With the patch the regression was gone on my test box at least."),
+            vec![(ConfirmsFix, true)]
+        );
+        assert_eq!(
+            kinds("With the patch the regression was gone."),
+            vec![(ConfirmsFix, false)]
+        );
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! How sure a history's status is, and what could change it: the last
 //! stage of a history. A status is `unsure` when it rests on weak evidence
-//! (a hedged decline or dispute, a patch linked only by its likeness to the
+//! (a hedged decline or dispute, a confirmation limited to the speaker's
+//! own set-up, a patch linked only by its likeness to the
 //! culprit) or when some evidence points elsewhere (a promised fix never
 //! found, a series said to be set aside, a fix candidate below the linking
 //! threshold, a confirmed fix the robot still sees regress, a confirmed fix
@@ -23,6 +24,7 @@ fn settle(r: &Regression, kind: DoubtKind, candidate: Option<&FixCandidate>) -> 
     match kind {
         DoubtKind::PossibleDecline => format!("regtrack mark {key} declined"),
         DoubtKind::PossibleDispute => format!("regtrack mark {key} disputed"),
+        DoubtKind::PossibleConfirmation => format!("regtrack mark {key} fix-confirmed"),
         DoubtKind::PossibleDrop => format!("regtrack mark {key} culprit-dropped"),
         DoubtKind::PossibleFix => match candidate {
             Some(c) => format!("regtrack mark {key} --fix {}", c.message_id),
@@ -108,7 +110,9 @@ fn bears(r: &Regression, at: usize, e: &TimelineEntry, kind: DoubtKind) -> bool 
     match kind {
         // A hedged decision the status rests on; or a leaning (no status
         // of its own) while nothing was decided.
-        DoubtKind::PossibleDecline | DoubtKind::PossibleDispute => {
+        DoubtKind::PossibleDecline
+        | DoubtKind::PossibleDispute
+        | DoubtKind::PossibleConfirmation => {
             (decided_by(r, e) && !said_plainly_later(r, at))
                 || (e.status.is_none() && undecided(r.status))
         }
@@ -348,6 +352,29 @@ mod tests {
         assert_eq!(r.doubts.len(), 1);
         assert_eq!(r.doubts[0].settle, "regtrack mark 4c40d6efc8b2 declined");
         assert_eq!(r.doubts[0].message_id.as_deref(), Some("b@x"));
+    }
+
+    #[test]
+    fn a_confirmation_limited_to_the_speakers_set_up_leaves_the_fix_unsure() {
+        let mut r = history(
+            Status::FixConfirmed,
+            vec![
+                entry(Some(Status::FixProposed), None, "a@x"),
+                entry(
+                    Some(Status::FixConfirmed),
+                    Some(DoubtKind::PossibleConfirmation),
+                    "a@x",
+                ),
+            ],
+        );
+        r.status_evidence.remove(0);
+        assess(&mut r);
+        assert_eq!(r.status_confidence, StatusConfidence::Unsure);
+        assert_eq!(r.doubts[0].kind, DoubtKind::PossibleConfirmation);
+        assert_eq!(
+            r.doubts[0].settle,
+            "regtrack mark 4c40d6efc8b2 fix-confirmed"
+        );
     }
 
     #[test]

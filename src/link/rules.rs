@@ -291,6 +291,7 @@ pub fn sentences(ctx: &Ctx<'_>, mem: &Member, m: &LinkMessage, out: &mut Vec<Hap
             h.entry.doubt = match st {
                 Status::Declined => Some(DoubtKind::PossibleDecline),
                 Status::Disputed => Some(DoubtKind::PossibleDispute),
+                Status::FixConfirmed => Some(DoubtKind::PossibleConfirmation),
                 _ => None,
             };
         }

@@ -773,6 +773,9 @@ pub enum DoubtKind {
     PossibleDecline,
     /// A reply reads like a dispute (or a withdrawal) but is hedged or weak.
     PossibleDispute,
+    /// A reply reads like a fix confirmed but limits it to the speaker's
+    /// own set-up ("the regression was gone, at least on my system").
+    PossibleConfirmation,
     /// A patch may be the fix, but nothing ties it firmly (a fix candidate
     /// below the linking threshold, a promised fix never found).
     PossibleFix,
@@ -790,6 +793,7 @@ impl DoubtKind {
         match self {
             DoubtKind::PossibleDecline => "possible-decline",
             DoubtKind::PossibleDispute => "possible-dispute",
+            DoubtKind::PossibleConfirmation => "possible-confirmation",
             DoubtKind::PossibleFix => "possible-fix",
             DoubtKind::PossibleLanding => "possible-landing",
             DoubtKind::PossibleDrop => "possible-drop",
