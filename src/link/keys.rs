@@ -101,10 +101,16 @@ pub fn title_words(t: &str) -> Vec<String> {
     out
 }
 
+/// True for a patch posted on its own: no `n/m` part of a series, no
+/// cover letter (`0/m`).
+pub fn posted_alone(p: &PatchFacts) -> bool {
+    p.part.is_none()
+}
+
 /// The `i:` keys of a patch posted on its own by `author` (see the module
-/// docs): none for a part of a series or a cover letter.
+/// docs, [`posted_alone`]): none for a part of a series or a cover letter.
 pub fn words(p: &PatchFacts, author: &str) -> Vec<String> {
-    if p.part.is_some() || author.is_empty() {
+    if !posted_alone(p) || author.is_empty() {
         return Vec::new();
     }
     title_words(&p.title)

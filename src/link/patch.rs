@@ -347,11 +347,10 @@ const RENAMED_VERSION_WITHIN: i64 = 120 * 24 * 3600;
 /// True for a patch posted on its own (no `n/m` part of a series, no
 /// cover letter).
 pub(crate) fn single(m: &LinkMessage) -> bool {
-    !is_cover(m)
-        && m.extraction
-            .patch
-            .as_ref()
-            .is_some_and(|p| p.part.is_none_or(|n| n == 0))
+    m.extraction
+        .patch
+        .as_deref()
+        .is_some_and(super::keys::posted_alone)
 }
 
 /// Joins a single patch's next version whose title changed and which cites
@@ -367,6 +366,8 @@ fn join_renamed_versions(msgs: &[LinkMessage], postings: &[usize], uf: &mut [usi
     /// What the bridge compares of a single posting.
     struct Single {
         at: usize,
+        /// Its patch (the root of its set) before this bridge joins any.
+        root: usize,
         date: i64,
         version: u32,
         words: Vec<String>,
@@ -401,6 +402,7 @@ fn join_renamed_versions(msgs: &[LinkMessage], postings: &[usize], uf: &mut [usi
             .collect();
         by_author.entry(author(m)).or_default().push(Single {
             at: i,
+            root: find(uf, i),
             date,
             version: version_of(m),
             words,
@@ -413,13 +415,13 @@ fn join_renamed_versions(msgs: &[LinkMessage], postings: &[usize], uf: &mut [usi
     for a in authors {
         let singles = &by_author[a];
         for l in singles {
-            let rl = find(uf, l.at);
+            let rl = l.root;
             if l.version < 2 || span.get(&rl).is_some_and(|s| s.0 < l.version) {
                 continue;
             }
             let mut earlier: Vec<usize> = Vec::new();
             for e in singles {
-                let re = find(uf, e.at);
+                let re = e.root;
                 if re == rl
                     || e.version >= l.version
                     || span.get(&re).is_some_and(|s| s.1 >= l.version)

@@ -196,6 +196,9 @@ fn patch_key_lookups_and_the_scan_find_the_same_messages() {
         .map(|t| format!("t:{t}"))
         .collect();
     assert!(culprit_keys.len() >= 5, "{culprit_keys:?}");
+    // Patches whose titles name code identifiers: the `i:` keys are
+    // looked up both ways too.
+    assert!(!links::patch_keys_of(&store, &all).unwrap().words.is_empty());
     let found = |store: &Store| {
         let mut out = Vec::new();
         for ids in [&all, &few] {

@@ -25,34 +25,54 @@ pub struct PatchKeys {
     pub words: Vec<String>,
 }
 
-/// The messages holding one of these `i:` link keys (a patch of that
-/// author whose title names that identifier), each with the key: by
-/// the link keys' index when it exists, else one pass over the `i:` keys.
-fn word_holders(store: &Store, keys: &[&str], out: &mut Vec<(i64, String)>) -> Result<()> {
-    if keys.is_empty() {
-        return Ok(());
+/// The messages holding each of `values`, each with the value it holds:
+/// `lookup` (one `?1`, giving the message) for each value when `index`
+/// exists and the values are few, else one pass of `scan` (giving the
+/// message and its value).
+fn holders(
+    store: &Store,
+    index: &str,
+    lookup: &str,
+    scan: &str,
+    values: &[&str],
+) -> Result<Vec<(i64, String)>> {
+    let mut out = Vec::new();
+    if values.is_empty() {
+        return Ok(out);
     }
-    if indexes_exist(store, &["link_keys_key"])? {
-        let sql = "SELECT message FROM link_keys WHERE key = ?1";
-        let mut stmt = store.conn().prepare_cached(sql).db(sql)?;
-        for k in keys {
-            let mut rows = stmt.query([k]).db(sql)?;
-            while let Some(r) = rows.next().db(sql)? {
-                out.push((r.get(0).db(sql)?, k.to_string()));
+    if indexes_exist(store, &[index])? && are_few(store, values.len())? {
+        let mut stmt = store.conn().prepare_cached(lookup).db(lookup)?;
+        for v in values {
+            let mut rows = stmt.query([v]).db(lookup)?;
+            while let Some(r) = rows.next().db(lookup)? {
+                out.push((r.get(0).db(lookup)?, v.to_string()));
             }
         }
-        return Ok(());
-    }
-    let wanted: HashSet<&str> = keys.iter().copied().collect();
-    let sql = "SELECT message, key FROM link_keys WHERE key >= 'i:' AND key < 'i;'";
-    let mut stmt = store.conn().prepare_cached(sql).db(sql)?;
-    let mut rows = stmt.query([]).db(sql)?;
-    while let Some(r) = rows.next().db(sql)? {
-        let k: String = r.get(1).db(sql)?;
-        if wanted.contains(k.as_str()) {
-            out.push((r.get(0).db(sql)?, k));
+    } else {
+        let wanted: HashSet<&str> = values.iter().copied().collect();
+        let mut stmt = store.conn().prepare(scan).db(scan)?;
+        let mut rows = stmt.query([]).db(scan)?;
+        while let Some(r) = rows.next().db(scan)? {
+            let v: String = r.get(1).db(scan)?;
+            if wanted.contains(v.as_str()) {
+                out.push((r.get(0).db(scan)?, v));
+            }
         }
     }
+    Ok(out)
+}
+
+/// The messages holding one of these `i:` link keys (a patch of that
+/// author whose title names that identifier), each with the key
+/// ([`holders`]: by the link keys' index, or one pass over the `i:` keys).
+fn word_holders(store: &Store, keys: &[&str], out: &mut Vec<(i64, String)>) -> Result<()> {
+    out.extend(holders(
+        store,
+        "link_keys_key",
+        "SELECT message FROM link_keys WHERE key = ?1",
+        "SELECT message, key FROM link_keys WHERE key >= 'i:' AND key < 'i;'",
+        keys,
+    )?);
     Ok(())
 }
 
@@ -240,35 +260,18 @@ pub fn messages_with_patch_keys(store: &Store, keys: &PatchKeys) -> Result<Vec<i
     Ok(out)
 }
 
-/// The postings carrying one of these b4 change-ids, each with it: by the
-/// index when it exists and the ids are few, else in one pass.
+/// The postings carrying one of these b4 change-ids, each with it
+/// ([`holders`]: by the index when it exists and the ids are few, else in
+/// one pass).
 fn change_id_holders(store: &Store, ids: &[String]) -> Result<Vec<(i64, String)>> {
-    let mut out = Vec::new();
-    if ids.is_empty() {
-        return Ok(out);
-    }
-    if indexes_exist(store, &["patches_change_id"])? && are_few(store, ids.len())? {
-        let sql = "SELECT message FROM patches WHERE change_id = ?1";
-        let mut stmt = store.conn().prepare_cached(sql).db(sql)?;
-        for c in ids {
-            let mut rows = stmt.query([c.as_str()]).db(sql)?;
-            while let Some(r) = rows.next().db(sql)? {
-                out.push((r.get(0).db(sql)?, c.clone()));
-            }
-        }
-    } else {
-        let wanted: HashSet<&str> = ids.iter().map(String::as_str).collect();
-        let sql = "SELECT message, change_id FROM patches WHERE change_id IS NOT NULL";
-        let mut stmt = store.conn().prepare(sql).db(sql)?;
-        let mut rows = stmt.query([]).db(sql)?;
-        while let Some(r) = rows.next().db(sql)? {
-            let c: String = r.get(1).db(sql)?;
-            if wanted.contains(c.as_str()) {
-                out.push((r.get(0).db(sql)?, c));
-            }
-        }
-    }
-    Ok(out)
+    let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+    holders(
+        store,
+        "patches_change_id",
+        "SELECT message FROM patches WHERE change_id = ?1",
+        "SELECT message, change_id FROM patches WHERE change_id IS NOT NULL",
+        &ids,
+    )
 }
 
 /// Messages whose own `Fixes:` names a commit beginning with one of these
