@@ -316,66 +316,151 @@ fn lone_patch(
 }
 
 /// Fixes known only by a link: a reply of the history confirming a fix
-/// (its timeline entry sets `fix-confirmed`) that cites in its own text
-/// exactly one lore URL outside the history names the patch it tested ("I
-/// applied the patch [1] on the culprit and the performance is restored").
-/// Unless a linked patch holds that posting, it is a patch of the history
-/// known by its Message-ID alone: the posting may be outside the archive or
-/// outside the threads a link loads, so nothing else of it is read, and a
-/// full link and an update give the same.
+/// (its timeline entry sets `fix-confirmed`) names the patch it tested by
+/// a lore URL outside the history ([`tested_citation`]: "I applied the
+/// patch [1] on the culprit and the performance is restored", or "yes,
+/// your patch set fixes it" below "I've sent a patch set [1]"). Unless a
+/// linked patch holds that posting, it is a patch of the history known by
+/// its Message-ID alone: the posting may be outside the archive or outside
+/// the threads a link loads, so nothing else of it is read, and a full
+/// link and an update give the same.
 fn cited_fixes(
     members: &[&Member],
     msgs: &[LinkMessage],
     tl: &[TimelineEntry],
     lives: &[PatchInfo],
+    scope: Scope,
 ) -> Vec<PatchInfo> {
-    let member_ids: std::collections::HashSet<&str> = members
-        .iter()
-        .map(|m| msgs[m.idx].message_id.as_str())
-        .collect();
     let mut out: Vec<PatchInfo> = Vec::new();
-    for mem in members.iter().filter(|m| m.role == Role::Reply) {
+    for mem in members
+        .iter()
+        .filter(|m| matches!(m.role, Role::Reply | Role::PatchReply))
+    {
         let m = &msgs[mem.idx];
-        let Some(confirms) = tl.iter().find(|e| {
-            e.status == Some(Status::FixConfirmed)
-                && e.message_id.as_deref() == Some(m.message_id.as_str())
-        }) else {
+        let Some(confirms) = confirmation_of(m, tl) else {
             continue;
         };
-        let mut cited: Vec<String> = m
-            .extraction
-            .lore_links
-            .iter()
-            .map(|l| super::hints::cited_target(l))
-            .filter(|id| !member_ids.contains(id.as_str()))
-            .collect();
-        cited.sort();
-        cited.dedup();
-        let [id] = cited.as_slice() else {
+        let Some((id, via)) = tested_citation(m, members, msgs, scope) else {
             continue;
         };
+        // In a patch's thread, a reply's own citation may be anything; only
+        // a pointer it answers names what it tested.
+        if mem.role == Role::PatchReply && via.is_none() {
+            continue;
+        }
         let known = lives
             .iter()
             .chain(&out)
-            .any(|p| p.message_id == *id || p.versions.contains(id));
+            .any(|p| p.message_id == id || p.versions.contains(&id));
         if known {
             continue;
         }
-        out.push(PatchInfo {
-            message_id: id.clone(),
-            role: PatchRole::Patch,
-            reason: format!(
+        let reason = match via {
+            None => format!(
                 "cited by {} in {}, which confirms it: {}",
                 who(m).unwrap_or_else(|| "a reply".into()),
                 m.message_id,
                 confirms.event
             ),
+            Some(p) => format!(
+                "cited by {} in {}, which {} in {} confirms: {}",
+                who(p).unwrap_or_else(|| "a reply".into()),
+                p.message_id,
+                who(m).unwrap_or_else(|| "a reply".into()),
+                m.message_id,
+                confirms.event
+            ),
+        };
+        out.push(PatchInfo {
+            message_id: id.clone(),
+            role: PatchRole::Patch,
+            reason,
             state: PatchState::Confirmed,
-            versions: vec![id.clone()],
+            versions: vec![id],
             ..PatchInfo::default()
         });
     }
     out
+}
+
+/// The timeline entry by which message `m` confirms a fix.
+fn confirmation_of<'t>(m: &LinkMessage, tl: &'t [TimelineEntry]) -> Option<&'t TimelineEntry> {
+    tl.iter().find(|e| {
+        e.status == Some(Status::FixConfirmed) && e.message_id.as_deref() == Some(&m.message_id)
+    })
+}
+
+/// The lore URLs outside the history that a message cites in its own text.
+fn outside_citations(m: &LinkMessage, members: &[&Member], msgs: &[LinkMessage]) -> Vec<String> {
+    let mut cited: Vec<String> = m
+        .extraction
+        .lore_links
+        .iter()
+        .map(|l| super::hints::cited_target(l))
+        .filter(|id| !members.iter().any(|o| msgs[o.idx].message_id == *id))
+        .collect();
+    cited.sort();
+    cited.dedup();
+    cited
+}
+
+/// The posting outside the history a confirming reply `m` says it tested:
+/// the one lore URL it cites in its own text; else, when it cites none,
+/// the one lore URL cited by the member it answers, when that message
+/// posts no diff of its own and the URL's Message-ID is one a patch tool
+/// makes ([`crate::mail::msgid::made_by_patch_tool`]; a pointer: "I've just sent out a patch set
+/// [1] that should fix these regressions", answered by the robot's team
+/// "yes, your patch set totally fixes the regression"). Gives the
+/// Message-ID and, for the second form, the pointing message.
+fn tested_citation<'m>(
+    m: &LinkMessage,
+    members: &[&Member],
+    msgs: &'m [LinkMessage],
+    scope: Scope,
+) -> Option<(String, Option<&'m LinkMessage>)> {
+    let own = outside_citations(m, members, msgs);
+    if !own.is_empty() {
+        let [id] = own.as_slice() else {
+            return None;
+        };
+        return Some((id.clone(), None));
+    }
+    // A posting pointed at in the discussion of a patch under review is as
+    // likely the culprit's own replacement ("we dropped that approach and
+    // now use <URL>") as a fix, which its link alone cannot tell.
+    if scope == Scope::PatchUnderReview {
+        return None;
+    }
+    let parent = m.in_reply_to.as_deref()?;
+    let p = members
+        .iter()
+        .map(|o| &msgs[o.idx])
+        .find(|x| x.message_id == parent)?;
+    if super::hints::own_diff(p) || is_posting(p) {
+        return None;
+    }
+    let [id] = outside_citations(p, members, msgs).try_into().ok()?;
+    crate::mail::msgid::made_by_patch_tool(&id).then_some((id, Some(p)))
+}
+
+/// The replies whose confirmation is about a posting a message they answer
+/// points at ([`tested_citation`]'s second form), not about the patch of
+/// the thread they sit in: a debug patch above them in the thread is not
+/// confirmed by them.
+fn pointer_confirmations(
+    members: &[&Member],
+    msgs: &[LinkMessage],
+    tl: &[TimelineEntry],
+    scope: Scope,
+) -> std::collections::HashSet<String> {
+    members
+        .iter()
+        .filter(|m| m.role == Role::Reply || m.role == Role::PatchReply)
+        .map(|m| &msgs[m.idx])
+        .filter(|m| confirmation_of(m, tl).is_some())
+        .filter(|m| matches!(tested_citation(m, members, msgs, scope), Some((_, Some(_)))))
+        .map(|m| m.message_id.clone())
+        .collect()
 }
 
 /// The fix of a history: of its patches that were not superseded or
@@ -561,10 +646,29 @@ fn patch_lives(
     tl: &[TimelineEntry],
     scope: Scope,
 ) -> Vec<PatchInfo> {
+    // A confirmation of a posting a reply points at confirms no patch of
+    // the thread it sits in.
+    let pointed = pointer_confirmations(members, msgs, tl, scope);
+    let own_tl: Vec<TimelineEntry>;
+    let lives_tl = if pointed.is_empty() {
+        tl
+    } else {
+        own_tl = tl
+            .iter()
+            .filter(|e| {
+                !(e.status == Some(Status::FixConfirmed)
+                    && e.message_id
+                        .as_deref()
+                        .is_some_and(|id| pointed.contains(id)))
+            })
+            .cloned()
+            .collect();
+        &own_tl
+    };
     let mut lives: Vec<PatchInfo> = d
         .patches
         .iter()
-        .filter_map(|&k| patch_life(d, k, patches, members, msgs, tl, scope))
+        .filter_map(|&k| patch_life(d, k, patches, members, msgs, lives_tl, scope))
         .collect();
     // A series' cover letter is no patch: its patches are linked themselves.
     for mem in members
@@ -573,9 +677,9 @@ fn patch_lives(
         .filter(|m| patches.identity_of(m.idx).is_none())
         .filter(|m| !super::patch::is_cover(&msgs[m.idx]))
     {
-        lives.push(lone_patch(mem, members, msgs, tl));
+        lives.push(lone_patch(mem, members, msgs, lives_tl));
     }
-    let cited = cited_fixes(members, msgs, tl, &lives);
+    let cited = cited_fixes(members, msgs, tl, &lives, scope);
     lives.extend(cited);
     lives.sort_by(|a, b| (a.date.clone(), &a.message_id).cmp(&(b.date.clone(), &b.message_id)));
     // A patch that never got far is superseded by a later one that was applied.

@@ -59,6 +59,31 @@ pub fn url_message_id(text: &str) -> Option<String> {
     }
 }
 
+/// True for a Message-ID made by a tool that posts patches: git
+/// send-email (`20240806212808.1885309-1-name@host`, the older
+/// `1234567890-1234-1-git-send-email-name@host`) or b4
+/// (`20241010-topic-v1-1-1e0533c6617b@host`). Such an id names a patch
+/// posting (or its series' cover letter) even when the posting itself is
+/// not at hand.
+///
+/// ```
+/// use regtrack::mail::msgid::made_by_patch_tool;
+/// assert!(made_by_patch_tool("20240806212808.1885309-1-pedro.falcato@gmail.com"));
+/// assert!(made_by_patch_tool("20241010-delstid-v1-1-1e0533c6617b@kernel.org"));
+/// assert!(made_by_patch_tool("1365512345-2345-1-git-send-email-jack@suse.cz"));
+/// assert!(!made_by_patch_tool("CAHk-=wgPHCJ0vZMfEP50VPjSVi@mail.gmail.com"));
+/// assert!(!made_by_patch_tool("20220619150456.GB34471@xsang-OptiPlex-9020"));
+/// ```
+pub fn made_by_patch_tool(id: &str) -> bool {
+    static TOOL: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"^(?:\d{14}\.\d+-\d+-[^@\s]+@|\d+-\d+-\d+-git-send-email-[^@\s]+@|\d{8}-[0-9A-Za-z_.-]+-v\d+-\d+-[0-9a-f]{6,}@)",
+        )
+        .expect("patch tool id regex compiles")
+    });
+    TOOL.is_match(id)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
