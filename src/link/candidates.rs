@@ -412,6 +412,70 @@ fn names_title(t: &crate::model::Trailer, culprit_title: Option<&str>) -> bool {
     })
 }
 
+/// Weighs what a candidate is: what it touches of what the culprit
+/// touched, and what its changelog speaks of (`words`, of which
+/// `strong_words` name the regression or the robot).
+fn what_it_is(
+    w: &mut Weighing,
+    facts: Option<&crate::model::PatchFacts>,
+    a: &Around,
+    words: &[String],
+    strong_words: &[&str],
+) {
+    if let Some(p) = facts {
+        let shared: Vec<&str> = p
+            .touches
+            .iter()
+            .map(String::as_str)
+            .filter(|t| a.touches.contains(*t))
+            .collect();
+        if let Some(f) = shared.iter().find(|t| t.contains(':')) {
+            w.add(2, format!("touches {f} like the culprit"));
+            w.content = true;
+        } else if let Some(f) = shared.first() {
+            w.add(1, format!("touches {f} like the culprit"));
+            w.content = true;
+        }
+    }
+    let quoted = |ws: &[&str]| {
+        ws.iter()
+            .take(3)
+            .map(|w| format!("\"{w}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    // Words of the regression or the robot speak for it; performance in
+    // general only weighs (a scheduler or cpuidle changelog always speaks
+    // of latency).
+    if !strong_words.is_empty() {
+        w.content = true;
+        w.add(
+            2,
+            format!("its changelog speaks of {}", quoted(strong_words)),
+        );
+    } else if !words.is_empty() {
+        let ws: Vec<&str> = words.iter().map(String::as_str).collect();
+        w.add(1, format!("its changelog speaks of {}", quoted(&ws)));
+    }
+}
+
+/// True when the posting's own `Closes:` trailers name reports, none of
+/// them a message of the history, and no own `Reported-by:` credits the
+/// robot.
+fn closes_another_report(msgs: &[LinkMessage], a: &Around, m: &LinkMessage) -> bool {
+    if own_trailers(m).any(robot_reported) {
+        return false;
+    }
+    super::hints::closes_only_elsewhere(
+        own_trailers(m)
+            .filter(|t| t.key.eq_ignore_ascii_case("closes"))
+            .map(|t| {
+                super::hints::trailer_target(t)
+                    .is_some_and(|id| a.members.iter().any(|&j| msgs[j].message_id == id))
+            }),
+    )
+}
+
 /// The candidates of one history, best first.
 pub fn weigh(
     msgs: &[LinkMessage],
@@ -583,44 +647,7 @@ fn weigh_one(
     if !w.related() {
         return None;
     }
-    // What it is.
-    if let Some(p) = facts {
-        let shared: Vec<&str> = p
-            .touches
-            .iter()
-            .map(String::as_str)
-            .filter(|t| a.touches.contains(*t))
-            .collect();
-        if let Some(f) = shared.iter().find(|t| t.contains(':')) {
-            w.add(2, format!("touches {f} like the culprit"));
-            w.content = true;
-        } else if let Some(f) = shared.first() {
-            w.add(1, format!("touches {f} like the culprit"));
-            w.content = true;
-        }
-    }
-    let quoted = |ws: &[&str]| {
-        ws.iter()
-            .take(3)
-            .map(|w| format!("\"{w}\""))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    // Words of the regression or the robot speak for it; performance in
-    // general only weighs (a scheduler or cpuidle changelog always speaks
-    // of latency).
-    if !strong_words.is_empty() {
-        w.content = true;
-    }
-    if !strong_words.is_empty() {
-        w.add(
-            2,
-            format!("its changelog speaks of {}", quoted(&strong_words)),
-        );
-    } else if !words.is_empty() {
-        let ws: Vec<&str> = words.iter().map(String::as_str).collect();
-        w.add(1, format!("its changelog speaks of {}", quoted(&ws)));
-    }
+    what_it_is(&mut w, facts, a, words, &strong_words);
     if own_trailers(m).any(robot_reported) {
         w.add(1, "credits the robot".into());
     }
@@ -648,7 +675,17 @@ fn weigh_one(
     // names it, and calls what it fixes a regression.
     let robot_words = words.iter().any(|w| ROBOT_WORDS.contains(&w.as_str()));
     let in_thread_firm = w.in_thread && (w.known_author || !strong_words.is_empty());
-    let firm = pointer.is_some() || in_thread_firm || (robot_words && !w.new_version) || answers;
+    // A patch that says which report it closes, and it is none of this
+    // history's, with no word of the robot, fixes that report: unless a
+    // reply points at it, it is shown, never linked by weight (a bug of the
+    // culprit someone else found, fixed in the culprit's thread).
+    let closes_other = closes_another_report(msgs, a, m) && !robot_words;
+    if closes_other {
+        w.reasons
+            .push("but its Closes: names another report, none of this history's".into());
+    }
+    let firm = pointer.is_some()
+        || (!closes_other && (in_thread_firm || (robot_words && !w.new_version) || answers));
     let mut score = w.score;
     if !(w.strong && firm && w.content) {
         score = score.min(FixCandidate::LINK_SCORE - 1);
@@ -779,6 +816,41 @@ mod tests {
             &["regression"],
         )]);
         assert_eq!(got.len(), 1, "{got:?}");
+        assert!(got[0].2, "{got:?}");
+    }
+
+    #[test]
+    fn a_fix_closing_another_report_is_only_shown() {
+        let closes = |url: &str, robot: bool| {
+            let mut m = patch(
+                msg("draft@x", "alice", 12, Some("culprit@x")),
+                "ext4: fix the lock order",
+                &["fs/ext4/inode.c:ext4_write_begin"],
+                &[],
+            );
+            m.extraction.trailers = vec![Trailer {
+                key: "Closes".into(),
+                value: url.into(),
+                ..Trailer::default()
+            }];
+            if robot {
+                m.extraction.trailers.push(Trailer {
+                    key: "Reported-by".into(),
+                    value: "kernel test robot <lkp@intel.com>".into(),
+                    ..Trailer::default()
+                });
+            }
+            weigh_all(vec![m])
+        };
+        // Its Closes: names a report outside the history: a question.
+        let got = closes("https://lore.kernel.org/all/bug@elsewhere/", false);
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert!(!got[0].2, "{got:?}");
+        // Crediting the robot too, it is linked as before.
+        let got = closes("https://lore.kernel.org/all/bug@elsewhere/", true);
+        assert!(got[0].2, "{got:?}");
+        // Closing a message of the history, it is linked.
+        let got = closes("https://lore.kernel.org/all/reply@x/", false);
         assert!(got[0].2, "{got:?}");
     }
 
