@@ -466,14 +466,20 @@ fn closes_another_report(msgs: &[LinkMessage], a: &Around, m: &LinkMessage) -> b
     if own_trailers(m).any(robot_reported) {
         return false;
     }
-    super::hints::closes_only_elsewhere(
-        own_trailers(m)
-            .filter(|t| t.key.eq_ignore_ascii_case("closes"))
-            .map(|t| {
-                super::hints::trailer_target(t)
-                    .is_some_and(|id| a.members.iter().any(|&j| msgs[j].message_id == id))
-            }),
-    )
+    let closes: Vec<Option<String>> = own_trailers(m)
+        .filter(|t| t.key.eq_ignore_ascii_case("closes"))
+        .map(super::hints::trailer_target)
+        .collect();
+    if closes.is_empty() {
+        return false;
+    }
+    // One pass over the history, whatever the number of trailers.
+    let wanted: HashSet<&str> = closes.iter().flatten().map(String::as_str).collect();
+    let inside = !wanted.is_empty()
+        && a.members
+            .iter()
+            .any(|&j| wanted.contains(msgs[j].message_id.as_str()));
+    !inside
 }
 
 /// The candidates of one history, best first.

@@ -2,6 +2,8 @@
 //! and headline (from the reports' facts), its timeline ([`super::rules`]),
 //! its status ([`super::fold`]), its patches and its dates.
 
+use std::collections::HashMap;
+
 use super::draft::{Draft, Member};
 use super::fold::fold;
 use super::hints::{is_robot, kind_of, own_trailers};
@@ -327,6 +329,7 @@ fn lone_patch(
 fn cited_fixes(
     members: &[&Member],
     msgs: &[LinkMessage],
+    held: &Held<'_>,
     tl: &[TimelineEntry],
     lives: &[PatchInfo],
     scope: Scope,
@@ -340,7 +343,7 @@ fn cited_fixes(
         let Some(confirms) = confirmation_of(m, tl) else {
             continue;
         };
-        let Some((id, via)) = tested_citation(m, members, msgs, scope) else {
+        let Some((id, via)) = tested_citation(m, held, scope) else {
             continue;
         };
         // In a patch's thread, a reply's own citation may be anything; only
@@ -390,14 +393,25 @@ fn confirmation_of<'t>(m: &LinkMessage, tl: &'t [TimelineEntry]) -> Option<&'t T
     })
 }
 
+/// A history's members by Message-ID.
+type Held<'m> = HashMap<&'m str, &'m LinkMessage>;
+
+/// The members of a history by Message-ID.
+fn held<'m>(members: &[&Member], msgs: &'m [LinkMessage]) -> Held<'m> {
+    members
+        .iter()
+        .map(|o| (msgs[o.idx].message_id.as_str(), &msgs[o.idx]))
+        .collect()
+}
+
 /// The lore URLs outside the history that a message cites in its own text.
-fn outside_citations(m: &LinkMessage, members: &[&Member], msgs: &[LinkMessage]) -> Vec<String> {
+fn outside_citations(m: &LinkMessage, held: &Held<'_>) -> Vec<String> {
     let mut cited: Vec<String> = m
         .extraction
         .lore_links
         .iter()
         .map(|l| super::hints::cited_target(l))
-        .filter(|id| !members.iter().any(|o| msgs[o.idx].message_id == *id))
+        .filter(|id| !held.contains_key(id.as_str()))
         .collect();
     cited.sort();
     cited.dedup();
@@ -414,11 +428,10 @@ fn outside_citations(m: &LinkMessage, members: &[&Member], msgs: &[LinkMessage])
 /// Message-ID and, for the second form, the pointing message.
 fn tested_citation<'m>(
     m: &LinkMessage,
-    members: &[&Member],
-    msgs: &'m [LinkMessage],
+    held: &Held<'m>,
     scope: Scope,
 ) -> Option<(String, Option<&'m LinkMessage>)> {
-    let own = outside_citations(m, members, msgs);
+    let own = outside_citations(m, held);
     if !own.is_empty() {
         let [id] = own.as_slice() else {
             return None;
@@ -431,15 +444,11 @@ fn tested_citation<'m>(
     if scope == Scope::PatchUnderReview {
         return None;
     }
-    let parent = m.in_reply_to.as_deref()?;
-    let p = members
-        .iter()
-        .map(|o| &msgs[o.idx])
-        .find(|x| x.message_id == parent)?;
+    let p = *held.get(m.in_reply_to.as_deref()?)?;
     if super::hints::own_diff(p) || is_posting(p) {
         return None;
     }
-    let [id] = outside_citations(p, members, msgs).try_into().ok()?;
+    let [id] = outside_citations(p, held).try_into().ok()?;
     crate::mail::msgid::made_by_patch_tool(&id).then_some((id, Some(p)))
 }
 
@@ -450,6 +459,7 @@ fn tested_citation<'m>(
 fn pointer_confirmations(
     members: &[&Member],
     msgs: &[LinkMessage],
+    held: &Held<'_>,
     tl: &[TimelineEntry],
     scope: Scope,
 ) -> std::collections::HashSet<String> {
@@ -458,7 +468,7 @@ fn pointer_confirmations(
         .filter(|m| m.role == Role::Reply || m.role == Role::PatchReply)
         .map(|m| &msgs[m.idx])
         .filter(|m| confirmation_of(m, tl).is_some())
-        .filter(|m| matches!(tested_citation(m, members, msgs, scope), Some((_, Some(_)))))
+        .filter(|m| matches!(tested_citation(m, held, scope), Some((_, Some(_)))))
         .map(|m| m.message_id.clone())
         .collect()
 }
@@ -648,7 +658,8 @@ fn patch_lives(
 ) -> Vec<PatchInfo> {
     // A confirmation of a posting a reply points at confirms no patch of
     // the thread it sits in.
-    let pointed = pointer_confirmations(members, msgs, tl, scope);
+    let held = held(members, msgs);
+    let pointed = pointer_confirmations(members, msgs, &held, tl, scope);
     let own_tl: Vec<TimelineEntry>;
     let lives_tl = if pointed.is_empty() {
         tl
@@ -679,7 +690,7 @@ fn patch_lives(
     {
         lives.push(lone_patch(mem, members, msgs, lives_tl));
     }
-    let cited = cited_fixes(members, msgs, tl, &lives, scope);
+    let cited = cited_fixes(members, msgs, &held, tl, &lives, scope);
     lives.extend(cited);
     lives.sort_by(|a, b| (a.date.clone(), &a.message_id).cmp(&(b.date.clone(), &b.message_id)));
     // A patch that never got far is superseded by a later one that was applied.
