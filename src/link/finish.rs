@@ -374,11 +374,28 @@ fn cited_fixes(
                 confirms.event
             ),
         };
+        // A Message-ID git send-email made says when it was sent and by
+        // whom: the first member of the history (by date) with that address
+        // gives the name.
+        let sent = crate::mail::msgid::sent_by_git_send_email(&id);
+        let from = sent.and_then(|(_, address)| {
+            members
+                .iter()
+                .map(|o| &msgs[o.idx])
+                .find(|x| {
+                    x.from_email
+                        .as_deref()
+                        .is_some_and(|e| e.trim().eq_ignore_ascii_case(address))
+                })
+                .and_then(who)
+        });
         out.push(PatchInfo {
             message_id: id.clone(),
             role: PatchRole::Patch,
             reason,
             state: PatchState::Confirmed,
+            from,
+            date: iso(sent.map(|(t, _)| t)),
             versions: vec![id],
             ..PatchInfo::default()
         });

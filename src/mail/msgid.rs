@@ -84,6 +84,28 @@ pub fn made_by_patch_tool(id: &str) -> bool {
     TOOL.is_match(id)
 }
 
+/// When and by whom git send-email made a Message-ID
+/// (`20240806212808.1885309-1-pedro.falcato@gmail.com`: the UTC time it
+/// was sent, Unix seconds, and the sender's address), for a posting known
+/// by its link alone. `None` for any other form.
+///
+/// ```
+/// use regtrack::mail::msgid::sent_by_git_send_email;
+/// assert_eq!(sent_by_git_send_email("20240806212808.1885309-1-pedro.falcato@gmail.com"),
+///            Some((1722979688, "pedro.falcato@gmail.com")));
+/// assert_eq!(sent_by_git_send_email("20241010-delstid-v1-1-1e0533c6617b@kernel.org"), None);
+/// ```
+pub fn sent_by_git_send_email(id: &str) -> Option<(i64, &str)> {
+    static SEND_EMAIL: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"^(\d{14})\.\d+-\d+-([^@\s]+@[^@\s]+)$")
+            .expect("git send-email id regex compiles")
+    });
+    let caps = SEND_EMAIL.captures(id)?;
+    let stamp =
+        chrono::NaiveDateTime::parse_from_str(caps.get(1)?.as_str(), "%Y%m%d%H%M%S").ok()?;
+    Some((stamp.and_utc().timestamp(), caps.get(2)?.as_str()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -461,3 +461,23 @@ fn unsure_histories_are_flagged_listed_reported_and_marked_in_html() {
     assert!(html.contains("<span class=\"unsure\""));
     assert!(html.contains("settle it: <code>regtrack mark 6b7c8d9e0f1a declined</code>"));
 }
+
+#[test]
+fn a_fix_known_by_its_link_takes_its_time_and_author_from_a_git_send_email_id() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("t.db");
+    ingest_fixtures(&db);
+    let got = json(&db, &["show", "--json", "8a4b5c6d7e"]);
+    let r = got.as_array().and_then(|a| a.first()).unwrap_or(&got);
+    let cited = r["patches"]
+        .as_array()
+        .expect("patches")
+        .iter()
+        .find(|p| p["message_id"] == "20240605212808.4242-1-pat@example.org")
+        .expect("the posting the reply points at");
+    assert_eq!(cited["state"], "confirmed", "{cited}");
+    // The reply that points at it is Pat Dev's, from the id's address.
+    assert_eq!(cited["from"], "Pat Dev", "{cited}");
+    assert_eq!(cited["date"], "2024-06-05T21:28:08Z", "{cited}");
+    assert_eq!(cited["subject"], "", "{cited}");
+}
