@@ -349,6 +349,13 @@ fn show_patch(
         writeln!(out, "      postings: {}", pa.versions.len())?;
     }
     writeln!(out, "      linked by: {}", safe(&pa.reason))?;
+    if pa.title.is_empty() && pa.subject.trim().is_empty() {
+        writeln!(
+            out,
+            "      not in the database; to read it: regtrack fetch {}",
+            safe(&crate::link::doubt::shell_arg(&pa.message_id))
+        )?;
+    }
     for a in &pa.applied {
         let place = match (&a.branch, &a.tree) {
             (Some(b), Some(t)) => format!(" {b} of {t}"),

@@ -15,7 +15,17 @@ use crate::model::history::{
 
 /// The culprit as a `regtrack mark` argument: its first twelve digits.
 fn mark_arg(r: &Regression) -> String {
-    r.culprit.commit.chars().take(12).collect()
+    shell_arg(&r.culprit.commit.chars().take(12).collect::<String>())
+}
+
+/// `s` as one word of a shell command line a person may paste: quoted when
+/// it holds anything a shell reads (a Message-ID is the sender's choice:
+/// `a;rm -rf ~@x` must not run), NUL bytes dropped.
+pub(crate) fn shell_arg(s: &str) -> String {
+    let s: String = s.chars().filter(|&c| c != '\0').collect();
+    shlex::try_quote(&s)
+        .map(|q| q.into_owned())
+        .unwrap_or_default()
 }
 
 /// The command that settles a doubt of `kind` on `r`.
@@ -27,7 +37,7 @@ fn settle(r: &Regression, kind: DoubtKind, candidate: Option<&FixCandidate>) -> 
         DoubtKind::PossibleConfirmation => format!("regtrack mark {key} fix-confirmed"),
         DoubtKind::PossibleDrop => format!("regtrack mark {key} culprit-dropped"),
         DoubtKind::PossibleFix => match candidate {
-            Some(c) => format!("regtrack mark {key} --fix {}", c.message_id),
+            Some(c) => format!("regtrack mark {key} --fix {}", shell_arg(&c.message_id)),
             None => format!("regtrack mark {key} fix-proposed"),
         },
         DoubtKind::PossibleLanding | DoubtKind::ConflictingEvidence => {
@@ -454,6 +464,27 @@ mod tests {
         );
         assess(&mut r);
         assert!(r.doubts.is_empty());
+    }
+
+    #[test]
+    fn a_hostile_message_id_in_a_settling_command_is_quoted() {
+        assert_eq!(shell_arg("p@x"), "p@x");
+        assert_eq!(
+            shell_arg("CAHk-=wg=Pp9W@mail.gmail.com"),
+            "'CAHk-=wg=Pp9W@mail.gmail.com'"
+        );
+        assert_eq!(
+            shell_arg("20240806212808.1885309-1-a.b@c.d"),
+            "20240806212808.1885309-1-a.b@c.d"
+        );
+        let q = shell_arg("a;rm -rf ~@x");
+        assert_eq!(
+            shlex::split(&format!("mark {q}")),
+            Some(vec!["mark".into(), "a;rm -rf ~@x".into()])
+        );
+        let q = shell_arg("$(reboot)'`x`@y");
+        assert_eq!(shlex::split(&q), Some(vec!["$(reboot)'`x`@y".to_string()]));
+        assert!(!q.contains('\0') && !shell_arg("a\0b@c").contains('\0'));
     }
 
     #[test]

@@ -826,7 +826,10 @@ pub fn finish(d: &Draft, msgs: &[LinkMessage], marks: &[Mark], patches: &Patches
                 linked: c.links(),
                 new_version: c.new_version,
                 asks: c.asks,
-                settle: format!("regtrack mark {key12} --fix {}", m.message_id),
+                settle: format!(
+                    "regtrack mark {key12} --fix {}",
+                    super::doubt::shell_arg(&m.message_id)
+                ),
             })
         })
         .collect();

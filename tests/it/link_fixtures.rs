@@ -480,4 +480,12 @@ fn a_fix_known_by_its_link_takes_its_time_and_author_from_a_git_send_email_id() 
     assert_eq!(cited["from"], "Pat Dev", "{cited}");
     assert_eq!(cited["date"], "2024-06-05T21:28:08Z", "{cited}");
     assert_eq!(cited["subject"], "", "{cited}");
+    // `show` says how to read it.
+    let shown = run(&db, &["show", "8a4b5c6d7e"]).stdout;
+    assert!(
+        shown.contains(
+            "not in the database; to read it: regtrack fetch 20240605212808.4242-1-pat@example.org"
+        ),
+        "{shown}"
+    );
 }
