@@ -470,16 +470,19 @@ fn closes_another_report(msgs: &[LinkMessage], a: &Around, m: &LinkMessage) -> b
         .filter(|t| t.key.eq_ignore_ascii_case("closes"))
         .map(super::hints::trailer_target)
         .collect();
-    if closes.is_empty() {
-        return false;
-    }
     // One pass over the history, whatever the number of trailers.
     let wanted: HashSet<&str> = closes.iter().flatten().map(String::as_str).collect();
-    let inside = !wanted.is_empty()
-        && a.members
+    let inside: HashSet<&str> = a
+        .members
+        .iter()
+        .map(|&j| msgs[j].message_id.as_str())
+        .filter(|id| wanted.contains(id))
+        .collect();
+    super::hints::closes_only_elsewhere(
+        closes
             .iter()
-            .any(|&j| wanted.contains(msgs[j].message_id.as_str()));
-    !inside
+            .map(|c| c.as_deref().is_some_and(|id| inside.contains(id))),
+    )
 }
 
 /// The candidates of one history, best first.

@@ -317,9 +317,58 @@ fn lone_patch(
     }
 }
 
+/// A reply of the history confirming a fix, and the posting outside the
+/// history it says it tested ([`tested_citation`]).
+struct Tested<'m, 't> {
+    /// The confirming reply.
+    reply: &'m LinkMessage,
+    /// Its timeline entry (`fix-confirmed`).
+    confirms: &'t TimelineEntry,
+    /// The tested posting's Message-ID.
+    id: String,
+    /// The member pointing at it, when the reply answers a pointer.
+    via: Option<&'m LinkMessage>,
+}
+
+/// The replies of the history that confirm a fix and name, by a lore URL
+/// outside the history, the posting they tested ([`tested_citation`]). In
+/// a patch's thread a reply's own citation may be anything: there only a
+/// pointer it answers names what it tested.
+fn tested_confirmations<'m, 't>(
+    members: &[&Member],
+    msgs: &'m [LinkMessage],
+    held: &Held<'m>,
+    tl: &'t [TimelineEntry],
+    scope: Scope,
+) -> Vec<Tested<'m, 't>> {
+    let mut out = Vec::new();
+    for mem in members
+        .iter()
+        .filter(|m| matches!(m.role, Role::Reply | Role::PatchReply))
+    {
+        let reply = &msgs[mem.idx];
+        let Some(confirms) = confirmation_of(reply, tl) else {
+            continue;
+        };
+        let Some((id, via)) = tested_citation(reply, held, scope) else {
+            continue;
+        };
+        if mem.role == Role::PatchReply && via.is_none() {
+            continue;
+        }
+        out.push(Tested {
+            reply,
+            confirms,
+            id,
+            via,
+        });
+    }
+    out
+}
+
 /// Fixes known only by a link: a reply of the history confirming a fix
 /// (its timeline entry sets `fix-confirmed`) names the patch it tested by
-/// a lore URL outside the history ([`tested_citation`]: "I applied the
+/// a lore URL outside the history ([`tested_confirmations`]: "I applied the
 /// patch [1] on the culprit and the performance is restored", or "yes,
 /// your patch set fixes it" below "I've sent a patch set [1]"). Unless a
 /// linked patch holds that posting, it is a patch of the history known by
@@ -329,41 +378,25 @@ fn lone_patch(
 fn cited_fixes(
     members: &[&Member],
     msgs: &[LinkMessage],
-    held: &Held<'_>,
-    tl: &[TimelineEntry],
+    tested: &[Tested<'_, '_>],
     lives: &[PatchInfo],
-    scope: Scope,
 ) -> Vec<PatchInfo> {
     let mut out: Vec<PatchInfo> = Vec::new();
-    for mem in members
-        .iter()
-        .filter(|m| matches!(m.role, Role::Reply | Role::PatchReply))
-    {
-        let m = &msgs[mem.idx];
-        let Some(confirms) = confirmation_of(m, tl) else {
-            continue;
-        };
-        let Some((id, via)) = tested_citation(m, held, scope) else {
-            continue;
-        };
-        // In a patch's thread, a reply's own citation may be anything; only
-        // a pointer it answers names what it tested.
-        if mem.role == Role::PatchReply && via.is_none() {
-            continue;
-        }
+    for t in tested {
+        let (m, id) = (t.reply, &t.id);
         let known = lives
             .iter()
             .chain(&out)
-            .any(|p| p.message_id == id || p.versions.contains(&id));
+            .any(|p| p.message_id == *id || p.versions.contains(id));
         if known {
             continue;
         }
-        let reason = match via {
+        let reason = match t.via {
             None => format!(
                 "cited by {} in {}, which confirms it: {}",
                 who(m).unwrap_or_else(|| "a reply".into()),
                 m.message_id,
-                confirms.event
+                t.confirms.event
             ),
             Some(p) => format!(
                 "cited by {} in {}, which {} in {} confirms: {}",
@@ -371,13 +404,13 @@ fn cited_fixes(
                 p.message_id,
                 who(m).unwrap_or_else(|| "a reply".into()),
                 m.message_id,
-                confirms.event
+                t.confirms.event
             ),
         };
         // A Message-ID git send-email made says when it was sent and by
         // whom: the first member of the history (by date) with that address
         // gives the name.
-        let sent = crate::mail::msgid::sent_by_git_send_email(&id);
+        let sent = crate::mail::msgid::sent_by_git_send_email(id);
         let from = sent.and_then(|(_, address)| {
             members
                 .iter()
@@ -396,7 +429,7 @@ fn cited_fixes(
             state: PatchState::Confirmed,
             from,
             date: iso(sent.map(|(t, _)| t)),
-            versions: vec![id],
+            versions: vec![id.clone()],
             ..PatchInfo::default()
         });
     }
@@ -467,27 +500,6 @@ fn tested_citation<'m>(
     }
     let [id] = outside_citations(p, held).try_into().ok()?;
     crate::mail::msgid::made_by_patch_tool(&id).then_some((id, Some(p)))
-}
-
-/// The replies whose confirmation is about a posting a message they answer
-/// points at ([`tested_citation`]'s second form), not about the patch of
-/// the thread they sit in: a debug patch above them in the thread is not
-/// confirmed by them.
-fn pointer_confirmations(
-    members: &[&Member],
-    msgs: &[LinkMessage],
-    held: &Held<'_>,
-    tl: &[TimelineEntry],
-    scope: Scope,
-) -> std::collections::HashSet<String> {
-    members
-        .iter()
-        .filter(|m| m.role == Role::Reply || m.role == Role::PatchReply)
-        .map(|m| &msgs[m.idx])
-        .filter(|m| confirmation_of(m, tl).is_some())
-        .filter(|m| matches!(tested_citation(m, held, scope), Some((_, Some(_)))))
-        .map(|m| m.message_id.clone())
-        .collect()
 }
 
 /// The fix of a history: of its patches that were not superseded or
@@ -676,7 +688,12 @@ fn patch_lives(
     // A confirmation of a posting a reply points at confirms no patch of
     // the thread it sits in.
     let held = held(members, msgs);
-    let pointed = pointer_confirmations(members, msgs, &held, tl, scope);
+    let tested = tested_confirmations(members, msgs, &held, tl, scope);
+    let pointed: std::collections::HashSet<&str> = tested
+        .iter()
+        .filter(|t| t.via.is_some())
+        .map(|t| t.reply.message_id.as_str())
+        .collect();
     let own_tl: Vec<TimelineEntry>;
     let lives_tl = if pointed.is_empty() {
         tl
@@ -707,7 +724,7 @@ fn patch_lives(
     {
         lives.push(lone_patch(mem, members, msgs, lives_tl));
     }
-    let cited = cited_fixes(members, msgs, &held, tl, &lives, scope);
+    let cited = cited_fixes(members, msgs, &tested, &lives);
     lives.extend(cited);
     lives.sort_by(|a, b| (a.date.clone(), &a.message_id).cmp(&(b.date.clone(), &b.message_id)));
     // A patch that never got far is superseded by a later one that was applied.
