@@ -70,7 +70,17 @@ use crate::model::{Extraction, Message};
 /// names.
 /// 24: a reading limited to the speaker's set-up ("at least on my system")
 /// is tentative.
-pub const EXTRACTION_VERSION: i64 = 24;
+/// 25: phrase families written on paraphrase sets J and K (a revert
+/// refused for a benchmark's number, "the known and accepted cost", two
+/// kernels built or booted differently, "look elsewhere", flat on the
+/// speaker's machines, a test that moves as much between boots, a fix
+/// being prepared or promised for the next version, a revert decided in
+/// other words, patches taken out of a tree for now, all of the loss won
+/// back, "numbers are back"); a quoted "could you check if this fixes it?"
+/// answered "sure" or yes confirms the fix; a report taken back with a
+/// fault of its own (noise, layout) says that fault; a decision put off is none; "should be" before
+/// an unchanged result is a guess.
+pub const EXTRACTION_VERSION: i64 = 25;
 
 /// The extractors read a body up to this many lines or
 /// [`MAX_EXTRACTED_BODY`] bytes, whichever comes first.

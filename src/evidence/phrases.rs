@@ -312,7 +312,7 @@ pub const PHRASES: &[Phrase] = &[
     guess(
         Disputes,
         false,
-        r"\b(?:code|function|path|helper|branch|feature)(?: in question)? (?P<cue>is dead|are dead|is compiled out|are compiled out|is not compiled|is never compiled|is unused|are unused|is never built) (?:on|in|for|with|under)\b",
+        r"\b(?:code|function|path|helper|branch|feature)(?: in question)? (?P<cue>is dead code|are dead code|is dead|are dead|is compiled out|are compiled out|is not compiled|is never compiled|is unused|are unused|is never built) (?:on|in|for|with|under)\b",
     ),
     guess(
         Disputes,
@@ -1185,7 +1185,7 @@ pub const PHRASES: &[Phrase] = &[
     ),
     neg(
         Declines,
-        r"^(?P<cue>not chasing|not fixing|not pursuing|not tuning|not optimi[sz]ing|not reverting|won't chase|won't tune) (?:it|this|that|the)\b",
+        r"^(?P<cue>not chasing|not fixing|not pursuing|not tuning|not optimi[sz]ing|not reverting|won't chase|won't tune)(?: (?:it|this|that|the)\b|[.!]?$)",
     ),
     neg(
         Declines,
@@ -1681,7 +1681,7 @@ pub const PHRASES: &[Phrase] = &[
         Disputes,
         r"\b(?P<cue>bisection's off|bisect's off|bisection is off|bisect is off|re-check your bisect|recheck your bisect|re-check the bisect|recheck the bisect|redo the bisect|re-do the bisect|bisect pointed at the wrong|bisection pointed at the wrong|bisect points at the wrong|bisect picked the wrong|bisection picked the wrong)\b",
     ),
-    p(
+    neg(
         Disputes,
         r"(?:^|[.;:!] )(?P<cue>can't be this one|cannot be this one|can't be this commit|cannot be this commit|can't be this patch|cannot be this patch|can't be that one|can't be it|cannot be it|not this one)(?:[.,;:!]|$)",
     ),
@@ -1993,6 +1993,227 @@ pub const PHRASES: &[Phrase] = &[
         MaybeDeclines,
         false,
         r"\b(?P<cue>kind of the point|exactly the point|precisely the point)\b",
+    ),
+    // Written on the misses of paraphrase set J.
+    // The cost kept, in other words: decided worth it, a revert refused
+    // for a benchmark's number, the test on the losing side of a
+    // trade-off, a test of what nobody does.
+    p(
+        Declines,
+        r"\b(?:decided|agreed|concluded|judged)(?: that)? (?:it's|it is|it was|it'd be|it would be|this is|this was|that's|that it's|that it was) (?P<cue>worth it|worth the cost|worth the price|worth paying|a price worth paying|the right call|the right trade)\b",
+    ),
+    neg(
+        Declines,
+        r"\b(?:i'm|i am|we're|we are|i'm just|we're just) not (?:going to |gonna )?(?P<cue>reverting|revert|rolling back|roll back|backing out|back out) (?:a|an|the|this|that|it|my|our)\b[^.]{0,80}\b(?:for|over|because of) (?:a|an|one|the|this|that|some|[0-9.]+ ?%)",
+    ),
+    p(
+        Declines,
+        r"\b(?:test|benchmark|workload|microbenchmark|testcase|test case|job|case)(?: {w}){0,2} (?:happens to |just happens to |simply |just )?(?:sit|sits|fall|falls|land|lands|be|is|ends up|end up) (?P<cue>on the other side|on the losing side|on the wrong side|on the bad side)\b",
+    ),
+    neg(
+        Declines,
+        r"\b(?:which|that|something) (?P<cue>nobody|no one|no-one|noone) (?:really |actually |sane |realistically |ever |in practice )?(?:does|do|runs|run|uses|use|cares about|would do|would run|needs)\b[^.]{0,120}\b(?:better|faster|wins|helps|improves) (?:for |on |in )?(?:everything else|every other|all the other|the rest|real workloads|most workloads)\b",
+    ),
+    // Reports disputed: the two kernels differ in more than the commit,
+    // "look elsewhere".
+    p(
+        Disputes,
+        r"\b(?:comparing|compare|compared|comparison of|measuring|measured) (?:two|2) (?P<cue>different kernels|different configs|different configurations|different builds|different toolchains|different setups|different machines)\b",
+    ),
+    p(
+        Disputes,
+        r"\b(?:kernels|sides|builds|runs|kernel|side|one|commit|parent|base|baseline) (?:were |was |are |is |got )?(?:built|compiled|booted|configured|run) (?:with|using|on) (?P<cue>different compilers|different compiler|different configs|different kernel configs|different configurations|different toolchains|different command lines|different cmdlines|different boot options|different firmware)\b",
+    ),
+    p(
+        Disputes,
+        r"\b(?:one side|one of the kernels|one kernel|the parent|the base|the baseline|the commit|your base|your baseline)(?: of the comparison)? (?:was |is |got |has been )?(?P<cue>booted with|built with|compiled with|configured with|run with)\b[^.]{0,60}(?:=|\bconfig_|\bdebug\b|\bmitigations\b|\bgcc\b|\bclang\b)",
+    ),
+    p(
+        Disputes,
+        r"(?:^|[.;:!] )(?:so |please |you'll have to |you need to |better )?(?P<cue>look elsewhere|look somewhere else)(?:[.,;:!]|$)",
+    ),
+    // Not reproduced: flat, or the same numbers, on the speaker's boxes.
+    p(
+        CannotReproduce,
+        r"\b(?:is|are|stays|stay|looks|look|remains|remain|was|were|comes out|came out) (?:completely |totally |perfectly |dead )?(?P<cue>flat)(?: {w}){0,1} (?:for me|here|on my (?:{w} )?(?:box|boxes|machine|machines|system|systems|setup|test box)|on our (?:{w} )?(?:box|boxes|machine|machines|systems|setup|test box)|locally)\b",
+    ),
+    p(
+        CannotReproduce,
+        r"\b(?:is|are|stays|stay|looks|look|remains|remain|was|were|comes out|came out) (?:completely |totally |perfectly |dead )?(?P<cue>unchanged|identical)(?: {w}){0,1} (?:for me|on my (?:{w} )?(?:box|boxes|machine|machines|system|systems|setup|test box)|on our (?:{w} )?(?:box|boxes|machine|machines|systems|setup|test box))\b",
+    ),
+    p(
+        CannotReproduce,
+        r"^(?:so |so, )?(?P<cue>nothing here|nothing to see here|nothing there)[.!]?$",
+    ),
+    // Noise: a test that moves by as much between boots or runs.
+    p(
+        Noise,
+        r"\b(?P<cue>bounces around|bounce around|jumps around|jump around|swings|swing|fluctuates|fluctuate|varies|vary|wobbles|wobble|moves|move)(?: by)? (?:{w} ){0,2}(?:[0-9.]+(?:-[0-9.]+)? ?%|a lot|wildly|quite a bit)[^.]{0,40}\b(?:between|across|from) (?:boots|reboots|runs|run to run|boot to boot|kernels|builds|machines)\b",
+    ),
+    neg(
+        Noise,
+        r"\b(?:wouldn't|would not|won't|don't|do not|shouldn't|should not|i'd not) (?P<cue>read anything into|read much into|read too much into|read a lot into) (?:this|it|that|these|those|the)\b",
+    ),
+    // A report withdrawn: "please disregard it".
+    p(
+        Withdraws,
+        r"\b(?:please|kindly|pls|so please|you can) (?P<cue>disregard it|ignore it|disregard this one|ignore this one)(?:[.,;:!]|$)",
+    ),
+    // A fix promised: the next version's change named with the
+    // regression, a fix being prepared, the bug owned.
+    p(
+        WillFix,
+        r"\b(?:v[0-9]+|the next version|next version|the next revision|the next spin|the respin|the resend|the next iteration) (?P<cue>will)\b[^.]{0,100}\b(?:regression|slowdown|performance|drop|numbers|throughput|overhead)\b",
+    ),
+    p(
+        WillFix,
+        r"\b(?:i'll|i will|we'll|we will|going to|gonna|will) (?P<cue>prepare|cook up|come up with|put together|write up|whip up|work up|spin up) (?:a|the|an|some) (?:{w} )?(?:fix|patch|fixup|fix-up|follow-up)\b",
+    ),
+    p(
+        WillFix,
+        r"\b(?:i'll|i will|we'll|we will) [^.;]{1,80}?(?P<cue>in the next version|in the next revision|in the next spin|in the respin|in the next iteration|in the next posting|for the next version|for the next revision)\b",
+    ),
+    p(
+        WillFix,
+        r"^(?:ok,? |okay,? |sure,? |yes,? |right,? |agreed,? )?(?P<cue>will fix|will address|will rework|will change|will redo)(?: (?:it|this|that|the {w}|them))? (?:in|for|with) (?:v[0-9]+|the next (?:{w} )?(?:version|revision|spin|posting|iteration))\b",
+    ),
+    p(
+        WillFix,
+        r"^(?:ok,? |okay,? |sure,? |yes,? |right,? |agreed,? |will do,? )?(?:i'll |we'll |i will |we will |will )(?P<cue>address it|address this|address that)[.!]*$",
+    ),
+    p(
+        WillFix,
+        r"\b(?:will|i'll|we'll|i will|we will) (?P<cue>address the|address this|address that) (?:{w} )?(?:regression|slowdown|drop|loss|degradation)\b",
+    ),
+    p(
+        WillFix,
+        r"\b(?:i'll|i will|we'll|we will|will) (?P<cue>resend|respin|repost) (?:it |this |the (?:{w} )?(?:patch|series) )?with\b[^.]{0,120}\b(?:regression|performance|numbers|throughput|back|overhead|slowdown)\b",
+    ),
+    p(
+        WillFix,
+        r"\b(?:this|that|it) (?:is|'s) (?:clearly |definitely |indeed |obviously |certainly )?(?P<cue>our bug|my bug|a bug in my)\b",
+    ),
+    p(
+        WillFix,
+        r"\b(?:needs|need) (?P<cue>fixing|to be fixed)\b[^.]{0,30}\b(?:i'll|i will|we'll|we will)\b",
+    ),
+    // A revert decided.
+    p(
+        WillRevert,
+        r"\b(?:is|are|'s) (?P<cue>getting reverted|being reverted|going to be reverted|gonna be reverted|going to get reverted)\b",
+    ),
+    p(
+        WillRevert,
+        r"\b(?:please |just |can you |could you )?(?P<cue>send a revert|send me a revert|post a revert|submit a revert|send the revert)\b[^.]{0,40}\b(?:i'll|i will|we'll|we will) (?:apply|take|queue|pick|merge)\b",
+    ),
+    p(
+        WillRevert,
+        r"\b(?P<cue>revert it is|a revert it is|reverting it is|revert then|revert, then)\b",
+    ),
+    p(
+        WillRevert,
+        r"\b(?:let's|let us) (?:just |simply |quickly )?(?P<cue>revert) (?:it|this|that|my|the|your|our)\b",
+    ),
+    // The culprit's patches set aside in the maintainer's tree: taken out,
+    // left out of a pull, not queued this cycle.
+    p(
+        SetsAside,
+        r"\b(?P<cue>pulled|pulling|removed|removing|dropped|dropping|took|taking|taken|yanked|yanking|kicked|kicking)(?: (?:this|it|them|these|those|the (?:{w} )?(?:patch|patches|series|patchset|commit|commits|change|changes)))? (?:out of|from) (?:the |my |our )?(?:[[:word:].-]+[ /]){0,2}(?:for-next|next|unstable|mm-unstable|mm-stable|mm-everything|mm-new|tree|queue|branch|[a-z]+-[0-9][0-9.]*|[0-9]+\.[0-9]+|[a-z]+-next)\b[^.]{0,80}(?:\bfor now\b|\bfor the moment\b|\bfor the time being\b|\buntil\b|\bbefore it goes back\b|\bresend\b|\bsorted out\b|\bsort out\b|\bexplained\b)",
+    ),
+    p(
+        SetsAside,
+        r"\b(?:leave|leaving|keep|keeping) (?:this|the|these|it|them|your|my)(?: (?:{w} )?(?:series|patches|patch|patchset|set|change|changes))? (?P<cue>out of) (?:the |this |my |our )?(?:[0-9.]+ |next |{w} )?(?:pull|pull request|merge window|cycle|release|tree|queue|batch)\b",
+    ),
+    neg(
+        SetsAside,
+        r"\b(?:not going to|won't|will not|not gonna|am not going to|i'm not going to) (?P<cue>queue|apply|merge|pick up|take) (?:v[0-9]+|this|it|the series|these|them|the patches|this series)\b[^.]{0,60}\b(?:this cycle|for now|this release|this merge window|given the report|given this report|until|before)\b",
+    ),
+    // A fix confirmed: all of the loss won back, "the fix works", a full
+    // recovery.
+    p(
+        ConfirmsFix,
+        r"\b(?:gets|got|get|wins|won|win|claws|clawed|brings|brought) (?P<cue>all of the|all the|every bit of the|the whole) (?:{w} ){0,2}(?:loss|regression|drop|slowdown|performance|throughput) back\b",
+    ),
+    p(
+        ConfirmsFix,
+        r"\b(?:the|this|your|that|his|her|their) (?:{w} )?(?:fix|fixup|fix-up|follow-up) (?P<cue>works|worked|does the trick|did the trick|does the job|did the job)(?:[.,;:!]|$| fine| well| as expected| nicely| for me| here)",
+    ),
+    p(
+        ConfirmsFix,
+        r"\b(?:throughput|performance|numbers|iops|bandwidth|score|it|results?) (?P<cue>recovers|recovered|recover) (?:completely|fully|entirely|totally|in full)\b",
+    ),
+    // Written on the misses of paraphrase set K.
+    p(
+        Declines,
+        r"\b(?:this|that|it) (?:is|'s|was) (?:all |entirely |fully |completely |simply )?(?P<cue>intended|expected|intentional|deliberate) (?:behaviou?r|outcome|consequence|trade-?off|cost)\b",
+    ),
+    p(
+        Declines,
+        r"\b(?P<cue>accepted cost|accepted price|accepted trade-off|accepted tradeoff|accepted penalty|accepted overhead|accepted regression)\b",
+    ),
+    p(
+        Declines,
+        r"\b(?:i'll|i will|i'd|we'll|we'd|happy to|gladly|i'd happily|i happily) (?P<cue>take that trade|take the trade|take this trade|make that trade|take that deal|take that trade-off|take that tradeoff)\b",
+    ),
+    neg(
+        Disputes,
+        r"\b(?:isn't|is not|can't be|cannot be|can not be|doesn't|does not|won't be) (?P<cue>coming from|come from) (?:it|this|that|this commit|the commit|that commit|my patch|this patch|the patch|my commit|here)\b",
+    ),
+    p(
+        Disputes,
+        r"\b(?P<cue>surprised if) (?:this|the|that) (?:{w} )?(?:bisect|bisection|result|report|regression)(?: {w}){0,2} (?:holds up|is real|stands|is correct|is right|reproduces)\b",
+    ),
+    neg(
+        CannotReproduce,
+        r"\b(?:there's|there is|there was|i see|i saw|i get|i got|we see|we saw|i measured|i'm seeing|i am seeing) (?P<cue>no regression|no slowdown|no drop|no difference|no degradation|no measurable difference|no change) (?:at all )?(?:on my end|on my side|at my end|on our end|on our side|here|for me|locally|on my (?:{w} )?(?:box|machine|system|setup))\b",
+    ),
+    p(
+        Noise,
+        r"\b(?P<cue>within measurement error|within the measurement error|within measurement noise|within error margin|within the error margin|within run-to-run variation|within the run-to-run variation|within run to run variation|within normal variation|within the normal variation)\b",
+    ),
+    p(
+        WillFix,
+        r"\b(?:v[0-9]+|the next version|next version|the next revision|the next spin|the respin|the next iteration)(?: of (?:the|this|my) (?:series|patchset|patch set|patch))? (?P<cue>will)\b[^.]{0,100}\b(?:take care of (?:this|it|that)|fix (?:this|it|that)|address (?:this|it|that)|solve (?:this|it|that)|sort (?:this|it|that) out)\b",
+    ),
+    p(
+        WillFix,
+        r"\blet me (?P<cue>fix this|fix it|fix that)(?: properly| up| first| now)?(?:[.,;:!]|$)",
+    ),
+    p(
+        WillFix,
+        r"\b(?:i|we|i've|we've|i already|we already) (?:have|got|already have|have got) (?:a|the|an) (?:{w} ){0,2}(?P<cue>fix|patch|fixup|fix-up)\b(?:[^.]{0,120}\b(?:i'll|i will|will|we'll|we will) (?:post|send|submit)| for (?:this|it|that)\b)",
+    ),
+    p(
+        WillFix,
+        r"\b(?:will|i'll|we'll|i will|we will) (?P<cue>send a fixup|send a fix-up|post a fixup|post a fix-up|send an incremental|post an incremental|send a follow-up|post a follow-up|send a followup|post a followup)\b",
+    ),
+    p(
+        WillFix,
+        r"\b(?P<cue>patch coming|patch is coming|patches coming|fixes coming|fixup coming|patch soon|fix soon)\b",
+    ),
+    neg(
+        SetsAside,
+        r"\b(?:don't|do not|no need to) (?P<cue>spend more time|spend any more time|waste more time|waste any more time|bother testing|bother with) (?:on )?(?:this|it|that|v[0-9]+)\b",
+    ),
+    p(
+        SetsAside,
+        r"\b(?:this|the|that|my) (?:version|series|patch|patchset|rfc|posting|one|v[0-9]+) (?:is|was|has been|got) (?P<cue>superseded by|replaced by|obsoleted by)\b[^.]{0,100}\b(?:different route|different approach|another approach|different design|different way|other approach|another route)\b",
+    ),
+    p(
+        ConfirmsFix,
+        r"\b(?:is|are|was|were|gets|got|has been|have been) (?P<cue>restored to|restored back to|back to) (?:the |its |their )?(?:parent's|parent|base|baseline|original|previous|old|normal|expected|pre-regression|unregressed)\b",
+    ),
+    p(
+        ConfirmsFix,
+        r"\b(?:numbers|results|throughput|performance|score|scores|iops|bandwidth) (?:are|is|were|was) (?P<cue>back)(?:[.,;:!]|$| after| with| now| again)",
+    ),
+    p(
+        ConfirmsFix,
+        r"\b(?P<cue>resolves|resolved|solves|solved|cures|cured) (?:the|this|that) (?:{w} )?(?:regression|slowdown|drop|degradation)\b",
+    ),
+    neg(
+        ConfirmsFix,
+        r"\b(?:with|after|applying) (?:the|this|your|that|his|her) (?:{w} )?(?:fix|patch|fixup|change|follow-up)\b[^.]{0,80}\b(?:regression|slowdown|drop|degradation|problem) (?:is|was) (?P<cue>no longer there|no longer visible|no longer present|no longer seen|not there anymore|not there any more|gone now)\b",
     ),
     // Leanings: what reads like a decline or a dispute without saying one
     // (a question for a person; dropped when the family itself is read).
@@ -2420,6 +2641,21 @@ static DECLINE_CANCEL_AFTER: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid regex")
 });
 
+/// A decision put off ("I'm not going to revert anything until we know
+/// what is going on"): not a decline.
+static FOR_NOW: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?-u:\b)(?:until|till|unless|before we know|yet)(?-u:\b)").expect("valid regex")
+});
+
+/// A revert tested to check the bisect ("with the commit reverted the
+/// regression goes away, so the bisect looks correct"): no fix confirmed.
+static BISECT_UPHELD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?-u:\b)(?:bisect|bisection|bisecting)(?: result)? (?:looks|is|seems|was|appears) (?:correct|right|valid|good|accurate|sound)(?-u:\b)",
+    )
+    .expect("valid regex")
+});
+
 /// A share of a recovery: "wins back part of the loss", "partially restores
 /// the throughput", "recovers some of it". Said of a fix, it confirms
 /// nothing (a table that shows it is `partly-restores`).
@@ -2553,8 +2789,13 @@ fn read_phrases(s: &str, which: Vec<usize>) -> Vec<Found> {
                     continue;
                 }
             }
-            if ph.kind == Declines && DECLINE_CANCEL_AFTER.is_match(s.get(m.end()..).unwrap_or(""))
+            if ph.kind == Declines
+                && (DECLINE_CANCEL_AFTER.is_match(s.get(m.end()..).unwrap_or(""))
+                    || FOR_NOW.is_match(s.get(m.end()..).unwrap_or("")))
             {
+                continue;
+            }
+            if ph.kind == ConfirmsFix && BISECT_UPHELD.is_match(s) {
                 continue;
             }
             if ph.kind == ConfirmsFix
@@ -2565,6 +2806,8 @@ fn read_phrases(s: &str, which: Vec<usize>) -> Vec<Found> {
                 continue;
             }
             let tentative = ph.tentative
+                || (ph.kind == CannotReproduce
+                    && words_before(s, m.start(), 6).contains("should be"))
                 || hedged(matched)
                 || hedged(&words_before(s, m.start(), 6))
                 || SCOPED.is_match(s.get(m.end()..).unwrap_or(""));
@@ -2592,10 +2835,15 @@ fn read_phrases(s: &str, which: Vec<usize>) -> Vec<Found> {
     let disputes = [Disputes, CannotReproduce, Noise, Layout, Withdraws]
         .into_iter()
         .any(read_kind);
+    // A report taken back with a reason of the report's own ("within the
+    // noise once thermal throttling kicks in", "built with different
+    // compilers, the comparison is invalid") says that reason.
+    let reason = [Disputes, Noise, Layout].into_iter().any(plain);
     out.retain(|f| match f.kind {
         MaybeDeclines => !declines,
         MaybeDisputes => !disputes,
         ConfirmsFix => !withdrawn,
+        Withdraws => !reason,
         Declines => !set_aside,
         _ => true,
     });
@@ -2658,12 +2906,17 @@ const QUESTIONS: &[(&str, Option<SignalKind>, Option<SignalKind>)] = &[
         Some(ConfirmsFix),
         None,
     ),
+    (
+        r"\b(?:check|test|try|confirm|verify|see)\b[^?]*\b(?:if|whether) (?:the|this|that|your|my|it|v[0-9]+)\b(?:[^?]*)\b(?:fix|fixes|fixed|helps|help|restores|recovers)\b",
+        Some(ConfirmsFix),
+        None,
+    ),
 ];
 
 /// An answer's first words: yes, or no.
 static ANSWER: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"^(?:(?P<yes>yes|yeah|yep|yup|indeed|correct|exactly|absolutely|definitely|afraid so|i'm afraid so|i think so|i believe so|probably|likely|most likely|almost certainly|very likely|please do|do that|go ahead|agreed|that's right|right)|(?P<no>no|nope|nah|not really|not at all|not that i know|unlikely|not likely|i doubt it|doubt it|hardly))(?-u:\b)",
+        r"^(?:(?P<yes>yes|yeah|yep|yup|sure|of course|certainly|will do|indeed|correct|exactly|absolutely|definitely|afraid so|i'm afraid so|i think so|i believe so|probably|likely|most likely|almost certainly|very likely|please do|do that|go ahead|agreed|that's right|right)|(?P<no>no|nope|nah|not really|not at all|not that i know|unlikely|not likely|i doubt it|doubt it|hardly))(?-u:\b)",
     )
     .expect("valid regex")
 });
@@ -3258,6 +3511,110 @@ mod tests {
         ] {
             assert!(!kinds(s).iter().any(|f| !f.1), "{s:?}: {:?}", kinds(s));
         }
+    }
+
+    #[test]
+    fn the_families_written_on_sets_j_and_k_read_their_sentences() {
+        let cases: &[(&str, SignalKind, bool)] = &[
+            (
+                "I'm not reverting a locking fix over one hackbench figure.",
+                Declines,
+                false,
+            ),
+            (
+                "We talked it over and decided it was worth it.",
+                Declines,
+                false,
+            ),
+            ("Not fixing.", Declines, false),
+            (
+                "This is the known and accepted cost of the new default.",
+                Declines,
+                false,
+            ),
+            (
+                "This is intended behaviour with the new flush.",
+                Declines,
+                false,
+            ),
+            ("Happy to take that trade.", Declines, false),
+            (
+                "The parent and the commit were built with different compilers.",
+                Disputes,
+                false,
+            ),
+            ("Look elsewhere.", Disputes, false),
+            ("Can't be it.", Disputes, false),
+            (
+                "Whatever it is, it isn't coming from this commit.",
+                Disputes,
+                false,
+            ),
+            ("Aim7 is flat for me on both boxes.", CannotReproduce, false),
+            ("There's no regression on my end.", CannotReproduce, false),
+            (
+                "That test swings by 5% between reboots on those hosts.",
+                Noise,
+                false,
+            ),
+            ("I wouldn't read anything into this.", Noise, false),
+            ("So it's within measurement error.", Noise, false),
+            (
+                "v3 will keep the old lookup, which should take care of this.",
+                WillFix,
+                false,
+            ),
+            ("I'll prepare a fix tomorrow.", WillFix, false),
+            ("Will fix in v2.", WillFix, false),
+            ("Sure, will address it.", WillFix, false),
+            ("Let me fix this properly.", WillFix, false),
+            ("Will send a fixup on top shortly.", WillFix, false),
+            ("This is getting reverted.", WillRevert, false),
+            ("Revert it is.", WillRevert, false),
+            ("Let's just revert my commit.", WillRevert, false),
+            (
+                "Dropped the series from mm-unstable for now.",
+                SetsAside,
+                false,
+            ),
+            ("Don't spend more time on this one.", SetsAside, false),
+            (
+                "It gets all of the lost throughput back.",
+                ConfirmsFix,
+                false,
+            ),
+            ("The fix works.", ConfirmsFix, false),
+            ("Throughput recovers completely.", ConfirmsFix, false),
+            (
+                "The score is restored to the parent's level.",
+                ConfirmsFix,
+                false,
+            ),
+            ("The follow-up resolves the regression.", ConfirmsFix, false),
+        ];
+        for &(s, k, tentative) in cases {
+            let got = kinds(s);
+            assert!(got.contains(&(k, tentative)), "{s:?}: {got:?}");
+        }
+        for s in [
+            // A decision put off.
+            "I'm not going to revert anything until we know more.",
+            // A revert tested to check the bisect.
+            "With the commit reverted the regression goes away, so the bisect looks correct.",
+            // An expectation, not a measurement.
+            "The cache state should be the same for both kernels.",
+            // Review talk and the robot team's own tooling.
+            "We will address them one by one.",
+            "Dropped v1 from the queue and applied v2.",
+            "The code is unchanged here.",
+        ] {
+            assert!(!kinds(s).iter().any(|f| !f.1), "{s:?}: {:?}", kinds(s));
+        }
+        // A report taken back with the report's own fault says that fault.
+        assert_eq!(
+            kinds("That's within the noise once thermal throttling kicks in."),
+            vec![(Noise, false)]
+        );
     }
 
     #[test]

@@ -476,7 +476,7 @@ mod tests {
         let body = "Hi,\n\nThanks for the report.\nThe PERFORMANCE is back\nwith the fix.\n\n\
                     > perf report quoted\n> we cannot\n> reproduce it\n\n\
                     Unrelated words: gone, fixed\n\nA layout change, maybe.\n\n\
-                    re\u{17f}olved nothing here\n";
+                    re\u{17f}olved nothing yet\n";
         let view = BodyView::new(body);
         let paragraphs = view.paragraphs(&[]);
         let want: Vec<&str> = paragraphs

@@ -57,16 +57,20 @@ fn decided_by(r: &Regression, e: &TimelineEntry) -> bool {
             .is_some_and(|ev| ev.message_id.is_some() && ev.message_id == e.message_id)
 }
 
-/// True when an entry after the timeline's entry `at` says its status
-/// plainly (with no doubt of its own): "probably noise", then "it is
-/// noise" rests on the second.
+/// True when an entry after the timeline's entry `at`, or another entry of
+/// its mail, says its status plainly (with no doubt of its own): "probably
+/// noise", then "it is noise" rests on the second.
 fn said_plainly_later(r: &Regression, at: usize) -> bool {
     let Some((e, later)) = r.timeline.get(at..).and_then(|t| t.split_first()) else {
         return false;
     };
-    later
-        .iter()
-        .any(|x| x.status.is_some() && x.status == e.status && x.doubt.is_none())
+    let plain = |x: &TimelineEntry| x.status.is_some() && x.status == e.status && x.doubt.is_none();
+    // The same mail saying it plainly in another sentence ("this is
+    // expected ...; there should be no noticeable impact") settles it too.
+    later.iter().any(plain)
+        || r.timeline
+            .iter()
+            .any(|x| x.message_id == e.message_id && plain(x))
 }
 
 /// True when a fix of some kind already speaks for the history.
@@ -417,6 +421,45 @@ mod tests {
                 Some(DoubtKind::PossibleDispute),
                 "b@x",
             )],
+        );
+        assess(&mut r);
+        assert_eq!(r.status_confidence, StatusConfidence::Unsure);
+    }
+
+    #[test]
+    fn a_hedged_decline_its_own_mail_says_plainly_is_no_doubt() {
+        // "This is expected ...", then "there should be no noticeable
+        // impact" in the same mail.
+        let mut r = history(
+            Status::Declined,
+            vec![
+                entry(Some(Status::Declined), None, "b@x"),
+                entry(
+                    Some(Status::Declined),
+                    Some(DoubtKind::PossibleDecline),
+                    "b@x",
+                ),
+            ],
+        );
+        assess(&mut r);
+        assert_eq!(
+            r.status_confidence,
+            StatusConfidence::Sure,
+            "{:?}",
+            r.doubts
+        );
+        // Said plainly in another mail before it, the hedged one still
+        // raises its doubt.
+        let mut r = history(
+            Status::Declined,
+            vec![
+                entry(Some(Status::Declined), None, "a@x"),
+                entry(
+                    Some(Status::Declined),
+                    Some(DoubtKind::PossibleDecline),
+                    "b@x",
+                ),
+            ],
         );
         assess(&mut r);
         assert_eq!(r.status_confidence, StatusConfidence::Unsure);

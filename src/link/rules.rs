@@ -343,7 +343,11 @@ fn promise_doubt(kind: SignalKind) -> Option<DoubtKind> {
 /// Words that make a statement a guess, not a measurement: "this should fix
 /// it", "I'd expect the regression to be fixed by".
 fn hedged(sentence: &str) -> bool {
-    const HEDGES: [&str; 12] = [
+    const HEDGES: [&str; 14] = [
+        // A promise of what a fix will do measures nothing ("v3 will keep
+        // the cache so this regression goes away").
+        " will ",
+        "'ll ",
         "should ",
         "expect",
         "would ",
@@ -357,7 +361,12 @@ fn hedged(sentence: &str) -> bool {
         "maybe",
         "if ",
     ];
-    let l = sentence.to_ascii_lowercase();
+    // An answer to a quoted question (`Yes, it does. (answering "Could
+    // you check ...?")`) is hedged by its own words, not the question's.
+    let own = sentence
+        .rfind(" (answering \"")
+        .map_or(sentence, |at| &sentence[..at]);
+    let l = own.to_ascii_lowercase();
     HEDGES.iter().any(|h| l.contains(h))
 }
 

@@ -1,10 +1,10 @@
-//! How the reply reader decides on sentences it was not written on: nine
-//! sets of paraphrased reply sentences (`tests/data/paraphrase/`, written
+//! How the reply reader decides on sentences it was not written on:
+//! twelve sets of paraphrased reply sentences (`tests/data/paraphrase/`, written
 //! by labellers who read neither the phrase book nor its grammar), each
 //! line `LABEL<TAB>SPEAKER<TAB>TEXT`: what the sentence decides about the
 //! reported regression and who says it (a text `> question?  answer` is a
-//! quoted question and the reply's answer below it). Sets A to I were
-//! read while writing the phrase families; set J is only measured.
+//! quoted question and the reply's answer below it). Sets A to K were
+//! read while writing the phrase families; set L is only measured.
 //! The test reads each text as a reply's own paragraph, decides as the
 //! linker does (a plain reading sets a status, a hedged one or a
 //! bystander's raises a doubt), and prints the agreement of each set; it
@@ -168,9 +168,10 @@ fn score(set: &str) -> Score {
 #[test]
 fn the_reply_reader_decides_paraphrased_sentences_it_was_not_written_on() {
     // Floors a few points under what the sets gave when the phrase book or
-    // the reply model was last changed: sets A to I were read while writing
-    // the families and train the model (written), set J never was (held
-    // out; it reads 72 %, sure or unsure).
+    // the reply model was last changed: sets A to K were read while writing
+    // the families and train the model (written), set L never was (held
+    // out; it reads 77 %, sure or unsure, and 94 of its 97 sentences
+    // deciding nothing as nothing).
     // REGTRACK_PHRASES_EXTRA=/abs/path.tsv scores one more set (no floor):
     // a set being written, or sentences tried while writing a family.
     let extra = std::env::var("REGTRACK_PHRASES_EXTRA").ok();
@@ -184,7 +185,9 @@ fn the_reply_reader_decides_paraphrased_sentences_it_was_not_written_on() {
         ("set-g.tsv", 85.0, 97.0),
         ("set-h.tsv", 92.0, 97.0),
         ("set-i.tsv", 92.0, 97.0),
-        ("set-j.tsv", 68.0, 97.0),
+        ("set-j.tsv", 95.0, 97.0),
+        ("set-k.tsv", 95.0, 97.0),
+        ("set-l.tsv", 72.0, 95.0),
     ]
     .into_iter()
     .chain(extra.as_deref().map(|e| (e, 0.0, 0.0)))
