@@ -43,7 +43,8 @@ pub struct Cli {
         default_value = "regtrack.db"
     )]
     pub db: PathBuf,
-    /// No progress bar and no summary chatter on stderr.
+    /// No progress bar and no chatter: an update prints nothing unless a
+    /// message failed (for cron).
     #[arg(short, long, global = true, help_heading = "Global options")]
     pub quiet: bool,
     /// When to use colours in human output.

@@ -3,8 +3,10 @@
 //! Every cell is text, whatever mail put in it: `&`, `<` and `>` are written
 //! as entities (raw HTML shows as text), `|` and the characters of inline
 //! Markdown (`\\`, `` ` ``, `*`, `~`, `[`, `]`, and `_` where it could
-//! emphasise) are backslash-escaped, and line breaks (CR, LF and the other
-//! control characters) become spaces, so a cell never splits its row.
+//! emphasise) are backslash-escaped, line breaks (CR, LF and the other
+//! control characters) become spaces, so a cell never splits its row, and
+//! the characters that reorder or hide text (bidi controls, zero-width and
+//! tag characters) are shown as `U+XXXX`.
 
 use std::io::Write;
 
@@ -34,10 +36,9 @@ pub fn cell(s: &str) -> String {
             }
             '_' => o.push_str("\\_"),
             c if c.is_control() => o.push(' '),
-            // A bidi override or isolate would reorder the rest of the row.
-            '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{61c}' => {
-                o.push_str(&format!("U+{:04X}", c as u32))
-            }
+            // A bidi override or isolate would reorder the rest of the row;
+            // a zero-width or tag character would hide text in it.
+            c if super::terminal::acts_or_hides(c) => o.push_str(&format!("U+{:04X}", c as u32)),
             c => o.push(c),
         }
         prev = Some(c);
@@ -174,6 +175,9 @@ mod tests {
     fn bidi_overrides_in_a_cell_are_shown_not_obeyed() {
         assert_eq!(cell("fix\u{202e}txt.exe"), "fixU+202Etxt.exe");
         assert_eq!(cell("a\u{2066}b"), "aU+2066b");
+        // Zero-width and tag characters show too (they hide text).
+        assert_eq!(cell("a\u{200b}b\u{200d}c"), "aU+200BbU+200Dc");
+        assert_eq!(cell("x\u{e0041}y\u{feff}"), "xU+E0041yU+FEFF");
     }
 
     #[test]

@@ -311,3 +311,28 @@ fn mail_prints_a_stored_message_decoded_and_says_when_an_id_is_unknown() {
         missing.stderr
     );
 }
+
+#[test]
+fn a_quiet_update_says_nothing_unless_a_message_failed() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("q.db");
+    let good = corpus("thread.mbox").display().to_string();
+    let out = run(&db, &["-q", "ingest", &good]);
+    assert!(out.success(), "{}", out.stderr);
+    assert_eq!(out.stdout, "", "cron mails whatever a quiet update prints");
+    assert_eq!(out.stderr, "");
+    // Without -q, the summary and the regressions line.
+    let again = run(&db, &["ingest", &good]);
+    assert!(again.stdout.starts_with("ingested "), "{}", again.stdout);
+    assert_eq!(again.stdout.lines().count(), 2, "{}", again.stdout);
+    // A message that fails is said, quiet or not.
+    let bad = dir.path().join("bad.mbox");
+    std::fs::write(
+        &bad,
+        "From a@b Mon Jan  1 00:00:00 2024\nFrom: a@b\n\n\nFrom b@c Mon Jan  1 00:00:00 2024\n\n",
+    )
+    .unwrap();
+    let out = run(&db, &["-q", "ingest", bad.to_str().unwrap()]);
+    assert!(out.stdout.contains(" failed"), "{}", out.stdout);
+    assert!(!out.stdout.contains(" 0 failed"), "{}", out.stdout);
+}
