@@ -120,11 +120,23 @@ pub fn open(path: &Path) -> Result<RawStream> {
 }
 
 /// The key of an input in the `sources` table: its canonical path, `None`
-/// when the path cannot be resolved.
+/// when the path cannot be resolved. A path that is not UTF-8 keeps its
+/// bytes: each byte of no character is written `\xNN` after a `bytes:`
+/// prefix, which no canonical (absolute) path has, so two names that differ
+/// only in such bytes are two sources.
 pub fn canonical_key(path: &Path) -> Option<String> {
-    std::fs::canonicalize(path)
-        .ok()
-        .map(|p| p.display().to_string())
+    let p = std::fs::canonicalize(path).ok()?;
+    if let Some(s) = p.to_str() {
+        return Some(s.to_string());
+    }
+    let mut key = String::from("bytes:");
+    for chunk in p.as_os_str().as_encoded_bytes().utf8_chunks() {
+        key.push_str(chunk.valid());
+        for b in chunk.invalid() {
+            key.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    Some(key)
 }
 
 /// What tells an unchanged file (mbox, `.mbox.gz`, `.eml`) apart: its

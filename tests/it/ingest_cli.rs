@@ -336,3 +336,40 @@ fn a_quiet_update_says_nothing_unless_a_message_failed() {
     assert!(out.stdout.contains(" failed"), "{}", out.stdout);
     assert!(!out.stdout.contains(" 0 failed"), "{}", out.stdout);
 }
+
+/// Two files whose names differ only in bytes that are no UTF-8 are two
+/// inputs: the second, of the same size and time, is read too.
+#[cfg(unix)]
+#[test]
+fn names_that_differ_only_in_non_utf8_bytes_are_two_files() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("n.db");
+    let mail = |id: char| {
+        format!(
+            "From: A <a@example.org>\nSubject: note {id}\nMessage-ID: <nu-{id}@example.org>\n\
+             Date: Mon, 1 Jul 2024 10:00:00 +0000\n\nbody\n"
+        )
+    };
+    let a = dir.path().join(std::ffi::OsStr::from_bytes(b"r\xff.eml"));
+    let b = dir.path().join(std::ffi::OsStr::from_bytes(b"r\xfe.eml"));
+    std::fs::write(&a, mail('a')).unwrap();
+    std::fs::write(&b, mail('b')).unwrap();
+    let t = std::fs::metadata(&a).unwrap().modified().unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&b)
+        .unwrap()
+        .set_modified(t)
+        .unwrap();
+    for f in [&a, &b] {
+        let out = Cmd::regtrack()
+            .db(&db)
+            .args(["ingest", "--json"])
+            .arg(f)
+            .run();
+        assert!(out.success(), "{}", out.stderr);
+        assert_eq!(counts(&json(&out)), (1, 0, 0, 0), "{}", out.stdout);
+    }
+    assert_eq!(sql_i64(&db, "SELECT count(*) FROM messages"), 2);
+}
