@@ -223,8 +223,12 @@ fn summary_line(s: &Summary) -> String {
         0 => String::new(),
         n => format!(" ({n} chosen over the stored copy)"),
     };
+    let again = match s.failed_again {
+        0 => String::new(),
+        n => format!(" ({n} more failing again, see `regtrack failures`)"),
+    };
     format!(
-        "ingested {} messages: {} new, {} known, {} duplicates{replaced}, {} failed; {:.1} MB in {:.2} s ({:.1} MB/s){unchanged}",
+        "ingested {} messages: {} new, {} known, {} duplicates{replaced}, {} failed{again}; {:.1} MB in {:.2} s ({:.1} MB/s){unchanged}",
         s.messages(),
         s.new,
         s.known,

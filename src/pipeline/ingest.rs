@@ -81,11 +81,15 @@ pub struct Summary {
     pub duplicates: u64,
     /// Of which chosen over the stored copy, which they replaced.
     pub replaced: u64,
-    /// Messages that could not be parsed.
+    /// Messages that could not be parsed, and had not failed before.
     pub failed: u64,
-    /// Of which commits of public-inbox epochs whose message could not be
-    /// read or parsed (a blob missing from a mirror among them): kept in
-    /// `failures` and read again on every run; a cron job watches this.
+    /// Messages that failed in an earlier run too, read again and failing
+    /// still (not in `failed`; `regtrack failures` lists them): a cron job
+    /// is told of a failure once.
+    pub failed_again: u64,
+    /// Of `failed` and `failed_again`, the commits of public-inbox epochs
+    /// whose message could not be read or parsed (a blob missing from a
+    /// mirror among them): kept in `failures` and read again on every run.
     pub failed_commits: u64,
     /// Input files skipped because they are unchanged (same size and
     /// modification time) since an ingest read them to the end.
@@ -113,7 +117,7 @@ pub struct Summary {
 impl Summary {
     /// Messages seen (new, known, duplicate or failed).
     pub fn messages(&self) -> u64 {
-        self.new + self.known + self.duplicates + self.failed
+        self.new + self.known + self.duplicates + self.failed + self.failed_again
     }
 }
 
@@ -974,13 +978,16 @@ fn write_batches(
                     bytes,
                 } => {
                     summary.bytes += bytes;
-                    summary.failed += 1;
                     if at.git_commit.is_some() {
                         summary.failed_commits += 1;
                     }
-                    sources::insert_failure(store, &at, message_id.as_deref(), &reason, now)?;
-                    if summary.failures.len() < MAX_FAILURE_NOTES {
-                        summary.failures.push(FailureNote { place, reason });
+                    if sources::insert_failure(store, &at, message_id.as_deref(), &reason, now)? {
+                        summary.failed += 1;
+                        if summary.failures.len() < MAX_FAILURE_NOTES {
+                            summary.failures.push(FailureNote { place, reason });
+                        }
+                    } else {
+                        summary.failed_again += 1;
                     }
                 }
                 Done::InputError(note) => summary.input_errors.push(note),

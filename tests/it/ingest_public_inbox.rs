@@ -686,8 +686,34 @@ fn a_message_whose_blob_cannot_be_read_is_read_again_by_the_next_run() {
         assert_eq!(v["new"], 0, "{v}");
         assert_eq!(v["known"], 0, "nothing after it is read again: {v}");
         assert_eq!(v["failed_commits"], 1, "{v}");
+        // Failing again is said apart, once failed: no new failure, no
+        // "nothing could be read" status, and a quiet run says nothing.
+        assert_eq!(
+            (v["failed"].as_u64(), v["failed_again"].as_u64()),
+            (Some(0), Some(1)),
+            "{v}"
+        );
+        assert!(out.success(), "{}", out.stderr);
         assert_eq!(sql_i64(&db, "SELECT count(*) FROM failures"), 1);
     }
+    let quiet = crate::common::Cmd::regtrack()
+        .db(&db)
+        .args(["-q", "ingest"])
+        .arg(&epoch)
+        .run();
+    assert!(quiet.success(), "{}", quiet.stderr);
+    assert_eq!((quiet.stdout.as_str(), quiet.stderr.as_str()), ("", ""));
+    let loud = crate::common::Cmd::regtrack()
+        .db(&db)
+        .arg("ingest")
+        .arg(&epoch)
+        .run();
+    assert!(
+        loud.stdout
+            .contains("0 failed (1 more failing again, see `regtrack failures`)"),
+        "{}",
+        loud.stdout
+    );
     let listed = crate::common::Cmd::regtrack().db(&db).arg("failures").run();
     assert!(listed.stdout.contains(&commit), "{}", listed.stdout);
 
