@@ -198,8 +198,12 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
         crate::export::human::list(&mut out, &regs, ctx.color)?;
     }
     out.flush()?;
-    // Nothing matched: exit 1, as every query command does.
+    // Nothing matched: exit 1, as every query command does, and a word on
+    // stderr (stdout stays empty for scripts).
     Ok(if regs.is_empty() {
+        if !ctx.quiet && args.format.asked(args.json) != Format::Json {
+            eprintln!("regtrack: no regression matches these filters");
+        }
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

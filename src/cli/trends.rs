@@ -104,8 +104,12 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
         FormatArg::Csv => write::csv(&mut out, &rows)?,
     }
     out.flush()?;
-    // Nothing to count: exit 1, as every query command does.
+    // Nothing to count: exit 1, as every query command does, and a word on
+    // stderr.
     Ok(if rows.is_empty() {
+        if !ctx.quiet && !matches!(format, FormatArg::Json | FormatArg::Csv) {
+            eprintln!("regtrack: no regression matches these filters");
+        }
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

@@ -61,6 +61,11 @@ fn every_reading_command_answers_0_matches_nothing_1_and_misuse_2() {
     ] {
         let run = Cmd::regtrack().db(&db).args(&args).run();
         assert_eq!(run.code(), Some(1), "{args:?}: {}", run.stderr);
+        // Said (on stderr, or an empty report on stdout), not left silent.
+        assert!(
+            !run.stderr.trim().is_empty() || !run.stdout.trim().is_empty(),
+            "{args:?} said nothing"
+        );
     }
     for args in [
         vec!["show"],
