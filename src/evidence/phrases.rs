@@ -2793,9 +2793,9 @@ fn read_phrases(s: &str, which: Vec<usize>) -> Vec<Found> {
                     continue;
                 }
             }
+            let after = s.get(m.end()..).unwrap_or("");
             if ph.kind == Declines
-                && (DECLINE_CANCEL_AFTER.is_match(s.get(m.end()..).unwrap_or(""))
-                    || FOR_NOW.is_match(s.get(m.end()..).unwrap_or("")))
+                && (DECLINE_CANCEL_AFTER.is_match(after) || FOR_NOW.is_match(after))
             {
                 continue;
             }
@@ -2809,12 +2809,12 @@ fn read_phrases(s: &str, which: Vec<usize>) -> Vec<Found> {
             {
                 continue;
             }
+            let before = words_before(s, m.start(), 6);
             let tentative = ph.tentative
-                || (ph.kind == CannotReproduce
-                    && words_before(s, m.start(), 6).contains("should be"))
+                || (ph.kind == CannotReproduce && before.contains("should be"))
                 || hedged(matched)
-                || hedged(&words_before(s, m.start(), 6))
-                || SCOPED.is_match(s.get(m.end()..).unwrap_or(""));
+                || hedged(&before)
+                || SCOPED.is_match(after);
             match out.iter_mut().find(|f| f.kind == ph.kind) {
                 // A sure reading of a kind wins over a guess of it.
                 Some(f) => f.tentative &= tentative,
@@ -2989,6 +2989,21 @@ mod tests {
 
     fn kinds(s: &str) -> Vec<(SignalKind, bool)> {
         read(s).into_iter().map(|f| (f.kind, f.tentative)).collect()
+    }
+
+    /// Each sentence is read as its kind, sure or tentative as given.
+    fn assert_reads(cases: &[(&str, SignalKind, bool)]) {
+        for &(s, k, tentative) in cases {
+            let got = kinds(s);
+            assert!(got.contains(&(k, tentative)), "{s:?}: {got:?}");
+        }
+    }
+
+    /// No sentence is read as a sure decision.
+    fn assert_decides_nothing(sentences: &[&str]) {
+        for s in sentences {
+            assert!(!kinds(s).iter().any(|f| !f.1), "{s:?}: {:?}", kinds(s));
+        }
     }
 
     #[test]
@@ -3502,19 +3517,14 @@ mod tests {
             ("It costs what it costs.", Declines, false),
             ("Intended.", Declines, false),
         ];
-        for &(s, k, tentative) in cases {
-            let got = kinds(s);
-            assert!(got.contains(&(k, tentative)), "{s:?}: {got:?}");
-        }
-        for s in [
+        assert_reads(cases);
+        assert_decides_nothing(&[
             "We'll collect the perf data and send it.",
             "Please ignore this patch, I attached the wrong file.",
             "Reverting it on top of mainline gives the 5% back.",
             "Is it intended?",
             "If we keep the check, the regression stays.",
-        ] {
-            assert!(!kinds(s).iter().any(|f| !f.1), "{s:?}: {:?}", kinds(s));
-        }
+        ]);
     }
 
     #[test]
@@ -3596,11 +3606,8 @@ mod tests {
             ),
             ("The follow-up resolves the regression.", ConfirmsFix, false),
         ];
-        for &(s, k, tentative) in cases {
-            let got = kinds(s);
-            assert!(got.contains(&(k, tentative)), "{s:?}: {got:?}");
-        }
-        for s in [
+        assert_reads(cases);
+        assert_decides_nothing(&[
             // A decision put off.
             "I'm not going to revert anything until we know more.",
             // A revert tested to check the bisect.
@@ -3611,9 +3618,7 @@ mod tests {
             "We will address them one by one.",
             "Dropped v1 from the queue and applied v2.",
             "The code is unchanged here.",
-        ] {
-            assert!(!kinds(s).iter().any(|f| !f.1), "{s:?}: {:?}", kinds(s));
-        }
+        ]);
         // A report taken back with the report's own fault says that fault.
         assert_eq!(
             kinds("That's within the noise once thermal throttling kicks in."),
@@ -3734,10 +3739,7 @@ mod tests {
             ("Let's shelve this for now.", SetsAside, false),
             ("The series won't go in this cycle.", SetsAside, false),
         ];
-        for &(s, k, tentative) in cases {
-            let got = kinds(s);
-            assert!(got.contains(&(k, tentative)), "{s:?}: {got:?}");
-        }
+        assert_reads(cases);
         // A report taken back confirms no fix; a series set aside is not
         // kept at its cost; a denied saying says nothing.
         let got = kinds("We re-ran it and the regression is gone, a false alarm.");

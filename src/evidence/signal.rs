@@ -248,6 +248,19 @@ fn prose(sentence: &str) -> bool {
     (4..=60).contains(&words.len()) && wordy * 10 >= words.len() * 9
 }
 
+/// What joins an answer to the quoted question it answers in a signal's
+/// sentence: `Yes, it does. (answering "Could you check ...?")`.
+const ANSWERING: &str = " (answering \"";
+
+/// The answer's own words of a signal's sentence that answers a quoted
+/// question (the answer, then ` (answering "` and the question); any other
+/// sentence whole.
+pub fn own_words(sentence: &str) -> &str {
+    sentence
+        .rfind(ANSWERING)
+        .map_or(sentence, |at| &sentence[..at])
+}
+
 /// The answers of the mail's own text to questions it quotes: a paragraph
 /// of depth 0 right below a quoted one that ends in a question, opening
 /// with a yes or a no ([`phrases::answered`]). The signal's sentence is the
@@ -262,7 +275,7 @@ fn answers(paragraphs: &Paragraphs, out: &mut Vec<Signal>) {
             let answer = sentences(p.text).first().map_or("", |s| s.1);
             if let Some(f) = phrases::answered(question, answer) {
                 let sentence = format!(
-                    "{} (answering \"{}\")",
+                    "{}{ANSWERING}{}\")",
                     crate::text::fold_ws(answer),
                     crate::text::fold_ws(question)
                 );

@@ -58,19 +58,17 @@ fn decided_by(r: &Regression, e: &TimelineEntry) -> bool {
 }
 
 /// True when an entry after the timeline's entry `at`, or another entry of
-/// its mail, says its status plainly (with no doubt of its own): "probably
+/// its mail ("this is expected ...; there should be no noticeable
+/// impact"), says its status plainly (with no doubt of its own): "probably
 /// noise", then "it is noise" rests on the second.
-fn said_plainly_later(r: &Regression, at: usize) -> bool {
-    let Some((e, later)) = r.timeline.get(at..).and_then(|t| t.split_first()) else {
+fn said_plainly_elsewhere(r: &Regression, at: usize) -> bool {
+    let Some(e) = r.timeline.get(at) else {
         return false;
     };
-    let plain = |x: &TimelineEntry| x.status.is_some() && x.status == e.status && x.doubt.is_none();
-    // The same mail saying it plainly in another sentence ("this is
-    // expected ...; there should be no noticeable impact") settles it too.
-    later.iter().any(plain)
-        || r.timeline
-            .iter()
-            .any(|x| x.message_id == e.message_id && plain(x))
+    r.timeline.iter().enumerate().any(|(i, x)| {
+        let same_mail = x.message_id.is_some() && x.message_id == e.message_id;
+        (i > at || same_mail) && x.status.is_some() && x.status == e.status && x.doubt.is_none()
+    })
 }
 
 /// True when a fix of some kind already speaks for the history.
@@ -127,7 +125,7 @@ fn bears(r: &Regression, at: usize, e: &TimelineEntry, kind: DoubtKind) -> bool 
         DoubtKind::PossibleDecline
         | DoubtKind::PossibleDispute
         | DoubtKind::PossibleConfirmation => {
-            (decided_by(r, e) && !said_plainly_later(r, at))
+            (decided_by(r, e) && !said_plainly_elsewhere(r, at))
                 || (e.status.is_none() && undecided(r.status))
         }
         DoubtKind::PossibleFix => !has_fix(r) && stand(r.status) == Stand::Unfixed,

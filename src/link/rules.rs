@@ -361,12 +361,9 @@ fn hedged(sentence: &str) -> bool {
         "maybe",
         "if ",
     ];
-    // An answer to a quoted question (`Yes, it does. (answering "Could
-    // you check ...?")`) is hedged by its own words, not the question's.
-    let own = sentence
-        .rfind(" (answering \"")
-        .map_or(sentence, |at| &sentence[..at]);
-    let l = own.to_ascii_lowercase();
+    // An answer to a quoted question is hedged by its own words, not the
+    // question's ("Could you check ...?").
+    let l = crate::evidence::signal::own_words(sentence).to_ascii_lowercase();
     HEDGES.iter().any(|h| l.contains(h))
 }
 
