@@ -133,10 +133,13 @@ fn parse_with(bytes: &[u8], fast: bool) -> Result<Message, String> {
         .and_then(|a| a.address())
         .map(|s| s.trim().to_string())
         .filter(|s| !s.is_empty());
-    let date = parsed
-        .date()
-        .filter(|d| possible_date(d, parsed.header_raw(HeaderName::Date).unwrap_or("")))
-        .map(|d| d.to_timestamp())
+    let date = date_of_field(parsed.header_raw(HeaderName::Date).unwrap_or(""))
+        .or_else(|| {
+            parsed
+                .date()
+                .filter(|d| possible_date(d, parsed.header_raw(HeaderName::Date).unwrap_or("")))
+                .map(|d| d.to_timestamp())
+        })
         .filter(|t| (FIRST_POSSIBLE..4_102_444_800).contains(t));
 
     let mut body = String::new();
@@ -212,33 +215,64 @@ fn starts_with_header(bytes: &[u8]) -> bool {
 /// 1991-01-01: no Linux mail is older, so a Date before it is wrong.
 const FIRST_POSSIBLE: i64 = 662_688_000;
 
-/// True when a parsed Date is a real moment as written: a day the month
-/// has, a time of day that exists, and a year written with four digits
-/// when it is not a two-digit one (`0001` is not 2001, which the parser's
-/// two-digit rule would make of it). A Date that is not is no date: the
-/// message sorts as undated rather than moving a history's dates.
+/// The farthest a real time zone is from UTC: +14:00 (Kiribati); -12:00
+/// is the other end.
+const MAX_ZONE_HOURS: u8 = 14;
+
+/// A Date field read by RFC 5322's grammar with its obsolete forms (two-digit
+/// years, named zones such as `GMT` or `EST`, no seconds, a trailing
+/// comment), when it is one and its zone is one the Earth has. Mail that
+/// bends the grammar (a wrong weekday, trailing words) falls back to the
+/// lenient reading, checked by `possible_date`.
+fn date_of_field(raw: &str) -> Option<i64> {
+    let field = unfold(raw);
+    let d = chrono::DateTime::parse_from_rfc2822(field.trim()).ok()?;
+    (d.offset().local_minus_utc().unsigned_abs() <= u32::from(MAX_ZONE_HOURS) * 3600)
+        .then(|| d.timestamp())
+}
+
+/// True when a leniently parsed Date is a real moment as written: a day the
+/// month has, a time of day that exists, a zone the Earth has written with
+/// four digits (`+00000000000000000000` is none), and a year written as a
+/// plain number, with four digits when it is not a two-digit one (`0001` is
+/// not 2001, which the parser's two-digit rule would make of it, and
+/// `-2024` is no year). A Date that is not is no date: the message sorts as
+/// undated rather than moving a history's dates.
 fn possible_date(d: &mail_parser::DateTime, raw: &str) -> bool {
     let calendar = chrono::NaiveDate::from_ymd_opt(i32::from(d.year), d.month.into(), d.day.into())
         .is_some()
         && d.hour < 24
         && d.minute < 60
         && d.second < 61
-        && d.tz_hour < 24
+        && d.tz_hour <= MAX_ZONE_HOURS
         && d.tz_minute < 60;
-    // The year is the token before the time of day.
-    let mut before = "";
-    let zero_led_year = raw
+    // The year is the token before the time of day, the zone the one after.
+    let tokens: Vec<&str> = raw
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|t| !t.is_empty())
-        .any(|t| {
-            let year = before;
-            before = t;
-            t.contains(':')
-                && year.len() >= 3
-                && year.starts_with('0')
-                && year.bytes().all(|b| b.is_ascii_digit())
-        });
-    calendar && !zero_led_year
+        .collect();
+    let written_well = match tokens.iter().position(|t| t.contains(':')) {
+        Some(time) => {
+            let year_ok = time
+                .checked_sub(1)
+                .and_then(|i| tokens.get(i))
+                .is_none_or(|year| {
+                    year.bytes().all(|b| b.is_ascii_digit())
+                        && !(year.len() >= 3 && year.starts_with('0'))
+                });
+            let zone_ok = tokens.get(time + 1).is_none_or(|zone| {
+                !zone.starts_with(['+', '-'])
+                    || zone
+                        .get(1..)
+                        .filter(|hhmm| hhmm.len() == 4 && hhmm.bytes().all(|b| b.is_ascii_digit()))
+                        .and_then(|hhmm| Some((hhmm.get(..2)?.parse::<u8>().ok()?, hhmm.get(2..)?)))
+                        .is_some_and(|(hours, minutes)| hours <= MAX_ZONE_HOURS && minutes < "60")
+            });
+            year_ok && zone_ok
+        }
+        None => true,
+    };
+    calendar && written_well
 }
 
 /// The header fields regtrack reads (lower case): identity and threading,
@@ -665,6 +699,34 @@ mod tests {
         assert_eq!(date_of("Mon, 1 Jan 0001 00:00:00 +0000"), None);
         assert_eq!(date_of("Thu, 1 Jan 1970 00:00:00 +0000"), None);
         assert_eq!(date_of("Sat, 1 Jan 2150 00:00:00 +0000"), None);
+    }
+
+    #[test]
+    fn obsolete_forms_are_read_and_garbage_is_no_date() {
+        // RFC 5322's obsolete syntax: a two-digit year, no seconds, a named zone.
+        assert_eq!(date_of("1 Jul 24 10:00 GMT"), Some(1_719_828_000));
+        assert_eq!(date_of("Mon, 1 Jul 2024 06:00:00 EDT"), Some(1_719_828_000));
+        assert_eq!(
+            date_of("Mon, 1 Jul 2024 10:00:00 +0000 (UTC)"),
+            Some(1_719_828_000)
+        );
+        // Bent but meant: a wrong weekday, words after the zone.
+        assert_eq!(
+            date_of("Fri, 1 Jul 2024 10:00:00 +0000"),
+            Some(1_719_828_000)
+        );
+        assert_eq!(
+            date_of("Mon, 1 Jul 2024 10:00:00 +0000 garbage"),
+            Some(1_719_828_000)
+        );
+        // No moment at all.
+        assert_eq!(date_of("Mon, 1 Jul -2024 10:00:00 +0000"), None);
+        assert_eq!(
+            date_of("Mon, 1 Jul 2024 10:00:00 +00000000000000000000"),
+            None
+        );
+        assert_eq!(date_of("Mon, 1 Jul 2024 10:00:00 -2024"), None);
+        assert_eq!(date_of("Mon, 1 Jul 2024 10:00:00 +2400"), None);
     }
 
     /// Messages that must read the same whether or not they take the
