@@ -35,7 +35,9 @@ pub enum DirKind {
     PublicInboxV2,
     /// One bare git repository (a public-inbox epoch, or v1 inbox).
     GitRepo,
-    /// A folder of mail files (`.eml`, `.mbox`, `.gz`, `.txt`).
+    /// A folder of mail files: `.eml`, `.mbox`, `.mbx`, `.msg`, `.gz`,
+    /// `.txt`, `.patch`, and any other file whose first bytes are mail (an
+    /// MH folder's numbered files).
     MailFolder,
 }
 
@@ -126,10 +128,53 @@ pub fn dir_kind(path: &Path) -> Option<DirKind> {
     Some(DirKind::MailFolder)
 }
 
-/// File names a mail folder holds.
+/// True when a file's first bytes are mail whatever its name: an mbox
+/// `From ` line (`git format-patch` writes one at the top of each
+/// `0001-....patch`), or a header block naming at least two of the fields
+/// every mail has (From, Date, Subject, Message-ID, To, Received,
+/// Return-Path), as an MH folder's numbered files and a mail client's
+/// saved messages do. A text that merely starts with `key: value` is not.
+pub fn looks_like_mail(head: &[u8]) -> bool {
+    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    if is_from_line(head) {
+        return true;
+    }
+    let mut fields = 0;
+    for line in head.split(|&b| b == b'\n').take(64) {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.is_empty() {
+            break;
+        }
+        if line.starts_with(b" ") || line.starts_with(b"\t") {
+            continue;
+        }
+        if !is_header_line(line) {
+            return false;
+        }
+        let name = line.split(|&b| b == b':').next().unwrap_or_default();
+        if [
+            &b"from"[..],
+            b"date",
+            b"subject",
+            b"message-id",
+            b"to",
+            b"received",
+            b"return-path",
+        ]
+        .iter()
+        .any(|f| name.eq_ignore_ascii_case(f))
+        {
+            fields += 1;
+        }
+    }
+    fields >= 2
+}
+
+/// File names a mail folder takes without looking inside (other files are
+/// taken when [`looks_like_mail`]).
 pub fn is_mail_file_name(name: &str) -> bool {
     let n = name.to_ascii_lowercase();
-    [".eml", ".mbox", ".gz", ".txt", ".msg", ".mbx"]
+    [".eml", ".mbox", ".gz", ".txt", ".msg", ".mbx", ".patch"]
         .iter()
         .any(|e| n.ends_with(e))
 }
@@ -137,6 +182,22 @@ pub fn is_mail_file_name(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mail_is_told_by_its_first_bytes_whatever_the_name() {
+        assert!(looks_like_mail(
+            b"From 0123456789abcdef Mon Sep 17 00:00:00 2001\nFrom: a@b\n"
+        ));
+        assert!(looks_like_mail(
+            b"Return-Path: <a@b>\nX-Spam: no\nReceived: from x\n\tby y\nSubject: s\n\nbody"
+        ));
+        assert!(!looks_like_mail(b"status: open\nowner: me\n\nlater\n"));
+        assert!(!looks_like_mail(b"Subject: only one field\n\nbody"));
+        assert!(!looks_like_mail(
+            b"// SPDX-License-Identifier: GPL-2.0\nFrom: a\nDate: b\n"
+        ));
+        assert!(!looks_like_mail(&[0, 159, 146, 150]));
+    }
 
     #[test]
     fn files_are_told_apart_by_their_first_bytes() {

@@ -51,6 +51,14 @@ pub fn open_reader(
             reason: "empty input".into(),
         });
     }
+    if !head.starts_with(&[0x1f, 0x8b]) && ends_lines_in_cr_alone(&head) {
+        for b in &mut head {
+            if *b == b'\r' {
+                *b = b'\n';
+            }
+        }
+        reader = Box::new(CrAsLf(reader));
+    }
     match detect::file_kind(&head) {
         FileKind::Gzip if gzip_depth < MAX_GZIP_DEPTH => {
             let inner: Box<dyn Read + Send> = Box::new(flate2::read::MultiGzDecoder::new(
@@ -80,6 +88,29 @@ pub fn open_reader(
                 format,
             }))))
         }
+    }
+}
+
+/// True when the first bytes end their lines in CR alone (classic Mac OS
+/// mail): some CR, no LF. Such input is read with each CR taken for an LF,
+/// so that its lines, header blocks and `From ` separators are found; the
+/// messages are stored with LF line ends.
+fn ends_lines_in_cr_alone(head: &[u8]) -> bool {
+    memchr::memchr(b'\r', head).is_some() && memchr::memchr(b'\n', head).is_none()
+}
+
+/// A reader that hands on every CR as an LF (same length, so offsets hold).
+struct CrAsLf(Box<dyn Read + Send>);
+
+impl Read for CrAsLf {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.0.read(out)?;
+        for b in out.iter_mut().take(n) {
+            if *b == b'\r' {
+                *b = b'\n';
+            }
+        }
+        Ok(n)
     }
 }
 
@@ -159,7 +190,9 @@ pub fn open_dir(path: &Path) -> Result<RawStream> {
                     path: path.to_path_buf(),
                     reason: format!(
                         "a folder with no Maildir (cur/, new/), no public-inbox (git/0.git, \
-                         HEAD + objects/) and no mail files (.eml, .mbox, .gz, .txt){deeper}"
+                         HEAD + objects/) and no mail files (.eml, .mbox, .mbx, .msg, .gz, \
+                         .txt, .patch, or a file that starts with a mail's header or an \
+                         mbox From line){deeper}"
                     ),
                 });
             }
@@ -257,14 +290,25 @@ fn walk_folder(dir: &Path, depth: u32, walk: &mut Walk) -> Result<()> {
                 }
             }
         } else if meta.is_file()
-            && p.file_name()
+            && (p
+                .file_name()
                 .is_some_and(|n| detect::is_mail_file_name(&n.to_string_lossy()))
+                || starts_like_mail(&p))
             && walk.seen.insert(key)
         {
             walk.files.push(p);
         }
     }
     Ok(())
+}
+
+/// True when the first bytes of a file are mail ([`detect::looks_like_mail`]);
+/// a file that cannot be read is not (it is no mail file by name either).
+fn starts_like_mail(path: &Path) -> bool {
+    let mut head = Vec::with_capacity(4096);
+    File::open(path)
+        .and_then(|f| f.take(4096).read_to_end(&mut head))
+        .is_ok_and(|_| detect::looks_like_mail(&head))
 }
 
 /// Regular files of a folder whose names pass `keep`, sorted by name.
@@ -393,5 +437,34 @@ mod tests {
         let msgs = open(twice);
         assert_eq!(msgs.len(), 1);
         assert_eq!(msgs[0].bytes, once);
+    }
+
+    #[test]
+    fn lines_ending_in_cr_alone_are_read_as_lines() {
+        let mbox = b"From a Mon Sep 17 00:00:00 2001\rSubject: one\r\rbody\r\rFrom b Mon Sep 17 00:00:00 2001\rSubject: two\r\rmore\r";
+        let msgs: Vec<RawMessage> = open_reader(
+            Box::new(Cursor::new(mbox.to_vec())),
+            Place::Stdin,
+            Path::new("mac.mbox"),
+            0,
+        )
+        .unwrap()
+        .map(|r| r.unwrap())
+        .collect();
+        assert_eq!(msgs.len(), 2);
+        assert_eq!(msgs[0].bytes, b"Subject: one\n\nbody\n");
+        assert_eq!(msgs[1].bytes, b"Subject: two\n\nmore\n");
+        // CRLF input keeps its bytes.
+        let crlf = b"From a Mon Sep 17 00:00:00 2001\r\nSubject: one\r\n\r\nbody\r\n";
+        let msgs: Vec<RawMessage> = open_reader(
+            Box::new(Cursor::new(crlf.to_vec())),
+            Place::Stdin,
+            Path::new("dos.mbox"),
+            0,
+        )
+        .unwrap()
+        .map(|r| r.unwrap())
+        .collect();
+        assert_eq!(msgs[0].bytes, b"Subject: one\r\n\r\nbody\r\n");
     }
 }

@@ -373,3 +373,60 @@ fn names_that_differ_only_in_non_utf8_bytes_are_two_files() {
     }
     assert_eq!(sql_i64(&db, "SELECT count(*) FROM messages"), 2);
 }
+
+#[test]
+fn a_folder_takes_format_patch_files_and_mh_messages_and_leaves_other_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let mail = dir.path().join("mail");
+    std::fs::create_dir(&mail).unwrap();
+    let db = dir.path().join("f.db");
+    let msg = |id: &str| {
+        format!(
+            "From: A <a@example.org>\nSubject: note {id}\nMessage-ID: <{id}@example.org>\n\
+             Date: Mon, 1 Jul 2024 10:00:00 +0000\n\nbody\n"
+        )
+    };
+    // git format-patch's output: an mbox of one message.
+    std::fs::write(
+        mail.join("0001-ext4-fix-the-drop.patch"),
+        format!(
+            "From 1234567890abcdef1234567890abcdef12345678 Mon Sep 17 00:00:00 2001\n{}",
+            msg("fp")
+        ),
+    )
+    .unwrap();
+    // An MH folder: numbered files without a suffix.
+    std::fs::write(mail.join("1"), msg("mh-1")).unwrap();
+    std::fs::write(mail.join("2"), msg("mh-2")).unwrap();
+    // Not mail: a note that starts with `key: value`, source code, binary.
+    std::fs::write(mail.join("notes"), "status: open\nowner: me\n\nlater\n").unwrap();
+    std::fs::write(
+        mail.join("tool.c"),
+        "// SPDX-License-Identifier: GPL-2.0\nint x;\n",
+    )
+    .unwrap();
+    std::fs::write(mail.join("blob"), [0u8, 159, 146, 150, 1, 2]).unwrap();
+    // A classic Mac OS mbox: lines end in CR alone.
+    std::fs::write(
+        mail.join("old.mbox"),
+        format!("From a Mon Sep 17 00:00:00 2001\n{}", msg("cr")).replace('\n', "\r"),
+    )
+    .unwrap();
+    let out = Cmd::regtrack()
+        .db(&db)
+        .args(["ingest", "--json"])
+        .arg(&mail)
+        .run();
+    assert!(out.success(), "{}", out.stderr);
+    assert_eq!(counts(&json(&out)), (4, 0, 0, 0), "{}", out.stdout);
+    for id in ["fp", "mh-1", "mh-2", "cr"] {
+        assert_eq!(
+            sql_i64(
+                &db,
+                &format!("SELECT count(*) FROM messages WHERE message_id = '{id}@example.org'")
+            ),
+            1,
+            "{id}"
+        );
+    }
+}
