@@ -134,6 +134,14 @@ pub fn parse_statuses(names: &[String]) -> anyhow::Result<Vec<Status>> {
             }
         }
     }
+    // `--status ''` (an unset shell variable) would otherwise filter nothing.
+    if out.is_empty() && !names.is_empty() {
+        anyhow::bail!(
+            "--status names no status (one of: {}, or the groups {})",
+            Status::ALL.map(|s| s.as_str()).join(", "),
+            crate::query::STATUS_GROUPS.join(", ")
+        );
+    }
     Ok(out)
 }
 
@@ -148,6 +156,15 @@ impl FilterArgs {
                     Scope::ALL.map(|s| s.as_str()).join(", ")
                 )
             })?);
+        }
+        if scopes.is_empty() && !self.scope.is_empty() {
+            anyhow::bail!(
+                "--scope names no scope (one of: {})",
+                Scope::ALL.map(|s| s.as_str()).join(", ")
+            );
+        }
+        if let Some(change) = self.min_change.filter(|c| !c.is_finite()) {
+            anyhow::bail!("--min-change {change}: give a number of percent, such as 5 or -5");
         }
         Ok(Filter {
             statuses: parse_statuses(&self.status)?,

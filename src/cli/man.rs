@@ -90,7 +90,7 @@ const EXIT_STATUS: &[(&str, &str)] = &[
 const ENVIRONMENT: &[(&str, &str)] = &[
     (
         "REGTRACK_DB",
-        "The database file, when --db is not given (default ./regtrack.db).",
+        "The database file, when --db is not given (default ./regtrack.db). Set but empty, it is read as unset.",
     ),
     (
         "REGTRACK_CONFIG",
@@ -98,7 +98,7 @@ const ENVIRONMENT: &[(&str, &str)] = &[
     ),
     (
         "REGTRACK_LORE_BASE",
-        "The public-inbox server for message links and for fetch and follow, when --lore-base is not given.",
+        "The public-inbox server for message links and for fetch and follow, when --lore-base is not given. Set but empty, it is read as unset.",
     ),
     (
         "REGTRACK_USER",

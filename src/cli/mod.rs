@@ -34,15 +34,10 @@ use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 #[derive(Debug, Parser)]
 #[command(name = "regtrack", version, about, long_about = None)]
 pub struct Cli {
-    /// Database file (SQLite). Defaults to ./regtrack.db.
-    #[arg(
-        long,
-        global = true,
-        help_heading = "Global options",
-        env = "REGTRACK_DB",
-        default_value = "regtrack.db"
-    )]
-    pub db: PathBuf,
+    /// Database file (SQLite) (default: $REGTRACK_DB when it is set and not
+    /// empty, else ./regtrack.db).
+    #[arg(long, global = true, help_heading = "Global options")]
+    pub db: Option<PathBuf>,
     /// No progress bar and no chatter: an update prints nothing unless a
     /// message failed (for cron).
     #[arg(short, long, global = true, help_heading = "Global options")]
@@ -60,13 +55,13 @@ pub struct Cli {
     )]
     pub config: Option<PathBuf>,
     /// The public-inbox server for message links and for `fetch`/`follow`,
-    /// or an inbox on it (`https://lore.kernel.org/all`) (default: the
-    /// config file's `lore_base`, else <https://lore.kernel.org>).
+    /// or an inbox on it (`https://lore.kernel.org/all`) (default:
+    /// $REGTRACK_LORE_BASE when it is set and not empty, else the config
+    /// file's `lore_base`, else <https://lore.kernel.org>).
     #[arg(
         long,
         global = true,
         value_name = "URL",
-        env = "REGTRACK_LORE_BASE",
         help_heading = "Global options"
     )]
     pub lore_base: Option<String>,
@@ -240,6 +235,13 @@ impl Default for Hooks {
     }
 }
 
+/// An environment variable's value when it is set and not empty: an empty
+/// one (`REGTRACK_DB= regtrack list`) is read as unset, as shells' users
+/// mean it.
+fn set_in_env(name: &str) -> Option<OsString> {
+    std::env::var_os(name).filter(|v| !v.is_empty())
+}
+
 /// Runs the command line; returns the process exit code.
 pub fn run<I, T>(args: I) -> ExitCode
 where
@@ -287,21 +289,28 @@ where
             return ExitCode::from(2);
         }
     };
-    let lore_base = cli
-        .lore_base
-        .clone()
-        .or_else(|| config.lore_base.clone())
-        .unwrap_or_else(|| crate::lore::DEFAULT_BASE.to_string());
+    let (lore_base, given_by) = match (cli.lore_base.clone(), set_in_env("REGTRACK_LORE_BASE")) {
+        (Some(url), _) => (url, "--lore-base"),
+        (None, Some(url)) => (url.to_string_lossy().into_owned(), "REGTRACK_LORE_BASE"),
+        (None, None) => match config.lore_base.clone() {
+            Some(url) => (url, "the config file's lore_base"),
+            None => (crate::lore::DEFAULT_BASE.to_string(), "the default"),
+        },
+    };
     // An http(s) server or inbox: a link made of it is followed on a click.
     if let Err(e) = crate::lore::parse_base(&lore_base) {
-        let e = anyhow::Error::new(e).context("--lore-base");
+        let e = anyhow::Error::new(e).context(given_by);
         say_error(&e);
         return ExitCode::from(2);
     }
     let links = crate::export::links::Links::new(&lore_base, config.commit_links.clone());
     let ctx = Context {
         links,
-        db: cli.db.clone(),
+        db: cli
+            .db
+            .clone()
+            .or_else(|| set_in_env("REGTRACK_DB").map(PathBuf::from))
+            .unwrap_or_else(|| PathBuf::from("regtrack.db")),
         quiet: cli.quiet,
         color,
         stderr_tty: std::io::stderr().is_terminal(),

@@ -70,6 +70,12 @@ fn every_reading_command_answers_0_matches_nothing_1_and_misuse_2() {
     for args in [
         vec!["show"],
         vec!["list", "--status", "no-such-status"],
+        // An empty value (an unset shell variable) is no filter to drop.
+        vec!["list", "--status", ""],
+        vec!["list", "--status", ","],
+        vec!["list", "--scope", ""],
+        vec!["list", "--min-change", "NaN"],
+        vec!["list", "--min-change", "inf"],
         vec!["export", "--format", "docx"],
         vec!["mail", "--raw", "--json", REPORT],
         vec!["mark", "15", "no-such-status"],
@@ -79,6 +85,22 @@ fn every_reading_command_answers_0_matches_nothing_1_and_misuse_2() {
         let run = Cmd::regtrack().db(&db).args(&args).run();
         assert_eq!(run.code(), Some(2), "{args:?}: {}", run.stderr);
     }
+    // An empty REGTRACK_DB is unset: the database is ./regtrack.db.
+    std::fs::copy(&db, dir.path().join("regtrack.db")).unwrap();
+    let run = Cmd::regtrack()
+        .env("REGTRACK_DB", "")
+        .current_dir(dir.path())
+        .arg("list")
+        .run();
+    assert_eq!(run.code(), Some(0), "{}", run.stderr);
+    assert!(!run.stdout.is_empty());
+    let run = Cmd::regtrack()
+        .env("REGTRACK_DB", dir.path().join("none.db"))
+        .current_dir(dir.path())
+        .arg("list")
+        .run();
+    assert_eq!(run.code(), Some(2), "{}", run.stderr);
+    assert!(run.stderr.contains("none.db"), "{}", run.stderr);
     // Nothing could be read: ingest of a file that is not mail.
     let junk = dir.path().join("junk.txt");
     std::fs::write(&junk, "not mail\n").unwrap();
