@@ -184,9 +184,20 @@ fn exists(ctx: &Context, q: &str) -> anyhow::Result<bool> {
     let reader = super::open_reader(ctx)?;
     let (_, found) = crate::query::resolve(&reader, q)?;
     if found.is_empty() {
+        // A number that was a history's before it joined another (`mark X
+        // dup-of Y`) names nothing now; its culprit commit still does.
+        let numbered = !q.is_empty()
+            && q.trim_start_matches('#')
+                .bytes()
+                .all(|b| b.is_ascii_digit());
         eprintln!(
-            "regtrack: no regression matches '{}'",
-            crate::export::terminal::line(q)
+            "regtrack: no regression matches '{}'{}",
+            crate::export::terminal::line(q),
+            if numbered {
+                " (a history that joined another as its duplicate goes by that one's number: name it by its culprit commit)"
+            } else {
+                ""
+            }
         );
         return Ok(false);
     }
@@ -273,7 +284,22 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     };
     let what = crate::link::marks::describe(&mark);
     let what = what.strip_prefix("marked ").unwrap_or(&what);
-    Ok(record(ctx, &mut store, &reg, &mark, ("marked", what)))
+    let code = record(ctx, &mut store, &reg, &mark, ("marked", what));
+    // The history's number is gone with it: say which one to name now, and
+    // how to undo (its commit still names the joined history).
+    if mark.dup_of.is_some()
+        && !ctx.quiet
+        && let Ok(joined) = crate::query::resolve_one(&store, &reg.culprit.commit)
+        && joined.id != reg.id
+    {
+        eprintln!(
+            "regtrack: #{} is now part of #{}; `regtrack unmark {}` parts them again",
+            reg.id,
+            joined.id,
+            crate::query::short(&reg.culprit.commit)
+        );
+    }
+    Ok(code)
 }
 
 /// Runs `regtrack unmark`.

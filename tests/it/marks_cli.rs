@@ -166,6 +166,16 @@ fn a_duplicate_joins_the_other_history_and_comes_back_with_its_id() {
     let b = show(&db, PROPOSED);
     let out = ok(&db, &["mark", REPORTED, "dup-of", PROPOSED]);
     assert!(out.stderr.contains("a duplicate of"), "{}", out.stderr);
+    // Its number is gone: the mark says which history it joined, and the
+    // old number, named again, says to use the commit.
+    let joined = format!("#{} is now part of #{}", a["id"], b["id"]);
+    assert!(out.stderr.contains(&joined), "{}", out.stderr);
+    let gone = Cmd::regtrack()
+        .db(&db)
+        .args(["unmark", &a["id"].to_string()])
+        .run();
+    assert_eq!(gone.code(), Some(1), "{}", gone.stderr);
+    assert!(gone.stderr.contains("culprit commit"), "{}", gone.stderr);
     let n_merged = ok(&db, &["list", "--json"]).json().as_array().map(Vec::len);
     assert_eq!(n_merged, n_before.map(|n| n - 1));
     // Either culprit finds the one history, which holds both reports.
