@@ -172,3 +172,25 @@ fn the_report_mail_keeps_mail_line_limits_and_encodes_names() {
     assert!(decoded.contains(&"x".repeat(2000)), "the long id is whole");
     assert!(!body.contains(&"x".repeat(999)));
 }
+
+#[test]
+fn an_open_regression_whose_mail_has_no_usable_date_is_still_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("undated.db");
+    let mbox = dir.path().join("undated.mbox");
+    std::fs::write(
+        &mbox,
+        "From lkp@intel.com Mon Mar 25 00:00:00 2024\nFrom: kernel test robot <oliver.sang@intel.com>\n\
+         Date: Mon, 25 Mar -2024 10:00:00 +0800\n\
+         Subject: [linus:master] [xfs]  abcdef1234:  fsmark.files_per_sec -5.7% regression\n\
+         Message-ID: <undated@intel.com>\n\n\
+         Hello,\n\nkernel test robot noticed a -5.7% regression of fsmark.files_per_sec on:\n\n\n\
+         commit: abcdef1234567890abcdef1234567890abcdef12 (\"xfs: do a thing\")\n\
+         https://git.kernel.org/cgit/linux/kernel/git/torvalds/linux.git master\n",
+    )
+    .unwrap();
+    Cmd::regtrack().db(&db).arg("ingest").arg(&mbox).ok();
+    let run = report(&db, &["--format", "text"]);
+    assert_eq!(run.code(), Some(0), "{}", run.stderr);
+    assert!(run.stdout.contains("abcdef1234"), "{}", run.stdout);
+}
