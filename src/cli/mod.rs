@@ -469,6 +469,23 @@ fn note_stale(ctx: &Context, store: &crate::store::Store) {
     if ctx.quiet {
         return;
     }
+    if let Ok(Some((messages, marks))) = crate::pipeline::relink::unlinked(store) {
+        let mut what = Vec::new();
+        if messages > 0 {
+            what.push(format!(
+                "{messages} message{}",
+                if messages == 1 { "" } else { "s" }
+            ));
+        }
+        if marks > 0 {
+            what.push(format!("{marks} mark{}", if marks == 1 { "" } else { "s" }));
+        }
+        eprintln!(
+            "regtrack: note: {} stored since the histories were last linked (an ingest is running, or one stopped before linking): the histories shown leave {} out until `regtrack relink` (or the next `regtrack ingest`)",
+            what.join(" and "),
+            if messages + marks == 1 { "it" } else { "them" },
+        );
+    }
     let n = reextract::stale_count(store, EXTRACTION_VERSION).unwrap_or(0);
     if n == 0 {
         return;

@@ -122,6 +122,24 @@ pub fn relink(store: &mut Store) -> Result<(Relinked, Unreadable)> {
     relink_with(store, &mut || Ok(()))
 }
 
+/// What the stored histories have not taken in yet: messages and marks
+/// stored since they were last linked (an ingest still running, or one
+/// stopped between storing and linking), or `None` when they are current.
+/// A linker of another version counts as nothing pending: the next ingest
+/// relinks for it.
+pub fn unlinked(store: &Store) -> Result<Option<(i64, i64)>> {
+    let now = links::current_state(store, LINK_LOGIC_VERSION)?;
+    let Some(stored) = links::stored_state(store)? else {
+        return Ok((now.messages > 0).then_some((now.messages, now.marks)));
+    };
+    if stored.logic_version != LINK_LOGIC_VERSION || stored == now {
+        return Ok(None);
+    }
+    let messages = (now.messages - stored.messages).max(0);
+    let marks = (now.marks - stored.marks).max(0);
+    Ok((messages > 0 || marks > 0).then_some((messages, marks)))
+}
+
 /// [`relink`] that calls `before_write` after reading and before writing
 /// (to wait for another connection's writes, such as an index build).
 pub fn relink_with(

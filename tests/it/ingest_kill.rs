@@ -65,11 +65,23 @@ fn a_killed_ingest_leaves_a_sound_database_and_a_rerun_finishes_the_job() {
         "{deferred} indexes deferred"
     );
 
+    // A reading command says the histories leave the stored mail out.
+    let listed = Cmd::regtrack().db(&db).arg("list").run();
+    assert!(
+        listed
+            .stderr
+            .contains("stored since the histories were last linked"),
+        "{}",
+        listed.stderr
+    );
+
     let v = Cmd::regtrack()
         .db(&db)
         .args(["ingest", "--json"])
         .arg(&mbox)
         .json();
+    let listed = Cmd::regtrack().db(&db).arg("list").run();
+    assert!(!listed.stderr.contains("last linked"), "{}", listed.stderr);
     assert_eq!(v["new"].as_i64().unwrap(), MESSAGES as i64 - stored);
     assert_eq!(v["known"].as_i64().unwrap(), stored);
     assert_eq!(v["failed"], 0);
