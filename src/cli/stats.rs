@@ -46,12 +46,27 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     writeln!(out, "duplicates   {}", s.duplicates)?;
     writeln!(out, "derived ids  {}", s.derived_ids)?;
     writeln!(out, "regressions  {}", s.regressions)?;
-    counts(&mut out, "per status:", &s.statuses)?;
-    counts(&mut out, "per list:", &s.lists)?;
-    counts(&mut out, "per kind:", &s.kinds)?;
-    if !s.sources.is_empty() {
-        writeln!(out, "public-inbox epochs:")?;
-        for src in &s.sources {
+    let statuses: Vec<(&str, i64)> = s
+        .statuses
+        .iter()
+        .map(|c| (c.name.as_str(), c.regressions))
+        .collect();
+    counts(&mut out, "regressions per status:", &statuses)?;
+    fn per(items: &[crate::store::stats::Count]) -> Vec<(&str, i64)> {
+        items
+            .iter()
+            .map(|c| (c.name.as_str(), c.messages))
+            .collect()
+    }
+    counts(&mut out, "messages per list:", &per(&s.lists))?;
+    counts(&mut out, "messages per kind:", &per(&s.kinds))?;
+    let (files, epochs): (Vec<_>, Vec<_>) = s
+        .sources
+        .iter()
+        .partition(|src| src.kind == crate::store::sources::FILE_KIND);
+    if !epochs.is_empty() {
+        writeln!(out, "public-inbox epochs (last commit read):")?;
+        for src in &epochs {
             writeln!(
                 out,
                 "  {}  {}",
@@ -60,27 +75,24 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
             )?;
         }
     }
+    if !files.is_empty() {
+        writeln!(out, "files read to their end (skipped while unchanged):")?;
+        for src in &files {
+            writeln!(out, "  {}", crate::export::terminal::line(&src.source))?;
+        }
+    }
     Ok(ExitCode::SUCCESS)
 }
 
-/// One `per ...:` list of counts, its names escaped for the terminal
+/// One `... per ...:` list of counts, its names escaped for the terminal
 /// (a List-Id or a kind comes from mail); nothing when it is empty.
-fn counts(
-    out: &mut impl Write,
-    title: &str,
-    items: &[crate::store::stats::Count],
-) -> std::io::Result<()> {
+fn counts(out: &mut impl Write, title: &str, items: &[(&str, i64)]) -> std::io::Result<()> {
     if items.is_empty() {
         return Ok(());
     }
     writeln!(out, "{title}")?;
-    for c in items {
-        writeln!(
-            out,
-            "  {:>8}  {}",
-            c.messages,
-            crate::export::terminal::line(&c.name)
-        )?;
+    for (name, n) in items {
+        writeln!(out, "  {n:>8}  {}", crate::export::terminal::line(name))?;
     }
     Ok(())
 }

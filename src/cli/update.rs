@@ -195,11 +195,11 @@ pub(super) fn print_summary(ctx: &Context, store: &Store, summary: &Summary) -> 
 }
 
 /// `23 regressions in the database: 9 improvement, 6 discussed, ...; see `regtrack list``.
-fn regressions_line(statuses: &[crate::store::stats::Count]) -> String {
-    let total: i64 = statuses.iter().map(|c| c.messages).sum();
+fn regressions_line(statuses: &[crate::store::stats::StatusCount]) -> String {
+    let total: i64 = statuses.iter().map(|c| c.regressions).sum();
     let parts: Vec<String> = statuses
         .iter()
-        .map(|c| format!("{} {}", c.messages, c.name))
+        .map(|c| format!("{} {}", c.regressions, c.name))
         .collect();
     if total == 0 {
         return "no regression histories yet".to_string();

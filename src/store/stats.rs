@@ -30,9 +30,19 @@ pub struct Stats {
     /// Regression histories (after linking).
     pub regressions: i64,
     /// Regression histories per status, most first.
-    pub statuses: Vec<Count>,
-    /// Incremental sources (public-inbox epochs) and their last commit.
+    pub statuses: Vec<StatusCount>,
+    /// The inputs read: public-inbox epochs with their last commit, and
+    /// files read to their end.
     pub sources: Vec<SourceProgress>,
+}
+
+/// A status with how many regression histories have it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StatusCount {
+    /// The status.
+    pub name: String,
+    /// How many histories.
+    pub regressions: i64,
 }
 
 /// A name with a count.
@@ -44,12 +54,15 @@ pub struct Count {
     pub messages: i64,
 }
 
-/// Progress of one incremental source.
+/// Progress of one input.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SourceProgress {
-    /// Git directory of the epoch.
+    /// Git directory of the epoch, or the file's path.
     pub source: String,
-    /// Last commit ingested.
+    /// `file` (read to its end; skipped while unchanged) or `public-inbox`
+    /// (an epoch).
+    pub kind: String,
+    /// Last commit ingested (epochs).
     pub last_commit: Option<String>,
 }
 
@@ -71,12 +84,19 @@ fn counts(conn: &Connection, sql: &str) -> Result<Vec<Count>> {
 }
 
 /// Regression histories per status, most first.
-pub fn regression_statuses(store: &super::Store) -> Result<Vec<Count>> {
-    let conn = store.conn();
-    counts(
-        conn,
-        "SELECT status, count(*) AS n FROM regressions GROUP BY status ORDER BY n DESC, status",
-    )
+pub fn regression_statuses(store: &super::Store) -> Result<Vec<StatusCount>> {
+    let sql =
+        "SELECT status, count(*) AS n FROM regressions GROUP BY status ORDER BY n DESC, status";
+    let mut st = store.conn().prepare(sql).db(sql)?;
+    st.query_map([], |r| {
+        Ok(StatusCount {
+            name: r.get(0)?,
+            regressions: r.get(1)?,
+        })
+    })
+    .db(sql)?
+    .collect::<std::result::Result<Vec<_>, _>>()
+    .db(sql)
 }
 
 /// Computes [`Stats`].
@@ -99,13 +119,14 @@ pub fn stats(store: &super::Store) -> Result<Stats> {
         })
         .db("date range")?;
     let mut st = conn
-        .prepare("SELECT source, last_commit FROM sources ORDER BY source")
+        .prepare("SELECT source, kind, last_commit FROM sources ORDER BY kind, source")
         .db("sources")?;
     let sources = st
         .query_map([], |r| {
             Ok(SourceProgress {
                 source: r.get(0)?,
-                last_commit: r.get(1)?,
+                kind: r.get(1)?,
+                last_commit: r.get(2)?,
             })
         })
         .db("sources")?

@@ -90,6 +90,18 @@ fn ingesting_twice_adds_nothing_the_second_time() {
     let text = &human.stdout;
     assert!(text.contains("linux-ext4.vger.kernel.org"), "{text}");
     assert!(text.contains("2023-05-09 .. 2023-05-16"), "{text}");
+    // The inputs are named for what they are: files, not epochs.
+    assert!(text.contains("files read to their end"), "{text}");
+    assert!(!text.contains("public-inbox epochs"), "{text}");
+    let sources = stats["sources"].as_array().expect("sources");
+    assert!(sources.iter().all(|s| s["kind"] == "file"), "{stats:#}");
+    // Statuses count histories, and say so.
+    let statuses = stats["statuses"].as_array().expect("statuses");
+    let histories: i64 = statuses
+        .iter()
+        .map(|s| s["regressions"].as_i64().expect("regressions"))
+        .sum();
+    assert_eq!(Some(histories), stats["regressions"].as_i64());
 }
 
 #[test]
