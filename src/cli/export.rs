@@ -174,20 +174,31 @@ fn write_replacing(
         Some(m) => m.permissions(),
         None => std::fs::Permissions::from_mode(0o666),
     });
-    let written = builder.tempfile_in(&dir).and_then(|mut tmp| {
-        // Through the file itself: tempfile's own writes add its name to
-        // their errors.
-        let mut file = std::io::BufWriter::new(tmp.as_file_mut());
-        write(&mut file)?;
-        file.flush()?;
-        drop(file);
-        tmp.as_file().sync_all()?;
-        if let Some(m) = &old {
-            // The umask applied at creation: the old mode, exactly.
-            tmp.as_file().set_permissions(m.permissions())?;
-        }
-        tmp.persist(&target).map_err(|e| e.error)?;
-        Ok(())
-    });
+    let written = builder
+        .tempfile_in(&dir)
+        // tempfile names its own random file in the error; the user named
+        // `out` (`... (os error 2) at path "/dir/.regtrack-export-9cRT9d"`).
+        .map_err(|e| {
+            let said = e.to_string();
+            let cause = said
+                .rsplit_once(" at path ")
+                .map_or(said.as_str(), |(c, _)| c);
+            std::io::Error::new(e.kind(), cause.to_string())
+        })
+        .and_then(|mut tmp| {
+            // Through the file itself: tempfile's own writes add its name to
+            // their errors.
+            let mut file = std::io::BufWriter::new(tmp.as_file_mut());
+            write(&mut file)?;
+            file.flush()?;
+            drop(file);
+            tmp.as_file().sync_all()?;
+            if let Some(m) = &old {
+                // The umask applied at creation: the old mode, exactly.
+                tmp.as_file().set_permissions(m.permissions())?;
+            }
+            tmp.persist(&target).map_err(|e| e.error)?;
+            Ok(())
+        });
     written.with_context(|| format!("writing '{}'", out.display()))
 }

@@ -53,6 +53,12 @@ pub fn run(quiet: bool, args: Args) -> anyhow::Result<ExitCode> {
             out.flush()?;
         }
         Some(dir) => {
+            if std::fs::metadata(&dir).is_ok_and(|m| !m.is_dir()) {
+                anyhow::bail!(
+                    "--out-dir '{}' is a file: name the folder the pages go into",
+                    dir.display()
+                );
+            }
             std::fs::create_dir_all(&dir)
                 .with_context(|| format!("creating '{}'", dir.display()))?;
             let pages = pages(&cmd);

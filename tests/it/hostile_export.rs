@@ -60,6 +60,17 @@ fn an_export_over_the_database_or_an_sqlite_file_is_refused() {
     assert!(err.contains("it is an SQLite database"), "{err}");
     assert_eq!(std::fs::read(&other).unwrap(), before);
     assert!(regtrack(&db, &["stats"]).status.success());
+    // A folder that is not there: the error names the file asked for, not
+    // the temporary one it would have been written through.
+    let nowhere = dir.path().join("no-such-folder").join("x.json");
+    let o = regtrack(&db, &["export", "--out", nowhere.to_str().unwrap()]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("x.json") && err.contains("No such file"),
+        "{err}"
+    );
+    assert!(!err.contains(".regtrack-export-"), "{err}");
 }
 
 #[test]

@@ -296,6 +296,12 @@ fn the_man_page_formats_and_names_every_subcommand_and_option() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("man");
     Cmd::regtrack().arg("man").arg("--out-dir").arg(&out).ok();
+    // A file where the folder should be is said to be one.
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    let run = Cmd::regtrack().arg("man").arg("--out-dir").arg(&file).run();
+    assert_eq!(run.code(), Some(2), "{}", run.stderr);
+    assert!(run.stderr.contains("is a file"), "{}", run.stderr);
     for (cmd, _) in &all {
         let file = if cmd.is_empty() {
             "regtrack.1".to_string()
