@@ -748,6 +748,19 @@ fn patch_lives(
             life.state = PatchState::Superseded;
         }
     }
+    // A draft in the thread that nobody confirmed is no fix once a posted
+    // patch (not a draft) is confirmed, applied or merged: it was a try on
+    // the way, and stays in the timeline and among the attached messages.
+    let settled = lives.iter().any(|p| {
+        p.role == PatchRole::Patch
+            && matches!(
+                p.state,
+                PatchState::Confirmed | PatchState::Applied | PatchState::Merged
+            )
+    });
+    if settled {
+        lives.retain(|p| !(p.role == PatchRole::DebugPatch && p.state == PatchState::Proposed));
+    }
     lives
 }
 

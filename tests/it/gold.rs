@@ -447,10 +447,12 @@ fn compare(l: &Labels, export: &[serde_json::Value]) -> Tally {
 /// (now required), and the floor of wrong statuses that are unsure raised
 /// to that less two histories; with fixes a reply points at and fixes of
 /// another report shown, not linked: 167/178, 96/107, 52/65, 44/48, 21/24,
-/// 20/178, 9/11, 1/90.
+/// 20/178, 9/11, 1/90; with the drafts on the way to a confirmed posting
+/// left out of the patches: 52/61, the rest the same, and the floor of
+/// precision raised to that less three patches.
 const FLOOR_STATUS: f64 = 0.91;
 const FLOOR_REAL: f64 = 0.85;
-const FLOOR_PRECISION: f64 = 0.73;
+const FLOOR_PRECISION: f64 = 0.80;
 const FLOOR_RECALL: f64 = 0.83;
 const FLOOR_LANDED: f64 = 0.75;
 const FLOOR_WRONG_UNSURE: f64 = 0.63;
