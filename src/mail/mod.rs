@@ -37,6 +37,19 @@ pub fn parse(raw: &RawMessage) -> Result<Message> {
         RawFormat::Collapsed => collapsed::parse(&raw.bytes),
     }
     .map_err(fail)?;
+    // A file that names no sender, date, subject or Message-ID (a password
+    // file a symlink led to, a note, a log) is not mail: storing it under a
+    // derived id would serve it back with `mail --raw`.
+    if msg.message_id.trim().is_empty()
+        && msg.subject.trim().is_empty()
+        && msg.from_email.is_none()
+        && msg.from_name.is_none()
+        && msg.date.is_none()
+    {
+        return Err(fail(
+            "not mail: no From, Date, Subject or Message-ID header".into(),
+        ));
+    }
     msg.raw_size = raw.bytes.len() as u64;
     finish(&mut msg, &raw.bytes);
     Ok(msg)

@@ -173,7 +173,9 @@ pub fn open_dir(path: &Path) -> Result<RawStream> {
                     files.extend(list_files(&dir, |_| true)?);
                 }
             }
-            Ok(files_stream(files))
+            let (inside, outside) = within(path, files);
+            let outside = outside_error(path, &outside);
+            Ok(Box::new(files_stream(inside).chain(outside.map(Err))))
         }
         Some(DirKind::PublicInboxV2) | Some(DirKind::GitRepo) => super::open_git(path),
         Some(DirKind::MailFolder) | None => {
@@ -197,9 +199,44 @@ pub fn open_dir(path: &Path) -> Result<RawStream> {
                 });
             }
             let too_deep = too_deep_error(path, &walk.too_deep);
-            Ok(Box::new(files_stream(walk.files).chain(too_deep.map(Err))))
+            let (inside, outside) = within(path, walk.files);
+            let outside = outside_error(path, &outside);
+            Ok(Box::new(
+                files_stream(inside)
+                    .chain(too_deep.map(Err))
+                    .chain(outside.map(Err)),
+            ))
         }
     }
+}
+
+/// The files of a walk that lie inside `root` once symbolic links are
+/// followed, and those a link leads out of it to (`/etc/passwd` linked into
+/// a Maildir): those are not read.
+fn within(root: &Path, files: Vec<PathBuf>) -> (Vec<PathBuf>, Vec<PathBuf>) {
+    let Ok(root) = std::fs::canonicalize(root) else {
+        return (files, Vec::new());
+    };
+    files
+        .into_iter()
+        .partition(|f| std::fs::canonicalize(f).map_or(true, |real| real.starts_with(&root)))
+}
+
+/// The error that names the first file a symbolic link leads out of the
+/// folder to.
+fn outside_error(root: &Path, outside: &[PathBuf]) -> Option<Error> {
+    let first = outside.first()?;
+    let more = match outside.len() {
+        1 => String::new(),
+        n => format!(" (and {} more)", n - 1),
+    };
+    Some(Error::Unrecognised {
+        path: first.clone(),
+        reason: format!(
+            "a symbolic link out of '{}': not read{more}",
+            root.display()
+        ),
+    })
 }
 
 /// How deep a folder of mail folders is walked.

@@ -442,3 +442,46 @@ fn a_folder_takes_format_patch_files_and_mh_messages_and_leaves_other_files() {
         );
     }
 }
+
+#[test]
+fn a_symlink_out_of_a_maildir_and_a_file_that_is_not_mail_are_not_stored() {
+    let dir = tempfile::tempdir().unwrap();
+    let md = dir.path().join("md");
+    for sub in ["cur", "new", "tmp"] {
+        std::fs::create_dir_all(md.join(sub)).unwrap();
+    }
+    std::fs::write(
+        md.join("cur").join("1:2,S"),
+        "From: A <a@example.org>\nSubject: kept\nMessage-ID: <kept@example.org>\n\
+         Date: Mon, 1 Jul 2024 10:00:00 +0000\n\nbody\n",
+    )
+    .unwrap();
+    // A secret outside the Maildir, linked into it.
+    let secret = dir.path().join("secret");
+    std::fs::write(&secret, "root:x:0:0:root:/root:/bin/bash\n").unwrap();
+    std::os::unix::fs::symlink(&secret, md.join("new").join("secret")).unwrap();
+    // Inside it, a file with no header of mail.
+    std::fs::write(md.join("new").join("notes"), "todo: nothing\n").unwrap();
+    let db = dir.path().join("s.db");
+    let out = Cmd::regtrack()
+        .db(&db)
+        .args(["ingest", "--json"])
+        .arg(&md)
+        .run();
+    assert_eq!(counts(&json(&out)), (1, 0, 0, 2), "{}", out.stdout);
+    assert_eq!(sql_i64(&db, "SELECT count(*) FROM messages"), 1);
+    let failures = Cmd::regtrack().db(&db).arg("failures").run();
+    assert!(
+        failures.stderr.contains("symbolic link out of")
+            || failures.stdout.contains("symbolic link out of"),
+        "{}{}",
+        failures.stdout,
+        failures.stderr
+    );
+    assert!(
+        failures.stdout.contains("not mail") || failures.stderr.contains("not mail"),
+        "{}{}",
+        failures.stdout,
+        failures.stderr
+    );
+}
