@@ -113,7 +113,7 @@ fn refusal(out: &Path, db: &Path) -> Option<String> {
     if id(db) == Some(target) {
         return Some("it is the database".into());
     }
-    for suffix in ["-wal", "-shm", "-journal"] {
+    for suffix in ["-wal", "-shm", "-journal", ".lock"] {
         let mut side = db.as_os_str().to_owned();
         side.push(suffix);
         if id(Path::new(&side)) == Some(target) {

@@ -163,6 +163,13 @@ impl FilterArgs {
                 Scope::ALL.map(|s| s.as_str()).join(", ")
             );
         }
+        if self
+            .list
+            .as_deref()
+            .is_some_and(|l| l.trim_matches(['<', '>', ' ']).is_empty())
+        {
+            anyhow::bail!("--list names no list (give a List-ID or a part of one: linux-ext4)");
+        }
         if let Some(change) = self.min_change.filter(|c| !c.is_finite()) {
             anyhow::bail!("--min-change {change}: give a number of percent, such as 5 or -5");
         }

@@ -76,6 +76,9 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
         None => chrono::Utc::now().timestamp(),
     };
     let since = when(&args.since, now).context("--since")?;
+    if since > now {
+        anyhow::bail!("--since is after the period's end (--now): the period runs backwards");
+    }
     let mut scopes = Vec::new();
     for s in args.scope.iter().filter(|s| !s.trim().is_empty()) {
         scopes.push(Scope::parse(s).with_context(|| format!("unknown scope '{s}'"))?);

@@ -136,7 +136,16 @@ pub fn filtered(
     min_change: Option<f64>,
     list: Option<&str>,
 ) -> Result<Vec<Regression>> {
-    let list = list.map(|l| format!("%{}%", l.trim_matches(['<', '>'])));
+    // The list's name is a part of a List-ID, matched literally: `%`, `_`
+    // and the escape itself are escaped for LIKE.
+    let list = list.map(|l| {
+        let literal = l
+            .trim_matches(['<', '>'])
+            .replace('\\', "\\\\")
+            .replace('%', "\\%")
+            .replace('_', "\\_");
+        format!("%{literal}%")
+    });
     query(
         store,
         "SELECT id, summary_json FROM regressions r \
@@ -147,7 +156,7 @@ pub fn filtered(
            AND (?5 IS NULL OR abs(headline_change) >= ?5) \
            AND (?6 IS NULL OR EXISTS (SELECT 1 FROM regression_messages rm \
                  JOIN message_lists ml ON ml.message = rm.message \
-                 WHERE rm.regression = r.id AND ml.list_id LIKE ?6)) \
+                 WHERE rm.regression = r.id AND ml.list_id LIKE ?6 ESCAPE '\\')) \
          ORDER BY first_date DESC, id DESC",
         params![status, since, until, direction, min_change, list],
     )

@@ -60,6 +60,13 @@ fn an_export_over_the_database_or_an_sqlite_file_is_refused() {
     assert!(err.contains("it is an SQLite database"), "{err}");
     assert_eq!(std::fs::read(&other).unwrap(), before);
     assert!(regtrack(&db, &["stats"]).status.success());
+    // The writer's lock file is the database's too.
+    let lock = dir.path().join("t.db.lock");
+    std::fs::write(&lock, "").unwrap();
+    let o = regtrack(&db, &["export", "--out", lock.to_str().unwrap()]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains(".lock file"), "{err}");
     // A folder that is not there: the error names the file asked for, not
     // the temporary one it would have been written through.
     let nowhere = dir.path().join("no-such-folder").join("x.json");

@@ -58,6 +58,9 @@ fn every_reading_command_answers_0_matches_nothing_1_and_misuse_2() {
         vec!["mark", "no-such-thing", "declined"],
         vec!["report", "--subsystem", "no-such-subsystem"],
         vec!["trends", "--subsystem", "no-such-subsystem"],
+        // A list's name is matched literally: `%` and `_` are no wildcards.
+        vec!["list", "--list", "%"],
+        vec!["list", "--list", "linux_ext4"],
     ] {
         let run = Cmd::regtrack().db(&db).args(&args).run();
         assert_eq!(run.code(), Some(1), "{args:?}: {}", run.stderr);
@@ -76,6 +79,8 @@ fn every_reading_command_answers_0_matches_nothing_1_and_misuse_2() {
         vec!["list", "--scope", ""],
         vec!["list", "--min-change", "NaN"],
         vec!["list", "--min-change", "inf"],
+        vec!["list", "--list", ""],
+        vec!["report", "--now", "2024-03-01", "--since", "2024-03-20"],
         vec!["export", "--format", "docx"],
         vec!["mail", "--raw", "--json", REPORT],
         vec!["mark", "15", "no-such-status"],
