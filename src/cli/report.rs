@@ -65,6 +65,36 @@ fn when(s: &str, now: i64) -> anyhow::Result<i64> {
     Ok(super::fetch::parse_since(s)?.timestamp())
 }
 
+/// The sender and the recipients, each checked to be addresses
+/// ([`crate::export::report::checked_addresses`]): one sender, any number
+/// of recipients, repeated or comma-separated.
+fn envelope_addresses(ctx: &Context, args: &Args) -> anyhow::Result<(String, Vec<String>)> {
+    use crate::export::report::checked_addresses;
+    let (from, given_by) = match (&args.from, &ctx.config.report_from) {
+        (Some(f), _) => (f.clone(), "--from"),
+        (None, Some(f)) => (f.clone(), "the config file's report_from"),
+        (None, None) => (
+            "regtrack <regtrack@localhost>".to_string(),
+            "the default sender",
+        ),
+    };
+    let senders = checked_addresses(&from).map_err(|why| {
+        anyhow::anyhow!(
+            "{given_by} '{}' {why}",
+            crate::export::terminal::line(&from)
+        )
+    })?;
+    let [sender] = <[String; 1]>::try_from(senders)
+        .map_err(|_| anyhow::anyhow!("{given_by} names more than one sender"))?;
+    let mut to = Vec::new();
+    for t in &args.to {
+        let addrs = checked_addresses(t)
+            .map_err(|why| anyhow::anyhow!("--to '{}' {why}", crate::export::terminal::line(t)))?;
+        to.extend(addrs);
+    }
+    Ok((sender, to))
+}
+
 /// Runs `regtrack report`.
 pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     let now = match &args.now {
@@ -75,6 +105,7 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
         }
         None => chrono::Utc::now().timestamp(),
     };
+    let (from, to) = envelope_addresses(ctx, &args)?;
     let since = when(&args.since, now).context("--since")?;
     if since > now {
         anyhow::bail!("--since is after the period's end (--now): the period runs backwards");
@@ -109,15 +140,10 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
             out.write_all(crate::export::report::text(&regs, &period, &ctx.links).as_bytes())?
         }
         ReportFormat::Mail => {
-            let from = args
-                .from
-                .clone()
-                .or_else(|| ctx.config.report_from.clone())
-                .unwrap_or_else(|| "regtrack <regtrack@localhost>".to_string());
             let env = Envelope {
                 domain: crate::export::report::domain(&from),
                 from,
-                to: args.to.clone(),
+                to,
             };
             crate::export::report::write_mail(&mut out, &regs, &period, &env, &ctx.links)?
         }

@@ -346,6 +346,67 @@ pub fn address(text: &str) -> (Option<String>, String) {
     }
 }
 
+/// The addresses of a header value given on the command line or in the
+/// config (`Jane <j@b.org>, k@b.org`), each as `address` reads it, or why
+/// they are not addresses: a line break or control character (a header
+/// smuggled in), more `@` than the parser found addresses (one would be
+/// dropped: `a@b.org Bcc: c@d.org`), or an address that is not
+/// `local@domain`.
+pub fn checked_addresses(text: &str) -> std::result::Result<Vec<String>, String> {
+    if text.chars().any(char::is_control) {
+        return Err("holds a line break or a control character".into());
+    }
+    if text.len() > 900 {
+        return Err("is longer than a mail header line may be".into());
+    }
+    let raw = format!("To: {text}\r\n\r\n");
+    let parsed = mail_parser::MessageParser::new().parse(raw.as_bytes());
+    let found: Vec<(Option<String>, String)> = parsed
+        .as_ref()
+        .and_then(|m| m.to())
+        .map(|list| {
+            list.iter()
+                .map(|a| {
+                    (
+                        a.name()
+                            .map(|n| n.trim().to_string())
+                            .filter(|n| !n.is_empty()),
+                        a.address().unwrap_or("").trim().to_string(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let valid = |addr: &str| {
+        addr.split_once('@').is_some_and(|(local, domain)| {
+            !local.is_empty()
+                && !domain.is_empty()
+                && local
+                    .bytes()
+                    .all(|b| b.is_ascii_graphic() && !b"<>()[]\\,;:\"@".contains(&b))
+                && domain
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-')
+        })
+    };
+    let ats = text.bytes().filter(|&b| b == b'@').count();
+    if found.is_empty() || found.len() != ats || found.iter().any(|(_, a)| !valid(a)) {
+        return Err(
+            "is not one or more addresses (Jane Doe <jane@example.org>, k@example.org)".into(),
+        );
+    }
+    Ok(found
+        .into_iter()
+        .map(|(name, addr)| match name {
+            Some(n) => format!(
+                "\"{}\" <{addr}>",
+                n.replace('\\', "\\\\").replace('"', "\\\"")
+            ),
+            None => addr,
+        })
+        .collect())
+}
+
 /// The domain of an address's address part (`Jane <j@b.org> (x)` ->
 /// `b.org`), for the `Message-ID:`; `localhost` when it has none a
 /// Message-ID can hold.

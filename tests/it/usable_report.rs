@@ -194,3 +194,33 @@ fn an_open_regression_whose_mail_has_no_usable_date_is_still_reported() {
     assert_eq!(run.code(), Some(0), "{}", run.stderr);
     assert!(run.stdout.contains("abcdef1234"), "{}", run.stdout);
 }
+
+#[test]
+fn recipients_and_sender_are_addresses_or_misuse() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = corpus_db(dir.path());
+    let run = report(
+        &db,
+        &["--to", "a@example.org, \"Doe, Jane\" <jane@example.org>"],
+    );
+    assert_eq!(run.code(), Some(0), "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("To: <a@example.org>, \"Doe, Jane\" <jane@example.org>"),
+        "{}",
+        run.stdout.lines().take(4).collect::<Vec<_>>().join("\n")
+    );
+    for (opt, bad) in [
+        ("--to", "a@example.org Bcc: evil@example.net"),
+        ("--to", "a@example.org>, <evil@example.net"),
+        ("--to", "not an address"),
+        ("--to", ""),
+        ("--from", "Me <me@example.org>\r\nBcc: evil@example.net"),
+        ("--from", "a@example.org, b@example.org"),
+    ] {
+        let run = report(&db, &[opt, bad]);
+        assert_eq!(run.code(), Some(2), "{opt} {bad:?}: {}", run.stderr);
+        assert!(run.stdout.is_empty(), "{opt} {bad:?}");
+        assert!(run.stderr.contains(opt), "{}", run.stderr);
+    }
+}
