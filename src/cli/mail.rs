@@ -114,12 +114,10 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
         )?;
     }
     writeln!(out)?;
-    // On a terminal, no control character of the mail reaches it.
-    if std::io::stdout().is_terminal() {
-        out.write_all(crate::export::terminal::block(&m.body).as_bytes())?;
-    } else {
-        out.write_all(m.body.as_bytes())?;
-    }
+    // The decoded text is for reading, on a terminal or through a pipe
+    // (`| cat`, `| less -R` pass it on to one): no control character of the
+    // mail goes out; `--raw` gives the bytes as they came.
+    out.write_all(crate::export::terminal::block(&m.body).as_bytes())?;
     if !m.body.ends_with('\n') {
         writeln!(out)?;
     }

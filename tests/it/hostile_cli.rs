@@ -130,3 +130,34 @@ fn a_reply_with_a_wrong_date_does_not_move_the_first_report() {
         assert_eq!(first_date(&db), before, "after a reply dated {date}");
     }
 }
+
+#[test]
+fn a_decoded_mail_through_a_pipe_carries_no_control_characters() {
+    let dir = tempfile::tempdir().unwrap();
+    let mbox = dir.path().join("esc.mbox");
+    std::fs::write(
+        &mbox,
+        "From a Mon Sep 17 00:00:00 2001\nFrom: A <a@example.org>\nSubject: s\n\
+         Message-ID: <esc@example.org>\nDate: Mon, 1 Jul 2024 10:00:00 +0000\n\n\
+         before \x1b]52;c;ZWNobyBvd25lZA==\x07 \x1b[2J \u{202e}after\n",
+    )
+    .unwrap();
+    let db = dir.path().join("e.db");
+    assert!(
+        regtrack(&db, &["-q", "ingest", mbox.to_str().unwrap()])
+            .status
+            .success()
+    );
+    // stdout is a pipe here.
+    let o = regtrack(&db, &["mail", "esc@example.org"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        !text.contains('\x1b') && !text.contains('\u{202e}'),
+        "{text:?}"
+    );
+    assert!(text.contains("\\x1b]52;c;"), "{text:?}");
+    // --raw gives the bytes as they came.
+    let raw = regtrack(&db, &["mail", "--raw", "esc@example.org"]);
+    assert!(String::from_utf8_lossy(&raw.stdout).contains('\x1b'));
+}
