@@ -2219,6 +2219,143 @@ pub const PHRASES: &[Phrase] = &[
         ConfirmsFix,
         r"\b(?:with|after|applying) (?:the|this|your|that|his|her) (?:{w} )?(?:fix|patch|fixup|change|follow-up)\b[^.]{0,80}\b(?:regression|slowdown|drop|degradation|problem) (?:is|was) (?P<cue>no longer there|no longer visible|no longer present|no longer seen|not there anymore|not there any more|gone now)\b",
     ),
+    // Written on the misses of paraphrase set L.
+    // The cost kept: a net win, the price fine by the speaker.
+    p(
+        Declines,
+        r"\b(?P<cue>net win|net positive|net gain|overall win)(?:[.,;:!]|$| overall| for (?:us|everyone|most)| so| and)",
+    ),
+    p(
+        Declines,
+        r"\b(?:and |but |so )?(?:that's|that is|this is|which is|it's|it is) (?P<cue>fine by me|fine with me|ok by me|okay by me|ok with me|okay with me)(?:[.,;:!]|$)",
+    ),
+    // Disputed: numbers that cannot be real.
+    neg(
+        Disputes,
+        r"\b(?:improvement|regression|slowdown|drop|gain|number|numbers|result|results|change|difference|[0-9.]+ ?%)(?: {w}){0,2} (?P<cue>cannot be real|can't be real|can not be real|can't possibly be real|cannot possibly be real|isn't real|is not real)\b",
+    ),
+    // Not reproduced: the speaker's own build and run show nothing.
+    neg(
+        CannotReproduce,
+        r"\b(?:i|we) (?:still )?(?P<cue>don't see any|do not see any|didn't see any|did not see any|don't see the|do not see the|didn't see the|did not see the|couldn't see any|could not see any) (?:{w} )?(?:regression|slowdown|drop|degradation|difference)(?:[.,;:!]|$| at all| here| locally| on my| on our| with| in my| in our)",
+    ),
+    // Noise: not significant, the runs' ranges overlapping.
+    p(
+        Noise,
+        r"\b(?P<cue>statistically insignificant|not statistically significant|isn't statistically significant|statistically meaningless|not significant statistically)\b",
+    ),
+    p(
+        Noise,
+        r"\b(?:distributions|ranges|error bars|min/max|results|runs|samples|numbers|iterations|confidence intervals)(?: {w}){0,3} (?P<cue>overlap completely|overlap almost entirely|overlap entirely|overlap fully|overlap almost completely|overlap mostly|overlap for the most part|fully overlap|completely overlap|almost completely overlap|largely overlap)\b",
+    ),
+    // A report taken back: "let's forget about this report", the change
+    // caused by something in the lab and not by the commit.
+    p(
+        Withdraws,
+        r"\b(?:let's|let us|please|you can|just|so) (?P<cue>forget about this report|forget this report|forget about this one|forget this one|forget about the report|forget about it)\b",
+    ),
+    neg(
+        Withdraws,
+        r"\b(?:our|the) (?:lab|test machine|test box|testbox|infrastructure|setup|set-up|environment|scheduler|harness|side)\b[^.]{0,80}(?P<cue>not by the commit|not by this commit|not the commit|not by the patch|not by your patch|not the patch|not by this patch|not by your commit)\b",
+    ),
+    neg(
+        Withdraws,
+        r"\b(?:caused by|due to|came from|comes from) (?:a |an |the |some )?(?:{w} )?(?:background job|background task|other job|another job|second job|noisy neighbour|noisy neighbor|cron job|stray process)\b[^.]{0,60}(?P<cue>not by the commit|not by this commit|not the commit|not by the patch|not the patch|not by your patch|not your patch)\b",
+    ),
+    // A fix promised: the next version gets it back, something written up,
+    // a patch on the list by a day, a fix in the works, the fix simple.
+    p(
+        WillFix,
+        r"\b(?P<cue>v2 will|v3 will|v4 will|v5 will|v6 will|next version will|next revision will|next spin will)\b[^.]{0,100}\b(?:get (?:this|it|that|the (?:{w} )?(?:performance|throughput|numbers)) back|win (?:this|it|that) back|recover (?:this|it|that|the (?:{w} )?(?:loss|performance|throughput)))\b",
+    ),
+    p(
+        WillFix,
+        r"\b(?:i'll|i will|we'll|we will|let me|will|gonna|going to) (?:write|cook|hack|whip|put|knock|type) (?P<cue>something up|something together|up something|together something)\b",
+    ),
+    p(
+        WillFix,
+        r"\b(?:patch|fix|fixup|series)\b[^.]{0,80}\b(?:should be|will be|is going to be|goes|will go|'ll be) (?P<cue>on the list|on the lists|out) (?:by|tomorrow|today|later|soon|shortly|this week|next week|early next|on monday|on tuesday|on wednesday|on thursday|on friday|before)\b",
+    ),
+    p(
+        WillFix,
+        r"(?:^|[.;:!] )(?:i'm |i am |we're |we are )?(?P<cue>already on it|on it already|working on a fix|working on the fix|working on a patch|working on it already)(?:[.,;:!]|$)",
+    ),
+    p(
+        WillFix,
+        r"\b(?:patch|fix|fixup)\b[^.]{0,80}\b(?:is|are) (?P<cue>in the works|in progress|under way|underway|on its way|on the way)\b",
+    ),
+    p(
+        WillFix,
+        r"\bthe (?:{w} )?(?P<cue>fix is straightforward|fix is simple|fix is easy|fix is trivial|fix is obvious|fix is clear|fix looks simple|fix looks straightforward|fix should be simple|fix should be easy|fix should be straightforward)\b",
+    ),
+    p(
+        WillFix,
+        r"\b(?:i'll|i will|we'll|we will|will) (?P<cue>post the fix|send the fix|post a fix|send a fix|submit the fix|submit a fix|post the patch|send the patch out|post a patch|send out a fix|send out the fix|send out a patch)\b",
+    ),
+    // A revert or drop done: dropped from or backed out of a tree (a
+    // period or a thanks after the tree: "for now" or "until" set it aside
+    // instead), a revert queued in a tree.
+    p(
+        WillRevert,
+        r"\b(?:patch|commit|series|change|changes|patches|it|this|that|one)\b (?:has been|have been|was|were|is|got|'s) (?:now |just |already )?(?P<cue>dropped from|removed from|backed out of|backed out from|pulled from|taken out of|yanked from|reverted in|reverted from|kicked out of) (?:the |my |our )?[[:word:]./:-]+(?: (?:tree|branch|queue))?(?:[.,;:!]|$| thanks| thank you| now)",
+    ),
+    p(
+        WillRevert,
+        r"\b(?:i've|i have|we've|we have|i|we) (?:now |just |already )?(?P<cue>backed this out|backed it out|backed that out|backed the patch out|backed the commit out|backed them out|reverted this|reverted it|dropped this|dropped it) (?:of|from|in) (?:the |my |our )?[[:word:]./:-]+(?: (?:tree|branch|queue))?(?:[.,;:!]|$| thanks| thank you| now)",
+    ),
+    p(
+        WillRevert,
+        r"\b(?:a|the) (?P<cue>revert of) (?:the |this |that |your |my )?(?:{w} )?(?:commit|patch|change|[0-9a-f]{7,40})\b[^.]{0,40}\b(?:is|has been|was) (?:now |already |just )?(?:in|queued|applied|merged|on its way|on the way|sitting in)\b",
+    ),
+    p(
+        WillRevert,
+        r"\b(?:i'll|i will|we'll|we will|going to|gonna) (?P<cue>revert) (?:this|the|that|my|your|our)(?: {w}){0,2} (?:commit|patch|change|series)?\s*(?:in|from) (?:the |my |our )?[[:word:]./:-]+ (?:tree|branch|queue)\b",
+    ),
+    // Set aside: a series pulled back, this version not continued, an RFC
+    // given up.
+    p(
+        SetsAside,
+        r"\b(?:pulling|pull|pulled|taking|take|took|withdrawing|withdraw|withdrew) (?:this|the|my|our|these|those) (?:{w} )?(?:series|patch|patches|patchset|set|rfc|version|posting) (?P<cue>back)\b",
+    ),
+    neg(
+        SetsAside,
+        r"\b(?:i|we) (?:will not|won't|am not going to|are not going to|'m not going to|'re not going to|do not plan to|don't plan to) (?P<cue>continue with|pursue|keep pushing|push) (?:this|these|the|my|our) (?:{w} )?(?:version|series|patch|patches|patchset|set|rfc|approach|idea|posting)\b",
+    ),
+    p(
+        SetsAside,
+        r"\b(?P<cue>consider) (?:the|this|my|our|that) (?:{w} )?(?:rfc|series|patch|patchset|idea|approach|set|posting|version) (?:dead|abandoned|withdrawn|dropped|shelved|parked)\b",
+    ),
+    p(
+        SetsAside,
+        r"\b(?:this|the|that|my) (?:version|series|patch|patchset|rfc|posting|one|v[0-9]+) (?:is|was|has been|got) (?P<cue>replaced by|superseded by|obsoleted by)\b[^.]{0,120}\b(?:another way|a different way|other way|differently|another approach|a better approach)\b",
+    ),
+    // A fix confirmed: a metric recovering fully, back where the parent
+    // was with the fix in place, the fix bringing it all back, a confirmed
+    // recovery, someone's patch working, no difference left.
+    p(
+        ConfirmsFix,
+        r"[[:word:].]+ (?P<cue>recovers completely|recovered completely|recovers fully|recovered fully|recovers entirely|recovered entirely|recovers in full|recovered in full)\b",
+    ),
+    p(
+        ConfirmsFix,
+        r"\b(?P<cue>with the fix|with your fix|with the patch applied|with your patch|with the fix applied|fix in place|fix applied|after applying the fix|after applying your fix|after applying the patch|after applying your patch|with v2|with v3|with v4)\b(?:[^.]|\.[[:word:]]){0,100}\b(?:again|matches (?:mainline|the parent|the base|baseline|v[0-9])|same as (?:the parent|the base|mainline|before|v[0-9])|is gone|are gone|is back|are back|back to (?:the parent|normal|where it was|the base|baseline))\b",
+    ),
+    p(
+        ConfirmsFix,
+        r"\b(?:brings|brought|bring|gets|got|get) (?:it|this|that|everything|the (?:{w} )?(?:performance|throughput|numbers|score)) (?P<cue>back completely|back fully|all the way back|back entirely|back in full)\b",
+    ),
+    p(
+        ConfirmsFix,
+        r"\b(?:we|i) (?P<cue>confirm|confirmed|can confirm|could confirm) (?:that )?(?:the|this|your|that|his|her|their|[[:word:]-]+'s) (?:{w} )?(?:patch|fix|fixup|change|series|revert|commit)\b[^.]{0,80}\b(?:recovers|recovered|restores|restored|fixes|fixed|resolves|resolved|solves|solved|cures|cured)\b",
+    ),
+    p(
+        ConfirmsFix,
+        r"\b[[:word:]-]+'s (?:{w} )?(?P<cue>patch works|fix works|patch worked|fix worked|series works|change works)\b",
+    ),
+    neg(
+        ConfirmsFix,
+        r"\bthere (?:is|'s) (?P<cue>no visible difference anymore|no difference anymore|no measurable difference anymore|no visible difference any more|no difference any more|no longer any difference|no longer a difference|no longer any visible difference)\b",
+    ),
     // Leanings: what reads like a decline or a dispute without saying one
     // (a question for a person; dropped when the family itself is read).
     guess(
@@ -2637,6 +2774,30 @@ static DENIED_SAYING: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid regex")
 });
 
+/// Words doubting what follows them in a clause ("I doubt this is noise").
+static DOUBTED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?-u:\b)(?:doubt|not sure|unsure|not convinced|wonder|wondering|no idea)(?-u:\b)")
+        .expect("valid regex")
+});
+
+/// A denial right after a phrase's words ("layout effects don't usually
+/// give you 15%").
+static DENIED_AFTER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^ (?:[[:word:]'-]+ )?(?:don't|doesn't|didn't|isn't|aren't|wasn't|won't|can't|cannot|do not|does not|did not|is not|are not|was not|would not|wouldn't|rarely|seldom|never)(?-u:\b)",
+    )
+    .expect("valid regex")
+});
+
+/// The setting of an experiment just before a phrase's words ("built with
+/// a different function alignment").
+static EXPERIMENT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?-u:\b)with (?:a |an )?(?:different|other|another|changed|modified|forced)(?-u:\b)",
+    )
+    .expect("valid regex")
+});
+
 /// After a decline: "the regression is expected to go away" promises a fix.
 static DECLINE_CANCEL_AFTER: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
@@ -2794,6 +2955,18 @@ fn read_phrases(s: &str, which: Vec<usize>) -> Vec<Found> {
                 }
             }
             let after = s.get(m.end()..).unwrap_or("");
+            // Noise or layout doubted ("I doubt this is noise", "not sure
+            // whether this is a layout issue"), denied after its words
+            // ("layout effects don't usually give you 15%"), or the
+            // setting of an experiment ("tried building with a different
+            // function alignment"): no verdict.
+            if matches!(ph.kind, Noise | Layout)
+                && (DOUBTED.is_match(clause_head)
+                    || DENIED_AFTER.is_match(after)
+                    || EXPERIMENT.is_match(&words_before(s, m.start(), 4)))
+            {
+                continue;
+            }
             if ph.kind == Declines
                 && (DECLINE_CANCEL_AFTER.is_match(after) || FOR_NOW.is_match(after))
             {
@@ -2843,12 +3016,18 @@ fn read_phrases(s: &str, which: Vec<usize>) -> Vec<Found> {
     // noise once thermal throttling kicks in", "built with different
     // compilers, the comparison is invalid") says that reason.
     let reason = [Disputes, Noise, Layout].into_iter().any(plain);
+    // A fix measured "within the noise" of the parent is a fix that works,
+    // not a report of noise; a revert decided because the commit "is not
+    // worth the trouble" is a revert, not a cost accepted.
+    let confirmed = plain(ConfirmsFix);
+    let reverted = plain(WillRevert);
     out.retain(|f| match f.kind {
-        MaybeDeclines => !declines,
-        MaybeDisputes => !disputes,
+        MaybeDeclines => !declines && !reverted,
+        MaybeDisputes => !disputes && !confirmed,
         ConfirmsFix => !withdrawn,
         Withdraws => !reason,
-        Declines => !set_aside,
+        Declines => !set_aside && !reverted,
+        Noise => !confirmed,
         _ => true,
     });
     out
@@ -2920,7 +3099,7 @@ const QUESTIONS: &[(&str, Option<SignalKind>, Option<SignalKind>)] = &[
 /// An answer's first words: yes, or no.
 static ANSWER: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"^(?:(?P<yes>yes|yeah|yep|yup|sure|of course|certainly|will do|indeed|correct|exactly|absolutely|definitely|afraid so|i'm afraid so|i think so|i believe so|probably|likely|most likely|almost certainly|very likely|please do|do that|go ahead|agreed|that's right|right)|(?P<no>no|nope|nah|not really|not at all|not that i know|unlikely|not likely|i doubt it|doubt it|hardly))(?-u:\b)",
+        r"^(?:(?P<sure>pretty sure|quite sure|fairly sure|i'm pretty sure|i'm quite sure|i'm fairly sure|i am pretty sure|i am quite sure)|(?P<yes>yes|yeah|yep|yup|sure|of course|certainly|will do|indeed|correct|exactly|absolutely|definitely|afraid so|i'm afraid so|i think so|i believe so|probably|likely|most likely|almost certainly|very likely|please do|do that|go ahead|agreed|that's right|right)|(?P<no>no|nope|nah|not really|not at all|not that i know|unlikely|not likely|i doubt it|doubt it|hardly))(?-u:\b)",
     )
     .expect("valid regex")
 });
@@ -2954,7 +3133,13 @@ pub fn answered(question: &str, answer: &str) -> Option<Found> {
     }
     let a = lowered(answer.trim_start());
     let caps = ANSWER.captures(&a)?;
-    let yes = caps.name("yes").is_some();
+    // "Pretty sure it is" says yes; "pretty sure it isn't" says no.
+    let yes = caps.name("yes").is_some()
+        || caps.name("sure").is_some_and(|m| {
+            let rest = a.get(m.end()..).unwrap_or("");
+            let clause = rest.split(['.', ';', ',']).next().unwrap_or("");
+            !NEGATION.is_match(clause)
+        });
     let q = lowered(q);
     // A question asking for a test ("could you try it with the revert?")
     // is answered by doing it, not by deciding.
@@ -3623,6 +3808,129 @@ mod tests {
         assert_eq!(
             kinds("That's within the noise once thermal throttling kicks in."),
             vec![(Noise, false)]
+        );
+    }
+
+    #[test]
+    fn the_families_written_on_set_l_read_their_sentences() {
+        let cases: &[(&str, SignalKind, bool)] = &[
+            ("Gains elsewhere outweigh it, net win.", Declines, false),
+            (
+                "Slower forks, safer kernel, and that's fine by me.",
+                Declines,
+                false,
+            ),
+            (
+                "A 40% gain from a comment change cannot be real.",
+                Disputes,
+                false,
+            ),
+            (
+                "We don't see any regression with the job file on our Sapphire Rapids.",
+                CannotReproduce,
+                false,
+            ),
+            ("The delta is statistically insignificant.", Noise, false),
+            (
+                "The error bars of both kernels overlap completely.",
+                Noise,
+                false,
+            ),
+            ("Let's forget about this report, sorry.", Withdraws, false),
+            (
+                "The slowdown came from a cron job in our lab, not by the commit.",
+                Withdraws,
+                false,
+            ),
+            (
+                "v2 will batch the flushes again, which should get this back.",
+                WillFix,
+                false,
+            ),
+            ("Let me cook something up.", WillFix, false),
+            ("A patch should be on the list by Monday.", WillFix, false),
+            ("Already on it.", WillFix, false),
+            (
+                "A patch to skip the barrier on x86 is in the works.",
+                WillFix,
+                false,
+            ),
+            ("The fix is simple enough.", WillFix, false),
+            (
+                "I'll send out a fix once it passes xfstests.",
+                WillFix,
+                false,
+            ),
+            (
+                "The commit has been dropped from the vfs tree, thanks.",
+                WillRevert,
+                false,
+            ),
+            ("We've backed it out of for-next.", WillRevert, false),
+            (
+                "A revert of that commit is now queued in tip.",
+                WillRevert,
+                false,
+            ),
+            (
+                "I will revert the patch in the net tree.",
+                WillRevert,
+                false,
+            ),
+            ("Taking the series back for a redesign.", SetsAside, false),
+            ("We won't continue with this approach.", SetsAside, false),
+            ("Consider this RFC abandoned.", SetsAside, false),
+            (
+                "fsmark.files_per_sec recovers fully with it.",
+                ConfirmsFix,
+                false,
+            ),
+            (
+                "With the fix applied, stress-ng.fork.ops is 1.2M again.",
+                ConfirmsFix,
+                false,
+            ),
+            (
+                "Your follow-up brings it all the way back.",
+                ConfirmsFix,
+                false,
+            ),
+            (
+                "We can confirm that the fixup restores the lost throughput.",
+                ConfirmsFix,
+                false,
+            ),
+            ("Chen's patch works on our side.", ConfirmsFix, false),
+            (
+                "Compared to the parent there is no difference anymore.",
+                ConfirmsFix,
+                false,
+            ),
+        ];
+        assert_reads(cases);
+        assert_decides_nothing(&[
+            // Noise or layout doubted, denied after, or set up as a test.
+            "I doubt that's noise given three reports.",
+            "Layout changes rarely move it this much.",
+            "We rebuilt with a different function alignment to check.",
+            // A question.
+            "Is the fix in the works?",
+        ]);
+        // Dropped for now sets aside.
+        assert!(
+            kinds("Dropped it from the tree for now, until we know more.")
+                .contains(&(SetsAside, false))
+        );
+        // A fix within the noise of the parent is a fix, not noise.
+        assert_eq!(
+            kinds("With the fix applied the score matches the parent again, within the noise."),
+            vec![(ConfirmsFix, false)]
+        );
+        // A revert because the commit is not worth the trouble is a revert.
+        assert!(
+            !kinds("I'll revert it in the pm tree, it is not worth the trouble.")
+                .iter()
+                .any(|k| k.0 == Declines)
         );
     }
 

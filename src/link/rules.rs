@@ -361,9 +361,18 @@ fn hedged(sentence: &str) -> bool {
         "maybe",
         "if ",
     ];
+    // A clause of what the speaker will do with the patch now ("I'll add
+    // your Tested-by", "will queue it") hedges nothing it measured.
+    static BOOKKEEPING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?:i'll|i will|we'll|we will|will) (?:add|include|pick up|collect|carry|fold in|apply|queue|take|send|post|resend|merge|push)\b[^;,.]*",
+        )
+        .expect("valid regex")
+    });
     // An answer to a quoted question is hedged by its own words, not the
     // question's ("Could you check ...?").
     let l = crate::evidence::signal::own_words(sentence).to_ascii_lowercase();
+    let l = BOOKKEEPING.replace_all(&l, " ");
     HEDGES.iter().any(|h| l.contains(h))
 }
 
