@@ -14,10 +14,10 @@
 //! 2. **The complete one over a truncated one.** A copy is truncated against
 //!    another when its body (trailing white space aside) is a proper prefix
 //!    of the other's (but for a list footer, a line of underscores, added
-//!    to the other), or when the other carries the robot's closing (the
-//!    `0-DAY CI Kernel Test Service` signature, the lkp-tests wiki link, a
-//!    `Thanks,` line near the end) and it does not, with no more table rows
-//!    and a shorter body.
+//!    to the other), or when it is a robot report and the other carries the
+//!    robot's closing (the `0-DAY CI Kernel Test Service` signature, the
+//!    lkp-tests wiki link, a `Thanks,` line near the end) and it does not,
+//!    with no more table rows and a shorter body.
 //! 3. **The one seen on the list's own archive**: a List-Id of the copy
 //!    names the archive it was read from ([`own_list`]).
 //! 4. **The first seen.**
@@ -139,7 +139,10 @@ pub fn truncated(a: &Facts<'_>, b: &Facts<'_>) -> bool {
         // A list's footer added to its copy does not make the other short.
         return !is_list_footer(&bb[ab.len()..]);
     }
-    (a.robot_report || b.robot_report)
+    // Only a robot report is cut short of the robot's closing: another
+    // message under the report's Message-ID (a reply, a forgery) is
+    // different, not truncated.
+    a.robot_report
         && has_closing(b.body)
         && !has_closing(a.body)
         && a.table_rows <= b.table_rows
@@ -270,6 +273,20 @@ mod tests {
         let listed = format!("{WHOLE}_______________________\nlinux-x mailing list\n");
         let l = facts(&listed, "oliver.sang@intel.com", &[], &o);
         assert!(!truncated(&whole, &l) && !truncated(&l, &whole));
+    }
+
+    #[test]
+    fn another_message_under_a_reports_id_is_different_not_truncated() {
+        let o = Origin::Stdin { offset: 0 };
+        let report = facts(WHOLE, "oliver.sang@intel.com", &[], &o);
+        let reply = Facts {
+            robot_report: false,
+            ..facts("Thanks, looking.\n", "dev@example.org", &[], &o)
+        };
+        for (a, b) in [(&report, &reply), (&reply, &report)] {
+            let c = choose(a, b);
+            assert!(!c.earlier_truncated && !c.later_truncated, "{c:?}");
+        }
     }
 
     #[test]
