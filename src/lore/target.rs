@@ -273,7 +273,7 @@ pub fn parse_base(input: &str) -> Result<Base> {
         return Err(bad("a query or a fragment has no place in it".into()));
     }
     if text.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        return Err(bad("it holds spaces".into()));
+        return Err(bad("it holds white space or a control character".into()));
     }
     let rest = text[scheme.len()..].trim_end_matches('/');
     let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
