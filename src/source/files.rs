@@ -306,8 +306,15 @@ fn walk_folder(dir: &Path, depth: u32, walk: &mut Walk) -> Result<()> {
         .collect();
     paths.sort();
     for p in paths {
-        // Follows symlinks; a dangling one is skipped.
+        // Follows symlinks; a dangling one named as mail is taken, so that
+        // opening it fails with its name (no mail is lost without a word),
+        // any other is skipped.
         let Ok(meta) = std::fs::metadata(&p) else {
+            if p.file_name()
+                .is_some_and(|n| detect::is_mail_file_name(&n.to_string_lossy()))
+            {
+                walk.files.push(p);
+            }
             continue;
         };
         let key = (meta.dev(), meta.ino());

@@ -424,13 +424,16 @@ fn a_folder_takes_format_patch_files_and_mh_messages_and_leaves_other_files() {
         format!("From a Mon Sep 17 00:00:00 2001\n{}", msg("cr")).replace('\n', "\r"),
     )
     .unwrap();
+    // A mail file whose link leads nowhere is a failure that names it.
+    std::os::unix::fs::symlink(dir.path().join("gone"), mail.join("gone.eml")).unwrap();
     let out = Cmd::regtrack()
         .db(&db)
         .args(["ingest", "--json"])
         .arg(&mail)
         .run();
     assert!(out.success(), "{}", out.stderr);
-    assert_eq!(counts(&json(&out)), (4, 0, 0, 0), "{}", out.stdout);
+    assert_eq!(counts(&json(&out)), (4, 0, 0, 1), "{}", out.stdout);
+    assert!(out.stderr.contains("gone.eml"), "{}", out.stderr);
     for id in ["fp", "mh-1", "mh-2", "cr"] {
         assert_eq!(
             sql_i64(
