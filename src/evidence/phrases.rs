@@ -2237,7 +2237,11 @@ pub const PHRASES: &[Phrase] = &[
     // Not reproduced: the speaker's own build and run show nothing.
     neg(
         CannotReproduce,
-        r"\b(?:i|we) (?:still )?(?P<cue>don't see any|do not see any|didn't see any|did not see any|don't see the|do not see the|didn't see the|did not see the|couldn't see any|could not see any) (?:{w} )?(?:regression|slowdown|drop|degradation|difference)(?:[.,;:!]|$| at all| here| locally| on my| on our| with| in my| in our)",
+        r"\b(?:i|we) (?:still )?(?P<cue>don't see any|do not see any|didn't see any|did not see any|couldn't see any|could not see any) (?:{w} )?(?:regression|slowdown|drop|degradation|difference)(?:[.,;:!]|$| at all| here| locally| on my| on our| with| in my| in our)",
+    ),
+    neg(
+        CannotReproduce,
+        r"\b(?:i|we) (?:still )?(?P<cue>don't see the regression|do not see the regression|didn't see the regression|did not see the regression|don't see the slowdown|don't see the drop)(?:[.,;:!]|$| at all| here| locally| on my| on our| with| in my| in our)",
     ),
     // Noise: not significant, the runs' ranges overlapping.
     p(
@@ -2274,7 +2278,7 @@ pub const PHRASES: &[Phrase] = &[
     ),
     p(
         WillFix,
-        r"\b(?:patch|fix|fixup|series)\b[^.]{0,80}\b(?:should be|will be|is going to be|goes|will go|'ll be) (?P<cue>on the list|on the lists|out) (?:by|tomorrow|today|later|soon|shortly|this week|next week|early next|on monday|on tuesday|on wednesday|on thursday|on friday|before)\b",
+        r"\b(?:patch|fix|fixup|series)\b[^.]{0,80}\b(?:should be|will be|is going to be|goes|will go|'ll be) (?P<cue>on the list|on the lists) (?:by|tomorrow|today|later|soon|shortly|this week|next week|early next|on monday|on tuesday|on wednesday|on thursday|on friday|before)\b",
     ),
     p(
         WillFix,
@@ -2309,13 +2313,13 @@ pub const PHRASES: &[Phrase] = &[
     ),
     p(
         WillRevert,
-        r"\b(?:i'll|i will|we'll|we will|going to|gonna) (?P<cue>revert) (?:this|the|that|my|your|our)(?: {w}){0,2} (?:commit|patch|change|series)?\s*(?:in|from) (?:the |my |our )?[[:word:]./:-]+ (?:tree|branch|queue)\b",
+        r"\b(?P<cue>i'll revert|i will revert|we'll revert|we will revert|going to revert|gonna revert) (?:this|the|that|my|your|our)(?: {w}){0,2} (?:commit|patch|change|series)?\s*(?:in|from) (?:the |my |our )?[[:word:]./:-]+ (?:tree|branch|queue)\b",
     ),
     // Set aside: a series pulled back, this version not continued, an RFC
     // given up.
     p(
         SetsAside,
-        r"\b(?:pulling|pull|pulled|taking|take|took|withdrawing|withdraw|withdrew) (?:this|the|my|our|these|those) (?:{w} )?(?:series|patch|patches|patchset|set|rfc|version|posting) (?P<cue>back)\b",
+        r"\b(?:pulling|pull|pulled|taking|take|took|withdrawing|withdraw|withdrew) (?:this|the|my|our|these|those) (?:{w} )?(?P<cue>series back|patch back|patches back|patchset back|set back|rfc back|version back|posting back)\b",
     ),
     neg(
         SetsAside,
@@ -2323,7 +2327,7 @@ pub const PHRASES: &[Phrase] = &[
     ),
     p(
         SetsAside,
-        r"\b(?P<cue>consider) (?:the|this|my|our|that) (?:{w} )?(?:rfc|series|patch|patchset|idea|approach|set|posting|version) (?:dead|abandoned|withdrawn|dropped|shelved|parked)\b",
+        r"\bconsider (?:the|this|my|our|that) (?:{w} )?(?P<cue>rfc dead|series dead|patch dead|patchset dead|idea dead|approach dead|posting dead|version dead|rfc abandoned|series abandoned|patch abandoned|patchset abandoned|idea abandoned|approach abandoned|rfc withdrawn|series withdrawn|patch withdrawn|patchset withdrawn|rfc shelved|series shelved|patchset shelved|idea shelved)\b",
     ),
     p(
         SetsAside,
@@ -2346,7 +2350,7 @@ pub const PHRASES: &[Phrase] = &[
     ),
     p(
         ConfirmsFix,
-        r"\b(?:we|i) (?P<cue>confirm|confirmed|can confirm|could confirm) (?:that )?(?:the|this|your|that|his|her|their|[[:word:]-]+'s) (?:{w} )?(?:patch|fix|fixup|change|series|revert|commit)\b[^.]{0,80}\b(?:recovers|recovered|restores|restored|fixes|fixed|resolves|resolved|solves|solved|cures|cured)\b",
+        r"\b(?P<cue>we confirm|i confirm|we confirmed|i confirmed|we can confirm|i can confirm|we could confirm|i could confirm) (?:that )?(?:the|this|your|that|his|her|their|[[:word:]-]+'s) (?:{w} )?(?:patch|fix|fixup|change|series|revert|commit)\b[^.]{0,80}\b(?:recovers|recovered|restores|restored|fixes|fixed|resolves|resolved|solves|solved|cures|cured)\b",
     ),
     p(
         ConfirmsFix,
@@ -3915,6 +3919,8 @@ mod tests {
             "We rebuilt with a different function alignment to check.",
             // A question.
             "Is the fix in the works?",
+            // Not a result.
+            "I don't see any point in reverting it.",
         ]);
         // Dropped for now sets aside.
         assert!(
