@@ -363,7 +363,8 @@ mod tests {
             ),
             ("https://lore.kernel.org/r/", "/r/"),
             ("https:///all", "host"),
-            ("https://lore.kernel.org/a b", "spaces"),
+            ("https://lore.kernel.org/a b", "white space"),
+            ("https://lore.kernel.org/\x1b[2Jall", "control character"),
             ("https://lore.kernel.org/../all", "'..'"),
         ] {
             let e = parse_base(url).expect_err(url).to_string();
