@@ -270,6 +270,18 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
         }
         None => None,
     };
+    // A fix named by a Message-ID nobody stored is kept, but said: it may
+    // be a typo, or a posting not read yet.
+    if let Some(id) = &asked.fix_patch
+        && !ctx.quiet
+        && matches!(crate::store::body::stored_message(&store, id), Ok(None))
+    {
+        eprintln!(
+            "regtrack: note: no stored message has Message-ID '{}': the mark names it as the fix all the same (`regtrack fetch {}` brings the posting from lore)",
+            crate::export::terminal::line(id),
+            crate::link::doubt::shell_arg(id)
+        );
+    }
     let mark = Mark {
         culprit: reg.culprit.commit.clone(),
         status: asked.status,

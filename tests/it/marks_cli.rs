@@ -253,3 +253,26 @@ fn marks_that_cannot_be_made_are_refused_and_store_nothing() {
     }
     assert_eq!(marks(&db), 0);
 }
+
+#[test]
+fn a_fix_named_by_a_message_id_nobody_stored_is_marked_and_said() {
+    let (_dir, db) = ingested();
+    let out = ok(
+        &db,
+        &["mark", REPORTED, "--fix", "<no-such-posting@example.org>"],
+    );
+    assert!(
+        out.stderr
+            .contains("no stored message has Message-ID 'no-such-posting@example.org'"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("regtrack fetch"), "{}", out.stderr);
+    // A stored posting is named without a note.
+    let stored = show(&db, REPORTED)["reports"][0]["message_id"]
+        .as_str()
+        .expect("a report")
+        .to_string();
+    let out = ok(&db, &["mark", REPORTED, "--fix", &stored]);
+    assert!(!out.stderr.contains("no stored message"), "{}", out.stderr);
+}
