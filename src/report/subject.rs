@@ -103,16 +103,29 @@ fn culprit(i: &str) -> IResult<&str, &str> {
     .parse(i)
 }
 
+/// The largest change a subject may name, in percent either way: the
+/// robot's biggest headlines are some thousands of percent; a number past
+/// this (`-99999999999999999999999999999999999999.9%`) is no measurement,
+/// and would wreck every median and chart it entered.
+const MAX_CHANGE: f64 = 1e7;
+
 /// ```text
-/// pct := ("+" | "-")? digits ("." digits)? "%"
+/// pct := ("+" | "-")? digits ("." digits)? "%"     ; |value| <= MAX_CHANGE
 /// ```
 fn pct(i: &str) -> IResult<&str, f64> {
+    let start = i;
     let (i, text) = terminated(
         recognize((opt(one_of("+-")), digit1, opt((char('.'), digit1)))),
         char('%'),
     )
     .parse(i)?;
     let v = text.trim_start_matches('+').parse::<f64>().unwrap_or(0.0);
+    if v.abs() > MAX_CHANGE {
+        return Err(nom::Err::Error(nom::error::Error::new(
+            start,
+            nom::error::ErrorKind::Verify,
+        )));
+    }
     Ok((i, v))
 }
 
@@ -386,6 +399,20 @@ mod tests {
         assert_eq!(r.change_percent, Some(-5.7));
         assert_eq!(r.direction, Some(Direction::Regression));
         assert!(!r.is_reply);
+    }
+
+    #[test]
+    fn a_change_no_measurement_gives_is_no_change() {
+        let big =
+            s("[linus:master] [xfs] 2edf06a50f: will-it-scale.per_thread_ops 2315.3% improvement");
+        assert_eq!(big.change_percent, Some(2315.3));
+        let absurd = parse_subject(
+            "[linus:master] [xfs] 2edf06a50f: fsmark.files_per_sec -99999999999999999999999999999999999999.9% regression",
+        );
+        assert!(
+            absurd.as_ref().is_none_or(|r| r.change_percent.is_none()),
+            "{absurd:?}"
+        );
     }
 
     #[test]
