@@ -261,8 +261,17 @@ where
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
-            let _ = e.print();
+            // `--help` or `--version` that could not be written (a full
+            // disk, /dev/full) did not succeed.
+            let printed = e.print();
             return if e.use_stderr() {
+                ExitCode::from(2)
+            } else if let Err(why) = printed.or_else(|e| match e.kind() {
+                // A reader that stopped early (`| head`) is no failure.
+                std::io::ErrorKind::BrokenPipe => Ok(()),
+                _ => Err(e),
+            }) {
+                eprintln!("regtrack: error: writing to standard output: {why}");
                 ExitCode::from(2)
             } else {
                 ExitCode::SUCCESS

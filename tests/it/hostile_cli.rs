@@ -161,3 +161,28 @@ fn a_decoded_mail_through_a_pipe_carries_no_control_characters() {
     let raw = regtrack(&db, &["mail", "--raw", "esc@example.org"]);
     assert!(String::from_utf8_lossy(&raw.stdout).contains('\x1b'));
 }
+
+#[test]
+fn help_and_version_that_cannot_be_written_fail() {
+    if !Path::new("/dev/full").exists() {
+        crate::common::skip("/dev/full is missing");
+        return;
+    }
+    for arg in ["--help", "--version"] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_regtrack"))
+            .arg(arg)
+            .stdout(full)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{arg}");
+        assert!(
+            stderr(&o).contains("standard output"),
+            "{arg}: {}",
+            stderr(&o)
+        );
+    }
+}
