@@ -464,17 +464,7 @@ mod tests {
         let mbox = b"From a Mon Sep 17 00:00:00 2001\nSubject: x\n\nbody\n";
         let once = gzip(mbox);
         let twice = gzip(&once);
-        let open = |data: Vec<u8>| -> Vec<RawMessage> {
-            open_reader(
-                Box::new(Cursor::new(data)),
-                Place::Stdin,
-                Path::new("t.gz"),
-                0,
-            )
-            .unwrap()
-            .map(|r| r.unwrap())
-            .collect()
-        };
+        let open = |data: Vec<u8>| read_all(data, "t.gz");
         let msgs = open(once.clone());
         assert_eq!(msgs.len(), 1);
         assert_eq!(msgs[0].bytes, b"Subject: x\n\nbody\n");
@@ -483,32 +473,29 @@ mod tests {
         assert_eq!(msgs[0].bytes, once);
     }
 
-    #[test]
-    fn lines_ending_in_cr_alone_are_read_as_lines() {
-        let mbox = b"From a Mon Sep 17 00:00:00 2001\rSubject: one\r\rbody\r\rFrom b Mon Sep 17 00:00:00 2001\rSubject: two\r\rmore\r";
-        let msgs: Vec<RawMessage> = open_reader(
-            Box::new(Cursor::new(mbox.to_vec())),
+    /// Every message of `data` read from standard input named `name`.
+    fn read_all(data: Vec<u8>, name: &str) -> Vec<RawMessage> {
+        open_reader(
+            Box::new(Cursor::new(data)),
             Place::Stdin,
-            Path::new("mac.mbox"),
+            Path::new(name),
             0,
         )
         .unwrap()
         .map(|r| r.unwrap())
-        .collect();
+        .collect()
+    }
+
+    #[test]
+    fn lines_ending_in_cr_alone_are_read_as_lines() {
+        let mbox = b"From a Mon Sep 17 00:00:00 2001\rSubject: one\r\rbody\r\rFrom b Mon Sep 17 00:00:00 2001\rSubject: two\r\rmore\r";
+        let msgs = read_all(mbox.to_vec(), "mac.mbox");
         assert_eq!(msgs.len(), 2);
         assert_eq!(msgs[0].bytes, b"Subject: one\n\nbody\n");
         assert_eq!(msgs[1].bytes, b"Subject: two\n\nmore\n");
         // CRLF input keeps its bytes.
         let crlf = b"From a Mon Sep 17 00:00:00 2001\r\nSubject: one\r\n\r\nbody\r\n";
-        let msgs: Vec<RawMessage> = open_reader(
-            Box::new(Cursor::new(crlf.to_vec())),
-            Place::Stdin,
-            Path::new("dos.mbox"),
-            0,
-        )
-        .unwrap()
-        .map(|r| r.unwrap())
-        .collect();
+        let msgs = read_all(crlf.to_vec(), "dos.mbox");
         assert_eq!(msgs[0].bytes, b"Subject: one\r\n\r\nbody\r\n");
     }
 }
