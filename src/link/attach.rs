@@ -31,7 +31,7 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 
 use super::LinkMessage;
-use super::culprit::{Culprits, canonical_form, is_hex_id, same_commit};
+use super::culprit::{Culprits, IdIndex, canonical_form, is_hex_id, same_commit};
 use super::draft::{Draft, Linked};
 use super::hints::{
     cited_target, fixes_id, is_report, is_robot_team, kind_of, own_diff, own_fix_diff,
@@ -239,7 +239,7 @@ pub fn drafts(
     marks: &[Mark],
 ) -> Linked {
     let ix = Index::new(msgs, parent);
-    let patches = patch::identify(msgs, parent);
+    let mut patches = patch::identify(msgs, parent);
     let keys = culprit_keys(msgs, &patches);
     let mut at = report_drafts(&ix, &keys);
     let anc = report_ancestors(&ix, depth, &at.reg_of_report);
@@ -259,9 +259,10 @@ pub fn drafts(
         marks,
         &mut at.drafts,
     ));
+    split_flooded_patches(&ix, &mut patches, &at.drafts);
     patch_roots.extend(attach_postings(&ix, &patches, &titles, &mut at));
     attach_patch_replies(&ix, patch_roots, &mut at);
-    attach_landings(msgs, &patches, &mut at.drafts);
+    attach_landings(ix.msgs, &patches, &mut at.drafts);
     find_culprit_patches(msgs, parent, &patches, &titles, &mut at.drafts);
     attach_culprit_thread_drops(&ix, &patches, &mut at.drafts);
     find_fix_in_tree(msgs, &patches, &mut at);
@@ -609,6 +610,7 @@ fn attach_pointers(
         }
     }
     let first_report: Vec<Option<i64>> = at.drafts.iter().map(|d| d.first_report(msgs)).collect();
+    let named = DraftNames::new(&at.drafts, titles);
     let mut linked: Vec<(usize, usize, Role, String)> = Vec::new();
     for &i in &ix.order {
         let m = &msgs[i];
@@ -637,7 +639,7 @@ fn attach_pointers(
             }
         }
         if own_trailers(m).any(robot_reported) {
-            targets.extend(robot_fixes(ix, m, &at.drafts, titles, &regs_of_msg));
+            targets.extend(robot_fixes(ix, m, &named, &regs_of_msg));
         }
         targets.extend(reverts(m, &at.drafts, titles, &first_report));
         for (r, role, reason) in targets {
@@ -675,8 +677,7 @@ fn attach_pointers(
 fn robot_fixes(
     ix: &Index<'_>,
     m: &LinkMessage,
-    drafts: &[Draft],
-    titles: &[Option<String>],
+    named: &DraftNames<'_>,
     regs_of_msg: &HashMap<usize, Vec<usize>>,
 ) -> Vec<(usize, Role, String)> {
     let closes: Vec<Option<usize>> = own_trailers(m)
@@ -699,9 +700,8 @@ fn robot_fixes(
         // The culprit by any id, or another id with the culprit's title
         // (the merged commit of a patch the robot tested).
         let titled = t.title.as_deref().map(title_key);
-        for (r, d) in drafts.iter().enumerate() {
-            let by_title = titled.is_some() && titled == titles[r];
-            if (d.names(&id) || by_title) && !closes_elsewhere(r) {
+        for r in named.drafts_of(&id, titled.as_deref()) {
+            if !closes_elsewhere(r) {
                 out.push((
                     r,
                     pointer_role(m),
@@ -711,6 +711,44 @@ fn robot_fixes(
         }
     }
     out
+}
+
+/// The drafts by the ids of their culprits (key and aliases) and by their
+/// culprits' titles, so that each `Fixes:` finds the drafts it names
+/// without asking every draft.
+struct DraftNames<'t> {
+    ids: IdIndex<usize>,
+    by_title: HashMap<&'t str, Vec<usize>>,
+}
+
+impl<'t> DraftNames<'t> {
+    /// Indexes `drafts` and their culprits' titles (`titles`, by draft).
+    fn new(drafts: &[Draft], titles: &'t [Option<String>]) -> DraftNames<'t> {
+        let ids = IdIndex::new(drafts.iter().enumerate().flat_map(|(r, d)| {
+            d.culprit_names()
+                .into_iter()
+                .map(move |id| (id.to_string(), r))
+        }));
+        let mut by_title: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (r, t) in titles.iter().enumerate() {
+            if let Some(t) = t {
+                by_title.entry(t.as_str()).or_default().push(r);
+            }
+        }
+        DraftNames { ids, by_title }
+    }
+
+    /// The drafts (ascending) whose culprit `id` names, or whose culprit's
+    /// title is `title` (a title key).
+    fn drafts_of(&self, id: &str, title: Option<&str>) -> Vec<usize> {
+        let mut out = self.ids.matching(id);
+        if let Some(v) = title.and_then(|t| self.by_title.get(t)) {
+            out.extend(v);
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
 }
 
 /// The histories whose culprit a posting reverts: (draft, `revert`,
@@ -809,6 +847,46 @@ fn weigh_candidates(
     roots
 }
 
+/// Most histories that may each link a patch by postings of their own
+/// and still share it whole: one fix of a few regressions is shown whole
+/// in each (`attach_postings`, `attach_landings`). Beyond this the patch is
+/// one only by its title (one title posted as the fix of a flood of
+/// reports), and is split ([`split_flooded_patches`]).
+const MAX_HISTORIES_SHARING_POSTINGS: usize = 8;
+
+/// Splits each patch that more than [`MAX_HISTORIES_SHARING_POSTINGS`]
+/// histories link by postings of their own: each history's postings (with
+/// the landings and reviews below them) become a patch of their own
+/// ([`Patches::split`]), so that a flood of reports and fixes of one title
+/// stores what each history holds, not its square.
+fn split_flooded_patches(ix: &Index<'_>, patches: &mut Patches, drafts: &[Draft]) {
+    let mut linking: Vec<Vec<(usize, usize)>> = vec![Vec::new(); patches.identities.len()];
+    for (r, d) in drafts.iter().enumerate() {
+        for m in d
+            .members
+            .iter()
+            .filter(|m| matches!(m.role, Role::Patch | Role::Revert))
+        {
+            if let Some(k) = patches.identity_of(m.idx) {
+                linking[k].push((r, m.idx));
+            }
+        }
+    }
+    for (k, links) in linking.into_iter().enumerate() {
+        let mut by_history: Vec<(usize, Vec<usize>)> = Vec::new();
+        for (r, i) in links {
+            match by_history.iter_mut().find(|(h, _)| *h == r) {
+                Some((_, v)) => v.push(i),
+                None => by_history.push((r, vec![i])),
+            }
+        }
+        if by_history.len() > MAX_HISTORIES_SHARING_POSTINGS {
+            let groups: Vec<Vec<usize>> = by_history.into_iter().map(|(_, v)| v).collect();
+            patches.split(k, &groups, ix.parent);
+        }
+    }
+}
+
 /// Takes the patch identities; attaches every posting of each linked patch
 /// (earlier drafts, later versions, resends) with the role of the patch
 /// that linked it, and records the draft's linked patches. When the linked
@@ -830,11 +908,16 @@ fn attach_postings(
             .reports()
             .filter_map(|i| ix.parent.get(i).copied().flatten())
             .collect();
+        // Each patch once, with the role of its first linked posting: a
+        // later one of the same patch would add nothing (the postings are
+        // then attached or left out for reasons that do not depend on it).
+        let mut seen: HashSet<usize> = HashSet::new();
         let linked_patches: Vec<(usize, Role)> = d
             .members
             .iter()
             .filter(|m| matches!(m.role, Role::Patch | Role::Revert))
             .filter_map(|m| Some((patches.identity_of(m.idx)?, m.role)))
+            .filter(|(k, _)| seen.insert(*k))
             .collect();
         for (k, role) in linked_patches {
             if !d.patches.contains(&k) {
@@ -1011,6 +1094,25 @@ fn attach_culprit_thread_drops(ix: &Index<'_>, patches: &Patches, drafts: &mut [
 /// may well be another change.
 const TITLE_EDITS: usize = 2;
 
+/// The keys under which [`near_title`] can pair title key `t` with
+/// another: `t` with one word of [`TYPO_WORD_MIN`] letters or more masked,
+/// one key for each such word (none for a title of fewer than three
+/// words). Two titles `near_title` accepts share one.
+fn masked_titles(t: &str) -> Vec<String> {
+    let words: Vec<&str> = t.split_whitespace().collect();
+    if words.len() < 3 {
+        return Vec::new();
+    }
+    (0..words.len())
+        .filter(|&i| words[i].chars().count() >= TYPO_WORD_MIN)
+        .map(|i| {
+            let mut w = words.clone();
+            w[i] = "\u{0}";
+            w.join(" ")
+        })
+        .collect()
+}
+
 /// True when two title keys are the same words but one, and that word is a
 /// typo of the other ([`TITLE_EDITS`], words of [`TYPO_WORD_MIN`] letters
 /// or more): `cgroup/rstat: rearrage cgroup_rstat_cpu` is `... rearrange
@@ -1047,8 +1149,20 @@ fn find_fix_in_tree(msgs: &[LinkMessage], patches: &Patches, at: &mut Attached) 
             }
         }
     }
-    let mut reports_sorted: Vec<usize> = at.reg_of_report.keys().copied().collect();
-    reports_sorted.sort_unstable();
+    // The titles one typo apart from a title share one of its keys with
+    // one long word masked; `near_title` then decides.
+    let mut titles_by_masked: HashMap<String, Vec<&str>> = HashMap::new();
+    for t in report_by_title.keys() {
+        for m in masked_titles(t) {
+            titles_by_masked.entry(m).or_default().push(t.as_str());
+        }
+    }
+    // The reports by each id they give.
+    let reports_by_id = IdIndex::new(
+        at.reg_of_report
+            .keys()
+            .flat_map(|&rep| report_ids(&msgs[rep]).into_iter().map(move |id| (id, rep))),
+    );
     for (r, d) in at.drafts.iter_mut().enumerate() {
         for &k in &d.patches {
             let id = &patches.identities[k];
@@ -1064,20 +1178,32 @@ fn find_fix_in_tree(msgs: &[LinkMessage], patches: &Patches, at: &mut Attached) 
             // A title fixed in a typo on its way into the tree (`rearrage`
             // -> `rearrange`) is still the same change.
             let near: Vec<usize> = if exact.is_none() {
-                report_by_title
+                let mut near_titles: Vec<&str> = masked_titles(&id.title_key)
                     .iter()
-                    .filter(|(t, _)| near_title(t, &id.title_key))
-                    .flat_map(|(_, v)| v.iter().copied())
+                    .filter_map(|m| titles_by_masked.get(m))
+                    .flatten()
+                    .copied()
+                    .filter(|t| near_title(t, &id.title_key))
+                    .collect();
+                near_titles.sort_unstable();
+                near_titles.dedup();
+                near_titles
+                    .iter()
+                    .filter_map(|t| report_by_title.get(*t))
+                    .flatten()
+                    .copied()
                     .collect()
             } else {
                 Vec::new()
             };
             let by_title = exact.unwrap_or(&near);
-            let by_commit = reports_sorted.iter().copied().filter(|&rep| {
-                report_ids(&msgs[rep])
-                    .iter()
-                    .any(|rid| commits.iter().any(|c| same_commit(c, rid)))
-            });
+            // The reports giving an id of a commit the patch landed as.
+            let mut by_commit: Vec<usize> = commits
+                .iter()
+                .flat_map(|c| reports_by_id.matching(c))
+                .collect();
+            by_commit.sort_unstable();
+            by_commit.dedup();
             let found: Vec<usize> = by_title.iter().copied().chain(by_commit).collect();
             for rep in found {
                 let later = match (msgs[rep].date, msgs[first].date) {

@@ -18,7 +18,7 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 
 use super::LinkMessage;
-use super::culprit::same_commit;
+use super::culprit::{IdIndex, same_commit};
 use super::hints::{fixes_id, is_report, is_robot_team, own_diff, own_trailers, robot_reported};
 use super::patch::{Patches, author, is_cover, is_posting};
 use crate::evidence::patch::ROBOT_WORDS;
@@ -183,17 +183,30 @@ fn below(children: &[Vec<usize>], roots: &[usize]) -> HashSet<usize> {
 
 /// The messages that could be fixes at all (postings and diffs in
 /// replies, not the robot's, not cover letters), each with the root of its
-/// thread: made once per link, weighed against every history.
-pub struct Pool {
+/// thread: made once per link, weighed against every history. It is
+/// indexed by what selects an entry for a history (its thread's root, the
+/// ids and titles its own `Fixes:` names), so that weighing every history
+/// reads only the entries each can select, not all of them: a list with
+/// thousands of reports links in time that grows with the reports, not
+/// with their square.
+pub struct Pool<'a> {
     /// (message, root of its thread), in message order.
     entries: Vec<(usize, usize)>,
     /// The root of every message's thread.
     roots: Vec<usize>,
+    /// Each Message-ID's message.
+    by_id: HashMap<&'a str, usize>,
+    /// The entries (indexes into `entries`) of each thread, by its root.
+    by_root: HashMap<usize, Vec<usize>>,
+    /// The entries whose own `Fixes:` names an id, by the id.
+    by_fixes_id: IdIndex<usize>,
+    /// The entries whose own `Fixes:` gives a title, by its title key.
+    by_fixes_title: HashMap<String, Vec<usize>>,
 }
 
-impl Pool {
+impl<'a> Pool<'a> {
     /// The pool of `msgs`, given each one's parent.
-    pub fn new(msgs: &[LinkMessage], parent: &[Option<usize>]) -> Pool {
+    pub fn new(msgs: &'a [LinkMessage], parent: &[Option<usize>]) -> Pool<'a> {
         // Follow each chain up, bounded by the number of messages (a loop
         // ends it).
         let roots: Vec<usize> = (0..msgs.len())
@@ -208,7 +221,7 @@ impl Pool {
                 r
             })
             .collect();
-        let entries = msgs
+        let entries: Vec<(usize, usize)> = msgs
             .iter()
             .enumerate()
             .filter(|(_, m)| {
@@ -218,7 +231,73 @@ impl Pool {
             })
             .map(|(i, _)| (i, roots[i]))
             .collect();
-        Pool { entries, roots }
+        let mut by_root: HashMap<usize, Vec<usize>> = HashMap::new();
+        let mut fixes_ids: Vec<(String, usize)> = Vec::new();
+        let mut by_fixes_title: HashMap<String, Vec<usize>> = HashMap::new();
+        for (e, &(i, root)) in entries.iter().enumerate() {
+            by_root.entry(root).or_default().push(e);
+            for t in own_trailers(&msgs[i]) {
+                if let Some(id) = fixes_id(t) {
+                    fixes_ids.push((id, e));
+                }
+                if let Some(title) = t.title.as_deref() {
+                    let key = super::hints::title_key(title);
+                    push_once(by_fixes_title.entry(key).or_default(), e);
+                }
+            }
+        }
+        let by_id = msgs
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (m.message_id.as_str(), i))
+            .collect();
+        Pool {
+            entries,
+            roots,
+            by_id,
+            by_root,
+            by_fixes_id: IdIndex::new(fixes_ids),
+            by_fixes_title,
+        }
+    }
+
+    /// The entries (indexes into `entries`, ascending) that a history
+    /// holding the threads `held`, reported under the ids `reported` and
+    /// titled `title` can select: those of its threads and those whose own
+    /// `Fixes:` names one of the ids or the title. A superset of what
+    /// [`weigh`] keeps; it filters them as it always did.
+    fn selectable(
+        &self,
+        held: &HashSet<usize>,
+        reported: &[String],
+        title: Option<&str>,
+    ) -> Vec<usize> {
+        let mut out: Vec<usize> = held
+            .iter()
+            .filter_map(|r| self.by_root.get(r))
+            .flatten()
+            .copied()
+            .collect();
+        let mut ids: Vec<String> = reported.iter().map(|id| id.to_ascii_lowercase()).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        for id in &ids {
+            out.extend(self.by_fixes_id.matching(id));
+        }
+        if let Some(es) = title.and_then(|t| self.by_fixes_title.get(t)) {
+            out.extend(es);
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+}
+
+/// Pushes `e` unless it is the last element already (the entries are
+/// indexed in order, so this keeps each list free of repeats).
+fn push_once(v: &mut Vec<usize>, e: usize) {
+    if v.last() != Some(&e) {
+        v.push(e);
     }
 }
 
@@ -305,11 +384,7 @@ fn around(
             .is_some_and(|f| f.robot_perf)
     });
     // Postings a reply in the history points at (a lore URL of a patch).
-    let by_id: HashMap<&str, usize> = msgs
-        .iter()
-        .enumerate()
-        .map(|(i, m)| (m.message_id.as_str(), i))
-        .collect();
+    let by_id = &pool.by_id;
     let mut pointed: HashMap<usize, String> = HashMap::new();
     // A reply below a functional report points at the fix of that failure.
     let under_functional = |mut i: usize| {
@@ -514,8 +589,9 @@ pub fn weigh(
         })
     };
     let mut out: Vec<Candidate> = pool
-        .entries
-        .iter()
+        .selectable(&a.held, &reported, h.title)
+        .into_iter()
+        .map(|e| &pool.entries[e])
         .filter(|(i, root)| {
             !a.members.contains(i) && (a.held.contains(root) || fixes_reported(&msgs[*i]))
         })

@@ -42,6 +42,60 @@ pub fn same_commit(a: &str, b: &str) -> bool {
     l.get(..s.len()).is_some_and(|p| p.eq_ignore_ascii_case(s))
 }
 
+/// Values found by commit id: [`IdIndex::matching`] gives those whose id
+/// is [`same_commit`] with a hex id asked for, by binary search over the
+/// ids sorted, so that a link with thousands of ids that share their first
+/// digits asks in time that grows with the matches, not with the ids.
+#[derive(Debug, Clone)]
+pub struct IdIndex<T> {
+    sorted: Vec<(String, T)>,
+}
+
+impl<T: Copy> IdIndex<T> {
+    /// Indexes the hex ids of `pairs` (others are left out: [`same_commit`]
+    /// pairs a hex id with none of them).
+    pub fn new(pairs: impl IntoIterator<Item = (String, T)>) -> IdIndex<T> {
+        let mut sorted: Vec<(String, T)> = pairs
+            .into_iter()
+            .filter(|(id, _)| is_hex_id(id))
+            .map(|(id, v)| (id.to_ascii_lowercase(), v))
+            .collect();
+        sorted.sort_by(|a, b| a.0.cmp(&b.0));
+        IdIndex { sorted }
+    }
+
+    /// The values whose id is the same commit as hex id `id`: the ids it
+    /// begins (an abbreviation of it) and the ids beginning with it, in the
+    /// ids' order (none when `id` is not a hex id).
+    pub fn matching(&self, id: &str) -> Vec<T> {
+        if !is_hex_id(id) {
+            return Vec::new();
+        }
+        let q = id.to_ascii_lowercase();
+        let mut out = Vec::new();
+        for len in MIN_ABBREV..q.len() {
+            let short = &q[..len];
+            let at = self.sorted.partition_point(|(s, _)| s.as_str() < short);
+            out.extend(
+                self.sorted[at..]
+                    .iter()
+                    .take_while(|(s, _)| s == short)
+                    .map(|(_, v)| *v),
+            );
+        }
+        let at = self
+            .sorted
+            .partition_point(|(s, _)| s.as_str() < q.as_str());
+        out.extend(
+            self.sorted[at..]
+                .iter()
+                .take_while(|(s, _)| s.starts_with(q.as_str()))
+                .map(|(_, v)| *v),
+        );
+        out
+    }
+}
+
 /// The grouping of every culprit id seen into culprits.
 #[derive(Debug, Default, Clone)]
 pub struct Culprits {
@@ -130,6 +184,36 @@ impl Culprits {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_id_index_finds_what_same_commit_pairs_and_nothing_else() {
+        let ids = [
+            "6a3afb6",
+            "6a3afb6ac6",
+            "6A3AFB6AC6362D3A4E4E6E7C3E9FF8B1B1B3B4F1",
+            "6a3afb6ad0",
+            "0000000abc",
+            "0000000abd",
+            "v6.2-rc3",
+            "6a3afb",
+        ];
+        let index = IdIndex::new(ids.iter().enumerate().map(|(i, s)| (s.to_string(), i)));
+        for q in [
+            "6a3afb6ac63",
+            "6a3afb6",
+            "0000000ab",
+            "0000000abc",
+            "6a3afb6ad0ff",
+            "ffffff0",
+        ] {
+            let mut got = index.matching(q);
+            got.sort_unstable();
+            let want: Vec<usize> = (0..ids.len()).filter(|&i| same_commit(ids[i], q)).collect();
+            assert_eq!(got, want, "{q}");
+        }
+        assert_eq!(index.matching("6a3afb6ac63")[..], [0, 1, 2]);
+        assert!(index.matching("v6.2-rc3").is_empty());
+    }
 
     #[test]
     fn short_and_full_ids_of_one_commit_are_one_culprit() {

@@ -342,12 +342,13 @@ fn tested_confirmations<'m, 't>(
     scope: Scope,
 ) -> Vec<Tested<'m, 't>> {
     let mut out = Vec::new();
+    let confirmations = confirmations_by_message(tl);
     for mem in members
         .iter()
         .filter(|m| matches!(m.role, Role::Reply | Role::PatchReply))
     {
         let reply = &msgs[mem.idx];
-        let Some(confirms) = confirmation_of(reply, tl) else {
+        let Some(&confirms) = confirmations.get(reply.message_id.as_str()) else {
             continue;
         };
         let Some((id, via)) = tested_citation(reply, held, scope) else {
@@ -436,11 +437,16 @@ fn cited_fixes(
     out
 }
 
-/// The timeline entry by which message `m` confirms a fix.
-fn confirmation_of<'t>(m: &LinkMessage, tl: &'t [TimelineEntry]) -> Option<&'t TimelineEntry> {
-    tl.iter().find(|e| {
-        e.status == Some(Status::FixConfirmed) && e.message_id.as_deref() == Some(&m.message_id)
-    })
+/// The timeline entry by which each message confirms a fix (its first),
+/// by Message-ID.
+fn confirmations_by_message(tl: &[TimelineEntry]) -> HashMap<&str, &TimelineEntry> {
+    let mut out: HashMap<&str, &TimelineEntry> = HashMap::new();
+    for e in tl.iter().filter(|e| e.status == Some(Status::FixConfirmed)) {
+        if let Some(id) = e.message_id.as_deref() {
+            out.entry(id).or_insert(e);
+        }
+    }
+    out
 }
 
 /// A history's members by Message-ID.

@@ -101,6 +101,71 @@ fn union(parent: &mut [usize], a: usize, b: usize) {
     }
 }
 
+impl Patches {
+    /// Splits each group of `groups` (postings of identity `k`) off `k`
+    /// into an identity of its own, with the landings and reviews in the
+    /// threads below its postings (`parent`: each message's parent); the
+    /// rest stays `k`'s. For a patch that is one only by its title: the
+    /// linker splits one title posted as the fix of a flood of reports.
+    pub fn split(&mut self, k: usize, groups: &[Vec<usize>], parent: &[Option<usize>]) {
+        let Some(id) = self.identities.get(k).cloned() else {
+            return;
+        };
+        let mut group_of: HashMap<usize, usize> = HashMap::new();
+        for g in groups {
+            let n = self.identities.len();
+            let postings: Vec<usize> = id
+                .postings
+                .iter()
+                .copied()
+                .filter(|p| g.contains(p) && !group_of.contains_key(p))
+                .collect();
+            if postings.is_empty() {
+                continue;
+            }
+            for &p in &postings {
+                group_of.insert(p, n);
+                self.of_message.insert(p, n);
+            }
+            self.identities.push(Identity {
+                postings,
+                ..id.clone()
+            });
+            self.landings.push(Vec::new());
+            self.reviews.push(Vec::new());
+            if let Some(ks) = self.by_title.get_mut(&id.title_key) {
+                ks.push(n);
+            }
+        }
+        self.identities[k]
+            .postings
+            .retain(|p| !group_of.contains_key(p));
+        // The nearest split posting above a message, if any.
+        let owner = |mut i: usize| -> Option<usize> {
+            for _ in 0..256 {
+                if let Some(&n) = group_of.get(&i) {
+                    return Some(n);
+                }
+                match parent.get(i).copied().flatten() {
+                    Some(p) if p != i => i = p,
+                    _ => return None,
+                }
+            }
+            None
+        };
+        let landings = std::mem::take(&mut self.landings[k]);
+        for at in landings {
+            let n = owner(at.msg).unwrap_or(k);
+            self.landings[n].push(at);
+        }
+        let reviews = std::mem::take(&mut self.reviews[k]);
+        for r in reviews {
+            let n = owner(r).unwrap_or(k);
+            self.reviews[n].push(r);
+        }
+    }
+}
+
 /// The author of a posting as compared (address, else name), lower-cased.
 pub(crate) fn author(m: &LinkMessage) -> String {
     poster(m.from_email.as_deref(), m.from_name.as_deref())
@@ -457,6 +522,44 @@ fn change_id(m: &LinkMessage) -> Option<&str> {
         .filter(|c| !c.is_empty() && (is_cover(m) || !part))
 }
 
+/// Most postings of different titles or authors one patch id joins: a
+/// change carried from a draft through renamed versions has a few; a diff
+/// that more share is one many unrelated patches make (a one-line include,
+/// a version bump) or a flood of copies, and joins none of them.
+const MAX_JOINED_BY_PATCH_ID: usize = 8;
+
+/// The patch ids of `postings` that more than [`MAX_JOINED_BY_PATCH_ID`]
+/// postings of distinct (title, author) carry (each untitled draft counted
+/// as one of its own): they join nothing. Without
+/// this bound one diff posted under a thousand titles would make one patch
+/// of them all, and every history linking one of them would hold them all.
+fn common_patch_ids<'m>(
+    msgs: &'m [LinkMessage],
+    postings: &[usize],
+) -> std::collections::HashSet<&'m str> {
+    let mut seen: HashMap<&str, std::collections::HashSet<(&str, String)>> = HashMap::new();
+    for &i in postings {
+        let Some(p) = &msgs[i].extraction.patch else {
+            continue;
+        };
+        if let Some(id) = p.patch_id.as_deref() {
+            let pairs = seen.entry(id).or_default();
+            if pairs.len() <= MAX_JOINED_BY_PATCH_ID {
+                // An untitled draft counts on its own.
+                let title = match p.title_key.as_str() {
+                    "" => msgs[i].message_id.as_str(),
+                    t => t,
+                };
+                pairs.insert((title, author(&msgs[i])));
+            }
+        }
+    }
+    seen.into_iter()
+        .filter(|(_, pairs)| pairs.len() > MAX_JOINED_BY_PATCH_ID)
+        .map(|(id, _)| id)
+        .collect()
+}
+
 /// Finds the patch identities of `msgs` (see the module docs); `parent` is
 /// each message's parent after threading.
 pub fn identify(msgs: &[LinkMessage], parent: &[Option<usize>]) -> Patches {
@@ -464,6 +567,7 @@ pub fn identify(msgs: &[LinkMessage], parent: &[Option<usize>]) -> Patches {
     let mut uf: Vec<usize> = (0..msgs.len()).collect();
     let mut by_title: HashMap<(String, String), usize> = HashMap::new();
     let mut by_id: HashMap<&str, usize> = HashMap::new();
+    let common = common_patch_ids(msgs, &postings);
     for &i in &postings {
         let m = &msgs[i];
         let Some(p) = &m.extraction.patch else {
@@ -477,7 +581,7 @@ pub fn identify(msgs: &[LinkMessage], parent: &[Option<usize>]) -> Patches {
                 }
             }
         }
-        if let Some(id) = p.patch_id.as_deref() {
+        if let Some(id) = p.patch_id.as_deref().filter(|id| !common.contains(id)) {
             match by_id.get(id) {
                 // Two parts of one series are two patches, whatever their
                 // diffs hash to.

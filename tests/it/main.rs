@@ -22,6 +22,7 @@ mod gold;
 mod hostile_cli;
 mod hostile_export;
 mod hostile_fetch;
+mod hostile_link_flood;
 mod hostile_memory;
 mod hostile_rows;
 mod hostile_store;
