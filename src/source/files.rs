@@ -41,10 +41,15 @@ pub fn open_reader(
         source,
     };
     let mut head = Vec::with_capacity(HEAD_SIZE);
-    (&mut reader)
-        .take(HEAD_SIZE as u64)
-        .read_to_end(&mut head)
-        .map_err(io_err)?;
+    // A read error after some bytes (a truncated gzip stream) is said
+    // after the messages of what was read: the reader fails where it
+    // struck.
+    if let Err(e) = (&mut reader).take(HEAD_SIZE as u64).read_to_end(&mut head) {
+        if head.is_empty() {
+            return Err(io_err(e));
+        }
+        reader = Box::new(FailsWith(Some(e)));
+    }
     if head.is_empty() {
         return Err(Error::Unrecognised {
             path: path.to_path_buf(),
@@ -87,6 +92,19 @@ pub fn open_reader(
                 bytes: all.into(),
                 format,
             }))))
+        }
+    }
+}
+
+/// A reader at the point where a read failed: it gives that error once,
+/// then ends.
+struct FailsWith(Option<std::io::Error>);
+
+impl Read for FailsWith {
+    fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+        match self.0.take() {
+            Some(e) => Err(e),
+            None => Ok(0),
         }
     }
 }
@@ -457,6 +475,36 @@ mod tests {
             err.contains("within 16 levels of folders (1 deeper"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn a_truncated_gzip_mbox_gives_the_messages_before_the_cut_then_its_error() {
+        let mut mbox = Vec::new();
+        for i in 0..40 {
+            mbox.extend_from_slice(
+                format!(
+                    "From a@b Mon Jan  1 00:00:00 2024\nFrom: a@b\nSubject: s{i}\n\
+                     Message-ID: <m{i}@x>\n\n{}\n",
+                    format!("body of message {i} with words\n").repeat(20)
+                )
+                .as_bytes(),
+            );
+        }
+        let gz = gzip(&mbox);
+        let cut = &gz[..gz.len() / 2];
+        let items: Vec<_> = open_reader(
+            Box::new(Cursor::new(cut.to_vec())),
+            Place::File("t.mbox.gz".into()),
+            Path::new("t.mbox.gz"),
+            0,
+        )
+        .expect("the first bytes inflate")
+        .collect();
+        let read = items.iter().filter(|r| r.is_ok()).count();
+        assert!((2..40).contains(&read), "{read} messages before the cut");
+        let last = items.last().unwrap();
+        assert!(last.is_err(), "the cut is said last");
+        assert!(items[..items.len() - 1].iter().all(|r| r.is_ok()));
     }
 
     #[test]

@@ -67,6 +67,37 @@ fn a_truncated_mbox_keeps_every_whole_message_and_the_partial_one() {
 }
 
 #[test]
+fn a_truncated_gzip_mbox_keeps_the_messages_before_the_cut_and_names_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut mbox = String::new();
+    for i in 0..30 {
+        mbox.push_str(&format!(
+            "From a Mon Sep 17 00:00:00 2001\nMessage-ID: <z{i}@x>\nSubject: s{i}\n\n{}\n",
+            format!("line {i} of a body that gzip shrinks\n").repeat(30)
+        ));
+    }
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(mbox.as_bytes()).unwrap();
+    let gz = gz.finish().unwrap();
+    let cut = write(dir.path(), "cut.mbox.gz", &gz[..gz.len() / 2]);
+    let (s, db) = run(std::slice::from_ref(&cut));
+    assert!(
+        s.new >= 2 && s.new < 30,
+        "{} messages before the cut",
+        s.new
+    );
+    let stored: i64 = one(&db.path, "SELECT count(*) FROM messages");
+    assert_eq!(stored as u64, s.new);
+    assert_eq!(s.failed, 1, "the cut is one failure");
+    assert!(
+        s.failures
+            .iter()
+            .any(|f| f.place.contains("cut.mbox.gz") && f.reason.contains("deflate")),
+        "the failure names the file and the cause"
+    );
+}
+
+#[test]
 fn invalid_utf8_unknown_charsets_and_broken_encodings_still_give_text() {
     let dir = tempfile::tempdir().unwrap();
     let mut data = Vec::new();
