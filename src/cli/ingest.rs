@@ -39,6 +39,9 @@ pub struct Args {
 
 /// Runs `regtrack ingest`.
 pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
+    if args.paths.iter().filter(|p| p.as_os_str() == "-").count() > 1 {
+        anyhow::bail!("`-` (standard input) is named more than once: it can be read once");
+    }
     let (mut store, _writing) = super::open_writer(ctx)?;
     let summary =
         super::update::ingest_paths(ctx, &mut store, &args.paths, args.timings, args.reread)?;

@@ -188,6 +188,21 @@ fn standard_input_is_read_with_a_dash() {
 }
 
 #[test]
+fn standard_input_named_twice_is_a_usage_error_that_reads_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.db");
+    let data = std::fs::read(corpus("thread.mbox")).unwrap();
+    let out = Cmd::regtrack()
+        .db(&db)
+        .args(["ingest", "-", "-"])
+        .stdin(data)
+        .run();
+    assert_eq!(out.code(), Some(2), "{}", out.stderr);
+    assert!(out.stderr.contains("standard input"), "{}", out.stderr);
+    assert!(!db.exists(), "nothing was opened");
+}
+
+#[test]
 fn a_missing_path_fails_only_when_nothing_could_be_read() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("t.db");
