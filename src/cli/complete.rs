@@ -43,7 +43,7 @@ pub struct Args {
 /// Runs `regtrack completions`: the script on stdout.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let script = script(args.shell, &super::command());
-    let mut out = std::io::stdout().lock();
+    let mut out = super::stdout();
     out.write_all(script.as_bytes())?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)

@@ -91,8 +91,7 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
             }
         }
         None => {
-            let stdout = std::io::stdout();
-            let mut out = std::io::BufWriter::new(stdout.lock());
+            let mut out = std::io::BufWriter::new(super::stdout());
             write(&mut out)?;
             out.flush()?;
         }

@@ -24,7 +24,7 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     let store = super::open_reader(ctx)?;
     let all = crate::store::stats::failures(&store)?;
     let json = args.format.asked(args.json) == Format::Json;
-    let mut out = std::io::stdout().lock();
+    let mut out = super::stdout();
     if json {
         crate::export::json::to_writer(&mut out, &all, true)?;
         writeln!(out)?;

@@ -62,7 +62,7 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
         print_failures(&mut err, &summary)?;
     }
     if args.format.asked(args.json) == Format::Json {
-        let mut out = std::io::stdout().lock();
+        let mut out = super::stdout();
         crate::export::json::to_writer(&mut out, &summary, false)?;
         writeln!(out)?;
     } else {

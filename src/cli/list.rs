@@ -214,8 +214,7 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     let regs = crate::query::list(&store, &filter, now, args.filter.days)?;
     super::warn_undecodable(&store);
     super::note_stale(ctx, &store);
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut out = std::io::BufWriter::new(super::stdout());
     if args.format.asked(args.json) == Format::Json {
         crate::export::json::write(&mut out, &regs, &ctx.links)?;
     } else {

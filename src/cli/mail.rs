@@ -37,6 +37,9 @@ pub struct Args {
 
 /// Runs `regtrack mail`.
 pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
+    if crate::mail::clean_id(&args.message_id).is_empty() {
+        anyhow::bail!("empty Message-ID (give one as its header has it: <id@host> or id@host)");
+    }
     let store = super::open_reader(ctx)?;
     if args.raw {
         return raw(ctx, &store, std::slice::from_ref(&args.message_id));
@@ -64,7 +67,7 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     let note = copies::notes(&store, &[m.message_id.as_str()])
         .context("reading the message's copies")?
         .remove(&m.message_id);
-    let mut out = std::io::stdout().lock();
+    let mut out = super::stdout();
     let url = ctx.links.message(&m.message_id);
     if args.format.asked(args.json) == Format::Json {
         let mut v = serde_json::to_value(&m)?;
@@ -187,7 +190,7 @@ pub(super) fn raw(
         return Ok(ExitCode::from(1));
     }
     let refs: Vec<&[u8]> = raws.iter().map(Vec::as_slice).collect();
-    let mut out = std::io::stdout().lock();
+    let mut out = super::stdout();
     crate::export::mbox::write(&mut out, &refs, std::io::stdout().is_terminal())?;
     Ok(ExitCode::SUCCESS)
 }
@@ -203,7 +206,7 @@ fn list_copies(
     let Some(list) = found else {
         return Ok(not_found(ctx, &args.message_id));
     };
-    let mut out = std::io::stdout().lock();
+    let mut out = super::stdout();
     if args.format.asked(args.json) == Format::Json {
         crate::export::json::to_writer(&mut out, &list, false)?;
         writeln!(out)?;

@@ -48,7 +48,7 @@ pub fn run(quiet: bool, args: Args) -> anyhow::Result<ExitCode> {
     let cmd = super::command();
     match args.out_dir {
         None => {
-            let mut out = std::io::stdout().lock();
+            let mut out = super::stdout();
             out.write_all(page(&cmd).as_bytes())?;
             out.flush()?;
         }

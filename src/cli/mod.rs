@@ -365,6 +365,36 @@ fn finish(result: anyhow::Result<ExitCode>) -> ExitCode {
     }
 }
 
+/// Standard output, locked, whose write errors say where they struck
+/// ("writing to standard output: No space left on device"), keeping their
+/// kind (a reader gone, `| head`, is still no failure).
+pub(crate) fn stdout() -> Stdout {
+    Stdout(std::io::stdout().lock())
+}
+
+/// See [`stdout`].
+pub(crate) struct Stdout(std::io::StdoutLock<'static>);
+
+impl Stdout {
+    fn said(e: std::io::Error) -> std::io::Error {
+        std::io::Error::new(e.kind(), format!("writing to standard output: {e}"))
+    }
+}
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.write(buf).map_err(Self::said)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        self.0.write_all(buf).map_err(Self::said)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush().map_err(Self::said)
+    }
+}
+
 /// Says an error on stderr, with its causes, escaped for the terminal (a
 /// file name, a query or a path from the command line may hold escapes).
 fn say_error(e: &anyhow::Error) {

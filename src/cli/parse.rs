@@ -31,8 +31,7 @@ pub struct Args {
 
 /// Runs `regtrack parse`.
 pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
-    let stdout = std::io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
+    let mut out = BufWriter::new(super::stdout());
     let mut read = 0usize;
     let mut failed = 0usize;
     for path in &args.inputs {
@@ -85,12 +84,12 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
                 .context("encoding JSON")?;
             drop(ex);
             drop(msg);
-            writeln!(out).context("writing to stdout")?;
-            out.flush().context("writing to stdout")?;
+            writeln!(out)?;
+            out.flush()?;
             read += 1;
         }
     }
-    out.flush().context("writing to stdout")?;
+    out.flush()?;
     if !ctx.quiet && failed > 0 {
         eprintln!("regtrack: {read} messages parsed, {failed} failed");
     }

@@ -134,7 +134,7 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
         now,
         about: args.subsystem.clone().or_else(|| args.list.clone()),
     };
-    let mut out = std::io::stdout().lock();
+    let mut out = super::stdout();
     match args.format {
         ReportFormat::Text => {
             out.write_all(crate::export::report::text(&regs, &period, &ctx.links).as_bytes())?

@@ -63,8 +63,7 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     for r in &mut regs {
         r.flags = crate::query::flags(r, now, args.days);
     }
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut out = std::io::BufWriter::new(super::stdout());
     let ids: Vec<&str> = regs
         .iter()
         .flat_map(|r| r.reports.iter().map(|rep| rep.message_id.as_str()))

@@ -24,7 +24,7 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     let store = super::open_reader(ctx)?;
     let s = crate::store::stats::stats(&store).context("reading counts")?;
     super::note_stale(ctx, &store);
-    let mut out = std::io::stdout().lock();
+    let mut out = super::stdout();
     if args.format.asked(args.json) == Format::Json {
         crate::export::json::to_writer(&mut out, &s, false)?;
         writeln!(out)?;

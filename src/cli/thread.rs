@@ -18,6 +18,9 @@ pub struct Args {
 
 /// Runs `regtrack thread`.
 pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
+    if crate::mail::clean_id(&args.message_id).is_empty() {
+        anyhow::bail!("empty Message-ID (give one as its header has it: <id@host> or id@host)");
+    }
     let store = super::open_reader(ctx)?;
     let ids = crate::store::copies::thread(&store, &args.message_id)
         .with_context(|| format!("reading the thread of message '{}'", args.message_id))?;

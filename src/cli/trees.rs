@@ -102,7 +102,7 @@ fn add(
 fn list(ctx: &Context) -> anyhow::Result<ExitCode> {
     let store = super::open_reader(ctx)?;
     let trees = crate::store::trees::list(&store)?;
-    let mut out = std::io::stdout().lock();
+    let mut out = super::stdout();
     if trees.is_empty() {
         writeln!(
             out,

@@ -95,8 +95,7 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     } else {
         args.format
     };
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut out = std::io::BufWriter::new(super::stdout());
     use crate::export::trends as write;
     match format {
         FormatArg::Text => write::text(&mut out, &rows, opts.by, opts.per)?,

@@ -179,7 +179,7 @@ fn synced_line(s: &TreeSynced) -> String {
 /// Prints the summary line of an update on stdout, and, unless quiet, the
 /// regressions line; quiet, the summary line only when a message failed.
 pub(super) fn print_summary(ctx: &Context, store: &Store, summary: &Summary) -> anyhow::Result<()> {
-    let mut out = std::io::stdout().lock();
+    let mut out = super::stdout();
     // Quiet (cron): nothing when all went well, the line when a message
     // failed, so that cron mails only about failures.
     if ctx.quiet && summary.failed == 0 {

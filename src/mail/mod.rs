@@ -110,12 +110,20 @@ fn normalized_hash(raw: &[u8]) -> String {
     h.finalize().to_hex().to_string()
 }
 
-/// Strips one pair of angle brackets and white space around a Message-ID.
+/// Strips one pair of angle brackets and white space around a Message-ID,
+/// and the white space inside it, as ingest stores it (a header's
+/// `<a b@x>` is `ab@x`): so a Message-ID copied from a header finds its
+/// message.
 pub fn clean_id(s: &str) -> String {
     let t = s.trim();
     let t = t.strip_prefix('<').unwrap_or(t);
     let t = t.strip_suffix('>').unwrap_or(t);
-    t.trim().to_string()
+    let t = t.trim();
+    if t.contains(char::is_whitespace) {
+        t.split_whitespace().collect()
+    } else {
+        t.to_string()
+    }
 }
 
 /// All `<id>` tokens of a References-like value, in order (bare tokens when
@@ -175,6 +183,24 @@ pub(crate) fn list_id_from(value: &str, x_mailing_list: bool) -> Option<String> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_message_id_is_cleaned_as_ingest_stores_it() {
+        assert_eq!(clean_id(" <a b@x> "), "ab@x");
+        assert_eq!(clean_id("<m@x>"), "m@x");
+        assert_eq!(clean_id("m@x"), "m@x");
+        let raw = b"From: a@b\nSubject: s\nMessage-ID: <a b@x>\n\nbody\n";
+        let m = parse(&RawMessage {
+            bytes: raw.to_vec().into(),
+            origin: crate::model::Origin::File {
+                path: "t.eml".into(),
+                offset: 0,
+            },
+            format: crate::model::RawFormat::Rfc822,
+        })
+        .expect("mail");
+        assert_eq!(clean_id("<a b@x>"), m.message_id);
+    }
 
     /// The content hash as first defined (line by line): stored databases
     /// compare new copies against it, so it must never change.

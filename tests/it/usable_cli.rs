@@ -86,6 +86,10 @@ fn every_reading_command_answers_0_matches_nothing_1_and_misuse_2() {
         vec!["mark", "15", "no-such-status"],
         vec!["trends", "--per", "week"],
         vec!["no-such-command"],
+        // An empty Message-ID (an unset shell variable) names nothing.
+        vec!["mail", ""],
+        vec!["mail", "<>"],
+        vec!["thread", ""],
     ] {
         let run = Cmd::regtrack().db(&db).args(&args).run();
         assert_eq!(run.code(), Some(2), "{args:?}: {}", run.stderr);
@@ -220,4 +224,54 @@ fn mail_shows_its_lore_link() {
         .args(["mail", "--json", REPORT])
         .json();
     assert_eq!(v["url"], format!("https://lore.kernel.org/all/{REPORT}/"));
+}
+
+#[test]
+fn an_answer_that_cannot_be_written_says_standard_output_and_exits_2() {
+    if !std::path::Path::new("/dev/full").exists() {
+        crate::common::skip("/dev/full is missing");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let db = corpus_db(dir.path());
+    for args in answering() {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let o = Command::new(env!("CARGO_BIN_EXE_regtrack"))
+            .arg("--db")
+            .arg(&db)
+            .args(&args)
+            .stdout(full)
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("standard output"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn a_message_id_copied_from_its_header_finds_the_message_whatever_its_spaces() {
+    let dir = tempfile::tempdir().unwrap();
+    let mbox = dir.path().join("sp.mbox");
+    std::fs::write(
+        &mbox,
+        "From a@b Mon Jan  1 00:00:00 2024\nFrom: a@b\nSubject: spaced\n\
+         Date: Mon, 1 Jan 2024 00:00:00 +0000\nMessage-ID: <a b@x>\n\nbody\n",
+    )
+    .unwrap();
+    let db = dir.path().join("t.db");
+    Cmd::regtrack()
+        .db(&db)
+        .args(["ingest", "--quiet"])
+        .arg(&mbox)
+        .ok();
+    for args in [["mail", "<a b@x>"], ["mail", "ab@x"], ["thread", "<a b@x>"]] {
+        let run = Cmd::regtrack().db(&db).args(args).run();
+        assert_eq!(run.code(), Some(0), "{args:?}: {}", run.stderr);
+        assert!(run.stdout.contains("spaced"), "{args:?}: {}", run.stdout);
+    }
 }
