@@ -57,12 +57,19 @@ pub struct Args {
     pub days: u32,
 }
 
+/// The earliest day a report's period may name (1991-08-25, Linux's first
+/// announcement): `--now` before it is refused (a mail's `Date:` needs a
+/// four-digit year, and no regression is older), `--since` before it
+/// starts there.
+const EARLIEST: i64 = 683_078_400;
+
 fn when(s: &str, now: i64) -> anyhow::Result<i64> {
     let s = s.trim();
-    if let Some(d) = super::fetch::days_ago(s)? {
-        return Ok(now - d * 86_400);
-    }
-    Ok(super::fetch::parse_since(s)?.timestamp())
+    let t = match super::fetch::days_ago(s)? {
+        Some(d) => now.saturating_sub(d.saturating_mul(86_400)),
+        None => super::fetch::parse_since(s)?.timestamp(),
+    };
+    Ok(t)
 }
 
 /// The sender and the recipients, each checked to be addresses
@@ -101,12 +108,19 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
         Some(n) => {
             // A day names its end: `--now 2024-03-22` covers that day.
             let t = when(n, chrono::Utc::now().timestamp()).context("--now")?;
+            if t < EARLIEST {
+                anyhow::bail!(
+                    "--now '{}' is before Linux (1991-08-25)",
+                    crate::export::terminal::line(n)
+                );
+            }
             if n.trim().len() == 10 { t + 86_399 } else { t }
         }
         None => chrono::Utc::now().timestamp(),
     };
     let (from, to) = envelope_addresses(ctx, &args)?;
-    let since = when(&args.since, now).context("--since")?;
+    // A period reaching further back starts with Linux.
+    let since = when(&args.since, now).context("--since")?.max(EARLIEST);
     if since > now {
         anyhow::bail!("--since is after the period's end (--now): the period runs backwards");
     }

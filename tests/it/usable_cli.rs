@@ -33,6 +33,8 @@ fn answering() -> Vec<Vec<&'static str>> {
         vec!["failures"],
         vec!["failures", "--json"],
         vec!["report", "--now", "2024-03-31", "--since", "30d"],
+        // A period reaching back before Linux starts with it.
+        vec!["report", "--now", "2024-03-31", "--since", "36500d"],
         vec!["trends"],
         vec!["trends", "--json"],
         vec!["trends", "--format", "csv", "--by", "release"],
@@ -81,6 +83,8 @@ fn every_reading_command_answers_0_matches_nothing_1_and_misuse_2() {
         vec!["list", "--min-change", "inf"],
         vec!["list", "--list", ""],
         vec!["report", "--now", "2024-03-01", "--since", "2024-03-20"],
+        // A mail's Date: needs a four-digit year; no regression is older.
+        vec!["report", "--now", "0000-01-01"],
         vec!["export", "--format", "docx"],
         vec!["mail", "--raw", "--json", REPORT],
         vec!["mark", "15", "no-such-status"],
