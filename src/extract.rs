@@ -88,7 +88,12 @@ use crate::model::{Extraction, Message};
 /// fix within the noise is no noise; the reply model trained on A to L; a
 /// subject's change past ten million percent is no change; Date fields read
 /// by RFC 5322's grammar first.
-pub const EXTRACTION_VERSION: i64 = 26;
+/// 27: phrase families written on paraphrase set M (a revert done or
+/// queued in few words, a patch held back from a tree or a pull, a fix
+/// being written or on its way, a fix measured back at parity, a false
+/// report, nothing seen either way, a cost "stays", cache-line shift said
+/// bare); "it does" answers a quoted question yes.
+pub const EXTRACTION_VERSION: i64 = 27;
 
 /// The extractors read a body up to this many lines or
 /// [`MAX_EXTRACTED_BODY`] bytes, whichever comes first.

@@ -2382,6 +2382,143 @@ pub const PHRASES: &[Phrase] = &[
         false,
         r"\b(?:patch|commit|change|it)\b (?:{w} ){0,3}(?:shouldn't|should not|wouldn't|would not|doesn't|does not)(?: really| even| intend to)? (?P<cue>change|affect|matter|make any difference|make a difference|have any impact|have an impact|impact)\b",
     ),
+    // Families written on paraphrase set M (grammar/evidence-signal.md).
+    // A revert done or queued, said in few words.
+    p(
+        WillRevert,
+        r"^(?P<cue>reverted|dropped)(?:,| -| now,)? (?:thanks|thank you|thx)\b",
+    ),
+    p(
+        WillRevert,
+        r"^(?:ok|okay|alright|fine|sure)[,.!]? (?P<cue>dropping|reverting) (?:this|it|that|the (?:patch|commit|change|series))(?: one)?(?: then| for now)?[.!]?$",
+    ),
+    p(
+        WillRevert,
+        r"\b(?:commit|patch|change|culprit) (?:is|has been|was|got) (?:now )?(?P<cue>reverted|backed out) (?:now )?(?:in|from|on|as of)\b",
+    ),
+    p(
+        WillRevert,
+        r"^(?:the )?(?P<cue>revert) (?:is )?(?:queued|applied|pushed|sent|posted|merged) (?:for|in|to|up)\b",
+    ),
+    p(
+        WillRevert,
+        r"^(?:it|this|that|the (?:patch|commit|change)) (?P<cue>gets reverted|gets dropped|gets backed out|will be reverted|will be dropped|will be backed out)\b",
+    ),
+    p(
+        WillRevert,
+        r"\b(?:is|are) (?P<cue>gone from) (?:the |my |our )?(?:[[:word:].-]+ )?(?:tree|branch|queue|for-next|linux-next)\b",
+    ),
+    p(
+        WillRevert,
+        r"\b(?:call|thing to do|option|plan) (?:is|would be|'s) to (?P<cue>back the (?:commit|patch|change) out|back out the (?:commit|patch|change))\b",
+    ),
+    // A patch or series held back from a tree or a pull.
+    p(
+        SetsAside,
+        r"\bnot (?P<cue>including|sending|pushing|queueing) [^.;]{1,60} (?:in|with|for) (?:this|the|my) [^.;]{0,30}\bpull\b",
+    ),
+    p(
+        SetsAside,
+        r"\b(?:i|we) (?:have )?(?:remove|removed|drop|dropped|take|took|pull|pulled) (?:this|the|that|these|those) (?:patch|patches|commit|commits|change|series) (?:out )?(?:of|from) [^.;]{0,40}\b(?P<cue>temporarily|for the time being)\b",
+    ),
+    p(
+        SetsAside,
+        r"\b(?P<cue>holding off|hold off|holding back) on (?:applying|merging|queueing|queuing|taking|picking up|sending|pulling)\b",
+    ),
+    p(
+        SetsAside,
+        r"\b(?:it'll|it will|they'll|they will|this will|the series will|the patch will|the patches will) (?P<cue>sit|stay|wait|remain) in (?:my|the|our) (?:tree|branch|queue)\b[^.;]{0,20}\buntil\b",
+    ),
+    p(
+        SetsAside,
+        r"^(?P<cue>deferred|postponed|punted|pushed back) (?:to|until|till) (?:the )?next (?:cycle|release|merge window|window)\b",
+    ),
+    p(
+        SetsAside,
+        r"\b(?:i'll|i will|we'll|we will|i'm going to) (?P<cue>leave) [^.;]{1,50} out of (?:the|my|this|our) (?:[[:word:]-]+ )?(?:pull request|pull|merge window|tree|branch)\b",
+    ),
+    p(
+        SetsAside,
+        r"\b(?:i've|i have|we've|we have|i|we) (?P<cue>unqueued|dequeued|un-queued)\b",
+    ),
+    // A fix being written or on its way.
+    p(
+        WillFix,
+        r"^(?:i'm |i am |we're |we are |currently )?(?P<cue>working on a (?:follow-up|followup|fix|patch))\b",
+    ),
+    p(
+        WillFix,
+        r"\b(?:patch|fix|follow-up|followup) (?:is being|are being) (?P<cue>prepared|worked on|written|tested)\b",
+    ),
+    p(
+        WillFix,
+        r"\b(?:a|the) (?:fix|patch) for (?:this|it|that) (?P<cue>will be sent|will be posted|will follow|is coming|will go out|is on its way)\b",
+    ),
+    p(
+        WillFix,
+        r"\b(?:i'll|i will|we'll|let me) (?P<cue>post|send) (?:a|an) (?:one-liner|one liner|oneliner|quick patch|quick fix|small patch|trivial patch|follow-up patch|followup patch)\b",
+    ),
+    p(
+        WillFix,
+        r"\b(?:a|the) (?:patch|fix) (?:restoring|to restore|bringing back|that restores|reinstating)\b[^.;]{0,60}\b(?P<cue>is coming|is on its way|will follow|is in the works)\b",
+    ),
+    // A fix measured to win the loss back.
+    p(
+        ConfirmsFix,
+        r"\b(?:fix|patch|revert|change) (?P<cue>brings|brought|gets|got|puts|put) [^.;]{0,40}\bback to (?:where|what) (?:they|it) (?:were|was)\b",
+    ),
+    p(
+        ConfirmsFix,
+        r"\bwith the (?:fix|patch|revert) applied\b[^.;]{0,60}\b(?P<cue>at parity with|on par with|back to parity|back on par)\b",
+    ),
+    p(
+        ConfirmsFix,
+        r"\b(?:revert|fix|patch)(?: commit)? (?P<cue>recovered|recovers|restored|restores) [^.;]{0,60}\b(?:completely|fully|entirely|in full)\b",
+    ),
+    // The robot's team takes a report back.
+    p(
+        Withdraws,
+        r"\b(?:it's|it is|this is|this was|it was) a (?P<cue>false report)\b",
+    ),
+    p(
+        Withdraws,
+        r"^(?P<cue>false alarm)(?:, sorry| - sorry|, apologies)?[.!]?$",
+    ),
+    p(
+        Withdraws,
+        r"\b(?:report|this one) (?:is|has been) (?:hereby )?(?P<cue>withdrawn|retracted)\b",
+    ),
+    p(
+        Withdraws,
+        r"\b(?:we're|we are|i'm|i am) (?P<cue>pulling|taking|withdrawing|retracting) (?:this|the|our) report\b",
+    ),
+    // Nothing seen when tried.
+    p(
+        CannotReproduce,
+        r"\b(?:shows?|showed|see|saw|sees) (?P<cue>nothing either way|no difference either way|no change either way)\b",
+    ),
+    p(
+        CannotReproduce,
+        r"\b(?:regression|drop|slowdown|the (?:issue|problem)) (?P<cue>could not be reproduced|couldn't be reproduced|cannot be reproduced|can't be reproduced|was not reproducible|is not reproducible|isn't reproducible)\b",
+    ),
+    // The cost accepted.
+    p(
+        Declines,
+        r"\b(?:i'm|i am|we're|we are) (?P<cue>fine keeping|fine accepting|fine living with|fine eating|happy to keep|happy to accept|happy to live with|ok keeping|ok living with) (?:a|the|this|that)\b",
+    ),
+    p(
+        Declines,
+        r"^(?:the )?(?P<cue>cost stays|loss stays|regression stays|slowdown stays)\b",
+    ),
+    p(
+        Declines,
+        r"\b(?:was|were|has been|have been|is) (?P<cue>judged acceptable|deemed acceptable|considered acceptable)\b",
+    ),
+    // Code layout, said bare.
+    p(
+        Layout,
+        r"^(?P<cue>cache ?line (?:shift|movement|alignment|placement)|alignment (?:shift|change)|code layout)(?: change| effect)?[.!]?(?: not the code[.!]?)?$",
+    ),
 ];
 
 /// What the robot's team names as the fault of a report it takes back
@@ -3103,7 +3240,7 @@ const QUESTIONS: &[(&str, Option<SignalKind>, Option<SignalKind>)] = &[
 /// An answer's first words: yes, or no.
 static ANSWER: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"^(?:(?P<sure>pretty sure|quite sure|fairly sure|i'm pretty sure|i'm quite sure|i'm fairly sure|i am pretty sure|i am quite sure)|(?P<yes>yes|yeah|yep|yup|sure|of course|certainly|will do|indeed|correct|exactly|absolutely|definitely|afraid so|i'm afraid so|i think so|i believe so|probably|likely|most likely|almost certainly|very likely|please do|do that|go ahead|agreed|that's right|right)|(?P<no>no|nope|nah|not really|not at all|not that i know|unlikely|not likely|i doubt it|doubt it|hardly))(?-u:\b)",
+        r"^(?:(?P<not>it doesn't|it does not|it didn't|it did not|that didn't|that did not)|(?P<sure>pretty sure|quite sure|fairly sure|i'm pretty sure|i'm quite sure|i'm fairly sure|i am pretty sure|i am quite sure)|(?P<yes>it does|it did|it helps|it helped|that did it|it works|that works|yes|yeah|yep|yup|sure|of course|certainly|will do|indeed|correct|exactly|absolutely|definitely|afraid so|i'm afraid so|i think so|i believe so|probably|likely|most likely|almost certainly|very likely|please do|do that|go ahead|agreed|that's right|right)|(?P<no>no|nope|nah|not really|not at all|not that i know|unlikely|not likely|i doubt it|doubt it|hardly))(?-u:\b)",
     )
     .expect("valid regex")
 });

@@ -12,8 +12,9 @@
 //!
 //! It is a multinomial naive Bayes over the lower-cased words of a sentence
 //! and their pairs and triples, trained when first used on the paraphrase
-//! sets A to L (the sets the phrase book was written on); set M is never
-//! trained on and measures it (`tests/it/phrases_paraphrased.rs`). A
+//! sets A to L (sets the phrase book was written on); sets M (written on
+//! since) and N (held out) are never trained on, and N measures it
+//! (`tests/it/phrases_paraphrased.rs`). A
 //! reading counts only when its probability is at least [`THRESHOLD`] with
 //! the prior of "decides nothing" raised by [`NONE_BOOST`] (in real replies
 //! most sentences decide nothing): trained on A to G and measured on H and

@@ -168,9 +168,9 @@ fn score(set: &str) -> Score {
 #[test]
 fn the_reply_reader_decides_paraphrased_sentences_it_was_not_written_on() {
     // Floors a few points under what the sets gave when the phrase book or
-    // the reply model was last changed: sets A to L were read while writing
-    // the families and train the model (written), set M never was (held
-    // out; it reads 67 %, sure or unsure, and 95 of its 97 sentences
+    // the reply model was last changed: sets A to M were read while writing
+    // the families (A to L train the model), set N never was (held out; it
+    // reads 67 % sure and 80 % sure or unsure, and 96 of its 97 sentences
     // deciding nothing as nothing).
     // REGTRACK_PHRASES_EXTRA=/abs/path.tsv scores one more set (no floor):
     // a set being written, or sentences tried while writing a family.
@@ -188,7 +188,8 @@ fn the_reply_reader_decides_paraphrased_sentences_it_was_not_written_on() {
         ("set-j.tsv", 95.0, 97.0),
         ("set-k.tsv", 95.0, 97.0),
         ("set-l.tsv", 95.0, 97.0),
-        ("set-m.tsv", 64.0, 95.0),
+        ("set-m.tsv", 75.0, 95.0),
+        ("set-n.tsv", 64.0, 95.0),
     ]
     .into_iter()
     .chain(extra.as_deref().map(|e| (e, 0.0, 0.0)))
