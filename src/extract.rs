@@ -93,7 +93,9 @@ use crate::model::{Extraction, Message};
 /// being written or on its way, a fix measured back at parity, a false
 /// report, nothing seen either way, a cost "stays", cache-line shift said
 /// bare); "it does" answers a quoted question yes.
-pub const EXTRACTION_VERSION: i64 = 27;
+/// 28: a report subject whose change cannot be read (`NaN%`, `inf%`, past
+/// ten million percent) keeps its metric and direction and is no failure.
+pub const EXTRACTION_VERSION: i64 = 28;
 
 /// The extractors read a body up to this many lines or
 /// [`MAX_EXTRACTED_BODY`] bytes, whichever comes first.

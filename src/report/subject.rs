@@ -8,7 +8,7 @@
 use nom::branch::alt;
 use nom::bytes::complete::{tag, tag_no_case, take_till, take_while_m_n};
 use nom::character::complete::{char, digit1, one_of, space0, space1};
-use nom::combinator::{all_consuming, opt, recognize, rest};
+use nom::combinator::{all_consuming, opt, recognize, rest, verify};
 use nom::multi::many0;
 use nom::sequence::{delimited, terminated};
 use nom::{IResult, Parser};
@@ -240,6 +240,35 @@ fn old_tail(i: &str) -> IResult<&str, Tail> {
 }
 
 /// ```text
+/// garbled_tail := metric " " (not a number) "%" " " direction (" " trailing)?
+///                                          ; "NaN%", "inf%", a change past MAX_CHANGE
+/// ```
+/// A performance subject whose change cannot be read: its metric and
+/// direction are, its change is none (not a failure's description).
+fn garbled_tail(i: &str) -> IResult<&str, Tail> {
+    let (i, (m, _, _, _, d, t)) = (
+        metric,
+        space1,
+        verify(take_till(|c: char| c == ' '), |w: &str| {
+            w.len() > 1 && w.ends_with('%')
+        }),
+        space1,
+        direction,
+        opt(rest.map(str::trim)),
+    )
+        .parse(i)?;
+    Ok((
+        i,
+        Tail {
+            metric: Some(m.to_string()),
+            direction: Some(d),
+            trailing: t.filter(|t| !t.is_empty()).map(str::to_string),
+            ..Tail::default()
+        },
+    ))
+}
+
+/// ```text
 /// failure_tail := (any character)*       ; "xfstests.btrfs.020/026/215.fail", "BUG:..."
 /// ```
 fn failure_tail(i: &str) -> IResult<&str, Tail> {
@@ -270,7 +299,8 @@ fn wordless_tail(i: &str) -> IResult<&str, Tail> {
 }
 
 /// ```text
-/// tail := no_primary_tail | old_tail | perf_tail | wordless_tail | failure_tail
+/// tail := no_primary_tail | old_tail | perf_tail | wordless_tail | garbled_tail
+///       | failure_tail
 /// ```
 fn tail(i: &str) -> IResult<&str, Tail> {
     alt((
@@ -278,6 +308,7 @@ fn tail(i: &str) -> IResult<&str, Tail> {
         all_consuming(old_tail),
         all_consuming(perf_tail),
         all_consuming(wordless_tail),
+        all_consuming(garbled_tail),
         failure_tail,
     ))
     .parse(i)
@@ -413,6 +444,24 @@ mod tests {
             absurd.as_ref().is_none_or(|r| r.change_percent.is_none()),
             "{absurd:?}"
         );
+        // A change that cannot be read leaves the metric and direction, and
+        // is no failure's description.
+        for change in ["NaN%", "inf%", "-1e38%", "-99999999999.9%"] {
+            let r = s(&format!(
+                "[linus:master] [xfs] 2edf06a50f: fsmark.files_per_sec {change} regression"
+            ));
+            assert_eq!(
+                r.metric.as_deref(),
+                Some("fsmark.files_per_sec"),
+                "{change}"
+            );
+            assert_eq!(r.direction, Some(Direction::Regression), "{change}");
+            assert_eq!(
+                (r.change_percent, r.failure.as_deref()),
+                (None, None),
+                "{change}"
+            );
+        }
     }
 
     #[test]
