@@ -230,14 +230,25 @@ pub fn open_dir(path: &Path) -> Result<RawStream> {
 
 /// The files of a walk that lie inside `root` once symbolic links are
 /// followed, and those a link leads out of it to (`/etc/passwd` linked into
-/// a Maildir): those are not read.
+/// a Maildir): those are not read. A file that is no link lies where its
+/// folder does, so each folder is resolved once and each file only
+/// `lstat`ed: resolving every file of a big Maildir cost a path walk each.
 fn within(root: &Path, files: Vec<PathBuf>) -> (Vec<PathBuf>, Vec<PathBuf>) {
     let Ok(root) = std::fs::canonicalize(root) else {
         return (files, Vec::new());
     };
-    files
-        .into_iter()
-        .partition(|f| std::fs::canonicalize(f).map_or(true, |real| real.starts_with(&root)))
+    let mut folders: std::collections::HashMap<PathBuf, bool> = std::collections::HashMap::new();
+    files.into_iter().partition(|f| {
+        let inside =
+            |p: &Path| std::fs::canonicalize(p).map_or(true, |real| real.starts_with(&root));
+        let link = std::fs::symlink_metadata(f).is_ok_and(|m| m.file_type().is_symlink());
+        match f.parent() {
+            Some(folder) if !link => *folders
+                .entry(folder.to_path_buf())
+                .or_insert_with(|| inside(folder)),
+            _ => inside(f),
+        }
+    })
 }
 
 /// The error that names the first file a symbolic link leads out of the
