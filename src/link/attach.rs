@@ -855,7 +855,9 @@ fn weigh_candidates(
 const MAX_HISTORIES_SHARING_POSTINGS: usize = 8;
 
 /// Splits each patch that more than [`MAX_HISTORIES_SHARING_POSTINGS`]
-/// histories link by postings of their own: each history's postings (with
+/// histories link by postings of their own, more than as many postings in
+/// all (one posting closing many reports is one patch, kept whole): each
+/// history's postings (with
 /// the landings and reviews below them) become a patch of their own
 /// ([`Patches::split`]), so that a flood of reports and fixes of one title
 /// stores what each history holds, not its square.
@@ -880,7 +882,18 @@ fn split_flooded_patches(ix: &Index<'_>, patches: &mut Patches, drafts: &[Draft]
                 None => by_history.push((r, vec![i])),
             }
         }
-        if by_history.len() > MAX_HISTORIES_SHARING_POSTINGS {
+        // One posting many histories link (a fix whose `Closes:` name
+        // many reports) is one patch; only many postings, each linked by
+        // its own history, are a flood.
+        let mut postings: Vec<usize> = by_history
+            .iter()
+            .flat_map(|(_, v)| v.iter().copied())
+            .collect();
+        postings.sort_unstable();
+        postings.dedup();
+        if by_history.len() > MAX_HISTORIES_SHARING_POSTINGS
+            && postings.len() > MAX_HISTORIES_SHARING_POSTINGS
+        {
             let groups: Vec<Vec<usize>> = by_history.into_iter().map(|(_, v)| v).collect();
             patches.split(k, &groups, ix.parent);
         }
