@@ -4,7 +4,9 @@
 //! own, whose fixes share their title and author, or their diff. Each
 //! history must hold its own fix, its own landing and nothing of the other
 //! copies: what a history holds then grows with the archive, not with its
-//! square (`scripts/bench-link-scale` measures the time).
+//! square (`scripts/bench-link-scale` measures the time). And one fix
+//! whose `Closes:` name many reports is no flood: it stays one patch, its
+//! pull request landing it in every history.
 
 use std::path::Path;
 
@@ -128,4 +130,103 @@ fn copies_whose_fixes_share_a_title_or_a_diff_each_keep_their_own() {
     each_holds_its_own(&titled, alone, "one fix title and author");
     let diffed = histories(dir.path(), "diff", &flood(false, true));
     each_holds_its_own(&diffed, alone, "one diff");
+}
+
+/// `COPIES` robot reports of culprits of their own (the corpus's current
+/// report renamed), one fix posting whose `Closes:` name them all, and a
+/// pull request listing the fix's title.
+fn one_fix_for_many() -> String {
+    let report = std::fs::read(corpus("report/current-perf-report.eml")).unwrap();
+    let report = String::from_utf8_lossy(&report).into_owned();
+    let full = "3f2a9c1b7e5d40a6c8b1e2f3a4b5c6d7e8f90123";
+    let mut out = String::new();
+    let mut closes = String::new();
+    for i in 0..COPIES {
+        let id = format!("{:010x}{:030x}", (i as u64 + 1) * 0x7b1d_03e5, i);
+        let mid = format!("r{i}.202407101441-oliver.sang@intel.com");
+        let mut t = report.replace("202407101441.5a1b2c3d-oliver.sang@intel.com", &mid);
+        for len in (8..=full.len()).rev() {
+            t = t.replace(&full[..len], &id[..len]);
+        }
+        t = t.replace(
+            "take the i_data_sem only once",
+            &format!("take the i_data_sem only once {i}"),
+        );
+        out.push_str("From mboxrd@z Thu Jan  1 00:00:00 1970\n");
+        out.push_str(&t);
+        out.push('\n');
+        closes.push_str(&format!("Closes: https://lore.kernel.org/oe-lkp/{mid}\n"));
+    }
+    out.push_str(&format!(
+        "From mboxrd@z Thu Jan  1 00:00:00 1970\n\
+         From: Jan Kara <jack@suse.cz>\n\
+         Date: Mon, 22 Jul 2024 12:00:00 +0200\n\
+         Subject: [PATCH] ext4: take the data sem once for every fiemap caller\n\
+         Message-ID: <fix-all@suse.cz>\n\
+         \n\
+         The robot reported the same fiemap slowdown against many commits.\n\
+         \n\
+         Reported-by: kernel test robot <oliver.sang@intel.com>\n\
+         {closes}Signed-off-by: Jan Kara <jack@suse.cz>\n\
+         ---\n\
+         diff --git a/fs/ext4/extents.c b/fs/ext4/extents.c\n\
+         --- a/fs/ext4/extents.c\n\
+         +++ b/fs/ext4/extents.c\n\
+         @@ -1,2 +1,2 @@\n\
+         -\tdown_read(&ei->i_data_sem);\n\
+         +\tdown_read_once(&ei->i_data_sem);\n\
+         \n\
+         From mboxrd@z Thu Jan  1 00:00:00 1970\n\
+         From: Theodore Ts'o <tytso@mit.edu>\n\
+         Date: Thu, 1 Aug 2024 12:00:00 -0400\n\
+         Subject: [GIT PULL] ext4 fixes for 6.11-rc2\n\
+         Message-ID: <pull-ext4@mit.edu>\n\
+         \n\
+         The following changes since commit 8400291e289ee6b2bf9779ff1c83a291501f017b:\n\
+         \n\
+         \x20 Linux 6.11-rc1 (2024-07-28 14:19:55 -0700)\n\
+         \n\
+         are available in the Git repository at:\n\
+         \n\
+         \x20 https://git.kernel.org/pub/scm/linux/kernel/git/tytso/ext4.git tags/ext4_for_linus-6.11-rc2\n\
+         \n\
+         for you to fetch changes up to 0b2ba9c3d1f3e2a1b0c9d8e7f6a5b4c3d2e1f0a9:\n\
+         \n\
+         \x20 ext4: take the data sem once for every fiemap caller (2024-07-30 10:00:00 -0400)\n\
+         \n\
+         ----------------------------------------------------------------\n\
+         Fix a fiemap slowdown.\n\
+         \n\
+         ----------------------------------------------------------------\n\
+         Jan Kara (1):\n\
+         \x20     ext4: take the data sem once for every fiemap caller\n\
+         \n\
+         \x20fs/ext4/extents.c | 2 +-\n\
+         \x201 file changed, 1 insertion(+), 1 deletion(-)\n\
+         \n"
+    ));
+    out
+}
+
+#[test]
+fn one_fix_closing_many_reports_stays_one_patch_with_its_pull_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let hs = histories(dir.path(), "many", &one_fix_for_many());
+    assert_eq!(hs.len(), COPIES, "one history per culprit");
+    for h in &hs {
+        let patches = h["patches"].as_array().unwrap();
+        let fix = patches
+            .iter()
+            .find(|p| p["message_id"] == "fix-all@suse.cz")
+            .unwrap_or_else(|| panic!("the fix is linked: {patches:?}"));
+        let applied = fix["applied"].as_array().unwrap();
+        assert!(
+            applied
+                .iter()
+                .any(|a| a["message_id"] == "pull-ext4@mit.edu"),
+            "{}: the pull request lands the fix: {applied:?}",
+            h["culprit"]
+        );
+        assert_eq!(h["status"], "fix-applied", "{}", h["culprit"]);
+    }
 }
