@@ -38,7 +38,7 @@ use super::hints::{
     own_table_restores, own_trailers, report_ids, robot_reported, subject_culprit, title_key,
     trailer_target,
 };
-use super::keys::TYPO_WORD_MIN;
+use super::keys::{TYPO_WORD_MIN, masked_titles};
 use super::patch::{self, Patches};
 use crate::model::history::{Mark, Role};
 use crate::model::{Kind, LandingKind};
@@ -801,7 +801,7 @@ fn weigh_candidates(
     drafts: &mut [Draft],
 ) -> Vec<(usize, usize)> {
     let mut roots = Vec::new();
-    let pool = super::candidates::Pool::new(ix.msgs, ix.parent);
+    let pool = super::candidates::Pool::new(ix.msgs, ix.parent, &ix.by_id);
     for (r, d) in drafts.iter_mut().enumerate() {
         // A history whose report is on another list starts with the first
         // of its messages here.
@@ -857,10 +857,9 @@ const MAX_HISTORIES_SHARING_POSTINGS: usize = 8;
 /// Splits each patch that more than [`MAX_HISTORIES_SHARING_POSTINGS`]
 /// histories link by postings of their own, more than as many postings in
 /// all (one posting closing many reports is one patch, kept whole): each
-/// history's postings (with
-/// the landings and reviews below them) become a patch of their own
-/// ([`Patches::split`]), so that a flood of reports and fixes of one title
-/// stores what each history holds, not its square.
+/// history's postings (with the landings and reviews below them) become a
+/// patch of their own ([`Patches::split`]), so that a flood of reports and
+/// fixes of one title stores what each history holds, not its square.
 fn split_flooded_patches(ix: &Index<'_>, patches: &mut Patches, drafts: &[Draft]) {
     let mut linking: Vec<Vec<(usize, usize)>> = vec![Vec::new(); patches.identities.len()];
     for (r, d) in drafts.iter().enumerate() {
@@ -875,26 +874,20 @@ fn split_flooded_patches(ix: &Index<'_>, patches: &mut Patches, drafts: &[Draft]
         }
     }
     for (k, links) in linking.into_iter().enumerate() {
-        let mut by_history: Vec<(usize, Vec<usize>)> = Vec::new();
-        for (r, i) in links {
-            match by_history.iter_mut().find(|(h, _)| *h == r) {
-                Some((_, v)) => v.push(i),
-                None => by_history.push((r, vec![i])),
-            }
-        }
+        // The links come in draft order: each history's postings together.
+        let groups: Vec<Vec<usize>> = links
+            .chunk_by(|a, b| a.0 == b.0)
+            .map(|g| g.iter().map(|&(_, i)| i).collect())
+            .collect();
         // One posting many histories link (a fix whose `Closes:` name
         // many reports) is one patch; only many postings, each linked by
         // its own history, are a flood.
-        let mut postings: Vec<usize> = by_history
-            .iter()
-            .flat_map(|(_, v)| v.iter().copied())
-            .collect();
+        let mut postings: Vec<usize> = links.iter().map(|&(_, i)| i).collect();
         postings.sort_unstable();
         postings.dedup();
-        if by_history.len() > MAX_HISTORIES_SHARING_POSTINGS
+        if groups.len() > MAX_HISTORIES_SHARING_POSTINGS
             && postings.len() > MAX_HISTORIES_SHARING_POSTINGS
         {
-            let groups: Vec<Vec<usize>> = by_history.into_iter().map(|(_, v)| v).collect();
             patches.split(k, &groups, ix.parent);
         }
     }
@@ -1097,34 +1090,11 @@ fn attach_culprit_thread_drops(ix: &Index<'_>, patches: &Patches, drafts: &mut [
     }
 }
 
-/// Takes the patch identities; records in each draft the later robot
-/// performance reports of other culprits on a commit titled like one of its
-/// linked patches, or on a commit id a landing gave one: the robot tested a
-/// tree that contains the fix.
 /// Most edits within the one word two titles of one change may differ in
 /// (a typo fixed on the way into a tree), and the shortest such word: a
 /// title that differs in a short word (`v1`/`v2`, `a`/`b`, `lock`/`locks`)
 /// may well be another change.
 const TITLE_EDITS: usize = 2;
-
-/// The keys under which [`near_title`] can pair title key `t` with
-/// another: `t` with one word of [`TYPO_WORD_MIN`] letters or more masked,
-/// one key for each such word (none for a title of fewer than three
-/// words). Two titles `near_title` accepts share one.
-fn masked_titles(t: &str) -> Vec<String> {
-    let words: Vec<&str> = t.split_whitespace().collect();
-    if words.len() < 3 {
-        return Vec::new();
-    }
-    (0..words.len())
-        .filter(|&i| words[i].chars().count() >= TYPO_WORD_MIN)
-        .map(|i| {
-            let mut w = words.clone();
-            w[i] = "\u{0}";
-            w.join(" ")
-        })
-        .collect()
-}
 
 /// True when two title keys are the same words but one, and that word is a
 /// typo of the other ([`TITLE_EDITS`], words of [`TYPO_WORD_MIN`] letters
@@ -1147,6 +1117,10 @@ pub(crate) fn near_title(a: &str, b: &str) -> bool {
         && strsim::levenshtein(x, y) <= TITLE_EDITS
 }
 
+/// Takes the patch identities; records in each draft the later robot
+/// performance reports of other culprits on a commit titled like one of its
+/// linked patches, or on a commit id a landing gave one: the robot tested a
+/// tree that contains the fix.
 fn find_fix_in_tree(msgs: &[LinkMessage], patches: &Patches, at: &mut Attached) {
     let mut report_by_title: HashMap<String, Vec<usize>> = HashMap::new();
     for (&i, _) in at.reg_of_report.iter() {

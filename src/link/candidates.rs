@@ -194,8 +194,8 @@ pub struct Pool<'a> {
     entries: Vec<(usize, usize)>,
     /// The root of every message's thread.
     roots: Vec<usize>,
-    /// Each Message-ID's message.
-    by_id: HashMap<&'a str, usize>,
+    /// Each Message-ID's message (the linker's index of them).
+    by_id: &'a HashMap<&'a str, usize>,
     /// The entries (indexes into `entries`) of each thread, by its root.
     by_root: HashMap<usize, Vec<usize>>,
     /// The entries whose own `Fixes:` names an id, by the id.
@@ -205,8 +205,13 @@ pub struct Pool<'a> {
 }
 
 impl<'a> Pool<'a> {
-    /// The pool of `msgs`, given each one's parent.
-    pub fn new(msgs: &'a [LinkMessage], parent: &[Option<usize>]) -> Pool<'a> {
+    /// The pool of `msgs`, given each one's parent and each Message-ID's
+    /// message.
+    pub fn new(
+        msgs: &[LinkMessage],
+        parent: &[Option<usize>],
+        by_id: &'a HashMap<&'a str, usize>,
+    ) -> Pool<'a> {
         // Follow each chain up, bounded by the number of messages (a loop
         // ends it).
         let roots: Vec<usize> = (0..msgs.len())
@@ -246,11 +251,6 @@ impl<'a> Pool<'a> {
                 }
             }
         }
-        let by_id = msgs
-            .iter()
-            .enumerate()
-            .map(|(i, m)| (m.message_id.as_str(), i))
-            .collect();
         Pool {
             entries,
             roots,
@@ -384,7 +384,7 @@ fn around(
             .is_some_and(|f| f.robot_perf)
     });
     // Postings a reply in the history points at (a lore URL of a patch).
-    let by_id = &pool.by_id;
+    let by_id = pool.by_id;
     let mut pointed: HashMap<usize, String> = HashMap::new();
     // A reply below a functional report points at the fix of that failure.
     let under_functional = |mut i: usize| {
@@ -885,7 +885,12 @@ mod tests {
                 )
                 .collect(),
         };
-        let pool = Pool::new(&msgs, &parent);
+        let by_id: HashMap<&str, usize> = msgs
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (m.message_id.as_str(), i))
+            .collect();
+        let pool = Pool::new(&msgs, &parent, &by_id);
         weigh(&msgs, &parent, &children, &patches, &pool, &h)
             .into_iter()
             .map(|c| (msgs[c.idx].message_id.clone(), c.score, c.links()))

@@ -55,8 +55,22 @@ pub const TYPO_WORD_MIN: usize = 5;
 /// one typo apart, as `attach`'s `near_title` accepts them, share one.
 pub fn near_titles(t: &str) -> Vec<String> {
     let k = title_key(t);
+    if k.len() < MIN_TITLE_KEY {
+        return Vec::new();
+    }
+    masked_titles(&k)
+        .into_iter()
+        .map(|m| format!("n:{m}"))
+        .collect()
+}
+
+/// Title key `k` with one word of [`TYPO_WORD_MIN`] letters or more masked
+/// (`*`), one for each such word; none for fewer than three words. Two keys
+/// `attach`'s `near_title` accepts share one (a key holding a `*` word may
+/// share one with others: a candidate, which `near_title` decides).
+pub(crate) fn masked_titles(k: &str) -> Vec<String> {
     let words: Vec<&str> = k.split_whitespace().collect();
-    if words.len() < 3 || k.len() < MIN_TITLE_KEY {
+    if words.len() < 3 {
         return Vec::new();
     }
     (0..words.len())
@@ -64,7 +78,7 @@ pub fn near_titles(t: &str) -> Vec<String> {
         .map(|i| {
             let mut w = words.clone();
             w[i] = "*";
-            format!("n:{}", w.join(" "))
+            w.join(" ")
         })
         .collect()
 }

@@ -111,15 +111,23 @@ impl Patches {
         let Some(id) = self.identities.get(k).cloned() else {
             return;
         };
+        // Each posting goes to the first group naming it, in the
+        // identity's order.
+        let mut wanted: HashMap<usize, usize> = HashMap::new();
+        for (gi, g) in groups.iter().enumerate() {
+            for &p in g {
+                wanted.entry(p).or_insert(gi);
+            }
+        }
+        let mut per_group: Vec<Vec<usize>> = vec![Vec::new(); groups.len()];
+        for &p in &id.postings {
+            if let Some(&gi) = wanted.get(&p) {
+                per_group[gi].push(p);
+            }
+        }
         let mut group_of: HashMap<usize, usize> = HashMap::new();
-        for g in groups {
+        for postings in per_group {
             let n = self.identities.len();
-            let postings: Vec<usize> = id
-                .postings
-                .iter()
-                .copied()
-                .filter(|p| g.contains(p) && !group_of.contains_key(p))
-                .collect();
             if postings.is_empty() {
                 continue;
             }
@@ -129,7 +137,9 @@ impl Patches {
             }
             self.identities.push(Identity {
                 postings,
-                ..id.clone()
+                title: id.title.clone(),
+                title_key: id.title_key.clone(),
+                reverts: id.reverts.clone(),
             });
             self.landings.push(Vec::new());
             self.reviews.push(Vec::new());
