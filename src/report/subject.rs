@@ -177,13 +177,19 @@ struct Tail {
 }
 
 /// ```text
-/// perf_tail := metric " " pct " " direction (" " trailing)?      ; 2016 and later
+/// perf_tail := metric " " change " " direction (" " trailing)?   ; 2016 and later
+/// change    := pct | (not a pct) "%"     ; "NaN%", "inf%", past MAX_CHANGE: no change
 /// ```
+/// A change that cannot be read leaves the metric and the direction, and
+/// the subject is no failure's description.
 fn perf_tail(i: &str) -> IResult<&str, Tail> {
+    let garbled = verify(take_till(|c: char| c == ' '), |w: &str| {
+        w.len() > 1 && w.ends_with('%')
+    });
     let (i, (m, _, p, _, d, t)) = (
         metric,
         space1,
-        pct,
+        alt((pct.map(Some), garbled.map(|_| None))),
         space1,
         direction,
         opt(rest.map(str::trim)),
@@ -193,7 +199,7 @@ fn perf_tail(i: &str) -> IResult<&str, Tail> {
         i,
         Tail {
             metric: Some(m.to_string()),
-            change: Some(p),
+            change: p,
             direction: Some(d),
             trailing: t.filter(|t| !t.is_empty()).map(str::to_string),
             ..Tail::default()
@@ -240,35 +246,6 @@ fn old_tail(i: &str) -> IResult<&str, Tail> {
 }
 
 /// ```text
-/// garbled_tail := metric " " (not a number) "%" " " direction (" " trailing)?
-///                                          ; "NaN%", "inf%", a change past MAX_CHANGE
-/// ```
-/// A performance subject whose change cannot be read: its metric and
-/// direction are, its change is none (not a failure's description).
-fn garbled_tail(i: &str) -> IResult<&str, Tail> {
-    let (i, (m, _, _, _, d, t)) = (
-        metric,
-        space1,
-        verify(take_till(|c: char| c == ' '), |w: &str| {
-            w.len() > 1 && w.ends_with('%')
-        }),
-        space1,
-        direction,
-        opt(rest.map(str::trim)),
-    )
-        .parse(i)?;
-    Ok((
-        i,
-        Tail {
-            metric: Some(m.to_string()),
-            direction: Some(d),
-            trailing: t.filter(|t| !t.is_empty()).map(str::to_string),
-            ..Tail::default()
-        },
-    ))
-}
-
-/// ```text
 /// failure_tail := (any character)*       ; "xfstests.btrfs.020/026/215.fail", "BUG:..."
 /// ```
 fn failure_tail(i: &str) -> IResult<&str, Tail> {
@@ -299,8 +276,7 @@ fn wordless_tail(i: &str) -> IResult<&str, Tail> {
 }
 
 /// ```text
-/// tail := no_primary_tail | old_tail | perf_tail | wordless_tail | garbled_tail
-///       | failure_tail
+/// tail := no_primary_tail | old_tail | perf_tail | wordless_tail | failure_tail
 /// ```
 fn tail(i: &str) -> IResult<&str, Tail> {
     alt((
@@ -308,7 +284,6 @@ fn tail(i: &str) -> IResult<&str, Tail> {
         all_consuming(old_tail),
         all_consuming(perf_tail),
         all_consuming(wordless_tail),
-        all_consuming(garbled_tail),
         failure_tail,
     ))
     .parse(i)

@@ -254,17 +254,25 @@ fn within(root: &Path, files: Vec<PathBuf>) -> (Vec<PathBuf>, Vec<PathBuf>) {
 /// The error that names the first file a symbolic link leads out of the
 /// folder to.
 fn outside_error(root: &Path, outside: &[PathBuf]) -> Option<Error> {
-    let first = outside.first()?;
-    let more = match outside.len() {
+    first_not_read(outside, |more| {
+        format!(
+            "a symbolic link out of '{}': not read{more}",
+            root.display()
+        )
+    })
+}
+
+/// The error naming the first of `paths` a walk did not read, its reason
+/// made by `reason` from how many more there are (` (and 3 more)`).
+fn first_not_read(paths: &[PathBuf], reason: impl FnOnce(&str) -> String) -> Option<Error> {
+    let first = paths.first()?;
+    let more = match paths.len() {
         1 => String::new(),
         n => format!(" (and {} more)", n - 1),
     };
     Some(Error::Unrecognised {
         path: first.clone(),
-        reason: format!(
-            "a symbolic link out of '{}': not read{more}",
-            root.display()
-        ),
+        reason: reason(&more),
     })
 }
 
@@ -288,17 +296,11 @@ struct Walk {
 /// The error that says a walk stopped at its depth cap, naming the first
 /// folder it did not read.
 fn too_deep_error(root: &Path, too_deep: &[PathBuf]) -> Option<Error> {
-    let first = too_deep.first()?;
-    let more = match too_deep.len() {
-        1 => String::new(),
-        n => format!(" (and {} more)", n - 1),
-    };
-    Some(Error::Unrecognised {
-        path: first.clone(),
-        reason: format!(
+    first_not_read(too_deep, |more| {
+        format!(
             "more than {MAX_FOLDER_DEPTH} levels of folders below '{}': not read{more}",
             root.display()
-        ),
+        )
     })
 }
 
