@@ -182,6 +182,38 @@ pub fn extract(msg: &Message) -> Extraction {
 /// whole go through each extractor together
 /// ([`crate::evidence::extract_evidence_each`]), a huge one alone.
 pub fn extract_each(msgs: &[&Message]) -> Vec<Extraction> {
+    extract_each_with(msgs, false)
+}
+
+/// [`extract_each`] as an ingest stores it: the signals of every message
+/// read whole but robot mail are left unread
+/// ([`crate::model::Extraction::signals_unread`],
+/// [`crate::evidence::extract_evidence_each_deferred`]); a link reads them
+/// with [`signals_of`] when it first asks for them. A huge message is
+/// read whole as [`extract`] reads it.
+pub fn extract_each_deferred(msgs: &[&Message]) -> Vec<Extraction> {
+    extract_each_with(msgs, true)
+}
+
+/// The signals [`extract`] finds in `msg`: what a link reads of a message
+/// whose signals an ingest left unread.
+pub fn signals_of(msg: &Message) -> Vec<crate::model::Signal> {
+    let mut ex = Extraction::default();
+    let part = extracted_part(&msg.body);
+    if part.len() == msg.body.len() {
+        crate::report::extract_report(msg, &mut ex);
+        return crate::evidence::signals_in(msg, &ex);
+    }
+    let head = Message {
+        body: part.to_string(),
+        ..msg.clone()
+    };
+    crate::report::extract_report(&head, &mut ex);
+    ex.tables = crate::report::table::parse_tables(&msg.body);
+    crate::evidence::signals_in(&head, &ex)
+}
+
+fn extract_each_with(msgs: &[&Message], defer: bool) -> Vec<Extraction> {
     let mut out: Vec<Extraction> = Vec::with_capacity(msgs.len());
     let mut whole: Vec<&Message> = Vec::with_capacity(msgs.len());
     let mut whole_at: Vec<usize> = Vec::with_capacity(msgs.len());
@@ -198,7 +230,11 @@ pub fn extract_each(msgs: &[&Message]) -> Vec<Extraction> {
             out.push(extract(msg));
         }
     }
-    crate::evidence::extract_evidence_each(&whole, &mut report);
+    if defer {
+        crate::evidence::extract_evidence_each_deferred(&whole, &mut report);
+    } else {
+        crate::evidence::extract_evidence_each(&whole, &mut report);
+    }
     for (i, ex) in whole_at.into_iter().zip(report) {
         out[i] = ex;
     }
@@ -248,6 +284,44 @@ mod tests {
                 assert_eq!(got.iter().collect::<Vec<_>>(), want, "{take} from {skip}");
             }
         }
+    }
+
+    #[test]
+    fn a_deferred_extraction_is_the_whole_one_but_the_signals_of_all_but_robot_mail() {
+        let msg = |id: &str, subject: &str, from: &str, body: &str| Message {
+            message_id: id.into(),
+            subject: subject.into(),
+            from_email: Some(from.into()),
+            in_reply_to: Some("r@intel.com".into()),
+            body: body.into(),
+            ..Message::default()
+        };
+        let reply = msg(
+            "a@x",
+            "Re: [linus:master] [xfs] 2edf06a50f: fsmark.files_per_sec -5.7% regression",
+            "dev@example.org",
+            "I cannot reproduce this at all. The fix restores the throughput.\n",
+        );
+        let report = msg(
+            "r@intel.com",
+            "[linus:master] [xfs] 2edf06a50f: fsmark.files_per_sec -5.7% regression",
+            "oliver.sang@intel.com",
+            "Hello,\n\nkernel test robot noticed a -5.7% regression of fsmark.files_per_sec on:\n\n\
+             commit: 2edf06a50f5bd8f8b8a8b8a8b8a8b8a8b8a8b8a8 (\"xfs: x\")\n\n\
+             We cannot reproduce it without the fix, it is noise.\n",
+        );
+        let whole = extract_each(&[&reply, &report]);
+        let deferred = extract_each_deferred(&[&reply, &report]);
+        assert!(!whole[0].signals.is_empty(), "{:?}", whole[0]);
+        assert!(deferred[0].signals.is_empty() && deferred[0].signals_unread);
+        assert_eq!(signals_of(&reply), whole[0].signals);
+        let mut unread = deferred[0].clone();
+        unread.signals = whole[0].signals.clone();
+        unread.signals_unread = false;
+        assert_eq!(unread, whole[0]);
+        // Robot mail keeps its whole extraction as JSON: read at once.
+        assert!(deferred[1].kind.is_robot_mail(), "{:?}", deferred[1].kind);
+        assert_eq!(deferred[1], whole[1]);
     }
 
     #[test]

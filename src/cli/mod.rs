@@ -577,6 +577,16 @@ fn warn_unreadable(ctx: &Context, u: &crate::pipeline::relink::Unreadable) {
             let _ = writeln!(err, "  {}", terminal_safe(e));
         }
     }
+    if !u.bodies.is_empty() {
+        let _ = writeln!(
+            err,
+            "regtrack: warning: the stored bodies of {} messages could not be read: their sentences count as saying nothing, and the next link reads them again:",
+            u.bodies.len()
+        );
+        for e in u.bodies.iter().take(10) {
+            let _ = writeln!(err, "  {}", terminal_safe(e));
+        }
+    }
     if !u.marks.is_empty() {
         let _ = writeln!(
             err,

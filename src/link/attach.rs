@@ -1046,7 +1046,7 @@ fn find_culprit_patches(
 fn attach_culprit_thread_drops(ix: &Index<'_>, patches: &Patches, drafts: &mut [Draft]) {
     use crate::model::SignalKind;
     let drop_signal = |m: &LinkMessage| {
-        m.extraction.signals.iter().any(|s| {
+        m.signals().iter().any(|s| {
             s.quote_depth == 0
                 && !s.tentative
                 && matches!(

@@ -469,7 +469,7 @@ fn promises_next_version(m: &LinkMessage) -> bool {
         )
         .expect("valid regex")
     });
-    m.extraction.signals.iter().any(|s| {
+    m.signals().iter().any(|s| {
         s.kind == crate::model::SignalKind::WillFix
             && s.quote_depth == 0
             && !s.tentative

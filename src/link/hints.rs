@@ -83,8 +83,7 @@ pub fn own_table_restores(m: &LinkMessage) -> bool {
 /// True when the message's own (unquoted) comparison table gives a signal
 /// of `kind` (a table signal names the commit of its last column).
 fn own_table_says(m: &LinkMessage, kind: crate::model::SignalKind) -> bool {
-    m.extraction
-        .signals
+    m.signals()
         .iter()
         .any(|s| s.kind == kind && s.quote_depth == 0 && s.commit.is_some())
 }

@@ -86,6 +86,48 @@ pub struct LinkMessage {
     pub extraction: Extraction,
     /// A robot report's table facts, set by [`facts::prepare`].
     pub report_facts: Option<Box<facts::ReportFacts>>,
+    /// Set when the message's signals were not read yet
+    /// ([`Extraction::signals_unread`]): the linker reads signals only
+    /// through [`LinkMessage::signals`], which marks such a message as
+    /// asked for, and a link that asked for unread signals is made again
+    /// with them read (`pipeline::relink`). A message whose signals were
+    /// never asked for cannot change the answer.
+    pub signals_unread: Option<Unread>,
+}
+
+impl LinkMessage {
+    /// The message's signals (`extraction.signals`); asking marks a message
+    /// whose signals are unread as asked for.
+    pub fn signals(&self) -> &[crate::model::Signal] {
+        if let Some(u) = &self.signals_unread {
+            u.ask();
+        }
+        &self.extraction.signals
+    }
+}
+
+/// Whether the linker asked for the signals of a message whose signals are
+/// unread ([`LinkMessage::signals_unread`]). Clones share the mark, so the
+/// caller keeps one and reads it after the link. It is bookkeeping, not
+/// data: any two compare equal.
+#[derive(Debug, Clone, Default)]
+pub struct Unread(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl Unread {
+    /// Whether a link asked for the message's signals.
+    pub fn asked(&self) -> bool {
+        self.0.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    fn ask(&self) {
+        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+impl PartialEq for Unread {
+    fn eq(&self, _: &Unread) -> bool {
+        true
+    }
 }
 
 /// Everything [`build`] reads.

@@ -245,7 +245,7 @@ pub fn sentences(ctx: &Ctx<'_>, mem: &Member, m: &LinkMessage, out: &mut Vec<Hap
     }
     let posting = matches!(mem.role, Role::Patch | Role::Revert) && kind_of(m) == Kind::Patch;
     let robot_team = is_robot_team(m);
-    for s in m.extraction.signals.iter().filter(|s| s.quote_depth == 0) {
+    for s in m.signals().iter().filter(|s| s.quote_depth == 0) {
         // A table of the robot team shows a measurement whoever sends it.
         let table = s.commit.is_some();
         let event = format!("{}: \"{}\"", s.kind.as_str(), s.sentence.trim());
@@ -460,8 +460,7 @@ pub fn tested_by(_ctx: &Ctx<'_>, mem: &Member, m: &LinkMessage, out: &mut Vec<Ha
     }
     for t in own_trailers(m) {
         let said = m
-            .extraction
-            .signals
+            .signals()
             .iter()
             .any(|s| s.quote_depth == 0 && s.sentence.contains(t.value.trim()));
         if t.key.eq_ignore_ascii_case("tested-by")

@@ -773,6 +773,12 @@ pub struct Extraction {
     /// thank-yous, for-next announcements, pull requests, merge notes).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub landings: Vec<Landing>,
+    /// The signals were not read yet ([`crate::extract::extract_each_deferred`]):
+    /// `signals` is empty, and a link reads them when it first asks for
+    /// them. Never serialized: robot mail, whose extraction is kept as
+    /// JSON, is always read.
+    #[serde(skip)]
+    pub signals_unread: bool,
 }
 
 /// What identifies a patch across its forms (grammar: `grammar/evidence-patch.md`).

@@ -775,18 +775,26 @@ fn finish(item: Extracted) -> Done {
     }
 }
 
-/// The extraction of a message; a panicking extractor leaves it empty, and
-/// the message is stored all the same.
+/// The extraction of a message as it is stored, its signals left for the
+/// link to read ([`crate::extract::extract_each_deferred`]); a panicking
+/// extractor leaves it empty, and the message is stored all the same.
 fn extraction_of(msg: &crate::model::Message) -> crate::model::Extraction {
-    catch_unwind(AssertUnwindSafe(|| crate::extract::extract(msg))).unwrap_or_default()
+    catch_unwind(AssertUnwindSafe(|| {
+        crate::extract::extract_each_deferred(&[msg])
+            .pop()
+            .unwrap_or_default()
+    }))
+    .unwrap_or_default()
 }
 
 /// The extractions of `msgs`, in order, made together; when an extractor
 /// panics, each is made alone again, so that only the message it panicked
 /// on is left empty.
 fn extractions_of(msgs: &[&crate::model::Message]) -> Vec<crate::model::Extraction> {
-    catch_unwind(AssertUnwindSafe(|| crate::extract::extract_each(msgs)))
-        .unwrap_or_else(|_| msgs.iter().map(|m| extraction_of(m)).collect())
+    catch_unwind(AssertUnwindSafe(|| {
+        crate::extract::extract_each_deferred(msgs)
+    }))
+    .unwrap_or_else(|_| msgs.iter().map(|m| extraction_of(m)).collect())
 }
 
 /// The record of a new message, extracted.

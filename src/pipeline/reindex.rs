@@ -55,7 +55,9 @@ pub fn reindex(store: &mut Store, progress: &(dyn Fn(u64, u64) + Sync)) -> Resul
             .par_iter()
             .map(|(id, msg)| {
                 let ex = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    crate::extract::extract(msg)
+                    crate::extract::extract_each_deferred(&[msg])
+                        .pop()
+                        .unwrap_or_default()
                 }))
                 .unwrap_or_default();
                 Reextracted::new(*id, msg, ex)

@@ -9,6 +9,15 @@
 //! ([`crate::link::facts::prepare`]: table facts kept, rows dropped). The
 //! result is the same as [`crate::link::build`] on every message.
 //!
+//! An ingest leaves the signals of all but robot mail unread (reading
+//! sentences with the phrase book was a large part of its time, for the
+//! few messages a regression involves). The linker reads signals only
+//! through [`LinkMessage::signals`], which marks an unread message as
+//! asked for; the messages a link asked for are read here from their
+//! stored bodies ([`crate::extract::signals_of`]) and the link made again,
+//! until it asks for none ([`link_reading_signals`]). The answer is the
+//! one with every signal read, and the relink stores what it read, once.
+//!
 //! The thread rows need only the skeleton: this connection writes them
 //! while a second one reads what the regressions need (WAL: it reads the
 //! snapshot before this transaction, whose tables it does not read).
@@ -50,14 +59,26 @@ pub struct Unreadable {
     pub extractions: Vec<String>,
     /// Marks whose status this build does not know.
     pub marks: Vec<String>,
+    /// Messages whose signals an ingest left unread and whose stored body
+    /// cannot be read now (Message-ID: reason): they count as saying
+    /// nothing, and the next link tries again.
+    pub bodies: Vec<String>,
 }
 
 impl Unreadable {
     /// True when everything was read.
     pub fn is_empty(&self) -> bool {
-        self.extractions.is_empty() && self.marks.is_empty()
+        self.extractions.is_empty() && self.marks.is_empty() && self.bodies.is_empty()
     }
 }
+
+/// Signals a link read of messages an ingest left them unread in (message
+/// row id and its signals, [`crate::extract::signals_of`]), for the relink
+/// to store with its histories.
+pub type SignalsRead = Vec<(i64, Vec<crate::model::Signal>)>;
+
+/// Messages whose bodies are read back for their signals at a time.
+const SIGNALS_BATCH: usize = 512;
 
 /// What a relink did.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -1264,6 +1285,13 @@ pub fn load_input_of(store: &Store, keep: Option<&[i64]>) -> Result<(LinkInput, 
         .map(|m| !matches!(m.kind, Kind::PerfReport | Kind::FunctionalReport))
         .collect();
     links::load_parts(store, &pos, &need, &mut messages)?;
+    let mut ids: Vec<i64> = pos.keys().copied().collect();
+    ids.sort_unstable();
+    for id in links::signals_unread(store, &ids)? {
+        if let Some(m) = pos.get(&id).and_then(|&i| messages.get_mut(i)) {
+            m.signals_unread = Some(link::Unread::default());
+        }
+    }
     for (m, &n) in messages.iter_mut().zip(&need) {
         if n {
             link::facts::prepare(m);
@@ -1274,6 +1302,82 @@ pub fn load_input_of(store: &Store, keep: Option<&[i64]>) -> Result<(LinkInput, 
     Ok((LinkInput { messages, marks }, unreadable))
 }
 
+/// The signals of the stored messages `ids` (ascending), read from their
+/// stored bodies ([`crate::extract::signals_of`]) a batch at a time on the
+/// rayon pool; a message whose body cannot be read is named in
+/// `unreadable` and left out, and a panicking extractor reads none.
+fn read_signals(store: &Store, ids: &[i64], unreadable: &mut Unreadable) -> Result<SignalsRead> {
+    let mut read: SignalsRead = Vec::with_capacity(ids.len());
+    for chunk in ids.chunks(SIGNALS_BATCH) {
+        let (msgs, broken) = crate::store::reextract::messages_by_id(store, chunk)?;
+        unreadable
+            .bodies
+            .extend(broken.into_iter().map(|(_, why)| why));
+        read.par_extend(msgs.par_iter().map(|(id, m)| {
+            let signals = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                crate::extract::signals_of(m)
+            }))
+            .unwrap_or_default();
+            (*id, signals)
+        }));
+    }
+    Ok(read)
+}
+
+/// Links `input` until it asks for no unread signals: the signals of every
+/// message the link asked for ([`LinkMessage::signals`]) are read from the
+/// store and the link made again with them (usually once more: a few dozen
+/// messages of an archive's thousands). Every message whose signals can
+/// change the answer is then read, so the answer is the one with every
+/// signal read. Returns the histories and the signals read.
+fn link_reading_signals(
+    store: &Store,
+    mut input: LinkInput,
+    parent: &[Option<usize>],
+    depth: &[u32],
+    unreadable: &mut Unreadable,
+) -> Result<(Histories, SignalsRead)> {
+    let mut read: SignalsRead = Vec::new();
+    loop {
+        let marks: Vec<(usize, link::Unread)> = input
+            .messages
+            .iter()
+            .enumerate()
+            .filter_map(|(i, m)| Some((i, m.signals_unread.clone()?)))
+            .collect();
+        if marks.is_empty() {
+            let histories = histories_of(store, input, parent, depth)?;
+            return Ok((histories, read));
+        }
+        let histories = histories_of(store, input.clone(), parent, depth)?;
+        // A history is finished when asked for (the status rules read the
+        // signals then): each is made once here to see what it asks, and
+        // again when written.
+        for j in 0..histories.len() {
+            drop(histories.regression(j));
+        }
+        let asked: Vec<usize> = marks
+            .iter()
+            .filter(|(_, u)| u.asked())
+            .map(|(i, _)| *i)
+            .collect();
+        if asked.is_empty() {
+            return Ok((histories, read));
+        }
+        let mut ids: Vec<i64> = asked.iter().map(|&i| input.messages[i].db_id).collect();
+        ids.sort_unstable();
+        let got = read_signals(store, &ids, unreadable)?;
+        let mut by_id: HashMap<i64, Vec<crate::model::Signal>> = got.iter().cloned().collect();
+        for &i in &asked {
+            let m = &mut input.messages[i];
+            // A body that cannot be read says nothing (named in `unreadable`).
+            m.extraction.signals = by_id.remove(&m.db_id).unwrap_or_default();
+            m.signals_unread = None;
+        }
+        read.extend(got);
+    }
+}
+
 /// What a relink writes: the histories of the chosen messages, and the
 /// choice.
 struct Plan {
@@ -1282,6 +1386,8 @@ struct Plan {
     /// step of the choice chose it.
     chosen: Vec<(i64, bool)>,
     unreadable: Unreadable,
+    /// The signals read of messages an ingest left them unread in.
+    signals: SignalsRead,
 }
 
 /// Reads the messages of the threads a regression can involve and links
@@ -1312,13 +1418,15 @@ fn plan_of(
         .filter_map(|(&i, &f)| Some((*db_ids.get(i)?, f)))
         .collect();
     let ids: Vec<i64> = chosen.iter().map(|(i, _)| *i).collect();
-    let (input, unreadable) = load_input_of(store, Some(&ids))?;
+    let (input, mut unreadable) = load_input_of(store, Some(&ids))?;
     let (parent, depth) = threading_of(&input.messages, db_ids, sk);
-    let histories = histories_of(store, input, &parent, &depth)?;
+    let (histories, signals) =
+        link_reading_signals(store, input, &parent, &depth, &mut unreadable)?;
     Ok(Plan {
         histories,
         chosen,
         unreadable,
+        signals,
     })
 }
 
@@ -1390,6 +1498,7 @@ fn write_plan(write: RelinkWrite<'_>, plan: &Plan) -> Result<usize> {
     let names: Vec<Vec<&str>> = (0..h.len()).map(|j| h.culprit_names(j)).collect();
     let ids = link::ids::assign(&names, &write.stored_ids(&names)?);
     write.write_chosen(&plan.chosen)?;
+    write.write_signals(&plan.signals)?;
     write.finish(h.messages(), &ids, |j| h.regression(j))?;
     Ok(h.len())
 }

@@ -315,6 +315,101 @@ pub(super) fn body_bytes_in_block(
     }
 }
 
+/// Blocks read for a run of messages, unpacked and their checksums checked,
+/// the last [`KEPT_BLOCKS`] kept: consecutive messages share their body
+/// block, and a message stored as its raw form reads a header block beside
+/// it. Unpacking a 256 KB block for each message it holds made reading a
+/// few thousand bodies back cost a second.
+pub(super) struct Unpacked {
+    kept: std::collections::VecDeque<(i64, BlockText)>,
+}
+
+/// A block's text, or why it cannot be read.
+type BlockText = std::result::Result<std::rc::Rc<Vec<u8>>, String>;
+
+/// Blocks [`Unpacked`] keeps.
+const KEPT_BLOCKS: usize = 4;
+
+impl Unpacked {
+    pub(super) fn new() -> Unpacked {
+        Unpacked {
+            kept: std::collections::VecDeque::with_capacity(KEPT_BLOCKS),
+        }
+    }
+
+    /// The text of block `id`; `Err` says why it cannot be read (missing,
+    /// damaged, not unpackable).
+    fn text(&mut self, conn: &rusqlite::Connection, id: i64) -> Result<BlockText> {
+        if let Some((_, t)) = self.kept.iter().find(|(k, _)| *k == id) {
+            return Ok(t.clone());
+        }
+        let sql = "SELECT lz4, blake3 FROM body_blocks WHERE id = ?1";
+        let row: Option<(Vec<u8>, Option<Vec<u8>>)> = conn
+            .prepare_cached(sql)
+            .db(sql)?
+            .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()
+            .db(sql)?;
+        let text = match row {
+            None => Err(format!("its body's block {id} is missing")),
+            Some((bytes, sum)) => verify(id, &bytes, sum.as_deref()).and_then(|()| {
+                unpack_block(&bytes)
+                    .map(std::rc::Rc::new)
+                    .map_err(|e| format!("its body's block cannot be read: {e}"))
+            }),
+        };
+        if self.kept.len() == KEPT_BLOCKS {
+            self.kept.pop_front();
+        }
+        self.kept.push_back((id, text.clone()));
+        Ok(text)
+    }
+
+    /// The bytes at `start..start + len` of a block's text, as
+    /// [`body_bytes_in_block`] says them.
+    pub(super) fn range(
+        &mut self,
+        conn: &rusqlite::Connection,
+        (id, start, len): Range,
+    ) -> Result<std::result::Result<Vec<u8>, String>> {
+        Ok(self.text(conn, id)?.and_then(|text| {
+            let range = usize::try_from(start)
+                .ok()
+                .zip(usize::try_from(len).ok())
+                .and_then(|(s, l)| Some(s..s.checked_add(l)?));
+            match range.and_then(|r| text.get(r)) {
+                Some(bytes) => Ok(bytes.to_vec()),
+                None => Err(format!(
+                    "its body ({len} bytes at {start}) lies outside its block ({} bytes)",
+                    text.len()
+                )),
+            }
+        }))
+    }
+
+    /// [`decode_raw`] with the header block read through these blocks.
+    pub(super) fn decode_raw(
+        &mut self,
+        conn: &rusqlite::Connection,
+        head: Option<Range>,
+        raw_body: &[u8],
+    ) -> Result<std::result::Result<(String, Vec<BodyPart>), String>> {
+        let Some(range) = head else {
+            return Ok(Err(
+                "its body is stored raw, but not its header block".to_string()
+            ));
+        };
+        let head = match self.range(conn, range)? {
+            Ok(head) => head,
+            Err(why) => {
+                let why = why.replace("its body's block", "its block");
+                return Ok(Err(format!("its header block cannot be read: {why}")));
+            }
+        };
+        Ok(parse_raw(&[&head, raw_body].concat()))
+    }
+}
+
 /// A byte range of a block's text: (block, start, len).
 pub(super) type Range = (i64, i64, i64);
 

@@ -11,7 +11,7 @@ use super::DbContext;
 use super::Store;
 use crate::error::Result;
 use crate::model::{
-    Extraction, Hunk, KconfigChange, Kind, Message, ProfileEntry, ReportBody, Reproducer,
+    Extraction, Hunk, KconfigChange, Kind, Message, ProfileEntry, ReportBody, Reproducer, Signal,
     SubjectReport,
 };
 
@@ -219,10 +219,16 @@ impl Reextracted {
 pub fn replace_extraction(store: &Store, r: &Reextracted, version: i64) -> Result<()> {
     let conn = store.conn();
     delete_extraction(conn, r.id)?;
-    let sql = "UPDATE messages SET kind = ?2, extraction_version = ?3 WHERE id = ?1";
+    let sql =
+        "UPDATE messages SET kind = ?2, extraction_version = ?3, signals_read = ?4 WHERE id = ?1";
     conn.prepare_cached(sql)
         .db(sql)?
-        .execute(params![r.id, r.extraction.kind.as_str(), version])
+        .execute(params![
+            r.id,
+            r.extraction.kind.as_str(),
+            version,
+            !r.extraction.signals_unread
+        ])
         .db(sql)?;
     insert_extraction(conn, r.id, &r.extraction, version, &r.columns)
 }
@@ -246,6 +252,45 @@ pub(super) fn delete_extraction(conn: &Connection, id: i64) -> Result<()> {
     ] {
         conn.prepare_cached(sql).db(sql)?.execute([id]).db(sql)?;
     }
+    Ok(())
+}
+
+/// Writes the `signals` rows of message `id` (into `schema`'s table:
+/// `main` past a link's horizon views, see [`write_read_signals`]).
+fn insert_signals(conn: &Connection, schema: &str, id: i64, signals: &[Signal]) -> Result<()> {
+    rows(
+        conn,
+        &format!(
+            "INSERT INTO {schema}.signals (message, idx, kind, sentence, quote_depth, commit_id, \
+             tentative, mentions) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
+        ),
+        signals,
+        |st, i, s| {
+            st.execute(params![
+                id,
+                i as i64,
+                s.kind.as_str(),
+                s.sentence,
+                s.quote_depth,
+                s.commit,
+                s.tentative,
+                s.mentions
+            ])
+        },
+    )
+}
+
+/// Stores the signals a link read of a message an ingest left them unread
+/// in ([`crate::extract::signals_of`]), in place of any `signals` rows it
+/// has, and marks them read (inside the caller's write transaction). It
+/// writes the `main` tables by name: a link in steps hides later messages
+/// behind temporary views of the same names ([`super::links::set_horizon`]).
+pub(crate) fn write_read_signals(conn: &Connection, id: i64, signals: &[Signal]) -> Result<()> {
+    let sql = "DELETE FROM main.signals WHERE message = ?1";
+    conn.prepare_cached(sql).db(sql)?.execute([id]).db(sql)?;
+    insert_signals(conn, "main", id, signals)?;
+    let sql = "UPDATE main.messages SET signals_read = 1 WHERE id = ?1";
+    conn.prepare_cached(sql).db(sql)?.execute([id]).db(sql)?;
     Ok(())
 }
 
@@ -371,24 +416,7 @@ pub(super) fn insert_extraction(
             ])
         },
     )?;
-    rows(
-        conn,
-        "INSERT INTO signals (message, idx, kind, sentence, quote_depth, commit_id, \
-         tentative, mentions) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-        &ex.signals,
-        |st, i, s| {
-            st.execute(params![
-                id,
-                i as i64,
-                s.kind.as_str(),
-                s.sentence,
-                s.quote_depth,
-                s.commit,
-                s.tentative,
-                s.mentions
-            ])
-        },
-    )?;
+    insert_signals(conn, "main", id, &ex.signals)?;
     rows(
         conn,
         "INSERT INTO events (message, idx, kind, tree, sha, text, quote_depth)

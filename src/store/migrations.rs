@@ -27,6 +27,7 @@ pub const MIGRATIONS: &[&str] = &[
     include_str!("sql/0018_signal_reading.sql"),
     include_str!("sql/0019_raw_once.sql"),
     include_str!("sql/0020_patch_answers.sql"),
+    include_str!("sql/0021_signals_read.sql"),
 ];
 
 /// The schema version this build writes.

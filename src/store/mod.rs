@@ -38,7 +38,10 @@
 //!   has no table of its own (kind, subject and body report facts, profiles,
 //!   reproducers, kconfig) and leaves the row-backed lists empty, so list mail
 //!   is not written twice; a message with none of those (most list mail)
-//!   has no `extractions` row at all.
+//!   has no `extractions` row at all. `signals` (v21): an ingest leaves
+//!   the signals of all but robot mail unread (`messages.signals_read` = 0);
+//!   a link reads them from the stored body when it first asks for them
+//!   and writes their rows ([`crate::pipeline::relink`]).
 //! - what an update relinks by (v10): `link_keys` (every key a message ties
 //!   itself to others by, see [`crate::link::keys`], but the patch id and
 //!   title keys its `patches` row implies, read from there; rows an older

@@ -262,3 +262,49 @@ fn a_mark_during_an_ingest_waits_then_stores_its_decision_and_says_so() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v[0]["status"], "declined", "{v}");
 }
+
+/// A link reads the signals an ingest left unread from the stored bodies:
+/// a body damaged since is named, its sentences count as saying nothing,
+/// the rest is linked, and it stays unread for the next link to try again.
+#[test]
+fn a_damaged_body_whose_sentences_a_link_needs_is_named_and_the_link_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("x.db");
+    let o = ingest(&db, &corpus(""));
+    assert!(o.status.success(), "{}", stderr(&o));
+    // A linked reply whose sentences were read: made unread again, and the
+    // block holding its body damaged (its checksum no longer holds).
+    let pick = "SELECT m.id, m.message_id, m.body_block FROM messages m \
+                JOIN link_chosen c ON c.message = m.id \
+                WHERE m.signals_read = 1 AND m.body_block IS NOT NULL \
+                AND m.kind NOT IN ('perf-report', 'functional-report', 'build-report') \
+                AND EXISTS (SELECT 1 FROM signals s WHERE s.message = m.id) \
+                ORDER BY m.id LIMIT 1";
+    let (id, message_id, block): (i64, String, i64) = crate::common::sql::rows(&db, pick)
+        .into_iter()
+        .next()
+        .expect("a linked reply with signals");
+    crate::common::sql::execute(
+        &db,
+        &format!(
+            "UPDATE messages SET signals_read = 0 WHERE id = {id}; \
+             UPDATE body_blocks SET lz4 = x'00112233' WHERE id = {block};"
+        ),
+    );
+    let o = regtrack(&db, &["relink", "--full"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("could not be read") && err.contains(&message_id),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    let still: i64 = crate::common::sql::sql_i64(
+        &db,
+        &format!("SELECT signals_read FROM messages WHERE id = {id}"),
+    );
+    assert_eq!(still, 0, "left unread for the next link");
+    let o = regtrack(&db, &["list"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!o.stdout.is_empty());
+}

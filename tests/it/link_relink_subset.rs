@@ -34,10 +34,32 @@ fn stored(db: &Path) -> (Threads, BTreeMap<String, String>) {
     (threads, histories)
 }
 
-/// Threads and histories of `link::build` on every message.
+/// Threads and histories of `link::build` on every message, every
+/// message's signals read (those an ingest left unread from a whole
+/// extraction of the message read back).
 fn built(store: &Store) -> (Threads, BTreeMap<String, String>) {
-    let (input, unreadable) = regtrack::pipeline::relink::load_input_of(store, None).unwrap();
+    let (mut input, unreadable) = regtrack::pipeline::relink::load_input_of(store, None).unwrap();
     assert!(unreadable.is_empty(), "{unreadable:?}");
+    let unread: Vec<i64> = input
+        .messages
+        .iter()
+        .filter(|m| m.signals_unread.is_some())
+        .map(|m| m.db_id)
+        .collect();
+    let (whole, broken) = regtrack::store::reextract::messages_by_id(store, &unread).unwrap();
+    assert!(
+        broken.is_empty() && whole.len() == unread.len(),
+        "{broken:?}"
+    );
+    let mut signals: std::collections::HashMap<i64, _> = whole
+        .iter()
+        .map(|(id, m)| (*id, regtrack::extract::extract(m).signals))
+        .collect();
+    for m in &mut input.messages {
+        if m.signals_unread.take().is_some() {
+            m.extraction.signals = signals.remove(&m.db_id).unwrap();
+        }
+    }
     let out = regtrack::link::build(&input);
     let mut threads: Threads = input
         .messages
@@ -116,8 +138,69 @@ fn chosen(store: &Store) -> usize {
     sel.finish(&sk).len()
 }
 
-/// Ingests `paths`, relinks, compares; returns (messages, linked subset, regressions).
-fn relink_equals_build(paths: &[PathBuf]) -> (usize, usize, usize) {
+/// An ingest leaves the signals of every message but robot mail unread; a
+/// link reads those of each message it asks for. The stored signals of
+/// every read message are what a whole extraction of the message read back
+/// finds (and the histories are those of every signal read: see
+/// [`built`]). Returns how many messages are left unread.
+fn signals_read_where_linked(db: &Path, store: &Store) -> usize {
+    let robot_unread: Vec<i64> = column(
+        db,
+        "SELECT id FROM messages WHERE signals_read = 0 \
+         AND kind IN ('perf-report', 'functional-report', 'build-report')",
+    );
+    assert!(
+        robot_unread.is_empty(),
+        "robot mail unread: {robot_unread:?}"
+    );
+    let read: Vec<i64> = column(
+        db,
+        "SELECT id FROM messages WHERE signals_read = 1 ORDER BY id",
+    );
+    let (msgs, broken) = regtrack::store::reextract::messages_by_id(store, &read).unwrap();
+    assert!(broken.is_empty(), "{broken:?}");
+    assert_eq!(msgs.len(), read.len());
+    let mut with_signals = 0;
+    for (id, m) in &msgs {
+        let want: Vec<String> = regtrack::extract::extract(m)
+            .signals
+            .iter()
+            .map(|s| {
+                format!(
+                    "{}|{}|{}|{}|{}|{}",
+                    s.kind.as_str(),
+                    s.sentence,
+                    s.quote_depth,
+                    s.commit.as_deref().unwrap_or("-"),
+                    i64::from(s.tentative),
+                    s.mentions.as_deref().unwrap_or("-")
+                )
+            })
+            .collect();
+        let got: Vec<String> = column(
+            db,
+            &format!(
+                "SELECT kind || '|' || sentence || '|' || quote_depth || '|' || \
+                 coalesce(commit_id, '-') || '|' || tentative || '|' || coalesce(mentions, '-') \
+                 FROM signals WHERE message = {id} ORDER BY idx"
+            ),
+        );
+        assert_eq!(got, want, "signals of {}", m.message_id);
+        with_signals += usize::from(!want.is_empty());
+    }
+    assert!(with_signals > 0, "no read message has a signal");
+    let asked: i64 = crate::common::sql::sql_i64(
+        db,
+        "SELECT count(*) FROM messages WHERE signals_read = 1 \
+         AND kind NOT IN ('perf-report', 'functional-report', 'build-report')",
+    );
+    assert!(asked > 0, "no link asked for a reply's signals");
+    column::<i64>(db, "SELECT id FROM messages WHERE signals_read = 0").len()
+}
+
+/// Ingests `paths`, relinks, compares; returns (messages, linked subset,
+/// regressions, messages whose signals no link needed).
+fn relink_equals_build(paths: &[PathBuf]) -> (usize, usize, usize, usize) {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("x.db");
     let mut store = Store::open(&db).unwrap();
@@ -136,12 +219,27 @@ fn relink_equals_build(paths: &[PathBuf]) -> (usize, usize, usize) {
     }
     let messages: Vec<i64> = column(&db, "SELECT id FROM messages");
     assert_eq!(messages.len(), st.len(), "every message threaded");
-    (st.len(), chosen(&store), sh.len())
+    let unread = signals_read_where_linked(&db, &store);
+    // The histories do not depend on which messages' signals were read
+    // before: read again from scratch, they are the same.
+    crate::common::sql::execute(
+        &db,
+        "UPDATE messages SET signals_read = 0 \
+         WHERE kind NOT IN ('perf-report', 'functional-report', 'build-report')",
+    );
+    regtrack::pipeline::relink::relink_full(&mut store).unwrap();
+    assert_eq!(
+        stored(&db),
+        (st.clone(), sh.clone()),
+        "relinked after unreading"
+    );
+    assert_eq!(signals_read_where_linked(&db, &store), unread);
+    (st.len(), chosen(&store), sh.len(), unread)
 }
 
 #[test]
 fn relinking_only_the_threads_that_matter_equals_linking_every_fixture_message() {
-    let (msgs, _, regs) = relink_equals_build(&[crate::common::corpus("")]);
+    let (msgs, _, regs, _) = relink_equals_build(&[crate::common::corpus("")]);
     assert!(msgs >= 60, "{msgs} messages");
     assert!(regs >= 20, "{regs} regressions");
 }
@@ -151,11 +249,17 @@ fn relinking_only_the_threads_that_matter_equals_linking_every_synthetic_message
     let dir = tempfile::tempdir().unwrap();
     let synth = dir.path().join("synth.mbox");
     write_synth(4000, 11, &synth);
-    let (msgs, subset, regs) = relink_equals_build(&[synth, crate::common::corpus("threads")]);
+    let (msgs, subset, regs, unread) =
+        relink_equals_build(&[synth, crate::common::corpus("threads")]);
     assert!(msgs >= 4000, "{msgs} messages");
     assert!(regs >= 50, "{regs} regressions");
-    // Most of a list is not about any regression: it is never loaded whole.
+    // Most of a list is not about any regression: it is never loaded whole,
+    // nor its sentences read.
     assert!(subset * 3 < msgs, "{subset} of {msgs} messages loaded");
+    assert!(
+        unread * 3 > msgs * 2,
+        "{unread} of {msgs} messages left unread"
+    );
 }
 
 #[test]
@@ -163,7 +267,7 @@ fn relinking_only_the_threads_that_matter_equals_linking_the_shared_corpus() {
     let Some(shared) = crate::common::shared() else {
         return;
     };
-    let (msgs, _, regs) = relink_equals_build(&[shared.join("corpus"), shared.join("seeds")]);
+    let (msgs, _, regs, _) = relink_equals_build(&[shared.join("corpus"), shared.join("seeds")]);
     assert!(msgs >= 100, "{msgs} messages");
     assert!(regs >= 40, "{regs} regressions");
 }

@@ -215,10 +215,27 @@ pub fn load_messages(store: &Store, keep: Option<&[i64]>) -> Result<Vec<LinkMess
             kind: parse_kind(&r.get::<_, String>(7).db(sql)?),
             extraction: Extraction::default(),
             report_facts: None,
+            signals_unread: None,
         });
         Ok(())
     })?;
     Ok(messages)
+}
+
+/// The row ids among `ids` (ascending) of the messages whose signals an
+/// ingest left unread (`messages.signals_read` = 0), ascending.
+pub fn signals_unread(store: &Store, ids: &[i64]) -> Result<Vec<i64>> {
+    let sql = "SELECT id FROM messages WHERE signals_read = 0 ORDER BY id";
+    let mut st = store.conn().prepare_cached(sql).db(sql)?;
+    let mut rows = st.query([]).db(sql)?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next().db(sql)? {
+        let id: i64 = r.get(0).db(sql)?;
+        if ids.binary_search(&id).is_ok() {
+            out.push(id);
+        }
+    }
+    Ok(out)
 }
 
 /// Calls `f(index, json)` for the stored whole extraction of every robot

@@ -208,6 +208,15 @@ impl RelinkWrite<'_> {
         Ok(())
     }
 
+    /// Stores the signals this relink read of messages an ingest left them
+    /// unread in (message row id and its signals), marking them read.
+    pub fn write_signals(&self, read: &[(i64, Vec<crate::model::Signal>)]) -> Result<()> {
+        for (id, signals) in read {
+            crate::store::extractions::write_read_signals(&self.tx, *id, signals)?;
+        }
+        Ok(())
+    }
+
     /// Replaces the regressions (whose messages are all in `messages`) and
     /// commits threads, chosen messages and regressions together.
     ///

@@ -393,7 +393,7 @@ pub(super) fn materialize_copy(conn: &Connection, id: i64) -> Result<()> {
 /// [`MessageRow::values`] binds them: the same list for a new message's
 /// INSERT (after `message_id`, before `ingested_at`) and for the UPDATE
 /// that makes a better copy the message's.
-const MESSAGE_COLUMNS: [&str; 21] = [
+const MESSAGE_COLUMNS: [&str; 22] = [
     "message_id_derived",
     "subject",
     "norm_subject",
@@ -415,6 +415,7 @@ const MESSAGE_COLUMNS: [&str; 21] = [
     "head_block",
     "head_start",
     "head_len",
+    "signals_read",
 ];
 
 /// Inserts a message under its Message-ID unless the id is stored:
@@ -450,6 +451,7 @@ struct MessageRow<'a> {
     body: [Option<i64>; 3],
     head: [Option<i64>; 3],
     body_raw: bool,
+    signals_read: bool,
 }
 
 impl<'a> MessageRow<'a> {
@@ -463,11 +465,12 @@ impl<'a> MessageRow<'a> {
             body: split(placed.body),
             head: split(placed.head),
             body_raw: placed.body_raw,
+            signals_read: !rec.extraction.signals_unread,
         }
     }
 
     /// The values, in the order of [`MESSAGE_COLUMNS`].
-    fn values(&self) -> [&dyn ToSql; 21] {
+    fn values(&self) -> [&dyn ToSql; 22] {
         let msg = &self.rec.message;
         [
             &msg.message_id_derived,
@@ -491,6 +494,7 @@ impl<'a> MessageRow<'a> {
             &self.head[0],
             &self.head[1],
             &self.head[2],
+            &self.signals_read,
         ]
     }
 }

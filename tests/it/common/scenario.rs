@@ -30,6 +30,7 @@ pub fn msg(id: &str, from: &str, day: i64, subject: &str, parent: Option<&str>) 
             ..Extraction::default()
         },
         report_facts: None,
+        signals_unread: None,
     }
 }
 
