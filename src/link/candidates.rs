@@ -313,10 +313,12 @@ struct Around {
     participants: HashMap<String, String>,
     pointed: HashMap<usize, String>,
     held: HashSet<usize>,
-    /// Who promised in a reply of the history that the next version of the
-    /// patch would address the report (their address), with the date and
-    /// their name as shown.
-    promised: Vec<(String, i64, String)>,
+    /// The replies of the history by anyone but the robot's team, in order:
+    /// one of them may have promised that the next version of the patch
+    /// would address the report ([`promises_next_version`], read only of a
+    /// reply by the author of such a version, so that a link asks for the
+    /// signals of no other).
+    replies: Vec<usize>,
     /// A posting of the culprit the robot tested already said its
     /// changelog answers a robot's performance report.
     culprit_robot_perf: bool,
@@ -372,10 +374,7 @@ fn around(
             .filter(|(_, m)| !is_robot_team(m))
     };
     let participants = replies().map(|(_, m)| (author(m), who(m))).collect();
-    let promised = replies()
-        .filter(|(_, m)| promises_next_version(m))
-        .filter_map(|(_, m)| Some((author(m), m.date?, who(m))))
-        .collect();
+    let replies_by_people = replies().map(|(i, _)| i).collect();
     let culprit_robot_perf = tested.iter().any(|&p| {
         msgs[p]
             .extraction
@@ -433,7 +432,7 @@ fn around(
         participants,
         pointed,
         held,
-        promised,
+        replies: replies_by_people,
         culprit_robot_perf,
         linked_roots: h
             .members
@@ -683,10 +682,13 @@ fn weigh_one(
         // it with that part: the culprit's own next version is no fix.
         let aside = facts.is_some_and(|p| p.upstream.is_some()) || a.linked_roots.contains(&root);
         let promise = a
-            .promised
+            .replies
             .iter()
-            .find(|(by, when, _)| *by == who_wrote && *when <= date);
-        if let Some((_, _, name)) = promise
+            .map(|&k| &msgs[k])
+            .filter(|r| author(r) == who_wrote && r.date.is_some_and(|when| when <= date))
+            .find(|r| promises_next_version(r))
+            .map(who);
+        if let Some(name) = promise
             && !aside
         {
             w.strong(

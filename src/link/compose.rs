@@ -129,6 +129,22 @@ impl Histories {
         &self.input.messages
     }
 
+    /// The input the histories were made of, given back (to link again).
+    pub fn into_input(self) -> LinkInput {
+        self.input
+    }
+
+    /// Gives message `i` the signals read for it, its signals no longer
+    /// unread ([`LinkMessage::signals_unread`]). For signals the finishing
+    /// of a history asked for and the drafting did not: the drafts stand,
+    /// and each history finished again reads them.
+    pub fn set_signals(&mut self, i: usize, signals: Vec<crate::model::Signal>) {
+        if let Some(m) = self.input.messages.get_mut(i) {
+            m.extraction.signals = signals;
+            m.signals_unread = None;
+        }
+    }
+
     /// Every history, finished, in order.
     pub fn all(&self) -> Vec<Regression> {
         (0..self.len()).map(|j| self.regression(j)).collect()

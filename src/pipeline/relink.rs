@@ -14,9 +14,10 @@
 //! few messages a regression involves). The linker reads signals only
 //! through [`LinkMessage::signals`], which marks an unread message as
 //! asked for; the messages a link asked for are read here from their
-//! stored bodies ([`crate::extract::signals_of`]) and the link made again,
-//! until it asks for none ([`link_reading_signals`]). The answer is the
-//! one with every signal read, and the relink stores what it read, once.
+//! stored bodies ([`crate::extract::signals_of`]) and the link made again
+//! (or, when only the finishing of histories asked, the histories finished
+//! again) until it asks for none (`link_reading_signals`). The answer is
+//! the one with every signal read, and the relink stores what it read, once.
 //!
 //! The thread rows need only the skeleton: this connection writes them
 //! while a second one reads what the regressions need (WAL: it reads the
@@ -422,7 +423,7 @@ fn relink_full_with(
     let in_memory = store.is_in_memory();
     let (regressions, unreadable) = std::thread::scope(|scope| -> Result<(usize, Unreadable)> {
         let (sk, db_ids, seeds) = (&sk, &db_ids, &seeds);
-        let (plan, write) = if in_memory {
+        let (mut plan, write) = if in_memory {
             let plan = plan(store, None, db_ids, sk, seeds)?;
             before_write()?;
             (plan, links::begin_relink(store, db_ids, sk)?)
@@ -440,7 +441,7 @@ fn relink_full_with(
             // A failed write rolls back when dropped.
             (plan?, write?)
         };
-        let n = write_plan(write, &plan)?;
+        let n = write_plan(write, &mut plan)?;
         Ok((n, plan.unreadable))
     })?;
     links::set_state(store, &state)?;
@@ -624,10 +625,10 @@ pub fn relink_incremental(
         .iter()
         .map(|&i| choice.first_of(db_ids[i], &reach.stored_first))
         .collect();
-    let plan = plan_of(store, &db_ids, &sk, &keep, &first)?;
+    let mut plan = plan_of(store, &db_ids, &sk, &keep, &first)?;
     before_write()?;
     let write = links::begin_partial_relink(store, &db_ids, &sk, &old_roots, replaced)?;
-    let n = write_plan(write, &plan)?;
+    let n = write_plan(write, &mut plan)?;
     links::set_state(store, now)?;
     links::clear_changed(store)?;
     Ok(Ok((
@@ -1324,20 +1325,40 @@ fn read_signals(store: &Store, ids: &[i64], unreadable: &mut Unreadable) -> Resu
     Ok(read)
 }
 
+/// Messages the histories a link made to see what they ask may hold in all
+/// for them to be kept and written as made ([`link_reading_signals`]);
+/// past it they are made again when written, one at a time, so that memory
+/// stays bounded by one history.
+const KEPT_HISTORY_MESSAGES: usize = 10_000;
+
+/// Histories finished at a time on the rayon pool to see what they ask.
+const FINISHED_TOGETHER: usize = 32;
+
 /// Links `input` until it asks for no unread signals: the signals of every
 /// message the link asked for ([`LinkMessage::signals`]) are read from the
-/// store and the link made again with them (usually once more: a few dozen
-/// messages of an archive's thousands). Every message whose signals can
-/// change the answer is then read, so the answer is the one with every
-/// signal read. Returns the histories and the signals read.
+/// store (a few dozen messages of an archive's thousands). Signals the
+/// drafting asked for make the link start again with them read; signals
+/// only the finishing of histories asked for are given to the histories,
+/// which are finished again (the drafts did not read them, so they stand).
+/// Every message whose signals can change the answer is then read, so the
+/// answer is the one with every signal read. Returns the histories, the
+/// histories as last finished when few enough to keep
+/// ([`KEPT_HISTORY_MESSAGES`]), and the signals read.
 fn link_reading_signals(
     store: &Store,
     mut input: LinkInput,
     parent: &[Option<usize>],
     depth: &[u32],
     unreadable: &mut Unreadable,
-) -> Result<(Histories, SignalsRead)> {
+) -> Result<(Histories, Option<Vec<Regression>>, SignalsRead)> {
     let mut read: SignalsRead = Vec::new();
+    let asked_of = |marks: &[(usize, link::Unread)]| -> Vec<usize> {
+        marks
+            .iter()
+            .filter(|(_, u)| u.asked())
+            .map(|(i, _)| *i)
+            .collect()
+    };
     loop {
         let marks: Vec<(usize, link::Unread)> = input
             .messages
@@ -1347,35 +1368,78 @@ fn link_reading_signals(
             .collect();
         if marks.is_empty() {
             let histories = histories_of(store, input, parent, depth)?;
-            return Ok((histories, read));
+            return Ok((histories, None, read));
         }
-        let histories = histories_of(store, input.clone(), parent, depth)?;
+        let mut histories = histories_of(store, input, parent, depth)?;
+        let drafting = asked_of(&marks);
+        if !drafting.is_empty() {
+            input = histories.into_input();
+            let got = read_asked(store, &mut input.messages, &drafting, unreadable)?;
+            read.extend(got);
+            continue;
+        }
         // A history is finished when asked for (the status rules read the
-        // signals then): each is made once here to see what it asks, and
-        // again when written.
-        for j in 0..histories.len() {
-            drop(histories.regression(j));
+        // signals then): each is made here to see what it asks, and kept
+        // for the write while they are few.
+        let mut marks = marks;
+        loop {
+            let mut made: Option<Vec<Regression>> = Some(Vec::with_capacity(histories.len()));
+            let mut held = 0usize;
+            let all: Vec<usize> = (0..histories.len()).collect();
+            for some in all.chunks(FINISHED_TOGETHER) {
+                let finished: Vec<Regression> =
+                    some.par_iter().map(|&j| histories.regression(j)).collect();
+                for r in finished {
+                    held += r.messages.len();
+                    match &mut made {
+                        Some(v) if held <= KEPT_HISTORY_MESSAGES => v.push(r),
+                        _ => made = None,
+                    }
+                }
+            }
+            let finishing = asked_of(&marks);
+            if finishing.is_empty() {
+                return Ok((histories, made, read));
+            }
+            let mut ids: Vec<i64> = finishing
+                .iter()
+                .map(|&i| histories.messages()[i].db_id)
+                .collect();
+            ids.sort_unstable();
+            let got = read_signals(store, &ids, unreadable)?;
+            let mut by_id: HashMap<i64, Vec<crate::model::Signal>> = got.iter().cloned().collect();
+            for &i in &finishing {
+                let id = histories.messages()[i].db_id;
+                // A body that cannot be read says nothing (named in
+                // `unreadable`).
+                histories.set_signals(i, by_id.remove(&id).unwrap_or_default());
+            }
+            read.extend(got);
+            marks.retain(|(i, _)| finishing.binary_search(i).is_err());
         }
-        let asked: Vec<usize> = marks
-            .iter()
-            .filter(|(_, u)| u.asked())
-            .map(|(i, _)| *i)
-            .collect();
-        if asked.is_empty() {
-            return Ok((histories, read));
-        }
-        let mut ids: Vec<i64> = asked.iter().map(|&i| input.messages[i].db_id).collect();
-        ids.sort_unstable();
-        let got = read_signals(store, &ids, unreadable)?;
-        let mut by_id: HashMap<i64, Vec<crate::model::Signal>> = got.iter().cloned().collect();
-        for &i in &asked {
-            let m = &mut input.messages[i];
-            // A body that cannot be read says nothing (named in `unreadable`).
-            m.extraction.signals = by_id.remove(&m.db_id).unwrap_or_default();
-            m.signals_unread = None;
-        }
-        read.extend(got);
     }
+}
+
+/// Reads the signals of `messages[i]` for each `i` of `asked` (ascending)
+/// from the store and gives them to the message, its signals no longer
+/// unread; a body that cannot be read says nothing (named in
+/// `unreadable`). Returns what was read, to be stored.
+fn read_asked(
+    store: &Store,
+    messages: &mut [LinkMessage],
+    asked: &[usize],
+    unreadable: &mut Unreadable,
+) -> Result<SignalsRead> {
+    let mut ids: Vec<i64> = asked.iter().map(|&i| messages[i].db_id).collect();
+    ids.sort_unstable();
+    let got = read_signals(store, &ids, unreadable)?;
+    let mut by_id: HashMap<i64, Vec<crate::model::Signal>> = got.iter().cloned().collect();
+    for &i in asked {
+        let m = &mut messages[i];
+        m.extraction.signals = by_id.remove(&m.db_id).unwrap_or_default();
+        m.signals_unread = None;
+    }
+    Ok(got)
 }
 
 /// What a relink writes: the histories of the chosen messages, and the
@@ -1388,6 +1452,9 @@ struct Plan {
     unreadable: Unreadable,
     /// The signals read of messages an ingest left them unread in.
     signals: SignalsRead,
+    /// `histories` made already, when few enough to keep (else each is made
+    /// as it is written).
+    made: Option<Vec<Regression>>,
 }
 
 /// Reads the messages of the threads a regression can involve and links
@@ -1420,10 +1487,11 @@ fn plan_of(
     let ids: Vec<i64> = chosen.iter().map(|(i, _)| *i).collect();
     let (input, mut unreadable) = load_input_of(store, Some(&ids))?;
     let (parent, depth) = threading_of(&input.messages, db_ids, sk);
-    let (histories, signals) =
+    let (histories, made, signals) =
         link_reading_signals(store, input, &parent, &depth, &mut unreadable)?;
     Ok(Plan {
         histories,
+        made,
         chosen,
         unreadable,
         signals,
@@ -1493,13 +1561,19 @@ fn histories_of(
 /// commits: the histories numbered by [`link::ids::assign`] from the
 /// stored ids, then made one at a time as they are written. Returns how
 /// many histories it wrote.
-fn write_plan(write: RelinkWrite<'_>, plan: &Plan) -> Result<usize> {
+fn write_plan(write: RelinkWrite<'_>, plan: &mut Plan) -> Result<usize> {
+    let made = plan.made.take().unwrap_or_default();
     let h = &plan.histories;
     let names: Vec<Vec<&str>> = (0..h.len()).map(|j| h.culprit_names(j)).collect();
     let ids = link::ids::assign(&names, &write.stored_ids(&names)?);
     write.write_chosen(&plan.chosen)?;
     write.write_signals(&plan.signals)?;
-    write.finish(h.messages(), &ids, |j| h.regression(j))?;
+    // `finish` may ask for a history more than once (to compare it with
+    // the stored one, then to write it).
+    write.finish(h.messages(), &ids, |j| match made.get(j) {
+        Some(r) => r.clone(),
+        None => h.regression(j),
+    })?;
     Ok(h.len())
 }
 
