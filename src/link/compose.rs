@@ -129,6 +129,25 @@ impl Histories {
         &self.input.messages
     }
 
+    /// The messages whose signals finishing the histories reads at the
+    /// least (ascending): every member but reports and landings, whose
+    /// sentences the status rules read. A caller reading signals only when
+    /// asked reads these before the histories are first finished.
+    pub fn members_finishing_reads(&self) -> Vec<usize> {
+        use crate::model::history::Role;
+        let mut v: Vec<usize> = self
+            .linked
+            .drafts
+            .iter()
+            .flat_map(|d| d.members.iter())
+            .filter(|m| !matches!(m.role, Role::Report | Role::Landing))
+            .map(|m| m.idx)
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
     /// The input the histories were made of, given back (to link again).
     pub fn into_input(self) -> LinkInput {
         self.input

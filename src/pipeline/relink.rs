@@ -1380,8 +1380,17 @@ fn link_reading_signals(
         }
         // A history is finished when asked for (the status rules read the
         // signals then): each is made here to see what it asks, and kept
-        // for the write while they are few.
+        // for the write while they are few. The members whose sentences
+        // the rules read are read first, so that a second finishing is
+        // rare (on archives whose histories hold most messages it was).
         let mut marks = marks;
+        let first: Vec<usize> = histories
+            .members_finishing_reads()
+            .into_iter()
+            .filter(|&i| histories.messages()[i].signals_unread.is_some())
+            .collect();
+        read.extend(give_signals(store, &mut histories, &first, unreadable)?);
+        marks.retain(|(i, _)| first.binary_search(i).is_err());
         loop {
             let mut made: Option<Vec<Regression>> = Some(Vec::with_capacity(histories.len()));
             let mut held = 0usize;
@@ -1401,23 +1410,37 @@ fn link_reading_signals(
             if finishing.is_empty() {
                 return Ok((histories, made, read));
             }
-            let mut ids: Vec<i64> = finishing
-                .iter()
-                .map(|&i| histories.messages()[i].db_id)
-                .collect();
-            ids.sort_unstable();
-            let got = read_signals(store, &ids, unreadable)?;
-            let mut by_id: HashMap<i64, Vec<crate::model::Signal>> = got.iter().cloned().collect();
-            for &i in &finishing {
-                let id = histories.messages()[i].db_id;
-                // A body that cannot be read says nothing (named in
-                // `unreadable`).
-                histories.set_signals(i, by_id.remove(&id).unwrap_or_default());
-            }
-            read.extend(got);
+            read.extend(give_signals(store, &mut histories, &finishing, unreadable)?);
             marks.retain(|(i, _)| finishing.binary_search(i).is_err());
         }
     }
+}
+
+/// Reads the signals of the histories' messages `which` (indices,
+/// ascending) from the store and gives them to the histories
+/// ([`Histories::set_signals`]); a body that cannot be read says nothing
+/// (named in `unreadable`). Returns what was read, to be stored.
+fn give_signals(
+    store: &Store,
+    histories: &mut Histories,
+    which: &[usize],
+    unreadable: &mut Unreadable,
+) -> Result<SignalsRead> {
+    if which.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut ids: Vec<i64> = which
+        .iter()
+        .map(|&i| histories.messages()[i].db_id)
+        .collect();
+    ids.sort_unstable();
+    let got = read_signals(store, &ids, unreadable)?;
+    let mut by_id: HashMap<i64, Vec<crate::model::Signal>> = got.iter().cloned().collect();
+    for &i in which {
+        let id = histories.messages()[i].db_id;
+        histories.set_signals(i, by_id.remove(&id).unwrap_or_default());
+    }
+    Ok(got)
 }
 
 /// Reads the signals of `messages[i]` for each `i` of `asked` (ascending)
