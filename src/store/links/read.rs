@@ -224,17 +224,22 @@ pub fn load_messages(store: &Store, keep: Option<&[i64]>) -> Result<Vec<LinkMess
 
 /// The row ids among `ids` (ascending) of the messages whose signals an
 /// ingest left unread (`messages.signals_read` = 0), ascending.
+///
+/// Looked up id by id when `ids` are few against the stored messages (an
+/// update's), else by one pass over the unread ones (most of an archive's
+/// messages stay unread), as `rows_where` does.
 pub fn signals_unread(store: &Store, ids: &[i64]) -> Result<Vec<i64>> {
-    let sql = "SELECT id FROM messages WHERE signals_read = 0 ORDER BY id";
-    let mut st = store.conn().prepare_cached(sql).db(sql)?;
-    let mut rows = st.query([]).db(sql)?;
+    let sql = "SELECT id FROM messages";
+    let few = are_few(store, ids.len())?.then_some(ids);
     let mut out = Vec::new();
-    while let Some(r) = rows.next().db(sql)? {
+    rows_where(store, sql, Some("signals_read = 0"), "id", few, |r| {
         let id: i64 = r.get(0).db(sql)?;
         if ids.binary_search(&id).is_ok() {
             out.push(id);
         }
-    }
+        Ok(())
+    })?;
+    out.sort_unstable();
     Ok(out)
 }
 
