@@ -146,16 +146,10 @@ pub fn extracted_part(body: &str) -> &str {
     &body[..end]
 }
 
-/// Extracts everything regtrack knows how to read from one message. Pure and panic-free.
-pub fn extract(msg: &Message) -> Extraction {
-    let mut ex = Extraction::default();
-    let part = extracted_part(&msg.body);
-    if part.len() == msg.body.len() {
-        crate::report::extract_report(msg, &mut ex);
-        crate::evidence::extract_evidence(msg, &mut ex);
-        return ex;
-    }
-    let head = Message {
+/// `msg` with only `part` of its body (its [`extracted_part`]), the body
+/// not copied whole.
+fn head_of(msg: &Message, part: &str) -> Message {
+    Message {
         message_id: msg.message_id.clone(),
         message_id_derived: msg.message_id_derived,
         subject: msg.subject.clone(),
@@ -169,13 +163,31 @@ pub fn extract(msg: &Message) -> Extraction {
         parts: msg.parts.clone(),
         content_hash: msg.content_hash.clone(),
         raw_size: msg.raw_size,
-    };
-    crate::report::extract_report(&head, &mut ex);
-    // The lkp tables of the whole body, before the evidence extractors read
-    // them (the table signal does).
-    ex.tables = crate::report::table::parse_tables(&msg.body);
-    crate::evidence::extract_evidence(&head, &mut ex);
+    }
+}
+
+/// Extracts everything regtrack knows how to read from one message. Pure and panic-free.
+pub fn extract(msg: &Message) -> Extraction {
+    let (read, mut ex) = reported(msg);
+    crate::evidence::extract_evidence(&read, &mut ex);
     ex
+}
+
+/// The report grammar over `msg`: the message the evidence extractors read
+/// (`msg`, or its [`extracted_part`] when it is huge) and the extraction so
+/// far, the lkp tables of the whole body in it (the table signal reads
+/// them).
+fn reported(msg: &Message) -> (std::borrow::Cow<'_, Message>, Extraction) {
+    let mut ex = Extraction::default();
+    let part = extracted_part(&msg.body);
+    if part.len() == msg.body.len() {
+        crate::report::extract_report(msg, &mut ex);
+        return (std::borrow::Cow::Borrowed(msg), ex);
+    }
+    let head = head_of(msg, part);
+    crate::report::extract_report(&head, &mut ex);
+    ex.tables = crate::report::table::parse_tables(&msg.body);
+    (std::borrow::Cow::Owned(head), ex)
 }
 
 /// [`extract`] of every message of `msgs`, in order: the messages read
@@ -198,19 +210,8 @@ pub fn extract_each_deferred(msgs: &[&Message]) -> Vec<Extraction> {
 /// The signals [`extract`] finds in `msg`: what a link reads of a message
 /// whose signals an ingest left unread.
 pub fn signals_of(msg: &Message) -> Vec<crate::model::Signal> {
-    let mut ex = Extraction::default();
-    let part = extracted_part(&msg.body);
-    if part.len() == msg.body.len() {
-        crate::report::extract_report(msg, &mut ex);
-        return crate::evidence::signals_in(msg, &ex);
-    }
-    let head = Message {
-        body: part.to_string(),
-        ..msg.clone()
-    };
-    crate::report::extract_report(&head, &mut ex);
-    ex.tables = crate::report::table::parse_tables(&msg.body);
-    crate::evidence::signals_in(&head, &ex)
+    let (read, ex) = reported(msg);
+    crate::evidence::signals_in(&read, &ex)
 }
 
 fn extract_each_with(msgs: &[&Message], defer: bool) -> Vec<Extraction> {

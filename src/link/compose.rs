@@ -159,8 +159,7 @@ impl Histories {
     /// and each history finished again reads them.
     pub fn set_signals(&mut self, i: usize, signals: Vec<crate::model::Signal>) {
         if let Some(m) = self.input.messages.get_mut(i) {
-            m.extraction.signals = signals;
-            m.signals_unread = None;
+            m.set_signals(signals);
         }
     }
 

@@ -96,6 +96,13 @@ pub struct LinkMessage {
 }
 
 impl LinkMessage {
+    /// Gives the message the signals read for it: they are no longer
+    /// unread.
+    pub fn set_signals(&mut self, signals: Vec<crate::model::Signal>) {
+        self.extraction.signals = signals;
+        self.signals_unread = None;
+    }
+
     /// The message's signals (`extraction.signals`); asking marks a message
     /// whose signals are unread as asked for.
     pub fn signals(&self) -> &[crate::model::Signal] {

@@ -1374,7 +1374,10 @@ fn link_reading_signals(
         let drafting = asked_of(&marks);
         if !drafting.is_empty() {
             input = histories.into_input();
-            let got = read_asked(store, &mut input.messages, &drafting, unreadable)?;
+            let (each, got) = read_for(store, &input.messages, &drafting, unreadable)?;
+            for (&i, signals) in drafting.iter().zip(each) {
+                input.messages[i].set_signals(signals);
+            }
             read.extend(got);
             continue;
         }
@@ -1416,53 +1419,43 @@ fn link_reading_signals(
     }
 }
 
-/// Reads the signals of the histories' messages `which` (indices,
-/// ascending) from the store and gives them to the histories
-/// ([`Histories::set_signals`]); a body that cannot be read says nothing
-/// (named in `unreadable`). Returns what was read, to be stored.
+/// [`read_for`] the histories' messages `which`, given to the histories
+/// ([`Histories::set_signals`]). Returns what was read, to be stored.
 fn give_signals(
     store: &Store,
     histories: &mut Histories,
     which: &[usize],
     unreadable: &mut Unreadable,
 ) -> Result<SignalsRead> {
-    if which.is_empty() {
-        return Ok(Vec::new());
-    }
-    let mut ids: Vec<i64> = which
-        .iter()
-        .map(|&i| histories.messages()[i].db_id)
-        .collect();
-    ids.sort_unstable();
-    let got = read_signals(store, &ids, unreadable)?;
-    let mut by_id: HashMap<i64, Vec<crate::model::Signal>> = got.iter().cloned().collect();
-    for &i in which {
-        let id = histories.messages()[i].db_id;
-        histories.set_signals(i, by_id.remove(&id).unwrap_or_default());
+    let (each, got) = read_for(store, histories.messages(), which, unreadable)?;
+    for (&i, signals) in which.iter().zip(each) {
+        histories.set_signals(i, signals);
     }
     Ok(got)
 }
 
-/// Reads the signals of `messages[i]` for each `i` of `asked` (ascending)
-/// from the store and gives them to the message, its signals no longer
-/// unread; a body that cannot be read says nothing (named in
-/// `unreadable`). Returns what was read, to be stored.
-fn read_asked(
+/// Reads the signals of `messages[i]` for each `i` of `which` (ascending)
+/// from the store: the signals of each, in the order of `which` (none for
+/// a body that cannot be read, named in `unreadable`), and what was read,
+/// to be stored.
+fn read_for(
     store: &Store,
-    messages: &mut [LinkMessage],
-    asked: &[usize],
+    messages: &[LinkMessage],
+    which: &[usize],
     unreadable: &mut Unreadable,
-) -> Result<SignalsRead> {
-    let mut ids: Vec<i64> = asked.iter().map(|&i| messages[i].db_id).collect();
+) -> Result<(Vec<Vec<crate::model::Signal>>, SignalsRead)> {
+    if which.is_empty() {
+        return Ok((Vec::new(), Vec::new()));
+    }
+    let mut ids: Vec<i64> = which.iter().map(|&i| messages[i].db_id).collect();
     ids.sort_unstable();
     let got = read_signals(store, &ids, unreadable)?;
     let mut by_id: HashMap<i64, Vec<crate::model::Signal>> = got.iter().cloned().collect();
-    for &i in asked {
-        let m = &mut messages[i];
-        m.extraction.signals = by_id.remove(&m.db_id).unwrap_or_default();
-        m.signals_unread = None;
-    }
-    Ok(got)
+    let each = which
+        .iter()
+        .map(|&i| by_id.remove(&messages[i].db_id).unwrap_or_default())
+        .collect();
+    Ok((each, got))
 }
 
 /// What a relink writes: the histories of the chosen messages, and the

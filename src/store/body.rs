@@ -250,6 +250,27 @@ pub(super) fn verify(
     }
 }
 
+/// `start..start + len` of `text`, when it lies inside.
+fn slice_of(text: &[u8], start: i64, len: i64) -> Option<&[u8]> {
+    let s = usize::try_from(start).ok()?;
+    text.get(s..s.checked_add(usize::try_from(len).ok()?)?)
+}
+
+/// The SQL reading a block and its checksum.
+const BLOCK_ROW: &str = "SELECT lz4, blake3 FROM body_blocks WHERE id = ?1";
+
+/// A block's stored bytes and its checksum (none before v9).
+type BlockRow = (Vec<u8>, Option<Vec<u8>>);
+
+/// Block `id`'s stored bytes and checksum, `None` when it is missing.
+fn block_row(conn: &rusqlite::Connection, id: i64) -> Result<Option<BlockRow>> {
+    conn.prepare_cached(BLOCK_ROW)
+        .db(BLOCK_ROW)?
+        .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()
+        .db(BLOCK_ROW)
+}
+
 /// The bytes at `start..start + len` of a block's text.
 pub(super) fn bytes_in_block(
     block: &[u8],
@@ -257,11 +278,7 @@ pub(super) fn bytes_in_block(
     len: i64,
 ) -> std::result::Result<Vec<u8>, String> {
     let text = unpack_block(block).map_err(|e| format!("its block cannot be read: {e}"))?;
-    let range = usize::try_from(start)
-        .ok()
-        .zip(usize::try_from(len).ok())
-        .and_then(|(s, l)| Some(s..s.checked_add(l)?));
-    match range.and_then(|r| text.get(r)) {
+    match slice_of(&text, start, len) {
         Some(bytes) => Ok(bytes.to_vec()),
         None => Err(format!(
             "its {len} bytes at {start} lie outside its block ({} bytes)",
@@ -278,14 +295,7 @@ pub(super) fn read_range(
     start: i64,
     len: i64,
 ) -> Result<std::result::Result<Vec<u8>, String>> {
-    let sql = "SELECT lz4, blake3 FROM body_blocks WHERE id = ?1";
-    let row: Option<(Vec<u8>, Option<Vec<u8>>)> = conn
-        .prepare_cached(sql)
-        .db(sql)?
-        .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
-        .optional()
-        .db(sql)?;
-    let Some((lz4, sum)) = row else {
+    let Some((lz4, sum)) = block_row(conn, id)? else {
         return Ok(Err(format!("its block {id} is missing")));
     };
     if let Err(why) = verify(id, &lz4, sum.as_deref()) {
@@ -302,11 +312,13 @@ pub(super) fn body_bytes_in_block(
     len: i64,
 ) -> std::result::Result<Vec<u8>, String> {
     let text = unpack_block(block).map_err(|e| format!("its body's block cannot be read: {e}"))?;
-    let range = usize::try_from(start)
-        .ok()
-        .zip(usize::try_from(len).ok())
-        .and_then(|(s, l)| Some(s..s.checked_add(l)?));
-    match range.and_then(|r| text.get(r)) {
+    body_range(&text, start, len)
+}
+
+/// The stored body's bytes at `start..start + len` of a block's unpacked
+/// text, or why they cannot be read.
+fn body_range(text: &[u8], start: i64, len: i64) -> std::result::Result<Vec<u8>, String> {
+    match slice_of(text, start, len) {
         Some(bytes) => Ok(bytes.to_vec()),
         None => Err(format!(
             "its body ({len} bytes at {start}) lies outside its block ({} bytes)",
@@ -343,14 +355,7 @@ impl Unpacked {
         if let Some((_, t)) = self.kept.iter().find(|(k, _)| *k == id) {
             return Ok(t.clone());
         }
-        let sql = "SELECT lz4, blake3 FROM body_blocks WHERE id = ?1";
-        let row: Option<(Vec<u8>, Option<Vec<u8>>)> = conn
-            .prepare_cached(sql)
-            .db(sql)?
-            .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
-            .optional()
-            .db(sql)?;
-        let text = match row {
+        let text = match block_row(conn, id)? {
             None => Err(format!("its body's block {id} is missing")),
             Some((bytes, sum)) => verify(id, &bytes, sum.as_deref()).and_then(|()| {
                 unpack_block(&bytes)
@@ -372,19 +377,9 @@ impl Unpacked {
         conn: &rusqlite::Connection,
         (id, start, len): Range,
     ) -> Result<std::result::Result<Vec<u8>, String>> {
-        Ok(self.text(conn, id)?.and_then(|text| {
-            let range = usize::try_from(start)
-                .ok()
-                .zip(usize::try_from(len).ok())
-                .and_then(|(s, l)| Some(s..s.checked_add(l)?));
-            match range.and_then(|r| text.get(r)) {
-                Some(bytes) => Ok(bytes.to_vec()),
-                None => Err(format!(
-                    "its body ({len} bytes at {start}) lies outside its block ({} bytes)",
-                    text.len()
-                )),
-            }
-        }))
+        Ok(self
+            .text(conn, id)?
+            .and_then(|text| body_range(&text, start, len)))
     }
 
     /// [`decode_raw`] with the header block read through these blocks.
@@ -395,18 +390,12 @@ impl Unpacked {
         raw_body: &[u8],
     ) -> Result<std::result::Result<(String, Vec<BodyPart>), String>> {
         let Some(range) = head else {
-            return Ok(Err(
-                "its body is stored raw, but not its header block".to_string()
-            ));
+            return Ok(Err(NO_HEADER_BLOCK.to_string()));
         };
-        let head = match self.range(conn, range)? {
-            Ok(head) => head,
-            Err(why) => {
-                let why = why.replace("its body's block", "its block");
-                return Ok(Err(format!("its header block cannot be read: {why}")));
-            }
-        };
-        Ok(parse_raw(&[&head, raw_body].concat()))
+        let head = self
+            .range(conn, range)?
+            .map_err(|why| why.replace("its body's block", "its block"));
+        Ok(with_head(head, raw_body))
     }
 }
 
@@ -429,15 +418,22 @@ pub(super) fn decode_raw(
     raw_body: &[u8],
 ) -> Result<std::result::Result<(String, Vec<BodyPart>), String>> {
     let Some((block, start, len)) = head else {
-        return Ok(Err(
-            "its body is stored raw, but not its header block".to_string()
-        ));
+        return Ok(Err(NO_HEADER_BLOCK.to_string()));
     };
-    let head = match read_range(conn, block, start, len)? {
-        Ok(head) => head,
-        Err(why) => return Ok(Err(format!("its header block cannot be read: {why}"))),
-    };
-    Ok(parse_raw(&[&head, raw_body].concat()))
+    Ok(with_head(read_range(conn, block, start, len)?, raw_body))
+}
+
+/// Why a body stored raw cannot be decoded without its header block.
+const NO_HEADER_BLOCK: &str = "its body is stored raw, but not its header block";
+
+/// The decoded body and parts of the raw message whose header block is
+/// `head` (or why it cannot be read) and whose raw body is `raw_body`.
+fn with_head(
+    head: std::result::Result<Vec<u8>, String>,
+    raw_body: &[u8],
+) -> std::result::Result<(String, Vec<BodyPart>), String> {
+    let head = head.map_err(|why| format!("its header block cannot be read: {why}"))?;
+    parse_raw(&[&head, raw_body].concat())
 }
 
 /// The decoded body and parts of the raw message `bytes`.

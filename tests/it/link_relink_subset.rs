@@ -56,8 +56,8 @@ fn built(store: &Store) -> (Threads, BTreeMap<String, String>) {
         .map(|(id, m)| (*id, regtrack::extract::extract(m).signals))
         .collect();
     for m in &mut input.messages {
-        if m.signals_unread.take().is_some() {
-            m.extraction.signals = signals.remove(&m.db_id).unwrap();
+        if m.signals_unread.is_some() {
+            m.set_signals(signals.remove(&m.db_id).unwrap());
         }
     }
     let out = regtrack::link::build(&input);
