@@ -198,7 +198,7 @@ pub fn extract_each(msgs: &[&Message]) -> Vec<Extraction> {
 }
 
 /// [`extract_each`] as an ingest stores it: the signals of every message
-/// read whole but robot mail are left unread
+/// but the robot's test reports are left unread
 /// ([`crate::model::Extraction::signals_unread`],
 /// [`crate::evidence::extract_evidence_each_deferred`]); a link reads them
 /// with [`signals_of`] when it first asks for them. A huge message is
@@ -288,7 +288,7 @@ mod tests {
     }
 
     #[test]
-    fn a_deferred_extraction_is_the_whole_one_but_the_signals_of_all_but_robot_mail() {
+    fn a_deferred_extraction_is_the_whole_one_but_the_signals_of_all_but_robot_test_reports() {
         let msg = |id: &str, subject: &str, from: &str, body: &str| Message {
             message_id: id.into(),
             subject: subject.into(),
@@ -320,9 +320,22 @@ mod tests {
         unread.signals = whole[0].signals.clone();
         unread.signals_unread = false;
         assert_eq!(unread, whole[0]);
-        // Robot mail keeps its whole extraction as JSON: read at once.
-        assert!(deferred[1].kind.is_robot_mail(), "{:?}", deferred[1].kind);
+        // A performance report's whole extraction is kept as JSON: read at once.
+        assert_eq!(deferred[1].kind, crate::model::Kind::PerfReport);
         assert_eq!(deferred[1], whole[1]);
+        // A build report's build log waits for the link like a reply.
+        let build = msg(
+            "b@intel.com",
+            "[tip:x86/core] BUILD REGRESSION abcdef",
+            "lkp@intel.com",
+            "kernel test robot noticed the following build errors:\n\n             We cannot reproduce it without the fix, it is noise.\n",
+        );
+        let whole = extract_each(&[&build]);
+        let deferred = extract_each_deferred(&[&build]);
+        assert_eq!(deferred[0].kind, crate::model::Kind::BuildReport);
+        assert!(!whole[0].signals.is_empty(), "{:?}", whole[0]);
+        assert!(deferred[0].signals.is_empty() && deferred[0].signals_unread);
+        assert_eq!(signals_of(&build), whole[0].signals);
     }
 
     #[test]

@@ -31,7 +31,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::model::{Extraction, Message};
+use crate::model::{Extraction, Kind, Message};
 use crate::text::{self, Line};
 
 /// Fills the evidence fields of `ex`; runs after [`crate::report::extract_report`].
@@ -66,13 +66,24 @@ pub fn extract_evidence_each(msgs: &[&Message], exs: &mut [Extraction]) {
 }
 
 /// [`extract_evidence_each`] that leaves the signals of every message but
-/// robot mail unread ([`Extraction::signals_unread`]): reading a message's
+/// the robot's test reports unread ([`Extraction::signals_unread`],
+/// [`reads_signals_at_ingest`]): reading a message's
 /// sentences with the phrase book cost an ingest of linux-ext4 8 % of its
 /// CPU time and 28 MiB of its peak memory, and a
 /// link needs them only of the few messages a regression can involve, which
 /// it reads when it asks for them ([`crate::extract::signals_of`]).
 pub fn extract_evidence_each_deferred(msgs: &[&Message], exs: &mut [Extraction]) {
     evidence_each(msgs, exs, true);
+}
+
+/// Whether an ingest reads the signals of mail of this kind at once: the
+/// robot's performance and functional reports, whose whole extraction,
+/// signals with it, the linker reads back from `extractions.json`. A build
+/// report's are left for the link like a reply's: on linux-ext4 its 515
+/// build reports are 11 MB of build logs, and reading them took 1.1 % of
+/// an ingest's instructions.
+pub fn reads_signals_at_ingest(kind: Kind) -> bool {
+    matches!(kind, Kind::PerfReport | Kind::FunctionalReport)
 }
 
 /// The signals [`extract_evidence`] finds in `msg`, reading only what they
@@ -143,7 +154,7 @@ fn evidence_each(msgs: &[&Message], exs: &mut [Extraction], defer: bool) {
         ex.kconfig = kconfig::changes_in(&views[i])
     });
     each(exs, &mut |i, ex| {
-        if defer && !ex.kind.is_robot_mail() {
+        if defer && !reads_signals_at_ingest(ex.kind) {
             ex.signals_unread = true;
             return;
         }

@@ -9,7 +9,8 @@
 //! ([`crate::link::facts::prepare`]: table facts kept, rows dropped). The
 //! result is the same as [`crate::link::build`] on every message.
 //!
-//! An ingest leaves the signals of all but robot mail unread (reading
+//! An ingest leaves the signals of all but the robot's test reports
+//! unread (reading
 //! sentences with the phrase book was a large part of its time, for the
 //! few messages a regression involves). The linker reads signals only
 //! through [`LinkMessage::signals`], which marks an unread message as

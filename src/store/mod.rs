@@ -39,7 +39,8 @@
 //!   reproducers, kconfig) and leaves the row-backed lists empty, so list mail
 //!   is not written twice; a message with none of those (most list mail)
 //!   has no `extractions` row at all. `signals` (v21): an ingest leaves
-//!   the signals of all but robot mail unread (`messages.signals_read` = 0);
+//!   the signals of all but the robot's performance and functional reports
+//!   unread (`messages.signals_read` = 0);
 //!   a link reads them from the stored body when it first asks for them
 //!   and writes their rows ([`crate::pipeline::relink`]).
 //! - what an update relinks by (v10): `link_keys` (every key a message ties

@@ -138,7 +138,8 @@ fn chosen(store: &Store) -> usize {
     sel.finish(&sk).len()
 }
 
-/// An ingest leaves the signals of every message but robot mail unread; a
+/// An ingest leaves the signals of every message but the robot's test
+/// reports unread; a
 /// link reads those of each message it asks for. The stored signals of
 /// every read message are what a whole extraction of the message read back
 /// finds (and the histories are those of every signal read: see
@@ -147,11 +148,11 @@ fn signals_read_where_linked(db: &Path, store: &Store) -> usize {
     let robot_unread: Vec<i64> = column(
         db,
         "SELECT id FROM messages WHERE signals_read = 0 \
-         AND kind IN ('perf-report', 'functional-report', 'build-report')",
+         AND kind IN ('perf-report', 'functional-report')",
     );
     assert!(
         robot_unread.is_empty(),
-        "robot mail unread: {robot_unread:?}"
+        "robot test reports unread: {robot_unread:?}"
     );
     let read: Vec<i64> = column(
         db,
