@@ -95,7 +95,9 @@ use crate::model::{Extraction, Message};
 /// bare); "it does" answers a quoted question yes.
 /// 28: a report subject whose change cannot be read (`NaN%`, `inf%`, past
 /// ten million percent) keeps its metric and direction and is no failure.
-pub const EXTRACTION_VERSION: i64 = 28;
+/// 29: `not-a-fix`: the author of a diff says it is no fix (a pointer, a
+/// debug aid, an experiment).
+pub const EXTRACTION_VERSION: i64 = 29;
 
 /// The extractors read a body up to this many lines or
 /// [`MAX_EXTRACTED_BODY`] bytes, whichever comes first.

@@ -68,7 +68,7 @@ const fn guess(kind: SignalKind, negative: bool, pattern: &'static str) -> Phras
 
 use SignalKind::{
     CannotReproduce, ConfirmsFix, Declines, Disputes, Layout, MaybeDeclines, MaybeDisputes, Noise,
-    SetsAside, Superseded, WillFix, WillRevert, Withdraws,
+    NotAFix, SetsAside, Superseded, WillFix, WillRevert, Withdraws,
 };
 
 /// "I have sent a new version": the words both superseded families start
@@ -2514,6 +2514,24 @@ pub const PHRASES: &[Phrase] = &[
         Declines,
         r"\b(?:was|were|has been|have been|is) (?P<cue>judged acceptable|deemed acceptable|considered acceptable)\b",
     ),
+    // The author of a diff says it is no fix: a pointer to where the cost
+    // comes from, a debug aid, an experiment (what the link reads of a
+    // reply with its own diff, `link::hints::disclaims_own_diff`). Not "not
+    // a proper fix" or "not the final fix": a hack that restores the
+    // numbers may still be what is applied. Not "just a pointer to": in
+    // kernel mail that is C.
+    neg(
+        NotAFix,
+        r"\b(?:patch|diff|change|hack|hunk|this|it|that)(?: {w})?(?: is| was|'s)? (?:{w} )?(?P<cue>not a fix|not meant as a fix|not intended as a fix|not meant to be a fix|not intended to be a fix|not supposed to be a fix|not a solution|not meant as a solution|not meant for merging|not for merging|not intended for merging|not for inclusion|not meant for inclusion|not meant to be merged|not meant to be applied)\b",
+    ),
+    p(
+        NotAFix,
+        r"\b(?:just|only|merely|purely|solely) (?:a |an |as a |as an )?(?:{w} )?(?P<cue>debug patch|debugging patch|debug hack|test patch|testing patch|diagnostic patch|debug aid|for debugging|experiment to)\b",
+    ),
+    neg(
+        NotAFix,
+        r"\b(?:i|we) (?:don't|do not|wouldn't|would not) (?P<cue>expect a lot of|expect much|expect any big|expect a big|expect a large|expect a significant) (?:{w} )?(?:difference|improvement|change|gain|effect|impact|win)\b",
+    ),
     // Code layout, said bare.
     p(
         Layout,
@@ -4351,5 +4369,51 @@ mod tests {
             mentioned_commit("deadbeef is a word, 1234567 a number"),
             None
         );
+    }
+
+    #[test]
+    fn an_author_saying_their_diff_is_no_fix_is_read_but_not_a_better_fix_or_a_denial() {
+        assert_reads(&[
+            (
+                "This patch is not a fix - it is just a pointer to the kernel path.",
+                NotAFix,
+                false,
+            ),
+            (
+                "The diff below is not meant as a fix, it only shows where the time goes.",
+                NotAFix,
+                false,
+            ),
+            (
+                "It's not for merging, only to test the theory.",
+                NotAFix,
+                false,
+            ),
+            ("This is only a debug patch.", NotAFix, false),
+            ("JUST FOR DEBUGGING", NotAFix, false),
+            (
+                "I don't expect a lot of difference from aligning the counter.",
+                NotAFix,
+                false,
+            ),
+        ]);
+        for s in [
+            // A hack that may well be what is applied.
+            "This is not a proper fix, but it restores the numbers.",
+            // A denial of the disclaimer.
+            "This is not just a debug patch, it is the fix.",
+            // A question.
+            "Is this not a fix?",
+            // An experiment promised to help.
+            "I expect a big difference with this one.",
+            // C.
+            "The handle is just a pointer to the queue.",
+        ] {
+            assert!(
+                !kinds(s).iter().any(|k| k.0 == NotAFix),
+                "{s:?}: {:?}",
+                kinds(s)
+            );
+        }
     }
 }

@@ -34,9 +34,9 @@ use super::LinkMessage;
 use super::culprit::{Culprits, IdIndex, canonical_form, is_hex_id, same_commit};
 use super::draft::{Draft, Linked};
 use super::hints::{
-    cited_target, fixes_id, is_report, is_robot_team, kind_of, own_diff, own_fix_diff,
-    own_table_restores, own_trailers, report_ids, robot_reported, subject_culprit, title_key,
-    trailer_target,
+    cited_target, disclaims_own_diff, fixes_id, is_report, is_robot_team, kind_of, own_diff,
+    own_fix_diff, own_table_restores, own_trailers, report_ids, robot_reported, subject_culprit,
+    title_key, trailer_target,
 };
 use super::keys::{TYPO_WORD_MIN, masked_titles};
 use super::patch::{self, Patches};
@@ -539,6 +539,8 @@ fn attach_threads(
 /// Why patch or diff `i`, below report `rep`, fixes something other than
 /// the performance regression (`None` when it may fix it):
 ///
+/// - a diff whose author says it is no fix (a pointer, a debug aid, an
+///   experiment: [`disclaims_own_diff`]) is a reply;
 /// - below a functional report (a BUG, a WARNING, a failed test), a patch
 ///   answers that failure;
 /// - below a report on a posted patch, a new posting by the patch's own
@@ -549,6 +551,9 @@ fn not_a_fix_here(ix: &Index<'_>, rep: usize, i: usize) -> Option<&'static str> 
     let m = &msgs[i];
     if kind_of(m) != Kind::Patch && !own_diff(m) {
         return None;
+    }
+    if disclaims_own_diff(m) {
+        return Some("a diff its author says is no fix");
     }
     if kind_of(&msgs[rep]) == Kind::FunctionalReport {
         return Some("a patch for the failure reported");

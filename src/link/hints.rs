@@ -93,7 +93,26 @@ fn own_table_says(m: &LinkMessage, kind: crate::model::SignalKind) -> bool {
 /// diff restoring the performance ([`own_table_restores`]) or winning back
 /// part of it ([`own_table_partly_restores`]).
 pub fn own_fix_diff(m: &LinkMessage) -> bool {
-    own_diff(m) && (!is_robot_team(m) || own_table_restores(m) || own_table_partly_restores(m))
+    own_diff(m)
+        && (!is_robot_team(m) || own_table_restores(m) || own_table_partly_restores(m))
+        && !disclaims_own_diff(m)
+}
+
+/// True when a reply carries a diff of its own and its author says, in
+/// their own words, that it is no fix ([`SignalKind::NotAFix`]: "this
+/// patch is not a fix, just a pointer to the path", "only for debugging",
+/// "I don't expect a lot of difference"): a debug aid or an experiment,
+/// whatever its measurement shows. A patch posting's "this is not a fix"
+/// says it is no bug fix (for stable: "not a fix, a performance
+/// optimisation"), which a fix of a regression may well be: it is not read.
+///
+/// [`SignalKind::NotAFix`]: crate::model::SignalKind::NotAFix
+pub fn disclaims_own_diff(m: &LinkMessage) -> bool {
+    own_diff(m)
+        && kind_of(m) != Kind::Patch
+        && m.signals()
+            .iter()
+            .any(|s| s.kind == crate::model::SignalKind::NotAFix && s.quote_depth == 0)
 }
 
 /// True when the message's own comparison table shows a commit of its own
@@ -267,6 +286,30 @@ mod tests {
         m.extraction.diffs[0].quote_depth = 0;
         m.extraction.signals.clear();
         assert!(own_fix_diff(&m));
+    }
+
+    #[test]
+    fn a_replys_diff_its_author_disclaims_is_no_fix_but_a_postings_may_be() {
+        use crate::model::{DiffFile, Signal, SignalKind};
+        let mut m = LinkMessage {
+            from_email: Some("dev@example.org".into()),
+            kind: Kind::Reply,
+            ..LinkMessage::default()
+        };
+        m.extraction.signals.push(Signal {
+            kind: SignalKind::NotAFix,
+            ..Signal::default()
+        });
+        assert!(!disclaims_own_diff(&m), "no diff of its own");
+        m.extraction.diffs.push(DiffFile::default());
+        assert!(disclaims_own_diff(&m) && !own_fix_diff(&m));
+        // Said of a quoted diff, or in quoted text, it disclaims nothing.
+        m.extraction.signals[0].quote_depth = 1;
+        assert!(!disclaims_own_diff(&m) && own_fix_diff(&m));
+        m.extraction.signals[0].quote_depth = 0;
+        // A posting's "this is not a fix" means no bug fix.
+        m.kind = Kind::Patch;
+        assert!(!disclaims_own_diff(&m));
     }
 
     #[test]

@@ -266,6 +266,11 @@ pub fn sentences(ctx: &Ctx<'_>, mem: &Member, m: &LinkMessage, out: &mut Vec<Hap
                 out.push(entry(m, event, None));
                 continue;
             }
+            // So is an author's word that their own diff is no fix.
+            if s.kind == SignalKind::NotAFix && super::hints::disclaims_own_diff(m) {
+                out.push(entry(m, event, None));
+                continue;
+            }
             // A promise in a reply shows in the timeline and raises the
             // doubt of what it promises until that is done.
             if let (Some(doubt), Role::Reply) = (promise_doubt(s.kind), mem.role) {
@@ -275,6 +280,13 @@ pub fn sentences(ctx: &Ctx<'_>, mem: &Member, m: &LinkMessage, out: &mut Vec<Hap
             }
             continue;
         };
+        // "With the patch the regression is gone" beside "this patch is not
+        // a fix": the author's own debug diff measured, a diagnosis shown
+        // in the timeline, not a fix confirmed.
+        if st == Status::FixConfirmed && !table && super::hints::disclaims_own_diff(m) {
+            out.push(entry(m, event, None));
+            continue;
+        }
         // A bystander's decline or dispute is their opinion: a question
         // for a person, not the history's status.
         let opinion = matches!(st, Status::Declined | Status::Disputed)
@@ -285,9 +297,13 @@ pub fn sentences(ctx: &Ctx<'_>, mem: &Member, m: &LinkMessage, out: &mut Vec<Hap
         } else {
             event
         };
+        // A decline beside a diff of the speaker's own ("this is intended
+        // behaviour", and a patch to try) leaves the cost not plainly
+        // accepted: a question for a person.
+        let with_own_diff = st == Status::Declined && super::hints::own_diff(m);
         let mut h = entry(m, event, Some(st));
         h.claims_fix = st == Status::FixConfirmed;
-        if s.tentative || opinion {
+        if s.tentative || opinion || with_own_diff {
             h.entry.doubt = match st {
                 Status::Declined => Some(DoubtKind::PossibleDecline),
                 Status::Disputed => Some(DoubtKind::PossibleDispute),
@@ -315,7 +331,8 @@ fn drops_culprit(kind: SignalKind) -> bool {
         | SignalKind::Withdraws
         | SignalKind::WillFix
         | SignalKind::MaybeDeclines
-        | SignalKind::MaybeDisputes => false,
+        | SignalKind::MaybeDisputes
+        | SignalKind::NotAFix => false,
     }
 }
 
@@ -336,7 +353,8 @@ fn promise_doubt(kind: SignalKind) -> Option<DoubtKind> {
         | SignalKind::Declines
         | SignalKind::Noise
         | SignalKind::Layout
-        | SignalKind::Withdraws => None,
+        | SignalKind::Withdraws
+        | SignalKind::NotAFix => None,
     }
 }
 
@@ -448,7 +466,10 @@ pub fn sentence_status(
         | SignalKind::SetsAside
         | SignalKind::Superseded
         | SignalKind::MaybeDeclines
-        | SignalKind::MaybeDisputes => None,
+        | SignalKind::MaybeDisputes
+        // A diff disclaimed as a fix is no member's fix
+        // (`link::attach`); it decides nothing about the report.
+        | SignalKind::NotAFix => None,
     }
 }
 

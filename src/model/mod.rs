@@ -658,6 +658,11 @@ pub enum SignalKind {
     /// ("this is strange since the patch changes no functionality"): a
     /// question for a person, never a decision.
     MaybeDisputes,
+    /// The author of a diff says it is no fix: a pointer to where the cost
+    /// comes from, a debug aid, an experiment ("this patch is not a fix",
+    /// "only meant for testing", "I don't expect much difference"). Read
+    /// only of a message carrying its own diff.
+    NotAFix,
 }
 
 impl SignalKind {
@@ -678,6 +683,7 @@ impl SignalKind {
             SignalKind::Superseded => "superseded",
             SignalKind::MaybeDeclines => "maybe-declines",
             SignalKind::MaybeDisputes => "maybe-disputes",
+            SignalKind::NotAFix => "not-a-fix",
         }
     }
 }

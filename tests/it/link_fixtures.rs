@@ -36,7 +36,7 @@ fn expected() -> Vec<(String, Value)> {
         .into_iter()
         .map(|f| (format!("{}.json", f.name), f.expected_json()))
         .collect();
-    assert_eq!(v.len(), 17, "seventeen fixtures with expectations");
+    assert_eq!(v.len(), 18, "eighteen fixtures with expectations");
     v
 }
 
@@ -120,8 +120,8 @@ fn every_fixture_history_links_and_ends_in_its_expected_status() {
     let all = json(&db, &["list", "--json"]);
     assert_eq!(
         all.as_array().map(|a| a.len()),
-        Some(27),
-        "twenty-seven regressions"
+        Some(28),
+        "twenty-eight regressions"
     );
     let mut errors = Vec::new();
     for (name, exp) in expected() {
@@ -237,7 +237,7 @@ fn human_output_has_no_colours_when_piped_and_colours_when_forced() {
     assert!(colour.contains("\u{1b}["));
     let list = run(&db, &["list"]).stdout;
     let lines: Vec<&str> = list.lines().collect();
-    assert_eq!(lines.len(), 27);
+    assert_eq!(lines.len(), 28);
     // Newest first.
     for (i, culprit) in [
         (0, "7c1d2e3f4a"),
@@ -301,7 +301,7 @@ fn exports_put_open_regressions_first_grouped_by_subsystem() {
     assert!(md[open..closed].contains("### ext4") && md[open..closed].contains("### jbd2"));
     let csv = run(&db, &["export", "--format", "csv"]).stdout;
     let rows: Vec<&str> = csv.lines().collect();
-    assert_eq!(rows.len(), 28);
+    assert_eq!(rows.len(), 29);
     assert!(rows[0].starts_with("id,subsystem,status,age_days"));
     // fixed-history's fix is applied, and the later versions of
     // retitled-fix, change-id-fix, next-version and renamed-version, and
@@ -314,7 +314,7 @@ fn exports_put_open_regressions_first_grouped_by_subsystem() {
     assert_eq!(rows.iter().filter(|r| r.contains(",fixed,")).count(), 1);
     let j = json(&db, &["export", "--format", "json"]);
     let arr = j.as_array().expect("array");
-    assert_eq!(arr.len(), 27);
+    assert_eq!(arr.len(), 28);
     // Open first.
     let statuses: Vec<&str> = arr.iter().filter_map(|r| r["status"].as_str()).collect();
     let first_closed = statuses

@@ -167,7 +167,7 @@ fn every_export_links_reports_and_commits() {
         .ok();
     assert!(
         md.stdout
-            .contains("[18](https://lore.kernel.org/all/202403151023.5e1f2a3b-lkp@intel.com/)"),
+            .contains("[19](https://lore.kernel.org/all/202403151023.5e1f2a3b-lkp@intel.com/)"),
         "{}",
         md.stdout
     );
@@ -189,16 +189,16 @@ fn every_export_links_reports_and_commits() {
         .ok();
     let h = &html.stdout;
     assert!(h.contains(
-        "<a href=\"https://lore.kernel.org/all/202403151023.5e1f2a3b-lkp@intel.com/\">18</a>"
+        "<a href=\"https://lore.kernel.org/all/202403151023.5e1f2a3b-lkp@intel.com/\">19</a>"
     ));
     assert!(h.contains(
         "<a href=\"https://git.kernel.org/torvalds/c/5e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b\">"
     ));
     // The timeline is a row of its own under its regression, spanning the
     // table, its entries linked to their messages.
-    let row = h.find("<tr id=\"reg-18\"").expect("row 18");
+    let row = h.find("<tr id=\"reg-19\"").expect("row 19");
     let tl = h
-        .find("<tr id=\"tl-18\" class=\"timeline\" hidden><td colspan=\"11\">")
+        .find("<tr id=\"tl-19\" class=\"timeline\" hidden><td colspan=\"11\">")
         .expect("timeline row");
     assert!(tl > row && !h[row + 1..tl].contains("<tr id=\"reg-"));
     let end = tl + h[tl..].find("</tr>").unwrap();
