@@ -97,7 +97,8 @@ use crate::model::{Extraction, Message};
 /// ten million percent) keeps its metric and direction and is no failure.
 /// 29: `not-a-fix`: the author of a diff says it is no fix (a pointer, a
 /// debug aid, an experiment).
-pub const EXTRACTION_VERSION: i64 = 29;
+/// 30: a sentence opening with a condition says its clause after ", but".
+pub const EXTRACTION_VERSION: i64 = 30;
 
 /// The extractors read a body up to this many lines or
 /// [`MAX_EXTRACTED_BODY`] bytes, whichever comes first.

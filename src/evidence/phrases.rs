@@ -3053,7 +3053,19 @@ pub fn read(sentence: &str) -> Vec<Found> {
 /// ([`for_each_cue`] inside it, offsets from its start, in any order).
 pub fn read_lowered(s: &str, keys: impl IntoIterator<Item = (usize, usize)>) -> Vec<Found> {
     if says_nothing(s) {
-        return Vec::new();
+        // "If it's easy to test, that would be nice, but I don't expect a
+        // lot of difference": what follows the condition's ", but" is said,
+        // not supposed.
+        return match conceded(s) {
+            Some(at) => read_lowered(
+                &s[at..],
+                keys.into_iter()
+                    .filter(|&(start, _)| start >= at)
+                    .map(|(start, key)| (start - at, key))
+                    .collect::<Vec<_>>(),
+            ),
+            None => Vec::new(),
+        };
     }
     // The phrases whose cues the sentence holds, in book order: a phrase's
     // cue literal begins with a key, where the key is found.
@@ -3072,6 +3084,23 @@ pub fn read_lowered(s: &str, keys: impl IntoIterator<Item = (usize, usize)>) -> 
     which.sort_unstable();
     which.dedup();
     read_phrases(s, which)
+}
+
+/// Where the clause after ", but " begins in a lower-cased sentence that
+/// opens with a condition (`None` for any other sentence, or a question).
+fn conceded(s: &str) -> Option<usize> {
+    let trimmed = s.trim_start();
+    if !CONDITION_FIRST.is_match(trimmed) || says_nothing_but_condition(s) {
+        return None;
+    }
+    s.find(", but ").map(|i| i + ", but ".len())
+}
+
+/// A question (which a clause after ", but" does not make a statement).
+fn says_nothing_but_condition(s: &str) -> bool {
+    let trimmed =
+        s.trim_end_matches(|c: char| c == ')' || c == '"' || c == '\'' || c.is_whitespace());
+    trimmed.ends_with('?') && !REQUEST.is_match(s.trim_start())
 }
 
 /// Whether lower-cased sentence `s` says nothing whatever phrases it
@@ -4396,6 +4425,12 @@ mod tests {
                 NotAFix,
                 false,
             ),
+            // The clause after a condition's ", but" is said.
+            (
+                "If it's easy to test such a diff, that would be nice, but I don't expect a lot of difference.",
+                NotAFix,
+                false,
+            ),
         ]);
         for s in [
             // A hack that may well be what is applied.
@@ -4408,6 +4443,9 @@ mod tests {
             "I expect a big difference with this one.",
             // C.
             "The handle is just a pointer to the queue.",
+            // The condition's own clause is supposed, and a question asks.
+            "If this is only a debug patch, fine, but does it help?",
+            "If this patch is not a fix, what is it?",
         ] {
             assert!(
                 !kinds(s).iter().any(|k| k.0 == NotAFix),
