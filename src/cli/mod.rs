@@ -567,26 +567,30 @@ fn warn_unreadable(ctx: &Context, u: &crate::pipeline::relink::Unreadable) {
         return;
     }
     let mut err = std::io::stderr().lock();
-    if !u.extractions.is_empty() {
-        let _ = writeln!(
-            err,
-            "regtrack: warning: {} stored extractions could not be read (`regtrack reindex --all` extracts them again):",
+    // A warning naming what failed, then the first ten of them.
+    let mut listed = |items: &[String], what: String| {
+        if items.is_empty() {
+            return;
+        }
+        let _ = writeln!(err, "regtrack: warning: {what}:");
+        for e in items.iter().take(10) {
+            let _ = writeln!(err, "  {}", terminal_safe(e));
+        }
+    };
+    listed(
+        &u.extractions,
+        format!(
+            "{} stored extractions could not be read (`regtrack reindex --all` extracts them again)",
             u.extractions.len()
-        );
-        for e in u.extractions.iter().take(10) {
-            let _ = writeln!(err, "  {}", terminal_safe(e));
-        }
-    }
-    if !u.bodies.is_empty() {
-        let _ = writeln!(
-            err,
-            "regtrack: warning: the stored bodies of {} messages could not be read: their sentences count as saying nothing, and the next link reads them again:",
+        ),
+    );
+    listed(
+        &u.bodies,
+        format!(
+            "the stored bodies of {} messages could not be read: their sentences count as saying nothing, and the next link reads them again",
             u.bodies.len()
-        );
-        for e in u.bodies.iter().take(10) {
-            let _ = writeln!(err, "  {}", terminal_safe(e));
-        }
-    }
+        ),
+    );
     if !u.marks.is_empty() {
         let _ = writeln!(
             err,

@@ -2858,12 +2858,6 @@ pub fn cued(lower: &str) -> bool {
     any
 }
 
-/// A sentence read as a whole: what it is besides its phrases.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Reading {
-    question: bool,
-}
-
 /// Words that make a statement a guess.
 static HEDGE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
@@ -3087,40 +3081,35 @@ pub fn read_lowered(s: &str, keys: impl IntoIterator<Item = (usize, usize)>) -> 
 }
 
 /// Where the clause after ", but " begins in a lower-cased sentence that
-/// opens with a condition (`None` for any other sentence, or a question).
+/// opens with a condition (`None` for any other sentence, or a question,
+/// which a clause after ", but" does not make a statement).
 fn conceded(s: &str) -> Option<usize> {
-    let trimmed = s.trim_start();
-    if !CONDITION_FIRST.is_match(trimmed) || says_nothing_but_condition(s) {
+    if !CONDITION_FIRST.is_match(s.trim_start()) || is_question(s) {
         return None;
     }
     s.find(", but ").map(|i| i + ", but ".len())
 }
 
-/// A question (which a clause after ", but" does not make a statement).
-fn says_nothing_but_condition(s: &str) -> bool {
-    let trimmed =
-        s.trim_end_matches(|c: char| c == ')' || c == '"' || c == '\'' || c.is_whitespace());
-    trimmed.ends_with('?') && !REQUEST.is_match(s.trim_start())
-}
-
-/// Whether lower-cased sentence `s` says nothing whatever phrases it
-/// holds: a question, or a sentence opening with a condition, which
-/// supposes all it says ("if this is real, the regression is expected").
 /// Whether a sentence (in any case) says nothing whatever phrases it holds:
 /// a question, or a sentence opening with a condition.
 pub fn says_nothing_of(s: &str) -> bool {
     says_nothing(&s.to_lowercase())
 }
 
+/// Whether lower-cased sentence `s` says nothing whatever phrases it
+/// holds: a question, or a sentence opening with a condition, which
+/// supposes all it says ("if this is real, the regression is expected").
 fn says_nothing(s: &str) -> bool {
+    is_question(s) || CONDITION_FIRST.is_match(s.trim_start())
+}
+
+/// Whether lower-cased sentence `s` asks: it ends with a question mark
+/// (before closing brackets and quotes), unless it is a request put as a
+/// question ("can you drop the patch?"), which asks for a decision.
+fn is_question(s: &str) -> bool {
     let trimmed =
         s.trim_end_matches(|c: char| c == ')' || c == '"' || c == '\'' || c.is_whitespace());
-    let reading = Reading {
-        // A request put as a question ("can you drop the patch?") asks
-        // for a decision; any other question decides nothing.
-        question: trimmed.ends_with('?') && !REQUEST.is_match(s.trim_start()),
-    };
-    reading.question || CONDITION_FIRST.is_match(s.trim_start())
+    trimmed.ends_with('?') && !REQUEST.is_match(s.trim_start())
 }
 
 /// What the phrases `which` (indexes into [`PHRASES`], ascending) find in

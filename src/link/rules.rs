@@ -245,6 +245,7 @@ pub fn sentences(ctx: &Ctx<'_>, mem: &Member, m: &LinkMessage, out: &mut Vec<Hap
     }
     let posting = matches!(mem.role, Role::Patch | Role::Revert) && kind_of(m) == Kind::Patch;
     let robot_team = is_robot_team(m);
+    let disclaimed = super::hints::disclaims_own_diff(m);
     for s in m.signals().iter().filter(|s| s.quote_depth == 0) {
         // A table of the robot team shows a measurement whoever sends it.
         let table = s.commit.is_some();
@@ -267,7 +268,7 @@ pub fn sentences(ctx: &Ctx<'_>, mem: &Member, m: &LinkMessage, out: &mut Vec<Hap
                 continue;
             }
             // So is an author's word that their own diff is no fix.
-            if s.kind == SignalKind::NotAFix && super::hints::disclaims_own_diff(m) {
+            if s.kind == SignalKind::NotAFix && disclaimed {
                 out.push(entry(m, event, None));
                 continue;
             }
@@ -283,7 +284,7 @@ pub fn sentences(ctx: &Ctx<'_>, mem: &Member, m: &LinkMessage, out: &mut Vec<Hap
         // "With the patch the regression is gone" beside "this patch is not
         // a fix": the author's own debug diff measured, a diagnosis shown
         // in the timeline, not a fix confirmed.
-        if st == Status::FixConfirmed && !table && super::hints::disclaims_own_diff(m) {
+        if st == Status::FixConfirmed && !table && disclaimed {
             out.push(entry(m, event, None));
             continue;
         }
