@@ -73,7 +73,7 @@ pub fn load(explicit: Option<&Path>) -> anyhow::Result<Config> {
     let Some(p) = path(explicit) else {
         return Ok(Config::default());
     };
-    let text = match std::fs::read_to_string(&p) {
+    let text = match read_bounded(&p) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound && explicit.is_none() => {
             return Ok(Config::default());
@@ -97,6 +97,35 @@ pub fn load(explicit: Option<&Path>) -> anyhow::Result<Config> {
         .check()
         .with_context(|| format!("config '{}'", p.display()))?;
     Ok(config)
+}
+
+/// Largest configuration file read: a config is a few lines; a device,
+/// a FIFO or a huge file named by mistake is refused before it is read
+/// whole.
+const MAX_CONFIG_BYTES: u64 = 1 << 20;
+
+/// The text of the configuration file `p`: a regular file (symlinks
+/// followed) of at most [`MAX_CONFIG_BYTES`].
+fn read_bounded(p: &Path) -> std::io::Result<String> {
+    use std::io::Read as _;
+    let meta = std::fs::metadata(p)?;
+    if !meta.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    let mut text = String::new();
+    std::fs::File::open(p)?
+        .take(MAX_CONFIG_BYTES + 1)
+        .read_to_string(&mut text)?;
+    if text.len() as u64 > MAX_CONFIG_BYTES {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("larger than {} KiB", MAX_CONFIG_BYTES >> 10),
+        ));
+    }
+    Ok(text)
 }
 
 impl Config {
@@ -179,6 +208,20 @@ mod tests {
         let e = format!("{:#}", load(Some(&p)).unwrap_err());
         assert!(e.contains("c.toml") && e.contains("lore_bse"), "{e}");
         assert!(load(Some(&dir.path().join("none.toml"))).is_err());
+    }
+
+    #[test]
+    fn a_device_or_a_huge_file_named_as_config_is_refused_unread() {
+        let e = format!("{:#}", load(Some(Path::new("/dev/zero"))).unwrap_err());
+        assert!(
+            e.contains("/dev/zero") && e.contains("not a regular file"),
+            "{e}"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let big = dir.path().join("big.toml");
+        std::fs::write(&big, vec![b'#'; (MAX_CONFIG_BYTES + 1) as usize]).unwrap();
+        let e = format!("{:#}", load(Some(&big)).unwrap_err());
+        assert!(e.contains("larger than 1024 KiB"), "{e}");
     }
 
     #[test]

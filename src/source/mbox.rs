@@ -359,10 +359,31 @@ pub fn is_from_line(line: &[u8]) -> bool {
 
 /// Position of the first separator line in `hay` (line starts only).
 fn first_separator(hay: &[u8], complete: bool) -> Option<usize> {
-    if is_from_line(hay) && (complete || memchr::memchr(b'\n', hay).is_some()) {
-        return Some(0);
+    // A byte-order mark or white space before the first `From ` line (an
+    // editor's or a concatenation's) is no message: the line after it is
+    // the first separator, as [`crate::source::detect`] judged the file.
+    let lead = leading_blank(hay);
+    let line = hay.get(lead..).unwrap_or_default();
+    if is_from_line(line) && (complete || memchr::memchr(b'\n', line).is_some()) {
+        return Some(lead);
     }
     first_separator_after_newline(hay, complete)
+}
+
+/// Length of a UTF-8 byte-order mark and the white space after it at the
+/// start of `hay`.
+fn leading_blank(hay: &[u8]) -> usize {
+    let bom = if hay.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
+    bom + hay
+        .get(bom..)
+        .unwrap_or_default()
+        .iter()
+        .take_while(|b| b.is_ascii_whitespace())
+        .count()
 }
 
 /// Position (just after a `\n`) of the first separator line in `hay`.
@@ -452,6 +473,22 @@ mod tests {
         MboxReader::new(data, Vec::new(), Place::File("t.mbox".into()))
             .map(|r| r.unwrap())
             .collect()
+    }
+
+    #[test]
+    fn a_byte_order_mark_or_blank_before_the_first_from_line_loses_no_message() {
+        let mbox = b"From a Mon Sep 17 00:00:00 2001\nSubject: 1\n\nx\nFrom b Mon Sep 17 00:00:00 2001\nSubject: 2\n\ny\n";
+        for lead in [
+            &b"\xEF\xBB\xBF"[..],
+            b" ",
+            b"\n\n \t\r\n",
+            b"\xEF\xBB\xBF\n",
+        ] {
+            let data = [lead, &mbox[..]].concat();
+            let msgs = split(&data);
+            assert_eq!(msgs.len(), 2, "{lead:?}");
+            assert_eq!(msgs[0].bytes, b"Subject: 1\n\nx\n", "{lead:?}");
+        }
     }
 
     #[test]
