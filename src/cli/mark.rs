@@ -196,7 +196,7 @@ fn exists(ctx: &Context, q: &str) -> anyhow::Result<bool> {
             if numbered {
                 " (a history that joined another as its duplicate goes by that one's number: name it by its culprit commit)"
             } else {
-                ""
+                crate::query::no_match_hint(q)
             }
         );
         return Ok(false);

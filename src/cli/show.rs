@@ -78,8 +78,9 @@ pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
     } else if regs.is_empty() {
         if !ctx.quiet {
             eprintln!(
-                "regtrack: no regression matches '{}'",
-                crate::export::terminal::line(&args.query)
+                "regtrack: no regression matches '{}'{}",
+                crate::export::terminal::line(&args.query),
+                crate::query::no_match_hint(&args.query)
             );
         }
     } else {

@@ -17,7 +17,8 @@ pub struct Args {
 }
 
 /// Runs `regtrack thread`.
-pub fn run(ctx: &Context, args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(ctx: &Context, mut args: Args) -> anyhow::Result<ExitCode> {
+    args.message_id = crate::mail::msgid::from_argument(&args.message_id);
     if crate::mail::clean_id(&args.message_id).is_empty() {
         anyhow::bail!("empty Message-ID (give one as its header has it: <id@host> or id@host)");
     }

@@ -260,7 +260,8 @@ fn needs_decision(out: &mut String, regs: &[&Regression]) {
                 4,
                 6,
             ));
-            out.push_str(&wrap(&safe(&d.settle), 6, 6));
+            // A command is copied whole: one line, however long, like a link.
+            out.push_str(&format!("      {}\n", safe(&d.settle)));
         }
     }
 }
@@ -518,6 +519,23 @@ mod tests {
         assert_eq!(w.split_whitespace().count(), 40);
         let url = format!("https://lore.kernel.org/all/{}/", "x".repeat(80));
         assert_eq!(wrap(&url, 4, 4), format!("    {url}\n"));
+    }
+
+    #[test]
+    fn a_command_that_settles_a_doubt_is_one_line_to_copy() {
+        let settle =
+            "regtrack mark ef4eebad9c01 --fix 20210226193612.1199321-5-harshadshirwadkar@gmail.com";
+        let r = Regression {
+            doubts: vec![crate::model::history::Doubt {
+                settle: settle.to_string(),
+                said: "a fix candidate below the linking threshold".into(),
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let mut out = String::new();
+        needs_decision(&mut out, &[&r]);
+        assert!(out.lines().any(|l| l == format!("      {settle}")), "{out}");
     }
 
     #[test]

@@ -14,6 +14,24 @@ pub fn percent_decode(s: &str) -> String {
         .unwrap_or_else(|_| s.to_string())
 }
 
+/// A Message-ID as a user gives it on the command line: bare, in angle
+/// brackets, or as the lore (or patch.msgid.link) URL regtrack prints.
+///
+/// ```
+/// use regtrack::mail::msgid::from_argument;
+/// assert_eq!(from_argument("https://lore.kernel.org/all/a%40b/"), "a@b");
+/// assert_eq!(from_argument("<a@b>"), "<a@b>");
+/// ```
+pub fn from_argument(arg: &str) -> String {
+    let t = arg.trim();
+    if t.get(..4).is_some_and(|h| h.eq_ignore_ascii_case("http")) {
+        if let Some(id) = url_message_id(t) {
+            return id;
+        }
+    }
+    arg.to_string()
+}
+
 /// The Message-ID of the first lore-style URL in `text`, in every form seen:
 /// `https://lore.kernel.org/oe-lkp/<id>`, `/r/<id>`, `/all/<id>/`,
 /// `/<list>/<id>/T/#u`, `lkml.kernel.org/r/<id>`, `patch.msgid.link/<id>`,

@@ -28,14 +28,21 @@ pub enum QueryKind {
 
 /// Finds every regression matching `q`; returns what `q` was taken for.
 ///
-/// Order of interpretation: a Message-ID (contains `@`), a regression id
-/// (1-6 digits), a commit id or prefix (7-40 hex), a subsystem (exact, then a
+/// Order of interpretation: a Message-ID (contains `@`; a lore URL is
+/// read as its Message-ID), a regression id (1-6 digits, `#` before them
+/// allowed), a commit id or prefix (7-40 hex), a subsystem (exact, then a
 /// component such as `mm` of `mm, oom`), a metric or metric prefix.
 pub fn resolve(store: &Store, q: &str) -> Result<(QueryKind, Vec<Regression>)> {
     let q = q.trim();
     if q.is_empty() {
         return Err(Error::Query("empty query".into()));
     }
+    // What regtrack prints is taken back: a history's `#12`, a lore URL.
+    let from_url = crate::mail::msgid::from_argument(q);
+    let q = q
+        .strip_prefix('#')
+        .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        .unwrap_or(&from_url);
     if q.contains('@') {
         return Ok((QueryKind::MessageId, history::by_message(store, q)?));
     }
@@ -308,11 +315,29 @@ pub fn flags(r: &Regression, now: i64, days: u32) -> Vec<String> {
     f
 }
 
+/// What to add to "no regression matches" for query `q`: a hint when it
+/// reads like a commit prefix too short to be one (empty otherwise).
+pub fn no_match_hint(q: &str) -> &'static str {
+    let q = q.trim();
+    let short_hex = !q.is_empty()
+        && q.len() < crate::link::culprit::MIN_ABBREV
+        && q.bytes().all(|b| b.is_ascii_hexdigit())
+        && !q.bytes().all(|b| b.is_ascii_digit());
+    if short_hex {
+        " (a commit prefix needs 7 hex digits or more)"
+    } else {
+        ""
+    }
+}
+
 /// Resolves a `mark` target to exactly one regression.
 pub fn resolve_one(store: &Store, q: &str) -> Result<Regression> {
     let (_, v) = resolve(store, q)?;
     match v.len() {
-        0 => Err(Error::Query(format!("no regression matches '{q}'"))),
+        0 => Err(Error::Query(format!(
+            "no regression matches '{q}'{}",
+            no_match_hint(q)
+        ))),
         1 => Ok(v.into_iter().next().expect("one element")),
         n => Err(Error::Query(format!(
             "'{q}' matches {n} regressions ({}); name one by id or culprit",

@@ -489,3 +489,35 @@ fn a_fix_known_by_its_link_takes_its_time_and_author_from_a_git_send_email_id() 
         "{shown}"
     );
 }
+
+#[test]
+fn what_regtrack_prints_can_be_given_back_to_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("t.db");
+    ingest_fixtures(&db);
+    let one = json(&db, &["show", "--json", "6b7c8d9e0f1a"]);
+    let r = one.as_array().and_then(|a| a.first()).expect("one history");
+    let id = r["id"].as_i64().expect("id");
+    // `#12`, as `show` and `list` name a history.
+    let by_hash = json(&db, &["show", "--json", &format!("#{id}")]);
+    assert_eq!(by_hash, one);
+    // A report's lore URL, as every output prints it.
+    let report = r["reports"][0]["message_id"].as_str().expect("report id");
+    let url = format!(
+        "https://lore.kernel.org/all/{}/",
+        report.replace('@', "%40")
+    );
+    let by_url = json(&db, &["show", "--json", &url]);
+    assert_eq!(by_url, one);
+    let mail = run(&db, &["mail", &url]).stdout;
+    assert!(mail.contains(&format!("Message-ID: <{report}>")), "{mail}");
+    // A commit prefix too short says why nothing matched.
+    let short = Cmd::regtrack().db(&db).args(["show", "6b7c"]).run();
+    assert!(
+        short
+            .stderr
+            .contains("a commit prefix needs 7 hex digits or more"),
+        "{}",
+        short.stderr
+    );
+}
