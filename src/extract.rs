@@ -98,7 +98,13 @@ use crate::model::{Extraction, Message};
 /// 29: `not-a-fix`: the author of a diff says it is no fix (a pointer, a
 /// debug aid, an experiment).
 /// 30: a sentence opening with a condition says its clause after ", but".
-pub const EXTRACTION_VERSION: i64 = 30;
+/// 31: phrase families written on paraphrase set N (a fix measured level
+/// with the parent or turning the loss into a gain, runs with and without
+/// the patch the same, numbers not comparable, a change meaning nothing
+/// statistically, a link order, a report to be dropped, someone working on
+/// a fix, a revert under way, a next version not pursued); a decline put
+/// off "without understanding" it is no decline.
+pub const EXTRACTION_VERSION: i64 = 31;
 
 /// The extractors read a body up to this many lines or
 /// [`MAX_EXTRACTED_BODY`] bytes, whichever comes first.

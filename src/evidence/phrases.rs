@@ -2532,6 +2532,119 @@ pub const PHRASES: &[Phrase] = &[
         NotAFix,
         r"\b(?:i|we) (?:don't|do not|wouldn't|would not) (?P<cue>expect a lot of|expect much|expect any big|expect a big|expect a large|expect a significant) (?:{w} )?(?:difference|improvement|change|gain|effect|impact|win)\b",
     ),
+    // Written on the misses of paraphrase set N (measured on set O).
+    // A fix measured: now level with the parent, a share of the parent's
+    // number regained, back to the level before the regression, the
+    // regression no longer there with a fix (after a bare re-run that is
+    // the report taken back), the loss all won back, no cost left, a loss
+    // turned into a gain.
+    p(
+        ConfirmsFix,
+        r"\bnow (?P<cue>on par with|level with|at par with|in line with|identical to|even with) (?:the )?(?:parent|base|baseline|original|unpatched|pre-regression|good)\b",
+    ),
+    p(
+        ConfirmsFix,
+        r"\b(?P<cue>returns|returned|comes back|came back|goes back|went back|is back|are back|gets back|got back|recovers|recovered) to (?:about |around |roughly |nearly |almost )?[0-9.]+ ?% of (?:the )?(?:parent|base|baseline|original|good)\b",
+    ),
+    p(
+        ConfirmsFix,
+        r"\b(?P<cue>restor)(?:e|es|ed|ing)? (?:{w} ){0,5}to (?:the |its |their )?(?:pre-regression|original|previous|earlier|old|baseline|parent's|pre-patch|pre-commit|prior|former) (?:level|levels|numbers|values|performance|throughput|score|scores|result|results)\b",
+    ),
+    p(
+        ConfirmsFix,
+        r"\b(?:equals|equal to|matches|matching|reaches|reached|is at|are at|back at) (?:the |its |their )?(?P<cue>original level|original levels|pre-regression level|pre-regression levels|previous level|previous levels|parent's level|baseline level|old level)\b",
+    ),
+    neg(
+        ConfirmsFix,
+        r"\b(?:with|after|applying|applied) (?:the |your |this |that |his |her |their )?(?:{w} )?(?:fix|fixup|patch|diff|respin|series|revert|v[0-9]+)\b[^.;]{0,80}\b(?:regression|regressions|drop|slowdown|degradation|loss)(?: {w}){0,3} (?P<cue>no longer exists|no longer exist|is no longer there|are no longer there|is no longer visible|are no longer visible|is no longer present|no longer shows up|no longer show up)\b",
+    ),
+    p(
+        ConfirmsFix,
+        r"\b(?P<cue>recovers|recovered|regains|regained|restores|restored|wins back|won back|gets back|got back) (?:everything|all|all of what|whatever|what)(?: that)? (?:was |we |it |had been |the commit )?(?:lost|dropped|gave up)\b",
+    ),
+    neg(
+        ConfirmsFix,
+        r"\bno (?:measurable |visible |noticeable |significant |more )?(?:cost|overhead|regression|slowdown|drop|degradation|penalty|loss) (?P<cue>anymore|any more|any longer)\b",
+    ),
+    p(
+        ConfirmsFix,
+        r"\b(?P<cue>went from|goes from|moved from|changed from|improved from|going from) -[0-9.]+ ?% to (?:\+[0-9.]+|0(?:\.[0-9]+)?|-0\.[0-9]+) ?%",
+    ),
+    // Not reproduced: the speaker's runs with and without the commit, or
+    // of both kernels, come out the same; no dip seen.
+    neg(
+        CannotReproduce,
+        r"\b(?P<cue>with and without) (?:the |this |that |your |my |his |her )?(?:{w} )?(?:patch|commit|change|series|revert)\b[^.;]{0,80}\b(?:identical|the same|indistinguishable|no difference|no regression|no change|no drop|no slowdown|within [0-9.]+ ?%)",
+    ),
+    p(
+        CannotReproduce,
+        r"\b(?:with|on|using) (?P<cue>both kernels|the two kernels|both builds|both trees)\b[^.;]{0,40}[,;:]? (?:and )?(?:there's |there is |i see |we see |saw )?(?:no (?:regression|difference|drop|slowdown|change)|nothing)(?: {w}){0,2} (?:visible|measurable|noticeable|at all|whatsoever)\b",
+    ),
+    neg(
+        CannotReproduce,
+        r"\b(?:didn't|did not|don't|do not|haven't|have not|never) (?:see|saw|seen|notice|noticed|observe|observed|spot|spotted) (?:any|a) (?P<cue>dip|dent|blip)\b",
+    ),
+    // Disputed: the two kernels measured under different conditions.
+    neg(
+        Disputes,
+        r"\b(?:numbers|results|runs|kernels|measurements|data)(?: {w})? (?:simply |just |really )?(?P<cue>aren't comparable|are not comparable|weren't comparable|were not comparable|are incomparable|aren't directly comparable|are not directly comparable)\b",
+    ),
+    // Noise: a change smaller than the spread means nothing statistically.
+    neg(
+        Noise,
+        r"\b(?:doesn't|does not|don't|do not) (?:really )?mean (?:anything|much) (?P<cue>statistically)\b",
+    ),
+    neg(
+        Noise,
+        r"\b(?P<cue>statistically) (?:insignificant|meaningless|irrelevant|not significant|indistinguishable)\b",
+    ),
+    // Layout: a link order or a structure's layout moved.
+    p(
+        Layout,
+        r"\b(?:different|changed|new|another) (?P<cue>link order|linking order|link-order)\b",
+    ),
+    p(
+        Layout,
+        r"\b(?:struct |structure )?[[:word:]]+ (?P<cue>layout) (?:shifting|shifted|moving|moved|changing|reshuffle|reshuffling)\b",
+    ),
+    // A report taken back: "this report should be dropped".
+    p(
+        Withdraws,
+        r"\b(?:this|the|our) (?:regression |performance )?(?P<cue>report should be dropped|report should be ignored|report should be disregarded|report should be withdrawn|report can be dropped|report needs to be dropped)\b",
+    ),
+    // A fix promised: someone else working on it, the next respin to carry
+    // it, a patch at hand to be sent.
+    p(
+        WillFix,
+        r"\b(?:is|are) (?:already |currently |now )?(?P<cue>working on a fix|working on a patch|working on the fix|working on a version|working on a new version|working on a respin)\b",
+    ),
+    p(
+        WillFix,
+        r"\b(?:i'm|i am|we're|we are) (?:{w} )?(?P<cue>working on a version|working on a new version|working on a respin|working on a v[0-9]|working on v[0-9])",
+    ),
+    p(
+        WillFix,
+        r"\b(?:i'll|i will|we'll|we will) (?:{w} ){1,9}in the (?P<cue>next respin|next version|next revision|next spin|next iteration|next posting)\b",
+    ),
+    p(
+        WillFix,
+        r"\b(?:i|we) have a (?:{w} )?patch (?:lying around|sitting around|in my tree|locally|somewhere) (?:that|which) (?P<cue>fixes|addresses|removes|avoids)\b",
+    ),
+    // A revert under way, said in the present.
+    p(
+        WillRevert,
+        r"\b(?P<cue>i'm reverting|i am reverting|we're reverting|we are reverting) (?:the|this|that|it|commit|[0-9a-f]{7,40})\b",
+    ),
+    // Set aside by its author: the next version not pursued, the series
+    // pulled from consideration.
+    neg(
+        SetsAside,
+        r"\b(?:i|we)(?:'ll| will)? (?:won't|will not|am not going to|'m not going to|don't plan to|do not plan to) (?P<cue>pursue|continue with|work on) (?:a |the )?(?:v[0-9]+|next version|new version|another version|respin|follow-up version)\b",
+    ),
+    p(
+        SetsAside,
+        r"\b(?:pull|pulling|withdraw|withdrawing|remove|removing|take|taking) (?:the|this|my|our) (?:{w} )?(?:patchset|patch set|series|patch|patches|rfc) (?:out )?(?P<cue>from consideration|out of consideration)\b",
+    ),
     // Code layout, said bare.
     p(
         Layout,
@@ -2960,9 +3073,14 @@ static DECLINE_CANCEL_AFTER: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// A decision put off ("I'm not going to revert anything until we know
-/// what is going on"): not a decline.
+/// what is going on", "... without understanding it first"): not a
+/// decline. Not a bare "without first": "we can't add the flag without
+/// first fixing shmem" keeps the change as it is.
 static FOR_NOW: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?-u:\b)(?:until|till|unless|before we know|yet)(?-u:\b)").expect("valid regex")
+    Regex::new(
+        r"(?-u:\b)(?:until|till|unless|before we know|yet|without understanding|without knowing)(?-u:\b)",
+    )
+    .expect("valid regex")
 });
 
 /// A revert tested to check the bisect ("with the commit reverted the
@@ -4387,6 +4505,139 @@ mod tests {
             mentioned_commit("deadbeef is a word, 1234567 a number"),
             None
         );
+    }
+
+    #[test]
+    fn the_families_written_on_set_n_read_their_sentences_and_not_their_denials() {
+        assert_reads(&[
+            (
+                "With v3 the score is now on par with the parent.",
+                ConfirmsFix,
+                false,
+            ),
+            (
+                "Throughput returns to 99.1% of base with the fixup.",
+                ConfirmsFix,
+                false,
+            ),
+            (
+                "Your diff restores the iops to pre-regression levels here.",
+                ConfirmsFix,
+                false,
+            ),
+            (
+                "ops_per_sec is 4% up on the bad commit, which matches the original level.",
+                ConfirmsFix,
+                false,
+            ),
+            (
+                "With the respin the slowdown no longer shows up.",
+                ConfirmsFix,
+                false,
+            ),
+            (
+                "The second patch recovers everything that was lost.",
+                ConfirmsFix,
+                false,
+            ),
+            (
+                "Now there is no measurable overhead anymore.",
+                ConfirmsFix,
+                false,
+            ),
+            (
+                "fsmark went from -7.5% to +0.4% against the parent.",
+                ConfirmsFix,
+                false,
+            ),
+            (
+                "I ran it with and without the commit, five runs each, and got the same numbers.",
+                CannotReproduce,
+                false,
+            ),
+            (
+                "Ran fio on my box with both kernels, no regression visible at all.",
+                CannotReproduce,
+                false,
+            ),
+            (
+                "Our nightly runs didn't see any dip after that merge.",
+                CannotReproduce,
+                false,
+            ),
+            (
+                "One side booted with a debug config, so the numbers aren't comparable.",
+                Disputes,
+                false,
+            ),
+            (
+                "With a 5% stddev on the parent, a 3% delta doesn't mean anything statistically.",
+                Noise,
+                false,
+            ),
+            ("That is statistically insignificant.", Noise, false),
+            (
+                "The Makefile change gave a different link order, nothing more.",
+                Layout,
+                false,
+            ),
+            (
+                "It is the task_struct layout shifting again.",
+                Layout,
+                false,
+            ),
+            (
+                "Sorry, this report should be dropped: the box ran a stale firmware.",
+                Withdraws,
+                false,
+            ),
+            (
+                "Paolo is working on a fix for the extra lock round trip.",
+                WillFix,
+                false,
+            ),
+            (
+                "I am working on a new version that only takes the lock when needed.",
+                WillFix,
+                false,
+            ),
+            (
+                "I'll move the check out of the fast path in the next respin.",
+                WillFix,
+                false,
+            ),
+            (
+                "I have a patch lying around that fixes this contention.",
+                WillFix,
+                false,
+            ),
+            (
+                "We are reverting the commit in the fixes branch.",
+                WillRevert,
+                false,
+            ),
+            (
+                "Given the numbers, I won't pursue a v3 of this.",
+                SetsAside,
+                false,
+            ),
+            (
+                "Let me pull the series from consideration for now.",
+                SetsAside,
+                false,
+            ),
+        ]);
+        assert_decides_nothing(&[
+            // Denied, asked or merely supposed.
+            "It is not on par with the parent yet, the now-merged fix only helps half.",
+            "Does it now come back to 99% of base?",
+            "If the regression no longer exists on -rc3, we can close it.",
+            "I didn't try it with and without the patch yet.",
+            "Nobody said the numbers aren't comparable.",
+            "I'm not going to revert without understanding what's happening first.",
+            "We re-ran it on a clean box and the regression no longer shows up.",
+            "Is someone working on a fix?",
+        ]);
     }
 
     #[test]
