@@ -9,7 +9,7 @@
 
 use std::path::Path;
 
-use super::mbox::is_from_line;
+use super::mbox::{is_from_line, leading_blank};
 
 /// What a file's first bytes look like.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,12 +49,7 @@ pub fn file_kind(head: &[u8]) -> FileKind {
     if head.starts_with(&[0x1f, 0x8b]) {
         return FileKind::Gzip;
     }
-    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
-    let start = head
-        .iter()
-        .position(|b| !matches!(b, b'\n' | b'\r' | b' ' | b'\t'))
-        .unwrap_or(head.len());
-    let text = head.get(start..).unwrap_or_default();
+    let text = head.get(leading_blank(head)..).unwrap_or_default();
     let first_len = memchr::memchr(b'\n', text).unwrap_or(text.len());
     let first = text.get(..first_len).unwrap_or_default();
     if first_len > LONG_LINE && has_collapsed_fields(first) {

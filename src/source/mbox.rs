@@ -370,19 +370,17 @@ fn first_separator(hay: &[u8], complete: bool) -> Option<usize> {
     first_separator_after_newline(hay, complete)
 }
 
-/// Length of a UTF-8 byte-order mark and the white space after it at the
-/// start of `hay`.
-fn leading_blank(hay: &[u8]) -> usize {
-    let bom = if hay.starts_with(b"\xEF\xBB\xBF") {
-        3
-    } else {
-        0
-    };
+/// Length of a UTF-8 byte-order mark and the blank (line ends, spaces,
+/// tabs) after it at the start of `hay`: what is skipped before a file's
+/// first line is judged, by [`crate::source::detect::file_kind`] as by the
+/// splitter.
+pub(crate) fn leading_blank(hay: &[u8]) -> usize {
+    let bom = hay.strip_prefix(b"\xEF\xBB\xBF").map_or(0, |_| 3);
     bom + hay
         .get(bom..)
         .unwrap_or_default()
         .iter()
-        .take_while(|b| b.is_ascii_whitespace())
+        .take_while(|b| matches!(b, b'\n' | b'\r' | b' ' | b'\t'))
         .count()
 }
 
