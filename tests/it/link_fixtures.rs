@@ -31,6 +31,14 @@ fn ingest_fixtures(db: &Path) {
     run(db, &["-q", "ingest", crate::common::s(&dir)]);
 }
 
+/// A database of every fixture thread, in a folder removed when dropped.
+fn fixtures_db() -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("t.db");
+    ingest_fixtures(&db);
+    (dir, db)
+}
+
 fn expected() -> Vec<(String, Value)> {
     let v: Vec<(String, Value)> = fixtures("threads")
         .into_iter()
@@ -114,9 +122,7 @@ fn check(name: &str, want: &Value, got: &Value) -> Vec<String> {
 
 #[test]
 fn every_fixture_history_links_and_ends_in_its_expected_status() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let db = dir.path().join("t.db");
-    ingest_fixtures(&db);
+    let (_dir, db) = fixtures_db();
     let all = json(&db, &["list", "--json"]);
     assert_eq!(
         all.as_array().map(|a| a.len()),
@@ -139,9 +145,7 @@ fn every_fixture_history_links_and_ends_in_its_expected_status() {
 
 #[test]
 fn re_ingesting_changes_nothing_and_keeps_ids() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let db = dir.path().join("t.db");
-    ingest_fixtures(&db);
+    let (_dir, db) = fixtures_db();
     let before = json(&db, &["list", "--json"]);
     ingest_fixtures(&db);
     let after = json(&db, &["list", "--json"]);
@@ -150,9 +154,7 @@ fn re_ingesting_changes_nothing_and_keeps_ids() {
 
 #[test]
 fn a_mark_wins_survives_re_ingest_and_shows_its_author_in_the_timeline() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let db = dir.path().join("t.db");
-    ingest_fixtures(&db);
+    let (_dir, db) = fixtures_db();
     run(
         &db,
         &[
@@ -182,9 +184,7 @@ fn a_mark_wins_survives_re_ingest_and_shows_its_author_in_the_timeline() {
 
 #[test]
 fn show_finds_histories_by_subsystem_metric_message_id_and_id() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let db = dir.path().join("t.db");
-    ingest_fixtures(&db);
+    let (_dir, db) = fixtures_db();
     let culprits = |v: &Value| -> Vec<String> {
         v.as_array()
             .expect("list")
@@ -222,9 +222,7 @@ fn show_finds_histories_by_subsystem_metric_message_id_and_id() {
 
 #[test]
 fn human_output_has_no_colours_when_piped_and_colours_when_forced() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let db = dir.path().join("t.db");
-    ingest_fixtures(&db);
+    let (_dir, db) = fixtures_db();
     let plain = run(&db, &["show", "5e1f2a3b4c"]).stdout;
     assert!(!plain.contains('\u{1b}'), "no escapes when piped");
     assert!(plain.contains("status: fix-applied"), "{plain}");
@@ -289,9 +287,7 @@ const CLOSED: &[&str] = &[
 
 #[test]
 fn exports_put_open_regressions_first_grouped_by_subsystem() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let db = dir.path().join("t.db");
-    ingest_fixtures(&db);
+    let (dir, db) = fixtures_db();
     let md = run(&db, &["export", "--format", "md"]).stdout;
     let open = md.find("## Open").expect("open section");
     let closed = md.find("## Closed").expect("closed section");
@@ -360,9 +356,7 @@ fn exports_put_open_regressions_first_grouped_by_subsystem() {
 
 #[test]
 fn a_mark_naming_a_candidate_posting_links_it_and_settles_the_history() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let db = dir.path().join("t.db");
-    ingest_fixtures(&db);
+    let (_dir, db) = fixtures_db();
     let before = &json(&db, &["show", "--json", "5a6b7c8d9e"])[0];
     assert_eq!(before["status_confidence"], "unsure");
     let settle = before["doubts"][0]["settle"].as_str().expect("settle");
@@ -404,9 +398,7 @@ fn a_mark_naming_a_candidate_posting_links_it_and_settles_the_history() {
 
 #[test]
 fn unsure_histories_are_flagged_listed_reported_and_marked_in_html() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let db = dir.path().join("t.db");
-    ingest_fixtures(&db);
+    let (_dir, db) = fixtures_db();
     let unsure = json(&db, &["list", "--json", "--unsure"]);
     let culprits: Vec<&str> = unsure
         .as_array()
@@ -464,9 +456,7 @@ fn unsure_histories_are_flagged_listed_reported_and_marked_in_html() {
 
 #[test]
 fn a_fix_known_by_its_link_takes_its_time_and_author_from_a_git_send_email_id() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let db = dir.path().join("t.db");
-    ingest_fixtures(&db);
+    let (_dir, db) = fixtures_db();
     let got = json(&db, &["show", "--json", "8a4b5c6d7e"]);
     let r = got.as_array().and_then(|a| a.first()).unwrap_or(&got);
     let cited = r["patches"]
@@ -492,9 +482,7 @@ fn a_fix_known_by_its_link_takes_its_time_and_author_from_a_git_send_email_id() 
 
 #[test]
 fn what_regtrack_prints_can_be_given_back_to_it() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let db = dir.path().join("t.db");
-    ingest_fixtures(&db);
+    let (_dir, db) = fixtures_db();
     let one = json(&db, &["show", "--json", "6b7c8d9e0f1a"]);
     let r = one.as_array().and_then(|a| a.first()).expect("one history");
     let id = r["id"].as_i64().expect("id");
